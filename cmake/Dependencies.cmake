@@ -1,0 +1,15 @@
+# Third-party libraries, all from Debian packages (see scripts/setup.sh).
+find_package(Threads REQUIRED)
+find_package(PkgConfig REQUIRED)
+
+# cpp-httplib is a compiled shared library in Debian with no CMake package; its
+# pkg-config file carries the OpenSSL/zlib/brotli defines that must match it.
+pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
+
+find_package(Boost 1.74 REQUIRED)
+
+# RapidJSON 1.1.0: header-only. std::string support is switched on for everyone.
+find_path(RAPIDJSON_INCLUDE_DIR rapidjson/document.h REQUIRED)
+add_library(lathe_rapidjson INTERFACE)
+target_include_directories(lathe_rapidjson SYSTEM INTERFACE ${RAPIDJSON_INCLUDE_DIR})
+target_compile_definitions(lathe_rapidjson INTERFACE RAPIDJSON_HAS_STDSTRING=1)

@@ -1,0 +1,47 @@
+// Message framing for JSON-RPC over a byte stream. Two styles: one JSON text per
+// '\n'-terminated line (ACP), or LSP-style "Content-Length:" headers. The style is
+// detected from the first bytes and then fixed. Pure; not thread-safe.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lathe {
+
+enum class Framing { unknown, newline, content_length };
+
+struct Frame {
+  std::string body;
+  std::optional<std::string> error;  // set when the frame itself is broken
+};
+
+class FrameDecoder {
+ public:
+  explicit FrameDecoder(size_t maxFrameBytes = 256u << 20) : maxFrame_(maxFrameBytes) {}
+
+  // Consumes bytes (any split), appending every completed frame to out.
+  void feed(std::string_view bytes, std::vector<Frame>& out);
+  // At end of input: a final line without '\n' still counts.
+  void finish(std::vector<Frame>& out);
+
+  Framing framing() const { return framing_; }
+
+ private:
+  void decodeLines(std::vector<Frame>& out);
+  void decodeHeaders(std::vector<Frame>& out);
+
+  size_t maxFrame_;
+  Framing framing_ = Framing::unknown;
+  std::string buffer_;
+  size_t scanned_ = 0;        // newline search resumes here
+  bool discarding_ = false;   // skipping the rest of an oversized line
+  std::optional<size_t> contentLength_;
+};
+
+// Wraps one JSON text for the wire in the given style (newline when unknown).
+std::string encodeFrame(std::string_view json, Framing framing);
+
+}  // namespace lathe

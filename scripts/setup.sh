@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Installs what Lathe needs to build and test on Debian 12: the Debian packages
+# (only those missing; apt-get update only when something is), then the pinned
+# npm test clients (acpx, @agentclientprotocol/sdk) from scripts/npm's lock file
+# into .deps/node. Idempotent and quiet when there is nothing to do; runs as
+# root or through sudo, and without a terminal (CI=true).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+NPM_SPEC="$ROOT/scripts/npm"
+NODE_DEPS="$ROOT/.deps/node"
+
+PACKAGES=(build-essential cmake ninja-build pkg-config rapidjson-dev libcpp-httplib-dev libssl-dev
+  libboost-dev libboost-filesystem-dev catch2 ripgrep bubblewrap git python3)
+
+say() { printf 'setup: %s\n' "$*" >&2; }
+die() { say "error: $*"; exit 1; }
+
+# Runs a command as root: directly, or through sudo (never prompting without a terminal).
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then
+    "$@"
+  elif command -v sudo >/dev/null 2>&1; then
+    if [ -t 0 ] && [ "${CI:-}" != "true" ]; then sudo "$@"; else sudo -n "$@"; fi
+  else
+    die "need root to run: $* (not root and no sudo)"
+  fi
+}
+
+installed() {
+  [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" = "install ok installed" ]
+}
+
+install_debian_packages() {
+  command -v dpkg-query >/dev/null 2>&1 || die "dpkg-query not found: this script expects Debian 12"
+  local wanted=("${PACKAGES[@]}") missing=()
+  # Node may come from elsewhere (e.g. a vendor build that bundles npm): only
+  # ask apt for it when there is none, since Debian's npm conflicts with those.
+  command -v node >/dev/null 2>&1 || wanted+=(nodejs)
+  command -v npm >/dev/null 2>&1 || wanted+=(npm)
+  for pkg in "${wanted[@]}"; do
+    installed "$pkg" || missing+=("$pkg")
+  done
+  [ "${#missing[@]}" -eq 0 ] && return 0
+  say "installing Debian packages: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  as_root apt-get update -qq >/dev/null || die "apt-get update failed"
+  as_root apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
+    || die "apt-get install failed for: ${missing[*]}"
+}
+
+# npm ci from the committed lock file, skipped when the stamp matches the spec.
+install_npm_clients() {
+  command -v npm >/dev/null 2>&1 || die "npm not found after installing packages"
+  [ -f "$NPM_SPEC/package-lock.json" ] || die "missing $NPM_SPEC/package-lock.json"
+  local hash stamp="$NODE_DEPS/.stamp"
+  hash="$(cat "$NPM_SPEC/package.json" "$NPM_SPEC/package-lock.json" | sha256sum | cut -d' ' -f1)"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$hash" ] && [ -x "$NODE_DEPS/node_modules/.bin/acpx" ]; then
+    return 0
+  fi
+  say "installing pinned npm test clients into .deps/node"
+  mkdir -p "$NODE_DEPS"
+  cp "$NPM_SPEC/package.json" "$NPM_SPEC/package-lock.json" "$NODE_DEPS/"
+  local log="$NODE_DEPS/npm.log" flags=(--ignore-scripts --no-audit --no-fund --loglevel=error)
+  # npm ci calls the lock "out of sync" when an optional platform package that a
+  # dependency names is missing from the registry (acpx's @openclaw/fs-safe
+  # lists darwin builds that are not published); npm install then takes the
+  # same locked versions and skips those. Either way the lock must not change.
+  if ! (cd "$NODE_DEPS" && npm ci "${flags[@]}" >"$log" 2>&1); then
+    if ! (cd "$NODE_DEPS" && npm install "${flags[@]}" >>"$log" 2>&1); then
+      tail -n 20 "$log" >&2 || true
+      die "npm install failed (full log: $log)"
+    fi
+    cmp -s "$NPM_SPEC/package-lock.json" "$NODE_DEPS/package-lock.json" \
+      || die "npm resolved versions other than scripts/npm/package-lock.json pins (see $log)"
+  fi
+  [ -x "$NODE_DEPS/node_modules/.bin/acpx" ] || die "npm ci finished but acpx is missing"
+  printf '%s\n' "$hash" >"$stamp"
+}
+
+install_debian_packages
+install_npm_clients

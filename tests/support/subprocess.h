@@ -1,0 +1,101 @@
+// A child process with pipes on stdin, stdout and stderr, in its own process
+// group, for end-to-end tests and benchmarks. One background thread per child
+// drains stdout and stderr into buffers, so the child never blocks on a full
+// pipe; the public methods are thread-safe.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "protocol/result.h"
+
+namespace lathe::testing {
+
+struct SubprocessOptions {
+  std::vector<std::string> argv;  // argv[0] is looked up in PATH when it has no '/'
+  std::vector<std::pair<std::string, std::string>> env;  // added to (or overriding) the parent's
+  std::vector<std::string> unsetEnv;                     // removed from the parent's
+  std::string cwd;                                       // empty: the parent's
+};
+
+struct ExitStatus {
+  int exitCode = -1;  // when it exited
+  int signal = 0;     // when a signal ended it
+  // Peak resident memory from wait4 (ru_maxrss, covering waited-for
+  // descendants too). Linux carries the spawning process's RSS over exec, so
+  // this never reads below the test process's own RSS: small children need
+  // /proc sampling (see bench/memory_sampler.h).
+  long maxRssKb = 0;
+  double userSeconds = 0;
+  double systemSeconds = 0;
+
+  bool exited() const { return signal == 0 && exitCode >= 0; }
+  bool success() const { return signal == 0 && exitCode == 0; }
+  std::string describe() const;  // "exit 0", "signal 9"
+};
+
+class Subprocess {
+ public:
+  static Result<std::unique_ptr<Subprocess>> spawn(const SubprocessOptions& options);
+  static Result<std::unique_ptr<Subprocess>> spawn(std::vector<std::string> argv);
+  ~Subprocess();  // kills the process group and reaps the child
+  Subprocess(const Subprocess&) = delete;
+  Subprocess& operator=(const Subprocess&) = delete;
+
+  pid_t pid() const { return pid_; }
+
+  // False once stdin is closed or the child stopped reading.
+  bool writeStdin(std::string_view text);
+  void closeStdin();
+
+  // The next stdout line without its '\n' (a last line without one counts at
+  // end of output); nullopt on timeout or when stdout ended.
+  std::optional<std::string> readLine(std::chrono::milliseconds timeout);
+  // Whatever stdout bytes are buffered, waiting up to timeout for the first;
+  // nullopt on timeout or end of output.
+  std::optional<std::string> readSome(std::chrono::milliseconds timeout);
+  bool stdoutEnded() const;  // end of output and nothing left buffered
+
+  // Stderr collected so far; drainStderr() also empties the buffer.
+  std::string stderrText() const;
+  std::string drainStderr();
+
+  // Reaps the child; nullopt while it is still running after timeout.
+  std::optional<ExitStatus> wait(std::chrono::milliseconds timeout);
+  std::optional<ExitStatus> exitStatus() const;
+  // Signals the whole process group (SIGKILL by default).
+  void kill(int sig = 9);
+
+ private:
+  Subprocess() = default;
+  void readerLoop();
+
+  pid_t pid_ = -1;
+  int stdinFd_ = -1;
+  int stdoutFd_ = -1;
+  int stderrFd_ = -1;
+  int wakeRead_ = -1;  // a self-pipe that tells the reader thread to stop
+  int wakeWrite_ = -1;
+  std::thread reader_;
+
+  mutable std::mutex mutex_;
+  std::condition_variable outputChanged_;
+  std::string stdoutBuffer_;
+  std::string stderrBuffer_;
+  bool stdoutEof_ = false;
+  std::mutex stdinMutex_;
+  mutable std::mutex waitMutex_;
+  std::optional<ExitStatus> status_;
+};
+
+}  // namespace lathe::testing

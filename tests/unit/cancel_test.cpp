@@ -1,0 +1,56 @@
+// Cancellation tokens: callbacks, children, registrations.
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <thread>
+
+#include "protocol/cancel.h"
+
+using lathe::CancelToken;
+
+TEST_CASE("callbacks run once on cancel, and at once when already cancelled") {
+  auto token = CancelToken::create();
+  int calls = 0;
+  auto reg = token.onCancel([&] { ++calls; });
+  token.cancel();
+  token.cancel();
+  CHECK(calls == 1);
+  CHECK(token.cancelled());
+  int late = 0;
+  auto reg2 = token.onCancel([&] { ++late; });
+  CHECK(late == 1);
+}
+
+TEST_CASE("a destroyed registration does not fire") {
+  auto token = CancelToken::create();
+  int calls = 0;
+  { auto reg = token.onCancel([&] { ++calls; }); }
+  token.cancel();
+  CHECK(calls == 0);
+}
+
+TEST_CASE("children are cancelled with their parent but not the other way") {
+  auto parent = CancelToken::create();
+  auto a = parent.child();
+  auto b = parent.child();
+  a.cancel();
+  CHECK(a.cancelled());
+  CHECK_FALSE(parent.cancelled());
+  CHECK_FALSE(b.cancelled());
+  auto grandchild = b.child();
+  parent.cancel();
+  CHECK(b.cancelled());
+  CHECK(grandchild.cancelled());
+}
+
+TEST_CASE("cancel from another thread is seen by a waiting worker") {
+  auto token = CancelToken::create();
+  std::atomic<bool> seen{false};
+  std::thread worker([&] {
+    while (!token.cancelled()) std::this_thread::yield();
+    seen = true;
+  });
+  token.cancel();
+  worker.join();
+  CHECK(seen);
+}

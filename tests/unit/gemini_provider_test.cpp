@@ -1,0 +1,624 @@
+// Tests for GeminiProvider against a real cpp-httplib server on 127.0.0.1:
+// streaming, long pauses, retries and backoff, error messages, cancellation.
+#include <catch2/catch.hpp>
+
+#include <httplib.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <ctime>
+#include <future>
+#include <mutex>
+#include <thread>
+
+#include "engine/gemini_provider.h"
+#include "protocol/json.h"
+
+using namespace lathe;
+using namespace lathe::engine;
+using std::chrono::milliseconds;
+using namespace std::chrono_literals;
+
+namespace {
+
+// A gate a server handler can wait on; opened by the test or at teardown.
+struct Gate {
+  std::mutex mutex;
+  std::condition_variable cv;
+  bool open = false;
+  void release() {
+    std::lock_guard lock(mutex);
+    open = true;
+    cv.notify_all();
+  }
+  bool wait(std::chrono::milliseconds timeout) {
+    std::unique_lock lock(mutex);
+    return cv.wait_for(lock, timeout, [&] { return open; });
+  }
+};
+
+struct SeenRequest {
+  std::string path;
+  std::string alt;
+  std::string apiKey;
+  std::string contentType;
+  std::string body;
+};
+
+// A local HTTP server that records what it is asked.
+class LocalServer {
+ public:
+  using Handler = std::function<void(int n, const httplib::Request&, httplib::Response&)>;
+
+  explicit LocalServer(Handler handler, std::string route = R"(/v1beta/models/[^/]+:streamGenerateContent)")
+      : handler_(std::move(handler)) {
+    server_.Post(route, [this](const httplib::Request& req, httplib::Response& res) {
+      int n;
+      {
+        std::lock_guard lock(mutex_);
+        seen_.push_back({req.path, req.get_param_value("alt"), req.get_header_value("x-goog-api-key"),
+                         req.get_header_value("Content-Type"), req.body});
+        n = static_cast<int>(seen_.size());
+      }
+      handler_(n, req, res);
+    });
+    port_ = server_.bind_to_any_port("127.0.0.1");
+    REQUIRE(port_ > 0);
+    thread_ = std::thread([this] { server_.listen_after_bind(); });
+    while (!server_.is_running()) std::this_thread::sleep_for(1ms);
+  }
+  ~LocalServer() {
+    gate.release();
+    server_.stop();
+    thread_.join();
+  }
+
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+  std::vector<SeenRequest> seen() {
+    std::lock_guard lock(mutex_);
+    return seen_;
+  }
+  size_t count() { return seen().size(); }
+
+  Gate gate;
+
+ private:
+  Handler handler_;
+  httplib::Server server_;
+  int port_ = 0;
+  std::thread thread_;
+  std::mutex mutex_;
+  std::vector<SeenRequest> seen_;
+};
+
+std::string sse(const std::vector<std::string>& chunks) {
+  std::string out;
+  for (const auto& c : chunks) out += "data: " + c + "\r\n\r\n";
+  return out;
+}
+
+std::string textChunk(const std::string& text) {
+  return R"({"candidates":[{"content":{"role":"model","parts":[{"text":")" + text + R"("}]}}]})";
+}
+std::string finalChunk(const std::string& text) {
+  return R"({"candidates":[{"content":{"role":"model","parts":[{"text":")" + text +
+         R"("}]},"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":10,"candidatesTokenCount":3,"totalTokenCount":13}})";
+}
+
+// Streams the given SSE pieces with a pause before each piece after the first.
+void streamPieces(httplib::Response& res, std::vector<std::string> pieces, milliseconds pause) {
+  res.set_chunked_content_provider("text/event-stream", [pieces, pause](size_t, httplib::DataSink& sink) {
+    for (size_t i = 0; i < pieces.size(); ++i) {
+      if (i > 0) std::this_thread::sleep_for(pause);
+      if (!sink.write(pieces[i].data(), pieces[i].size())) return false;
+    }
+    sink.done();
+    return true;
+  });
+}
+
+struct SleepLog {
+  std::mutex mutex;
+  std::vector<milliseconds> delays;
+  std::vector<milliseconds> get() {
+    std::lock_guard lock(mutex);
+    return delays;
+  }
+};
+
+GeminiProvider::Options options(const std::string& url, std::shared_ptr<SleepLog> log) {
+  GeminiProvider::Options o;
+  o.apiKey = "test-key";
+  o.baseUrl = url;
+  o.sleep = [log](milliseconds d, const CancelToken&) {
+    std::lock_guard lock(log->mutex);
+    log->delays.push_back(d);
+  };
+  return o;
+}
+
+const std::vector<Content>& history() {
+  static const std::vector<Content> h{{Role::user, {Part::makeText("say hello")}}};
+  return h;
+}
+
+ModelRequest request() {
+  ModelRequest r;
+  r.model = "gemini-2.5-flash";
+  r.contents = &history();
+  return r;
+}
+
+std::string joinedText(const ModelReply& reply) {
+  std::string out;
+  for (const Part& p : reply.content.parts) {
+    if (p.text) out += *p.text;
+  }
+  return out;
+}
+
+int freePort() {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = 0;
+  REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+  socklen_t len = sizeof addr;
+  REQUIRE(::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0);
+  ::close(fd);
+  return ntohs(addr.sin_port);
+}
+
+}  // namespace
+
+TEST_CASE("provider: streams chunks in order as they arrive", "[gemini_provider]") {
+  std::atomic<bool> continuedAfterClientSawFirst{false};
+  LocalServer* self = nullptr;
+  LocalServer server([&](int, const httplib::Request&, httplib::Response& res) {
+    res.set_chunked_content_provider("text/event-stream", [&](size_t, httplib::DataSink& sink) {
+      std::string first = sse({textChunk("Hel")});
+      sink.write(first.data(), first.size());
+      // Wait until the client has handed the first chunk on: it must not buffer.
+      continuedAfterClientSawFirst = self->gate.wait(10s);
+      std::string rest = sse({textChunk("lo, "), finalChunk("world")});
+      sink.write(rest.data(), rest.size());
+      sink.done();
+      return true;
+    });
+  });
+  self = &server;
+
+  auto log = std::make_shared<SleepLog>();
+  GeminiProvider provider(options(server.url(), log));
+  std::vector<std::string> texts;
+  auto reply = provider.stream(
+      request(),
+      [&](const ModelChunk& chunk) {
+        REQUIRE(chunk.parts.size() == 1);
+        texts.push_back(*chunk.parts[0].text);
+        server.gate.release();
+      },
+      CancelToken());
+
+  REQUIRE(reply.ok());
+  CHECK(continuedAfterClientSawFirst);
+  CHECK(texts == std::vector<std::string>{"Hel", "lo, ", "world"});
+  REQUIRE(reply->content.parts.size() == 1);
+  CHECK(joinedText(*reply) == "Hello, world");
+  CHECK(reply->content.role == Role::model);
+  CHECK(reply->finishReason == "STOP");
+  REQUIRE(reply->usage);
+  CHECK(reply->usage->totalTokens == 13);
+
+  auto seen = server.seen();
+  REQUIRE(seen.size() == 1);
+  CHECK(seen[0].path == "/v1beta/models/gemini-2.5-flash:streamGenerateContent");
+  CHECK(seen[0].alt == "sse");
+  CHECK(seen[0].apiKey == "test-key");
+  CHECK(seen[0].contentType == "application/json");
+  auto body = json::parse(seen[0].body);
+  REQUIRE(body.ok());
+  const auto& text = (*body)["contents"][0]["parts"][0]["text"];
+  REQUIRE(text.IsString());
+  CHECK(std::string(text.GetString()) == "say hello");
+  CHECK(log->get().empty());
+}
+
+TEST_CASE("provider: a 5.5 s pause mid-stream does not cut the stream", "[gemini_provider][slow]") {
+  LocalServer server([](int, const httplib::Request&, httplib::Response& res) {
+    streamPieces(res, {sse({textChunk("before ")}), sse({finalChunk("after")})}, 5500ms);
+  });
+  auto log = std::make_shared<SleepLog>();
+  GeminiProvider provider(options(server.url(), log));
+  int chunks = 0;
+  auto reply = provider.stream(request(), [&](const ModelChunk&) { ++chunks; }, CancelToken());
+  REQUIRE(reply.ok());
+  CHECK(chunks == 2);
+  CHECK(joinedText(*reply) == "before after");
+  CHECK(server.count() == 1);
+  CHECK(log->get().empty());
+}
+
+TEST_CASE("provider: silence longer than readTimeout ends the stream with a timeout", "[gemini_provider]") {
+  LocalServer server([](int, const httplib::Request&, httplib::Response& res) {
+    streamPieces(res, {sse({textChunk("first")}), sse({finalChunk("late")})}, 2500ms);
+  });
+  auto log = std::make_shared<SleepLog>();
+  auto o = options(server.url(), log);
+  o.readTimeout = 1000ms;
+  GeminiProvider provider(o);
+  int chunks = 0;
+  auto reply = provider.stream(request(), [&](const ModelChunk&) { ++chunks; }, CancelToken());
+  REQUIRE_FALSE(reply.ok());
+  CHECK(reply.error().code == Errc::timeout);
+  CHECK_THAT(reply.error().message, Catch::Contains("broke off: no data arrived for 1 second"));
+  CHECK(chunks == 1);
+  CHECK(server.count() == 1);  // chunks were delivered: no retry
+}
+
+TEST_CASE("provider: 429 with Retry-After waits as asked, then succeeds", "[gemini_provider]") {
+  LocalServer server([](int n, const httplib::Request&, httplib::Response& res) {
+    if (n == 1) {
+      res.status = 429;
+      res.set_header("Retry-After", "2");
+      res.set_content(R"({"error":{"code":429,"message":"Resource exhausted.","status":"RESOURCE_EXHAUSTED"}})",
+                      "application/json");
+      return;
+    }
+    res.set_content(sse({finalChunk("ok")}), "text/event-stream");
+  });
+  auto log = std::make_shared<SleepLog>();
+  GeminiProvider provider(options(server.url(), log));
+  auto reply = provider.stream(request(), nullptr, CancelToken());
+  REQUIRE(reply.ok());
+  CHECK(joinedText(*reply) == "ok");
+  CHECK(server.count() == 2);
+  CHECK(log->get() == std::vector<milliseconds>{2000ms});
+}
+
+TEST_CASE("provider: Retry-After as an HTTP date and RetryInfo in the body", "[gemini_provider]") {
+  auto log = std::make_shared<SleepLog>();
+  SECTION("HTTP date") {
+    LocalServer server([](int n, const httplib::Request&, httplib::Response& res) {
+      if (n == 1) {
+        std::time_t at = std::time(nullptr) + 20;
+        char date[64];
+        std::tm tm{};
+        gmtime_r(&at, &tm);
+        std::strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+        res.status = 503;
+        res.set_header("Retry-After", date);
+        return;
+      }
+      res.set_content(sse({finalChunk("ok")}), "text/event-stream");
+    });
+    GeminiProvider provider(options(server.url(), log));
+    REQUIRE(provider.stream(request(), nullptr, CancelToken()).ok());
+    auto delays = log->get();
+    REQUIRE(delays.size() == 1);
+    CHECK(delays[0] > 15s);
+    CHECK(delays[0] <= 20s);
+  }
+  SECTION("RetryInfo") {
+    LocalServer server([](int n, const httplib::Request&, httplib::Response& res) {
+      if (n == 1) {
+        res.status = 429;
+        res.set_content(R"({"error":{"code":429,"message":"Quota.","status":"RESOURCE_EXHAUSTED","details":[
+            {"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"7s"}]}})",
+                        "application/json");
+        return;
+      }
+      res.set_content(sse({finalChunk("ok")}), "text/event-stream");
+    });
+    GeminiProvider provider(options(server.url(), log));
+    REQUIRE(provider.stream(request(), nullptr, CancelToken()).ok());
+    CHECK(log->get() == std::vector<milliseconds>{7000ms});
+  }
+}
+
+TEST_CASE("provider: a Retry-After beyond the limit ends the call", "[gemini_provider]") {
+  LocalServer server([](int, const httplib::Request&, httplib::Response& res) {
+    res.status = 429;
+    res.set_header("Retry-After", "3600");
+    res.set_content(R"({"error":{"code":429,"message":"Daily quota exceeded.","status":"RESOURCE_EXHAUSTED"}})",
+                    "application/json");
+  });
+  auto log = std::make_shared<SleepLog>();
+  GeminiProvider provider(options(server.url(), log));
+  auto reply = provider.stream(request(), nullptr, CancelToken());
+  REQUIRE_FALSE(reply.ok());
+  CHECK(reply.error().code == Errc::http);
+  CHECK(reply.error().message ==
+        "Gemini API error 429 (RESOURCE_EXHAUSTED): Daily quota exceeded. (the API asks to wait 3600 seconds before "
+        "trying again)");
+  CHECK(server.count() == 1);
+  CHECK(log->get().empty());
+}
+
+TEST_CASE("provider: 500 twice, then success, with exponential backoff", "[gemini_provider]") {
+  LocalServer server([](int n, const httplib::Request&, httplib::Response& res) {
+    if (n <= 2) {
+      res.status = 500;
+      res.set_content(R"({"error":{"code":500,"message":"Internal error.","status":"INTERNAL"}})", "application/json");
+      return;
+    }
+    res.set_content(sse({textChunk("third "), finalChunk("time")}), "text/event-stream");
+  });
+  auto log = std::make_shared<SleepLog>();
+  auto o = options(server.url(), log);
+  o.initialBackoff = 1000ms;
+  GeminiProvider provider(o);
+  int chunks = 0;
+  auto reply = provider.stream(request(), [&](const ModelChunk&) { ++chunks; }, CancelToken());
+  REQUIRE(reply.ok());
+  CHECK(joinedText(*reply) == "third time");
+  CHECK(chunks == 2);
+  CHECK(server.count() == 3);
+  auto delays = log->get();
+  REQUIRE(delays.size() == 2);
+  CHECK(delays[0] >= 750ms);
+  CHECK(delays[0] <= 1250ms);
+  CHECK(delays[1] >= 1500ms);
+  CHECK(delays[1] <= 2500ms);
+}
+
+TEST_CASE("provider: backoff is capped at maxBackoff and gives up after maxAttempts", "[gemini_provider]") {
+  LocalServer server([](int, const httplib::Request&, httplib::Response& res) {
+    res.status = 503;
+    res.set_content(R"({"error":{"code":503,"message":"The model is overloaded.","status":"UNAVAILABLE"}})",
+                    "application/json");
+  });
+  auto log = std::make_shared<SleepLog>();
+  auto o = options(server.url(), log);
+  o.maxAttempts = 4;
+  o.initialBackoff = 1000ms;
+  o.maxBackoff = 1500ms;
+  GeminiProvider provider(o);
+  auto reply = provider.stream(request(), nullptr, CancelToken());
+  REQUIRE_FALSE(reply.ok());
+  CHECK(reply.error().code == Errc::http);
+  CHECK(reply.error().message ==
+        "Gemini API error 503 (UNAVAILABLE): The model is overloaded. (gave up after 4 attempts)");
+  CHECK(server.count() == 4);
+  auto delays = log->get();
+  REQUIRE(delays.size() == 3);
+  for (auto d : delays) CHECK(d <= 1500ms);
+}
+
+TEST_CASE("provider: a 400 is surfaced as a sentence and not retried", "[gemini_provider]") {
+  SECTION("invalid argument") {
+    LocalServer server([](int, const httplib::Request&, httplib::Response& res) {
+      res.status = 400;
+      res.set_content(R"([{"error":{"code":400,"message":"Invalid JSON payload received.","status":"INVALID_ARGUMENT"}}])",
+                      "application/json");
+    });
+    auto log = std::make_shared<SleepLog>();
+    GeminiProvider provider(options(server.url(), log));
+    auto reply = provider.stream(request(), nullptr, CancelToken());
+    REQUIRE_FALSE(reply.ok());
+    CHECK(reply.error().code == Errc::http);
+    CHECK(reply.error().message == "Gemini API error 400 (INVALID_ARGUMENT): Invalid JSON payload received.");
+    CHECK(server.count() == 1);
+    CHECK(log->get().empty());
+  }
+  SECTION("a bad API key asks for authentication") {
+    LocalServer server([](int, const httplib::Request&, httplib::Response& res) {
+      res.status = 400;
+      res.set_content(R"({"error":{"code":400,"message":"API key not valid. Please pass a valid API key.",
+          "status":"INVALID_ARGUMENT","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo",
+          "reason":"API_KEY_INVALID","domain":"googleapis.com"}]}})",
+                      "application/json");
+    });
+    auto log = std::make_shared<SleepLog>();
+    GeminiProvider provider(options(server.url(), log));
+    auto reply = provider.stream(request(), nullptr, CancelToken());
+    REQUIRE_FALSE(reply.ok());
+    CHECK(reply.error().code == Errc::auth_required);
+    CHECK_THAT(reply.error().message,
+               Catch::StartsWith("Gemini API error 400 (INVALID_ARGUMENT): API key not valid. Please pass a valid API key."));
+    CHECK_THAT(reply.error().message, Catch::Contains("GEMINI_API_KEY"));
+    CHECK(server.count() == 1);
+    CHECK(log->get().empty());
+  }
+}
+
+TEST_CASE("provider: a missing API key sends nothing", "[gemini_provider]") {
+  LocalServer server([](int, const httplib::Request&, httplib::Response& res) { res.set_content("", "text/plain"); });
+  auto log = std::make_shared<SleepLog>();
+  auto o = options(server.url(), log);
+  o.apiKey.clear();
+  GeminiProvider provider(o);
+  auto reply = provider.stream(request(), nullptr, CancelToken());
+  REQUIRE_FALSE(reply.ok());
+  CHECK(reply.error().code == Errc::auth_required);
+  CHECK_THAT(reply.error().message, Catch::Contains("set GEMINI_API_KEY"));
+  CHECK(server.count() == 0);
+}
+
+TEST_CASE("provider: a connection failure names the URL and is retried", "[gemini_provider]") {
+  auto log = std::make_shared<SleepLog>();
+  std::string url = "http://127.0.0.1:" + std::to_string(freePort());
+  auto o = options(url, log);
+  o.maxAttempts = 3;
+  GeminiProvider provider(o);
+  auto reply = provider.stream(request(), nullptr, CancelToken());
+  REQUIRE_FALSE(reply.ok());
+  CHECK_THAT(reply.error().message,
+             Catch::StartsWith("Could not reach the Gemini API at " + url +
+                               "/v1beta/models/gemini-2.5-flash:streamGenerateContent: could not connect"));
+  CHECK_THAT(reply.error().message, Catch::Contains("httplib: ") && Catch::Contains("gave up after 3 attempts"));
+  CHECK(log->get().size() == 2);
+}
+
+TEST_CASE("provider: a bad base URL is a clear error", "[gemini_provider]") {
+  auto log = std::make_shared<SleepLog>();
+  GeminiProvider provider(options("ftp://example.invalid", log));
+  auto reply = provider.stream(request(), nullptr, CancelToken());
+  REQUIRE_FALSE(reply.ok());
+  CHECK(reply.error().code == Errc::invalid_params);
+  CHECK_THAT(reply.error().message, Catch::Contains("GOOGLE_GEMINI_BASE_URL"));
+}
+
+TEST_CASE("provider: a base URL path prefix is kept", "[gemini_provider]") {
+  LocalServer server(
+      [](int, const httplib::Request&, httplib::Response& res) {
+        res.set_content(sse({finalChunk("via proxy")}), "text/event-stream");
+      },
+      R"(/proxy/v1beta/models/[^/]+:streamGenerateContent)");
+  auto log = std::make_shared<SleepLog>();
+  GeminiProvider provider(options(server.url() + "/proxy/", log));
+  auto reply = provider.stream(request(), nullptr, CancelToken());
+  REQUIRE(reply.ok());
+  CHECK(joinedText(*reply) == "via proxy");
+  REQUIRE(server.count() == 1);
+  CHECK(server.seen()[0].path == "/proxy/v1beta/models/gemini-2.5-flash:streamGenerateContent");
+}
+
+TEST_CASE("provider: a stream that breaks after a chunk is not retried", "[gemini_provider]") {
+  LocalServer server([](int, const httplib::Request&, httplib::Response& res) {
+    res.set_chunked_content_provider("text/event-stream", [](size_t, httplib::DataSink& sink) {
+      std::string first = sse({textChunk("partial")});
+      sink.write(first.data(), first.size());
+      return false;  // drop the connection without the terminating chunk
+    });
+  });
+  auto log = std::make_shared<SleepLog>();
+  GeminiProvider provider(options(server.url(), log));
+  int chunks = 0;
+  auto reply = provider.stream(request(), [&](const ModelChunk&) { ++chunks; }, CancelToken());
+  REQUIRE_FALSE(reply.ok());
+  CHECK(chunks == 1);
+  CHECK_THAT(reply.error().message, Catch::Contains("broke off"));
+  CHECK(server.count() == 1);
+  CHECK(log->get().empty());
+}
+
+TEST_CASE("provider: an error event inside the stream", "[gemini_provider]") {
+  LocalServer server([](int, const httplib::Request&, httplib::Response& res) {
+    res.set_content(sse({textChunk("so far"), R"({"error":{"code":400,"message":"Bad part.","status":"INVALID_ARGUMENT"}})"}),
+                    "text/event-stream");
+  });
+  auto log = std::make_shared<SleepLog>();
+  GeminiProvider provider(options(server.url(), log));
+  auto reply = provider.stream(request(), nullptr, CancelToken());
+  REQUIRE_FALSE(reply.ok());
+  CHECK(reply.error().code == Errc::model);
+  CHECK(reply.error().message == "Gemini API error 400 (INVALID_ARGUMENT): Bad part.");
+  CHECK(server.count() == 1);
+}
+
+TEST_CASE("provider: an empty stream is retried, then reported", "[gemini_provider]") {
+  LocalServer server([](int n, const httplib::Request&, httplib::Response& res) {
+    if (n == 1) {
+      res.set_content(": nothing but a comment\n\n", "text/event-stream");
+      return;
+    }
+    res.set_content(sse({finalChunk("second try")}), "text/event-stream");
+  });
+  auto log = std::make_shared<SleepLog>();
+  GeminiProvider provider(options(server.url(), log));
+  auto reply = provider.stream(request(), nullptr, CancelToken());
+  REQUIRE(reply.ok());
+  CHECK(joinedText(*reply) == "second try");
+  CHECK(server.count() == 2);
+  CHECK(log->get().size() == 1);
+}
+
+TEST_CASE("provider: a 200 reply that is not an event stream is not retried", "[gemini_provider]") {
+  LocalServer server([](int, const httplib::Request&, httplib::Response& res) {
+    res.set_content(R"([{"candidates":[{"content":{"parts":[{"text":"hi"}]}}]}])", "application/json");
+  });
+  auto log = std::make_shared<SleepLog>();
+  GeminiProvider provider(options(server.url(), log));
+  auto reply = provider.stream(request(), nullptr, CancelToken());
+  REQUIRE_FALSE(reply.ok());
+  CHECK(reply.error().code == Errc::model);
+  CHECK_THAT(reply.error().message, Catch::Contains("did not reply with server-sent events; it began: [{\"candidates\""));
+  CHECK(server.count() == 1);
+  CHECK(log->get().empty());
+}
+
+TEST_CASE("provider: cancelling mid-stream returns cancelled promptly", "[gemini_provider]") {
+  LocalServer* self = nullptr;
+  LocalServer server([&](int, const httplib::Request&, httplib::Response& res) {
+    res.set_chunked_content_provider("text/event-stream", [&](size_t, httplib::DataSink& sink) {
+      std::string first = sse({textChunk("started")});
+      sink.write(first.data(), first.size());
+      self->gate.wait(60s);  // hold the stream open until teardown
+      return false;
+    });
+  });
+  self = &server;
+
+  auto log = std::make_shared<SleepLog>();
+  GeminiProvider provider(options(server.url(), log));
+  CancelToken cancel = CancelToken::create();
+  std::promise<void> firstChunk;
+  std::chrono::steady_clock::time_point cancelledAt;
+  std::thread canceller([&] {
+    firstChunk.get_future().wait();
+    std::this_thread::sleep_for(200ms);  // the client is back waiting for bytes
+    cancelledAt = std::chrono::steady_clock::now();
+    cancel.cancel();
+  });
+  int chunks = 0;
+  auto reply = provider.stream(
+      request(),
+      [&](const ModelChunk&) {
+        if (++chunks == 1) firstChunk.set_value();
+      },
+      cancel);
+  auto returnedAt = std::chrono::steady_clock::now();
+  canceller.join();
+
+  REQUIRE_FALSE(reply.ok());
+  CHECK(reply.error().code == Errc::cancelled);
+  CHECK(chunks == 1);
+  CHECK(returnedAt - cancelledAt < 10s);  // the server would have held the stream for 60 s
+  CHECK(server.count() == 1);
+}
+
+TEST_CASE("provider: cancelling interrupts the backoff wait", "[gemini_provider]") {
+  LocalServer server([](int, const httplib::Request&, httplib::Response& res) {
+    res.status = 503;
+    res.set_content(R"({"error":{"code":503,"message":"Busy.","status":"UNAVAILABLE"}})", "application/json");
+  });
+  GeminiProvider::Options o;
+  o.apiKey = "k";
+  o.baseUrl = server.url();
+  o.initialBackoff = 60s;  // the real, cancellable sleep
+  o.maxBackoff = 60s;
+  GeminiProvider provider(o);
+  CancelToken cancel = CancelToken::create();
+  std::thread canceller([&] {
+    while (server.count() == 0) std::this_thread::sleep_for(5ms);
+    std::this_thread::sleep_for(100ms);
+    cancel.cancel();
+  });
+  auto started = std::chrono::steady_clock::now();
+  auto reply = provider.stream(request(), nullptr, cancel);
+  auto elapsed = std::chrono::steady_clock::now() - started;
+  canceller.join();
+  REQUIRE_FALSE(reply.ok());
+  CHECK(reply.error().code == Errc::cancelled);
+  CHECK(elapsed < 20s);
+  CHECK(server.count() == 1);
+}
+
+TEST_CASE("provider: an already cancelled token sends nothing", "[gemini_provider]") {
+  LocalServer server([](int, const httplib::Request&, httplib::Response& res) {
+    res.set_content(sse({finalChunk("x")}), "text/event-stream");
+  });
+  auto log = std::make_shared<SleepLog>();
+  GeminiProvider provider(options(server.url(), log));
+  CancelToken cancel = CancelToken::create();
+  cancel.cancel();
+  auto reply = provider.stream(request(), nullptr, cancel);
+  REQUIRE_FALSE(reply.ok());
+  CHECK(reply.error().code == Errc::cancelled);
+  CHECK(server.count() == 0);
+}

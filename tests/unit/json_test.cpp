@@ -1,0 +1,73 @@
+// The checked JSON reader and parsing rules.
+#include <catch2/catch.hpp>
+
+#include "protocol/base64.h"
+#include "protocol/json.h"
+
+using namespace lathe;
+
+TEST_CASE("parse rejects invalid UTF-8 and trailing garbage") {
+  CHECK(json::parse("{\"a\":\"ok\"}").ok());
+  auto bad = json::parse(std::string("{\"a\":\"\xff\xfe\"}"));
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.error().code == Errc::parse_error);
+  CHECK_FALSE(json::parse("{} {}").ok());
+  CHECK_FALSE(json::parse("").ok());
+}
+
+TEST_CASE("reader reports the path of the first bad field") {
+  auto doc = json::parse(R"({"cwd": 5, "prompt": [{"type": "text"}, {"type": "text", "text": 3}]})").value();
+  auto r = json::Reader::root(doc);
+  r.str("cwd");
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().code == Errc::invalid_params);
+  CHECK(r.error().message == "params.cwd: expected a string");
+
+  auto r2 = json::Reader::root(doc);
+  auto items = r2.array("prompt");
+  REQUIRE(items.size() == 2);
+  items[1].str("text");
+  CHECK(r2.error().message == "params.prompt[1].text: expected a string");
+}
+
+TEST_CASE("reader: missing required fields, optional fields, nested objects") {
+  auto doc = json::parse(R"({"a": {"b": true, "n": 7}, "list": ["x", "y"], "nul": null})").value();
+  auto r = json::Reader::root(doc);
+  auto a = r.object("a");
+  CHECK(a.boolean("b"));
+  CHECK(a.int64("n") == 7);
+  CHECK_FALSE(r.optStr("nul").has_value());
+  CHECK(r.optStrings("list").value() == std::vector<std::string>{"x", "y"});
+  CHECK(r.ok());
+  r.str("missing");
+  CHECK(r.error().message == "params.missing: required string is missing");
+}
+
+TEST_CASE("reader: a non-object root is an error") {
+  auto doc = json::parse("[1,2]").value();
+  auto r = json::Reader::root(doc);
+  CHECK_FALSE(r.ok());
+  CHECK(r.error().message == "params: expected an object");
+}
+
+TEST_CASE("build and raw values round-trip") {
+  json::Raw inner{R"({"x":[1,2]})"};
+  std::string text = json::build([&](json::Writer& w) {
+    w.StartObject();
+    json::put(w, "s", std::string("a\"b\n"));
+    json::put(w, "raw", inner);
+    json::put(w, "none", json::Raw{});
+    w.EndObject();
+  });
+  CHECK(text == R"({"s":"a\"b\n","raw":{"x":[1,2]},"none":null})");
+  auto doc = json::parse(text).value();
+  CHECK(json::getStr(doc, "s").value() == "a\"b\n");
+}
+
+TEST_CASE("base64 encodes with padding") {
+  CHECK(base64Encode("") == "");
+  CHECK(base64Encode("f") == "Zg==");
+  CHECK(base64Encode("fo") == "Zm8=");
+  CHECK(base64Encode("foo") == "Zm9v");
+  CHECK(base64Encode(std::string("\x00\xff", 2)) == "AP8=");
+}

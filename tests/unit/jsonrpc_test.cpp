@@ -1,0 +1,70 @@
+// JSON-RPC decoding and encoding.
+#include <catch2/catch.hpp>
+
+#include "protocol/jsonrpc.h"
+
+using namespace lathe;
+using Kind = rpc::Incoming::Kind;
+
+TEST_CASE("decode classifies requests, notifications and responses") {
+  auto req = rpc::decode(R"({"jsonrpc":"2.0","id":7,"method":"initialize","params":{"protocolVersion":1}})");
+  REQUIRE(req.message);
+  CHECK(req.message->kind == Kind::request);
+  CHECK(req.message->id.raw.text == "7");
+  CHECK(req.message->method == "initialize");
+  REQUIRE(req.message->params);
+
+  auto note = rpc::decode(R"({"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s"}})");
+  REQUIRE(note.message);
+  CHECK(note.message->kind == Kind::notification);
+
+  auto resp = rpc::decode(R"({"jsonrpc":"2.0","id":"a-1","result":{"ok":true}})");
+  REQUIRE(resp.message);
+  CHECK(resp.message->kind == Kind::response);
+  CHECK(resp.message->id.raw.text == "\"a-1\"");
+  REQUIRE(resp.message->result);
+
+  auto err = rpc::decode(R"({"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"nope"}})");
+  REQUIRE(err.message);
+  REQUIRE(err.message->error);
+  CHECK(err.message->error->code == -32601);
+}
+
+TEST_CASE("decode failures carry the right code and the id when usable") {
+  auto parse = rpc::decode("{not json");
+  REQUIRE(parse.failure);
+  CHECK(parse.failure->code == rpc::code::kParseError);
+  CHECK_FALSE(parse.failure->id);
+
+  auto version = rpc::decode(R"({"jsonrpc":"1.0","id":4,"method":"x"})");
+  REQUIRE(version.failure);
+  CHECK(version.failure->code == rpc::code::kInvalidRequest);
+  REQUIRE(version.failure->id);
+  CHECK(version.failure->id->raw.text == "4");
+
+  auto notObject = rpc::decode("[1]");
+  REQUIRE(notObject.failure);
+  CHECK(notObject.failure->code == rpc::code::kInvalidRequest);
+
+  auto badId = rpc::decode(R"({"jsonrpc":"2.0","id":{"x":1},"method":"x"})");
+  REQUIRE(badId.failure);
+}
+
+TEST_CASE("encoders produce exact JSON-RPC") {
+  rpc::Id id{json::Raw{"12"}};
+  CHECK(rpc::encodeResult(id, json::Raw{}) == R"({"jsonrpc":"2.0","id":12,"result":{}})");
+  CHECK(rpc::encodeError(std::nullopt, {rpc::code::kParseError, "Parse error", {}}) ==
+        R"({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}})");
+  CHECK(rpc::encodeNotification("session/update", json::Raw{R"({"a":1})"}) ==
+        R"({"jsonrpc":"2.0","method":"session/update","params":{"a":1}})");
+  CHECK(rpc::encodeRequest(id, "fs/read_text_file", json::Raw{"{}"}) ==
+        R"({"jsonrpc":"2.0","id":12,"method":"fs/read_text_file","params":{}})");
+}
+
+TEST_CASE("internal errors map to JSON-RPC codes in one place") {
+  CHECK(rpc::errorCodeFor(Errc::invalid_params) == -32602);
+  CHECK(rpc::errorCodeFor(Errc::method_not_found) == -32601);
+  CHECK(rpc::errorCodeFor(Errc::auth_required) == -32000);
+  CHECK(rpc::errorCodeFor(Errc::not_found) == -32002);
+  CHECK(rpc::errorCodeFor(Errc::model) == -32603);
+}

@@ -1,0 +1,33 @@
+// Tool registry.
+#include "tools/registry.h"
+
+namespace lathe::tools {
+
+Status ToolRegistry::add(std::unique_ptr<Tool> tool) {
+  std::string name = tool->name();
+  if (tools_.count(name)) return makeError(Errc::invalid_params, "a tool named \"" + name + "\" is already registered");
+  tools_.emplace(std::move(name), std::move(tool));
+  return {};
+}
+
+const Tool* ToolRegistry::find(std::string_view name) const {
+  auto it = tools_.find(name);
+  return it == tools_.end() ? nullptr : it->second.get();
+}
+
+std::vector<const Tool*> ToolRegistry::all() const {
+  std::vector<const Tool*> out;
+  for (const auto& [name, tool] : tools_) out.push_back(tool.get());
+  return out;
+}
+
+json::Raw ToolRegistry::declarations() const {
+  if (tools_.empty()) return {};
+  return {json::build([&](json::Writer& w) {
+    w.StartArray();
+    for (const auto& [name, tool] : tools_) tool->writeDeclaration(w);
+    w.EndArray();
+  })};
+}
+
+}  // namespace lathe::tools
