@@ -1,6 +1,8 @@
 // Path confinement to the workspace roots.
 #include "tools/workspace.h"
 
+#include <sys/stat.h>
+
 #include <filesystem>
 #include <system_error>
 
@@ -8,6 +10,44 @@ namespace lathe::tools {
 namespace fs = std::filesystem;
 
 namespace {
+
+// Resolves an absolute path component by component, following every symlink,
+// dangling ones included (std::filesystem::weakly_canonical keeps a dangling
+// link's name, which would let a write follow it out of the workspace). The
+// part past the first missing component is taken lexically.
+Result<fs::path> resolvePhysical(const fs::path& absolute) {
+  std::vector<std::string> pending;  // components still to walk, last on top
+  for (const auto& part : absolute.relative_path()) pending.insert(pending.begin(), part.string());
+  fs::path current = "/";
+  bool missing = false;
+  int links = 0;
+  while (!pending.empty()) {
+    std::string part = std::move(pending.back());
+    pending.pop_back();
+    if (part.empty() || part == ".") continue;
+    if (part == "..") {
+      current = current.parent_path();
+      continue;
+    }
+    fs::path next = current / part;
+    struct stat st {};
+    if (!missing && ::lstat(next.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+      if (++links > 40) return makeError(Errc::io, "too many symbolic links in " + absolute.string());
+      std::error_code ec;
+      fs::path target = fs::read_symlink(next, ec);
+      if (ec) return makeError(Errc::io, "cannot read link " + next.string() + ": " + ec.message());
+      if (target.is_absolute()) current = "/";
+      std::vector<std::string> parts;
+      for (const auto& t : target.relative_path()) parts.push_back(t.string());
+      for (auto it = parts.rbegin(); it != parts.rend(); ++it) pending.push_back(*it);
+      continue;
+    }
+    if (!missing && ::lstat(next.c_str(), &st) != 0) missing = true;
+    current = std::move(next);
+  }
+  return current;
+}
+
 bool isWithin(const std::string& path, const std::string& root) {
   if (path.size() < root.size() || path.compare(0, root.size(), root) != 0) return false;
   return path.size() == root.size() || path[root.size()] == '/' || root == "/";
@@ -44,12 +84,9 @@ Result<std::string> Workspace::resolve(std::string_view path) const {
   if (path.find('\0') != std::string_view::npos) return makeError(Errc::invalid_params, "path contains a NUL byte");
   fs::path p(path);
   if (p.is_relative()) p = fs::path(cwd()) / p;
-  std::error_code ec;
-  // weakly_canonical follows symlinks through the existing prefix and
-  // normalises the rest, so "a/../../x" and links out are both caught below.
-  fs::path resolved = fs::weakly_canonical(p, ec);
-  if (ec) return makeError(Errc::io, "cannot resolve path \"" + std::string(path) + "\": " + ec.message());
-  std::string result = resolved.string();
+  auto resolved = resolvePhysical(p);
+  if (!resolved) return resolved.error();
+  std::string result = resolved->string();
   if (result.size() > 1 && result.back() == '/') result.pop_back();
   if (!contains(result)) {
     std::string list;

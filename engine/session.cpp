@@ -1,0 +1,125 @@
+// The ReAct loop of one session.
+#include "engine/session.h"
+
+#include "engine/system_prompt.h"
+#include "tools/builtin_tools.h"
+
+namespace lathe::engine {
+namespace {
+
+tools::ToolRegistry makeRegistry(const std::shared_ptr<const tools::Workspace>& workspace, const AgentConfig& config) {
+  tools::ToolContext context{workspace, config.toolLimits};
+  tools::ToolRegistry registry;
+  (void)registry.add(tools::makeReadFileTool(context));
+  (void)registry.add(tools::makeListDirectoryTool(context));
+  return registry;
+}
+
+std::vector<Part> partsFromPrompt(const std::vector<acp::ContentBlock>& blocks) {
+  std::vector<Part> parts;
+  for (const auto& block : blocks) {
+    if (block.type == "text") {
+      parts.push_back(Part::makeText(block.text));
+    } else if (block.type == "resource_link") {
+      parts.push_back(Part::makeText("[Referenced: " + block.uri + (block.name.empty() ? "" : " (" + block.name + ")") +
+                                     "; read it with the tools if needed]"));
+    } else if (block.type == "resource" && !block.text.empty()) {
+      parts.push_back(Part::makeText("--- Content of " + block.uri + " ---\n" + block.text + "\n--- End of " +
+                                     block.uri + " ---"));
+    } else if (!block.data.empty()) {  // image, or a binary embedded resource
+      Part part;
+      part.inlineData = InlineData{block.mimeType, block.data};
+      parts.push_back(std::move(part));
+    }
+  }
+  return parts;
+}
+
+acp::StopReason stopReasonFor(const std::string& finishReason) {
+  if (finishReason == "MAX_TOKENS") return acp::StopReason::max_tokens;
+  if (finishReason == "SAFETY" || finishReason == "RECITATION" || finishReason == "BLOCKLIST" ||
+      finishReason == "PROHIBITED_CONTENT" || finishReason == "SPII" || finishReason == "IMAGE_SAFETY") {
+    return acp::StopReason::refusal;
+  }
+  return acp::StopReason::end_turn;
+}
+
+}  // namespace
+
+Session::Session(std::string id, std::shared_ptr<const tools::Workspace> workspace, const AgentConfig& config,
+                 EditorClient& editor)
+    : id_(std::move(id)),
+      workspace_(std::move(workspace)),
+      config_(config),
+      editor_(editor),
+      registry_(makeRegistry(workspace_, config)),
+      declarations_(registry_.declarations()),
+      systemPrompt_(buildSystemPrompt(*workspace_)),
+      scheduler_(registry_, editor, id_) {}
+
+void Session::appendUser(std::vector<Part> parts) {
+  if (parts.empty()) return;
+  // Consecutive user contents are merged so roles keep alternating.
+  if (!history_.empty() && history_.back().role == Role::user) {
+    for (auto& part : parts) history_.back().parts.push_back(std::move(part));
+    return;
+  }
+  history_.push_back(Content{Role::user, std::move(parts)});
+}
+
+Result<ModelReply> Session::callModel(const CancelToken& cancel) {
+  ModelRequest request;
+  request.model = config_.model;
+  request.systemInstruction = systemPrompt_;
+  request.contents = &history_;
+  request.functionDeclarations = declarations_;
+  auto onChunk = [&](const ModelChunk& chunk) {
+    for (const Part& part : chunk.parts) {
+      if (!part.text || part.text->empty() || part.functionCall) continue;
+      acp::MessageChunk message;
+      message.role = part.thought ? acp::MessageChunk::Role::thought : acp::MessageChunk::Role::agent;
+      message.text = *part.text;
+      editor_.sendUpdate(id_, message);
+    }
+  };
+  return config_.provider->stream(request, onChunk, cancel);
+}
+
+Result<acp::StopReason> Session::prompt(const std::vector<acp::ContentBlock>& blocks, const CancelToken& cancel) {
+  std::vector<Part> userParts = partsFromPrompt(blocks);
+  if (userParts.empty()) return makeError(Errc::invalid_params, "params.prompt: the prompt has no usable content");
+  const std::vector<Content> before = history_;
+  appendUser(std::move(userParts));
+
+  for (int request = 0;; ++request) {
+    if (cancel.cancelled()) return acp::StopReason::cancelled;
+    if (request >= config_.maxTurnRequests) return acp::StopReason::max_turn_requests;
+
+    auto reply = callModel(cancel);
+    if (!reply) {
+      if (cancel.cancelled() || reply.error().code == Errc::cancelled) return acp::StopReason::cancelled;
+      // Nothing happened yet: forget the prompt so the next one starts clean.
+      if (request == 0) history_ = before;
+      return reply.error();
+    }
+    if (reply->usage) {
+      editor_.sendUpdate(id_, acp::UsageUpdate{reply->usage->totalTokens, config_.contextWindow});
+    }
+
+    Content modelContent{Role::model, {}};
+    std::vector<FunctionCall> calls;
+    for (Part& part : reply->content.parts) {
+      if (part.functionCall) calls.push_back(*part.functionCall);
+      // Thought text is shown, not replayed; a part with a signature must go back.
+      if (part.thought && part.thoughtSignature.empty()) continue;
+      modelContent.parts.push_back(std::move(part));
+    }
+    if (!modelContent.parts.empty()) history_.push_back(std::move(modelContent));
+    if (calls.empty()) return stopReasonFor(reply->finishReason);
+
+    appendUser(scheduler_.run(calls, cancel));
+    if (cancel.cancelled()) return acp::StopReason::cancelled;
+  }
+}
+
+}  // namespace lathe::engine

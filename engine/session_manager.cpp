@@ -1,0 +1,92 @@
+// Session bookkeeping and turn threads.
+#include "engine/session_manager.h"
+
+#include <random>
+
+namespace lathe::engine {
+namespace {
+
+std::string randomId() {
+  std::random_device device;
+  std::uniform_int_distribution<int> nibble(0, 15);
+  std::string id = "sess_";
+  for (int i = 0; i < 24; ++i) id += "0123456789abcdef"[nibble(device)];
+  return id;
+}
+
+}  // namespace
+
+SessionManager::SessionManager(AgentConfig config, EditorClient& editor) : config_(std::move(config)), editor_(editor) {}
+
+SessionManager::~SessionManager() { shutdown(); }
+
+Result<std::string> SessionManager::newSession(const acp::NewSessionRequest& request) {
+  auto workspace = tools::Workspace::create(request.cwd, request.additionalDirectories);
+  if (!workspace) {
+    return makeError(Errc::invalid_params, "params.cwd: " + workspace.error().message);
+  }
+  auto shared = std::make_shared<const tools::Workspace>(std::move(workspace).value());
+  std::lock_guard lock(mutex_);
+  if (shuttingDown_) return makeError(Errc::internal, "the agent is shutting down");
+  std::string id = randomId();
+  Entry entry;
+  entry.session = std::make_shared<Session>(id, shared, config_, editor_);
+  sessions_.emplace(id, std::move(entry));
+  return id;
+}
+
+Status SessionManager::startPrompt(const acp::PromptRequest& request, TurnDone done) {
+  std::lock_guard lock(mutex_);
+  if (shuttingDown_) return makeError(Errc::internal, "the agent is shutting down");
+  auto it = sessions_.find(request.sessionId);
+  if (it == sessions_.end()) {
+    return makeError(Errc::not_found, "params.sessionId: no session \"" + request.sessionId + "\"");
+  }
+  Entry& entry = it->second;
+  if (entry.busy) {
+    return makeError(Errc::invalid_request, "session " + request.sessionId + " is already running a prompt turn");
+  }
+  if (entry.turn.joinable()) entry.turn.join();  // the previous turn has finished
+  entry.busy = true;
+  entry.turnToken = CancelToken::create();
+  entry.turn = std::thread([this, session = entry.session, token = entry.turnToken, blocks = request.prompt,
+                            done = std::move(done)] {
+    auto result = session->prompt(blocks, token);
+    {
+      std::lock_guard inner(mutex_);
+      sessions_.at(session->id()).busy = false;
+    }
+    done(std::move(result));
+  });
+  return {};
+}
+
+Status SessionManager::cancel(const std::string& sessionId) {
+  CancelToken token;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = sessions_.find(sessionId);
+    if (it == sessions_.end()) return makeError(Errc::not_found, "params.sessionId: no session \"" + sessionId + "\"");
+    if (!it->second.busy) return {};
+    token = it->second.turnToken;
+  }
+  token.cancel();  // outside the lock: cancel callbacks may take a moment
+  return {};
+}
+
+void SessionManager::shutdown() {
+  std::vector<std::thread> turns;
+  std::vector<CancelToken> tokens;
+  {
+    std::lock_guard lock(mutex_);
+    shuttingDown_ = true;
+    for (auto& [id, entry] : sessions_) {
+      tokens.push_back(entry.turnToken);
+      if (entry.turn.joinable()) turns.push_back(std::move(entry.turn));
+    }
+  }
+  for (auto& token : tokens) token.cancel();
+  for (auto& turn : turns) turn.join();
+}
+
+}  // namespace lathe::engine

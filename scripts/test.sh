@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Sets up a fresh Debian 12 machine (scripts/setup.sh), builds everything and
+# runs every test: Catch2 unit tests, end-to-end tests against the real binary,
+# and the acpx client test. This is the command .ci/run calls.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD="${LATHE_BUILD_DIR:-$ROOT/build}"
+JOBS="$(nproc 2>/dev/null || echo 2)"
+
+bash "$ROOT/scripts/setup.sh"
+cmake -S "$ROOT" -B "$BUILD" -G Ninja -DBUILD_TESTING=ON >/dev/null
+cmake --build "$BUILD" --parallel "$JOBS"
+cd "$BUILD"
+ctest --output-on-failure --parallel "$JOBS" --timeout 300

@@ -1,0 +1,115 @@
+// Command-line parsing.
+#include "server/cli.h"
+
+#include <charconv>
+
+namespace lathe::server {
+namespace {
+
+constexpr const char* kDefaultModel = "gemini-2.5-pro";
+
+Result<int64_t> parsePositive(const std::string& flag, const std::string& value) {
+  int64_t n = 0;
+  auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+  if (ec != std::errc() || ptr != value.data() + value.size() || n <= 0) {
+    return makeError(Errc::invalid_params, flag + " needs a positive whole number, got \"" + value + "\"");
+  }
+  return n;
+}
+
+}  // namespace
+
+std::string usageText() {
+  return R"(Lathe: a coding agent for editors, speaking the Agent Client Protocol.
+
+Usage:
+  lathe [--acp] [options]        serve ACP on stdin/stdout (what editors launch)
+  lathe run [options] PROMPT     run one prompt in the current directory and print the answer
+
+Options:
+  -m, --model MODEL              model name (default: $GEMINI_MODEL or gemini-2.5-pro)
+  --cwd DIR                      workspace for `run` (default: the current directory)
+  --fake-responses FILE          replay model replies from a Gemini CLI JSON-lines recording
+  --fake-responses-non-strict FILE
+                                 the same, matching records by method instead of strict order
+  --record-responses FILE        append every model reply to FILE in the same format
+  --max-turns N                  model requests allowed in one prompt turn (default: 100)
+  --read-timeout SECONDS         longest silence allowed in a model stream (default: 300)
+  --log-level LEVEL              error, warn, info or debug (default: warn), on stderr
+  -h, --help                     show this help
+  -v, --version                  show the version
+
+Environment:
+  GEMINI_API_KEY                 API key for the Gemini API
+  GOOGLE_GEMINI_BASE_URL         API endpoint (default: https://generativelanguage.googleapis.com)
+  GEMINI_MODEL                   default model
+)";
+}
+
+Result<Options> parseCommandLine(const std::vector<std::string>& args, const GetEnv& getenv) {
+  Options options;
+  options.model = getenv("GEMINI_MODEL").value_or(kDefaultModel);
+  options.provider.apiKey = getenv("GEMINI_API_KEY").value_or("");
+  options.provider.baseUrl = getenv("GOOGLE_GEMINI_BASE_URL").value_or("");
+
+  std::vector<std::string> positional;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    auto value = [&]() -> Result<std::string> {
+      if (i + 1 >= args.size()) return makeError(Errc::invalid_params, arg + " needs a value");
+      return args[++i];
+    };
+    if (arg == "-h" || arg == "--help") {
+      options.mode = Mode::help;
+      return options;
+    }
+    if (arg == "-v" || arg == "--version") {
+      options.mode = Mode::version;
+      return options;
+    }
+    if (arg == "--acp" || arg == "--experimental-acp") continue;
+    if (arg == "-m" || arg == "--model" || arg == "--cwd" || arg == "--fake-responses" ||
+        arg == "--fake-responses-non-strict" || arg == "--record-responses" || arg == "--max-turns" ||
+        arg == "--read-timeout" || arg == "--log-level") {
+      auto v = value();
+      if (!v) return v.error();
+      if (arg == "-m" || arg == "--model") {
+        options.model = *v;
+      } else if (arg == "--cwd") {
+        options.cwd = *v;
+      } else if (arg == "--fake-responses" || arg == "--fake-responses-non-strict") {
+        options.provider.fakeResponsesPath = *v;
+        options.provider.fakeResponsesNonStrict = arg == "--fake-responses-non-strict";
+      } else if (arg == "--record-responses") {
+        options.provider.recordResponsesPath = *v;
+      } else if (arg == "--max-turns") {
+        auto n = parsePositive(arg, *v);
+        if (!n) return n.error();
+        options.maxTurnRequests = static_cast<int>(*n);
+      } else if (arg == "--read-timeout") {
+        auto n = parsePositive(arg, *v);
+        if (!n) return n.error();
+        options.provider.readTimeout = std::chrono::seconds(*n);
+      } else if (!parseLogLevel(*v, options.logLevel)) {
+        return makeError(Errc::invalid_params, "--log-level must be error, warn, info or debug");
+      }
+      continue;
+    }
+    if (arg.size() > 1 && arg[0] == '-') return makeError(Errc::invalid_params, "unknown option " + arg);
+    positional.push_back(arg);
+  }
+
+  if (!positional.empty() && positional[0] == "run") {
+    options.mode = Mode::run;
+    if (positional.size() != 2) return makeError(Errc::invalid_params, "lathe run needs exactly one PROMPT argument");
+    options.prompt = positional[1];
+  } else if (!positional.empty()) {
+    return makeError(Errc::invalid_params, "unexpected argument \"" + positional[0] + "\"");
+  }
+  if (options.mode != Mode::run && !options.cwd.empty()) {
+    return makeError(Errc::invalid_params, "--cwd applies to `lathe run`; ACP clients send the cwd in session/new");
+  }
+  return options;
+}
+
+}  // namespace lathe::server

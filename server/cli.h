@@ -1,0 +1,34 @@
+// Command-line and environment parsing into one Options value. Pure apart
+// from reading the environment passed in.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/provider_setup.h"
+#include "protocol/result.h"
+#include "server/log.h"
+
+namespace lathe::server {
+
+enum class Mode { acp, run, help, version };
+
+struct Options {
+  Mode mode = Mode::acp;
+  std::string prompt;  // run
+  std::string cwd;     // run; empty: the current directory
+  std::string model;
+  int maxTurnRequests = 100;
+  LogLevel logLevel = LogLevel::warn;
+  engine::ProviderOptions provider;
+};
+
+using GetEnv = std::function<std::optional<std::string>(const char*)>;
+
+Result<Options> parseCommandLine(const std::vector<std::string>& args, const GetEnv& getenv);
+
+std::string usageText();
+
+}  // namespace lathe::server

@@ -1,0 +1,119 @@
+// Headless mode. The turn runs on its own thread; this thread waits for it or
+// for Ctrl-C, which cancels the turn.
+#include "server/headless.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <future>
+#include <mutex>
+#include <thread>
+
+#include "engine/session_manager.h"
+
+namespace lathe::server {
+namespace {
+
+// Prints session updates for a terminal. stdout carries only the answer.
+class TerminalClient final : public engine::EditorClient {
+ public:
+  void sendUpdate(const std::string&, const acp::SessionUpdate& update) override {
+    std::lock_guard lock(mutex_);
+    if (auto* chunk = std::get_if<acp::MessageChunk>(&update)) {
+      if (chunk->role == acp::MessageChunk::Role::agent) {
+        std::fwrite(chunk->text.data(), 1, chunk->text.size(), stdout);  // stdout-ok: headless answer
+        std::fflush(stdout);
+        answerOpen_ = !chunk->text.empty() && chunk->text.back() != '\n';
+      } else if (chunk->role == acp::MessageChunk::Role::thought) {
+        info(dim("(thinking) " + chunk->text));
+      }
+    } else if (auto* call = std::get_if<acp::ToolCall>(&update)) {
+      info("> " + call->title);
+    } else if (auto* change = std::get_if<acp::ToolCallUpdate>(&update)) {
+      if (!change->status || *change->status == acp::ToolCallStatus::in_progress) return;
+      std::string text;
+      if (change->content) {
+        for (const auto& item : *change->content) text += item.type == acp::ToolCallContent::Type::diff ? "edited " + item.path : item.text;
+      }
+      info(std::string(*change->status == acp::ToolCallStatus::completed ? "  ok: " : "  failed: ") + text);
+    }
+  }
+
+  void finishAnswer() {
+    std::lock_guard lock(mutex_);
+    if (answerOpen_) std::fputs("\n", stdout);  // stdout-ok: headless answer
+    std::fflush(stdout);
+  }
+
+ private:
+  void info(const std::string& line) {
+    if (answerOpen_) {
+      std::fputs("\n", stdout);  // stdout-ok: headless answer
+      std::fflush(stdout);
+      answerOpen_ = false;
+    }
+    std::fprintf(stderr, "%s\n", line.c_str());
+  }
+  std::string dim(const std::string& text) const {
+    return ::isatty(STDERR_FILENO) ? "\x1b[2m" + text + "\x1b[0m" : text;
+  }
+
+  std::mutex mutex_;
+  bool answerOpen_ = false;
+};
+
+}  // namespace
+
+int runHeadless(const HeadlessOptions& options, engine::AgentConfig config) {
+  // Ctrl-C is taken by a watcher thread so it can cancel the turn cleanly.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGUSR1);  // wakes the watcher when the turn ends
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  TerminalClient terminal;
+  engine::SessionManager sessions(std::move(config), terminal);
+  acp::NewSessionRequest newSession;
+  newSession.cwd = options.cwd;
+  auto sessionId = sessions.newSession(newSession);
+  if (!sessionId) {
+    std::fprintf(stderr, "lathe: %s\n", sessionId.error().message.c_str());
+    return 1;
+  }
+
+  std::promise<Result<acp::StopReason>> finished;
+  auto outcome = finished.get_future();
+  acp::PromptRequest prompt;
+  prompt.sessionId = *sessionId;
+  prompt.prompt.push_back(acp::ContentBlock{"text", options.prompt, {}, {}, {}, {}});
+  auto started = sessions.startPrompt(prompt, [&](Result<acp::StopReason> result) { finished.set_value(std::move(result)); });
+  if (!started) {
+    std::fprintf(stderr, "lathe: %s\n", started.error().message.c_str());
+    return 1;
+  }
+
+  std::thread watcher([&signals, &sessions, id = *sessionId] {
+    int sig = 0;
+    if (sigwait(&signals, &sig) == 0 && sig != SIGUSR1) (void)sessions.cancel(id);
+  });
+  Result<acp::StopReason> result = outcome.get();
+  pthread_kill(watcher.native_handle(), SIGUSR1);  // wake the watcher if no signal came
+  watcher.join();
+  terminal.finishAnswer();
+
+  if (!result) {
+    std::fprintf(stderr, "lathe: %s\n", result.error().message.c_str());
+    return 1;
+  }
+  switch (*result) {
+    case acp::StopReason::end_turn: return 0;
+    case acp::StopReason::cancelled: std::fprintf(stderr, "lathe: cancelled\n"); return 130;
+    default: std::fprintf(stderr, "lathe: the turn stopped: %s\n", acp::toString(*result)); return 3;
+  }
+}
+
+}  // namespace lathe::server

@@ -1,0 +1,265 @@
+// The ReAct loop of a session, against an in-process scripted model.
+#include <catch2/catch.hpp>
+
+#include <condition_variable>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <thread>
+
+#include "engine/session.h"
+
+using namespace lathe;
+using namespace lathe::engine;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A model that answers from a script and keeps a copy of every request's history.
+class ScriptedModel final : public ModelProvider {
+ public:
+  struct Reply {
+    Reply(std::vector<Part> p, std::string finish = "STOP", std::optional<Error> e = std::nullopt, bool block = false)
+        : parts(std::move(p)), finishReason(std::move(finish)), error(std::move(e)), blockUntilCancelled(block) {}
+    std::vector<Part> parts;
+    std::string finishReason;
+    std::optional<Error> error;
+    bool blockUntilCancelled;
+  };
+  std::vector<Reply> script;
+  std::vector<std::vector<Content>> requests;
+
+  Result<ModelReply> stream(const ModelRequest& request, const ChunkSink& onChunk, const CancelToken& cancel) override {
+    requests.push_back(*request.contents);
+    if (requests.size() > script.size()) return makeError(Errc::model, "script exhausted");
+    const Reply& reply = script[requests.size() - 1];
+    if (reply.blockUntilCancelled) {
+      std::mutex m;
+      std::condition_variable cv;
+      bool done = false;
+      auto reg = cancel.onCancel([&] {
+        std::lock_guard lock(m);
+        done = true;
+        cv.notify_all();
+      });
+      std::unique_lock lock(m);
+      cv.wait(lock, [&] { return done; });
+      return makeError(Errc::cancelled, "cancelled");
+    }
+    if (reply.error) return *reply.error;
+    ReplyAccumulator acc;
+    for (const Part& part : reply.parts) {
+      ModelChunk chunk;
+      chunk.parts.push_back(part);
+      onChunk(chunk);
+      acc.add(chunk);
+    }
+    ModelChunk last;
+    last.finishReason = reply.finishReason;
+    last.usage = Usage{100, 10, 0, 110};
+    acc.add(last);
+    return acc.take();
+  }
+};
+
+class Recorder final : public EditorClient {
+ public:
+  void sendUpdate(const std::string&, const acp::SessionUpdate& update) override {
+    std::lock_guard lock(mutex);
+    updates.push_back(update);
+  }
+  template <class T>
+  std::vector<T> all() {
+    std::lock_guard lock(mutex);
+    std::vector<T> out;
+    for (auto& u : updates) {
+      if (auto* t = std::get_if<T>(&u)) out.push_back(*t);
+    }
+    return out;
+  }
+  std::mutex mutex;
+  std::vector<acp::SessionUpdate> updates;
+};
+
+Part text(std::string t, bool thought = false) {
+  Part p = Part::makeText(std::move(t));
+  p.thought = thought;
+  return p;
+}
+
+Part call(std::string name, std::string args, std::string id = "") {
+  Part p;
+  p.functionCall = FunctionCall{std::move(id), std::move(name), json::Raw{std::move(args)}};
+  return p;
+}
+
+std::vector<acp::ContentBlock> promptText(const std::string& t) { return {acp::ContentBlock{"text", t, {}, {}, {}, {}}}; }
+
+struct Fixture {
+  fs::path dir;
+  std::shared_ptr<ScriptedModel> model = std::make_shared<ScriptedModel>();
+  AgentConfig config;
+  Recorder editor;
+  std::unique_ptr<Session> session;
+
+  Fixture() {
+    std::string tmpl = (fs::temp_directory_path() / "lathe-session-XXXXXX").string();
+    dir = fs::canonical(::mkdtemp(tmpl.data()));
+    std::ofstream(dir / "notes.txt") << "alpha\nbeta\n";
+    config.provider = model;
+    config.maxTurnRequests = 5;
+    auto ws = std::make_shared<const tools::Workspace>(tools::Workspace::create(dir.string()).value());
+    session = std::make_unique<Session>("s1", ws, config, editor);
+  }
+  ~Fixture() { fs::remove_all(dir); }
+};
+
+// Every model functionCall must be answered by the next user content, in order.
+void requirePaired(const std::vector<Content>& history) {
+  for (size_t i = 0; i < history.size(); ++i) {
+    std::vector<std::string> calls;
+    for (const auto& p : history[i].parts) {
+      if (p.functionCall) calls.push_back(p.functionCall->name);
+    }
+    if (calls.empty()) continue;
+    REQUIRE(i + 1 < history.size());
+    std::vector<std::string> answers;
+    for (const auto& p : history[i + 1].parts) {
+      if (p.functionResponse) answers.push_back(p.functionResponse->name);
+    }
+    REQUIRE(answers == calls);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("a text-only reply streams chunks and ends the turn") {
+  Fixture f;
+  f.model->script.push_back({{text("thinking...", true), text("Hello "), text("world")}});
+  auto stop = f.session->prompt(promptText("hi"), CancelToken());
+  REQUIRE(stop.ok());
+  CHECK(*stop == acp::StopReason::end_turn);
+  auto chunks = f.editor.all<acp::MessageChunk>();
+  REQUIRE(chunks.size() == 3);
+  CHECK(chunks[0].role == acp::MessageChunk::Role::thought);
+  CHECK(chunks[1].text == "Hello ");
+  CHECK(chunks[2].text == "world");
+  CHECK(f.editor.all<acp::UsageUpdate>().size() == 1);
+  // Thoughts are shown but not replayed; the model's text is merged.
+  const auto& history = f.session->history();
+  REQUIRE(history.size() == 2);
+  REQUIRE(history[1].parts.size() == 1);
+  CHECK(*history[1].parts[0].text == "Hello world");
+}
+
+TEST_CASE("a function call runs the tool and the response goes back paired") {
+  Fixture f;
+  f.model->script.push_back({{call("read_file", R"({"file_path":"notes.txt"})", "c1")}});
+  f.model->script.push_back({{text("It says alpha and beta.")}});
+  auto stop = f.session->prompt(promptText("read notes"), CancelToken());
+  REQUIRE(stop.ok());
+  CHECK(*stop == acp::StopReason::end_turn);
+  REQUIRE(f.model->requests.size() == 2);
+  const auto& second = f.model->requests[1];
+  requirePaired(second);
+  const Part& answer = second.back().parts[0];
+  REQUIRE(answer.functionResponse);
+  CHECK(answer.functionResponse->id == "c1");
+  CHECK(answer.functionResponse->response.text.find("alpha\\nbeta") != std::string::npos);
+
+  auto calls = f.editor.all<acp::ToolCall>();
+  REQUIRE(calls.size() == 1);
+  CHECK(calls[0].kind == acp::ToolKind::read);
+  CHECK(calls[0].title == "ReadFile: notes.txt");
+  REQUIRE(calls[0].locations.size() == 1);
+  CHECK(calls[0].locations[0].path == (f.dir / "notes.txt").string());
+  auto updates = f.editor.all<acp::ToolCallUpdate>();
+  REQUIRE(updates.size() == 2);
+  CHECK(*updates[0].status == acp::ToolCallStatus::in_progress);
+  CHECK(*updates[1].status == acp::ToolCallStatus::completed);
+}
+
+TEST_CASE("unknown tools and bad arguments are told to the model and the turn goes on") {
+  Fixture f;
+  f.model->script.push_back({{call("no_such_tool", "{}"), call("read_file", R"({"file_path": 5})"),
+                              call("read_file", R"({"file_path":"../../etc/passwd"})")}});
+  f.model->script.push_back({{text("sorry")}});
+  auto stop = f.session->prompt(promptText("go"), CancelToken());
+  REQUIRE(stop.ok());
+  CHECK(*stop == acp::StopReason::end_turn);
+  const auto& answers = f.model->requests[1].back().parts;
+  REQUIRE(answers.size() == 3);
+  CHECK(answers[0].functionResponse->response.text.find("does not exist") != std::string::npos);
+  CHECK(answers[1].functionResponse->response.text.find("params.file_path") != std::string::npos);
+  CHECK(answers[2].functionResponse->response.text.find("outside the workspace") != std::string::npos);
+  for (const auto& a : answers) CHECK(a.functionResponse->response.text.rfind("{\"error\"", 0) == 0);
+  auto updates = f.editor.all<acp::ToolCallUpdate>();
+  REQUIRE(updates.size() == 3);
+  for (const auto& u : updates) CHECK(*u.status == acp::ToolCallStatus::failed);
+}
+
+TEST_CASE("parallel read-only calls answer in call order") {
+  Fixture f;
+  std::vector<Part> calls;
+  for (int i = 0; i < 6; ++i) calls.push_back(call(i % 2 ? "list_directory" : "read_file",
+                                                   i % 2 ? R"({"dir_path":"."})" : R"({"file_path":"notes.txt"})",
+                                                   "id" + std::to_string(i)));
+  f.model->script.push_back(ScriptedModel::Reply(calls));
+  f.model->script.push_back({{text("ok")}});
+  REQUIRE(f.session->prompt(promptText("go"), CancelToken()).ok());
+  const auto& answers = f.model->requests[1].back().parts;
+  REQUIRE(answers.size() == 6);
+  for (int i = 0; i < 6; ++i) CHECK(answers[i].functionResponse->id == "id" + std::to_string(i));
+  requirePaired(f.model->requests[1]);
+}
+
+TEST_CASE("the turn limit ends with max_turn_requests") {
+  Fixture f;
+  for (int i = 0; i < 10; ++i) f.model->script.push_back({{call("list_directory", R"({"dir_path":"."})")}});
+  auto stop = f.session->prompt(promptText("loop"), CancelToken());
+  REQUIRE(stop.ok());
+  CHECK(*stop == acp::StopReason::max_turn_requests);
+  CHECK(f.model->requests.size() == 5);
+  requirePaired(f.session->history());
+}
+
+TEST_CASE("finish reasons map to stop reasons") {
+  Fixture f;
+  f.model->script.push_back({{text("cut")}, "MAX_TOKENS"});
+  f.model->script.push_back({{}, "SAFETY"});
+  CHECK(*f.session->prompt(promptText("a"), CancelToken()) == acp::StopReason::max_tokens);
+  CHECK(*f.session->prompt(promptText("b"), CancelToken()) == acp::StopReason::refusal);
+}
+
+TEST_CASE("cancel during the model stream ends the turn as cancelled; the next turn is clean") {
+  Fixture f;
+  f.model->script.push_back({{}, "STOP", std::nullopt, true});
+  f.model->script.push_back({{text("fine")}});
+  auto token = CancelToken::create();
+  std::thread canceller([&] {
+    while (f.model->requests.empty()) std::this_thread::yield();
+    token.cancel();
+  });
+  auto stop = f.session->prompt(promptText("slow"), token);
+  canceller.join();
+  REQUIRE(stop.ok());
+  CHECK(*stop == acp::StopReason::cancelled);
+  REQUIRE(*f.session->prompt(promptText("again"), CancelToken()) == acp::StopReason::end_turn);
+  requirePaired(f.model->requests[1]);
+}
+
+TEST_CASE("a model error on the first call fails the turn and forgets the prompt") {
+  Fixture f;
+  f.model->script.push_back({{}, "STOP", Error{Errc::http, "Gemini API error 400: bad"}});
+  auto stop = f.session->prompt(promptText("x"), CancelToken());
+  REQUIRE_FALSE(stop.ok());
+  CHECK(stop.error().message == "Gemini API error 400: bad");
+  CHECK(f.session->history().empty());
+}
+
+TEST_CASE("a prompt without usable content is refused") {
+  Fixture f;
+  auto stop = f.session->prompt({}, CancelToken());
+  REQUIRE_FALSE(stop.ok());
+  CHECK(stop.error().code == Errc::invalid_params);
+}

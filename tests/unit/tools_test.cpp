@@ -1,0 +1,212 @@
+// Tools: workspace confinement, schema validation, registry, read_file, list_directory.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "tools/builtin_tools.h"
+#include "tools/registry.h"
+#include "tools/workspace.h"
+
+using namespace lathe;
+using namespace lathe::tools;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    std::string tmpl = (fs::temp_directory_path() / "lathe-tools-XXXXXX").string();
+    path = fs::canonical(::mkdtemp(tmpl.data()));
+  }
+  ~TempDir() { fs::remove_all(path); }
+  fs::path write(const std::string& rel, const std::string& content) const {
+    fs::path p = path / rel;
+    fs::create_directories(p.parent_path());
+    std::ofstream(p, std::ios::binary) << content;
+    return p;
+  }
+};
+
+struct Fixture {
+  TempDir root;
+  TempDir outside;
+  ToolContext context;
+  Fixture() { context.workspace = std::make_shared<const Workspace>(Workspace::create(root.path.string()).value()); }
+
+  ToolResult run(const Tool& tool, const std::string& args) {
+    auto doc = json::parse(args).value();
+    auto built = tool.build(doc);
+    if (!built.invocation) return ToolResult::failure(built.error->type, built.error->message);
+    return built.invocation->execute(CancelToken(), [](const std::string&) {});
+  }
+};
+
+std::string llmText(const ToolResult& result) {
+  std::string text;
+  for (const auto& part : result.llmContent) text += part.text;
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("workspace resolves inside paths and refuses everything that leads out") {
+  Fixture f;
+  f.root.write("src/a.txt", "a");
+  const auto& ws = *f.context.workspace;
+  CHECK(ws.resolve("src/a.txt").value() == (f.root.path / "src/a.txt").string());
+  CHECK(ws.resolve((f.root.path / "src/../src/a.txt").string()).value() == (f.root.path / "src/a.txt").string());
+  CHECK(ws.resolve("new/file.txt").ok());  // need not exist yet
+  CHECK(ws.resolve(".").value() == f.root.path.string());
+
+  CHECK(ws.resolve("../x").error().code == Errc::forbidden);
+  CHECK(ws.resolve("src/../../x").error().code == Errc::forbidden);
+  CHECK(ws.resolve(f.outside.path.string()).error().code == Errc::forbidden);
+  CHECK(ws.resolve("/etc/passwd").error().code == Errc::forbidden);
+  // A sibling whose name starts with the root's name is not inside it.
+  CHECK(ws.resolve(f.root.path.string() + "-evil/x").error().code == Errc::forbidden);
+
+  fs::create_directory_symlink(f.outside.path, f.root.path / "link-out");
+  CHECK(ws.resolve("link-out/secret").error().code == Errc::forbidden);
+  fs::create_symlink(f.outside.path / "file", f.root.path / "file-link");
+  CHECK(ws.resolve("file-link").error().code == Errc::forbidden);  // dangling, pointing out
+  fs::create_symlink("src", f.root.path / "inner-link");
+  CHECK(ws.resolve("inner-link/a.txt").value() == (f.root.path / "src/a.txt").string());
+  fs::create_symlink("inner-link/../..", f.root.path / "up-link");
+  CHECK(ws.resolve("up-link/x").error().code == Errc::forbidden);
+  CHECK(ws.resolve("").error().code == Errc::invalid_params);
+}
+
+TEST_CASE("workspace creation checks its roots; additional roots widen it") {
+  CHECK_FALSE(Workspace::create("relative/dir").ok());
+  CHECK_FALSE(Workspace::create("/definitely/not/here").ok());
+  TempDir a, b;
+  auto ws = Workspace::create(a.path.string(), {b.path.string()}).value();
+  CHECK(ws.resolve((b.path / "x").string()).ok());
+  CHECK(ws.relative((b.path / "x").string()) == "x");
+}
+
+TEST_CASE("registry rejects duplicates, finds by name, declares in a stable order") {
+  Fixture f;
+  ToolRegistry registry;
+  REQUIRE(registry.add(makeReadFileTool(f.context)).ok());
+  REQUIRE(registry.add(makeListDirectoryTool(f.context)).ok());
+  CHECK_FALSE(registry.add(makeReadFileTool(f.context)).ok());
+  CHECK(registry.find("read_file") != nullptr);
+  CHECK(registry.find("nope") == nullptr);
+  auto decl = json::parse(registry.declarations().text).value();
+  REQUIRE(decl.IsArray());
+  REQUIRE(decl.Size() == 2);
+  CHECK(std::string(decl[0]["name"].GetString()) == "list_directory");
+  CHECK(std::string(decl[1]["name"].GetString()) == "read_file");
+  CHECK(decl[1]["parametersJsonSchema"].IsObject());
+}
+
+TEST_CASE("build validates parameters against the schema with a named field") {
+  Fixture f;
+  auto tool = makeReadFileTool(f.context);
+  auto check = [&](const std::string& args, const std::string& expected) {
+    auto doc = json::parse(args).value();
+    auto built = tool->build(doc);
+    REQUIRE_FALSE(built.invocation);
+    CHECK(built.error->type == ErrorType::invalid_params);
+    CHECK(built.error->message == expected);
+  };
+  check("{}", "params.file_path: required parameter is missing");
+  check(R"({"file_path": 3})", "params.file_path: must be of type string");
+  check(R"({"file_path": "a", "start_line": 0})", "params.start_line: violates minimum 1");
+  check(R"({"file_path": "a", "start_line": 5, "end_line": 2})", "params.end_line: must not be before start_line");
+  auto outside = json::parse(R"({"file_path": "../x"})").value();
+  auto built = tool->build(outside);
+  REQUIRE_FALSE(built.invocation);
+  CHECK(built.error->type == ErrorType::path_not_in_workspace);
+}
+
+TEST_CASE("read_file reads whole small files and describes itself") {
+  Fixture f;
+  f.root.write("a.txt", "one\ntwo\r\nthree\n");
+  auto tool = makeReadFileTool(f.context);
+  auto doc = json::parse(R"({"file_path": "a.txt"})").value();
+  auto built = tool->build(doc);
+  REQUIRE(built.invocation);
+  CHECK(built.invocation->description() == "a.txt");
+  REQUIRE(built.invocation->locations().size() == 1);
+  CHECK(built.invocation->locations()[0].path == (f.root.path / "a.txt").string());
+  auto result = f.run(*tool, R"({"file_path": "a.txt"})");
+  CHECK_FALSE(result.error);
+  CHECK(llmText(result) == "one\ntwo\nthree\n");
+}
+
+TEST_CASE("read_file windows, the default limit note, and long lines") {
+  Fixture f;
+  std::string big;
+  for (int i = 1; i <= 2500; ++i) big += "line " + std::to_string(i) + "\n";
+  f.root.write("big.txt", big);
+  auto tool = makeReadFileTool(f.context);
+
+  auto first = llmText(f.run(*tool, R"({"file_path": "big.txt"})"));
+  CHECK(first.find("Showing lines 1-2000 of 2500") != std::string::npos);
+  CHECK(first.find("start_line 2001") != std::string::npos);
+  CHECK(first.find("line 2000\n") != std::string::npos);
+  CHECK(first.find("line 2001\n") == std::string::npos);
+
+  auto window = llmText(f.run(*tool, R"({"file_path": "big.txt", "start_line": 10, "end_line": 12})"));
+  CHECK(window.find("line 10\nline 11\nline 12\n") != std::string::npos);
+  CHECK(window.find("line 13\n") == std::string::npos);
+
+  auto legacy = llmText(f.run(*tool, R"({"file_path": "big.txt", "offset": 9, "limit": 2})"));
+  CHECK(legacy.find("line 10\nline 11\n") != std::string::npos);
+  CHECK(legacy.find("line 12\n") == std::string::npos);
+
+  auto past = f.run(*tool, R"({"file_path": "big.txt", "start_line": 3000})");
+  REQUIRE(past.error);
+  CHECK(past.error->message.find("past the end") != std::string::npos);
+
+  f.root.write("long.txt", std::string(5000, 'x') + "\nshort\n");
+  auto cut = llmText(f.run(*tool, R"({"file_path": "long.txt"})"));
+  CHECK(cut.find("... [line cut]") != std::string::npos);
+  CHECK(cut.find(std::string(2001, 'x')) == std::string::npos);
+  CHECK(cut.find("short") != std::string::npos);
+}
+
+TEST_CASE("read_file errors: missing, directory, binary, too large; images inline") {
+  Fixture f;
+  auto tool = makeReadFileTool(f.context);
+  CHECK(f.run(*tool, R"({"file_path": "missing.txt"})").error->type == ErrorType::file_not_found);
+  fs::create_directory(f.root.path / "dir");
+  CHECK(f.run(*tool, R"({"file_path": "dir"})").error->type == ErrorType::is_directory);
+  f.root.write("bin.dat", std::string("\x7f" "ELF\0\0\0\x01", 8));
+  CHECK(f.run(*tool, R"({"file_path": "bin.dat"})").error->type == ErrorType::binary_file);
+
+  f.root.write("pic.png", std::string("\x89PNG\r\n\x1a\n", 8));
+  auto image = f.run(*tool, R"({"file_path": "pic.png"})");
+  REQUIRE_FALSE(image.error);
+  REQUIRE(image.llmContent.size() == 1);
+  CHECK(image.llmContent[0].mimeType == "image/png");
+  CHECK(image.llmContent[0].data == "iVBORw0KGgo=");
+
+  ToolContext small = f.context;
+  small.limits.maxFileBytes = 10;
+  f.root.write("eleven.txt", "12345678901");
+  auto limited = makeReadFileTool(small);
+  CHECK(f.run(*limited, R"({"file_path": "eleven.txt"})").error->type == ErrorType::file_too_large);
+}
+
+TEST_CASE("list_directory lists folders first, sorted, with ignore patterns") {
+  Fixture f;
+  f.root.write("b.txt", "");
+  f.root.write("a.log", "");
+  f.root.write("zdir/x", "");
+  f.root.write("adir/y", "");
+  auto tool = makeListDirectoryTool(f.context);
+  auto all = llmText(f.run(*tool, R"({"dir_path": "."})"));
+  CHECK(all == "Directory listing for " + f.root.path.string() + ":\n[DIR] adir\n[DIR] zdir\na.log\nb.txt\n");
+  auto filtered = llmText(f.run(*tool, R"({"dir_path": ".", "ignore": ["*.log", "z*"]})"));
+  CHECK(filtered.find("a.log") == std::string::npos);
+  CHECK(filtered.find("zdir") == std::string::npos);
+  CHECK(filtered.find("2 entries left out") != std::string::npos);
+  CHECK(f.run(*tool, R"({"dir_path": "nope"})").error->type == ErrorType::file_not_found);
+  CHECK(f.run(*tool, R"({"dir_path": "b.txt"})").error->type == ErrorType::not_a_directory);
+  CHECK(f.run(*tool, R"({"dir_path": "/"})").error->type == ErrorType::path_not_in_workspace);
+}
