@@ -5,7 +5,9 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "engine/approval_policy.h"
 #include "engine/model_provider.h"
 #include "tools/tool_context.h"
 
@@ -17,6 +19,9 @@ struct AgentConfig {
   int maxTurnRequests = 100;         // model calls in one prompt turn
   int64_t contextWindow = 1'048'576; // tokens, for usage updates
   tools::ToolLimits toolLimits;
+  ApprovalMode approvalMode = ApprovalMode::standard;  // for new sessions
+  std::vector<std::string> coreTools;     // settings tools.core: only these (empty: all)
+  std::vector<std::string> excludeTools;  // settings tools.exclude
 };
 
 }  // namespace lathe::engine

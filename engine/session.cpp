@@ -1,17 +1,32 @@
 // The ReAct loop of one session.
 #include "engine/session.h"
 
+#include <algorithm>
+
+#include "engine/editor_file_store.h"
 #include "engine/system_prompt.h"
 #include "tools/builtin_tools.h"
 
 namespace lathe::engine {
 namespace {
 
-tools::ToolRegistry makeRegistry(const std::shared_ptr<const tools::Workspace>& workspace, const AgentConfig& config) {
-  tools::ToolContext context{workspace, config.toolLimits};
+bool contains(const std::vector<std::string>& names, const std::string& name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+// Built-ins, filtered by settings tools.core (only these) and tools.exclude.
+tools::ToolRegistry makeRegistry(const tools::ToolContext& context, const AgentConfig& config) {
+  std::vector<std::unique_ptr<tools::Tool>> builtins;
+  builtins.push_back(tools::makeReadFileTool(context));
+  builtins.push_back(tools::makeListDirectoryTool(context));
+  builtins.push_back(tools::makeWriteFileTool(context));
+  builtins.push_back(tools::makeReplaceTool(context));
   tools::ToolRegistry registry;
-  (void)registry.add(tools::makeReadFileTool(context));
-  (void)registry.add(tools::makeListDirectoryTool(context));
+  for (auto& tool : builtins) {
+    if (!config.coreTools.empty() && !contains(config.coreTools, tool->name())) continue;
+    if (contains(config.excludeTools, tool->name())) continue;
+    (void)registry.add(std::move(tool));  // built-in names are unique
+  }
   return registry;
 }
 
@@ -52,10 +67,12 @@ Session::Session(std::string id, std::shared_ptr<const tools::Workspace> workspa
       workspace_(std::move(workspace)),
       config_(config),
       editor_(editor),
-      registry_(makeRegistry(workspace_, config)),
+      mode_(config.approvalMode),
+      registry_(makeRegistry(tools::ToolContext{workspace_, makeEditorFileStore(editor, id_), config.toolLimits},
+                             config)),
       declarations_(registry_.declarations()),
       systemPrompt_(buildSystemPrompt(*workspace_)),
-      scheduler_(registry_, editor, id_) {}
+      scheduler_(registry_, editor, id_, mode_) {}
 
 void Session::appendUser(std::vector<Part> parts) {
   if (parts.empty()) return;

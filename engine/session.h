@@ -3,6 +3,7 @@
 // session's state while it runs (on the turn's thread).
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,6 +26,10 @@ class Session {
 
   const std::string& id() const { return id_; }
   const std::vector<Content>& history() const { return history_; }
+  const tools::ToolRegistry& registry() const { return registry_; }
+
+  ApprovalMode mode() const { return mode_.load(); }
+  void setMode(ApprovalMode mode) { mode_ = mode; }
 
   // Runs one prompt turn to its end: model calls and tool calls until the model
   // answers without calls, the turn limit, or cancellation. An Error means the
@@ -39,6 +44,7 @@ class Session {
   std::shared_ptr<const tools::Workspace> workspace_;
   const AgentConfig& config_;
   EditorClient& editor_;
+  std::atomic<ApprovalMode> mode_;
   tools::ToolRegistry registry_;
   json::Raw declarations_;
   std::string systemPrompt_;

@@ -61,6 +61,30 @@ Status SessionManager::startPrompt(const acp::PromptRequest& request, TurnDone d
   return {};
 }
 
+std::vector<acp::SessionMode> SessionManager::availableModes() {
+  return {
+      {"default", "Default", "Ask before edits, commands and other changes"},
+      {"autoEdit", "Auto edit", "Allow edits inside the workspace; still ask before commands"},
+      {"yolo", "YOLO", "Allow every tool call without asking"},
+      {"plan", "Plan", "Read-only: tools that change things are refused"},
+  };
+}
+
+Status SessionManager::setMode(const std::string& sessionId, const std::string& modeId) {
+  auto mode = parseApprovalMode(modeId);
+  if (!mode) return makeError(Errc::invalid_params, "params.modeId: unknown mode \"" + modeId + "\"");
+  std::shared_ptr<Session> session;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = sessions_.find(sessionId);
+    if (it == sessions_.end()) return makeError(Errc::not_found, "params.sessionId: no session \"" + sessionId + "\"");
+    session = it->second.session;
+  }
+  session->setMode(*mode);
+  editor_.sendUpdate(sessionId, acp::CurrentModeUpdate{toString(*mode)});
+  return {};
+}
+
 Status SessionManager::cancel(const std::string& sessionId) {
   CancelToken token;
   {

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "engine/agent_config.h"
 #include "engine/editor_client.h"
@@ -30,6 +31,12 @@ class SessionManager {
   // update of the turn was sent. Fails at once for an unknown session or one
   // that is already running a turn.
   Status startPrompt(const acp::PromptRequest& request, TurnDone done);
+
+  // Changes a session's approval mode and tells the editor (current_mode_update).
+  Status setMode(const std::string& sessionId, const std::string& modeId);
+  ApprovalMode initialMode() const { return config_.approvalMode; }
+  // The modes offered to the editor, in display order.
+  static std::vector<acp::SessionMode> availableModes();
 
   // Cancels the running turn of a session (no-op when idle).
   Status cancel(const std::string& sessionId);

@@ -1,10 +1,17 @@
 // Tool call execution and its mapping to ACP tool_call / tool_call_update.
 #include "engine/tool_scheduler.h"
 
+#include <chrono>
 #include <thread>
+
+#include "engine/call_state.h"
+#include "engine/permission_options.h"
 
 namespace lathe::engine {
 namespace {
+
+constexpr auto kOutputInterval = std::chrono::milliseconds(200);
+constexpr int kMaxTailDepth = 5;
 
 acp::ToolKind toAcpKind(tools::Kind kind) {
   switch (kind) {
@@ -39,10 +46,117 @@ acp::ToolCallContent textContent(std::string text) {
   return content;
 }
 
+acp::ToolCallContent diffContent(const tools::FileDiff& diff) {
+  acp::ToolCallContent content;
+  content.type = acp::ToolCallContent::Type::diff;
+  content.path = diff.path;
+  content.oldText = diff.oldText;
+  content.newText = diff.newText;
+  return content;
+}
+
+// What the person sees in a permission request for each confirmation type.
+std::vector<acp::ToolCallContent> confirmationContent(const tools::ConfirmationDetails& details) {
+  if (auto* edit = std::get_if<tools::EditConfirmation>(&details)) return {diffContent(edit->diff)};
+  if (auto* exec = std::get_if<tools::ExecConfirmation>(&details)) return {textContent("$ " + exec->command)};
+  if (auto* mcp = std::get_if<tools::McpConfirmation>(&details)) {
+    return {textContent("MCP tool " + mcp->toolName + " from server " + mcp->serverName)};
+  }
+  const auto& info = std::get<tools::InfoConfirmation>(details);
+  std::string text = info.prompt;
+  for (const auto& url : info.urls) text += "\n- " + url;
+  return {textContent(text)};
+}
+
 }  // namespace
 
-ToolScheduler::ToolScheduler(const tools::ToolRegistry& registry, EditorClient& editor, std::string sessionId)
-    : registry_(registry), editor_(editor), sessionId_(std::move(sessionId)) {}
+// One call's journey through its states, and its reports to the editor.
+class ToolScheduler::CallRun {
+ public:
+  CallRun(ToolScheduler& owner, const FunctionCall& call)
+      : owner_(owner), id_(owner.nextCallId()) {
+    outcome_.response.id = call.id;
+    outcome_.response.name = call.name;
+  }
+
+  const std::string& id() const { return id_; }
+  CallState state() const { return machine_.state(); }
+
+  // Ends the call with a message for the model and the person.
+  Outcome finish(CallState final, const std::string& message) {
+    machine_.advance(final);
+    outcome_.response.response = responseJson("error", message);
+    acp::ToolCallUpdate update;
+    update.toolCallId = id_;
+    update.status = toAcpStatus(machine_.state());
+    update.content = std::vector<acp::ToolCallContent>{textContent(message)};
+    owner_.editor_.sendUpdate(owner_.sessionId_, update);
+    return std::move(outcome_);
+  }
+
+  void moveTo(CallState next) {
+    if (!machine_.advance(next)) return;
+    if (next != CallState::executing) return;
+    acp::ToolCallUpdate update;
+    update.toolCallId = id_;
+    update.status = toAcpStatus(next);
+    owner_.editor_.sendUpdate(owner_.sessionId_, update);
+  }
+
+  // Live output, throttled; the final result replaces it.
+  void output(const std::string& text) {
+    auto now = std::chrono::steady_clock::now();
+    std::lock_guard lock(outputMutex_);
+    if (now - lastOutput_ < kOutputInterval) return;
+    lastOutput_ = now;
+    acp::ToolCallUpdate update;
+    update.toolCallId = id_;
+    update.content = std::vector<acp::ToolCallContent>{textContent(text)};
+    owner_.editor_.sendUpdate(owner_.sessionId_, update);
+  }
+
+  Outcome succeed(tools::ToolResult& result) {
+    machine_.advance(CallState::success);
+    std::string text;
+    for (auto& part : result.llmContent) {
+      if (part.isInline()) {
+        Part inlinePart;
+        inlinePart.inlineData = InlineData{part.mimeType, std::move(part.data)};
+        outcome_.inlineParts.push_back(std::move(inlinePart));
+        text += (text.empty() ? "" : "\n") + std::string("[") + part.mimeType + " content attached below]";
+      } else {
+        text += part.text;
+      }
+    }
+    outcome_.response.response = responseJson("output", text);
+    acp::ToolCallUpdate done;
+    done.toolCallId = id_;
+    done.status = acp::ToolCallStatus::completed;
+    std::vector<acp::ToolCallContent> content;
+    if (auto* diff = std::get_if<tools::FileDiff>(&result.returnDisplay)) {
+      content.push_back(diffContent(*diff));
+    } else if (auto* display = std::get_if<std::string>(&result.returnDisplay); display && !display->empty()) {
+      content.push_back(textContent(*display));
+    }
+    done.content = std::move(content);
+    owner_.editor_.sendUpdate(owner_.sessionId_, done);
+    return std::move(outcome_);
+  }
+
+ private:
+  ToolScheduler& owner_;
+  std::string id_;
+  CallStateMachine machine_;
+  Outcome outcome_;
+  std::mutex outputMutex_;
+  std::chrono::steady_clock::time_point lastOutput_{};
+};
+
+ToolScheduler::ToolScheduler(const tools::ToolRegistry& registry, EditorClient& editor, std::string sessionId,
+                             const std::atomic<ApprovalMode>& mode)
+    : registry_(registry), editor_(editor), sessionId_(std::move(sessionId)), mode_(mode) {}
+
+std::string ToolScheduler::nextCallId() { return "call_" + std::to_string(++nextId_); }
 
 bool ToolScheduler::isReadOnlyCall(const FunctionCall& call) const {
   const tools::Tool* tool = registry_.find(call.name);
@@ -51,9 +165,6 @@ bool ToolScheduler::isReadOnlyCall(const FunctionCall& call) const {
 
 std::vector<Part> ToolScheduler::run(const std::vector<FunctionCall>& calls, const CancelToken& cancel) {
   std::vector<Outcome> outcomes(calls.size());
-  std::vector<std::string> ids(calls.size());
-  for (auto& id : ids) id = "call_" + std::to_string(++nextId_);
-
   size_t i = 0;
   while (i < calls.size()) {
     size_t end = i + 1;
@@ -61,11 +172,11 @@ std::vector<Part> ToolScheduler::run(const std::vector<FunctionCall>& calls, con
       while (end < calls.size() && isReadOnlyCall(calls[end])) ++end;
     }
     if (end - i == 1) {
-      outcomes[i] = runOne(calls[i], ids[i], cancel);
+      outcomes[i] = runOne(calls[i], cancel, 0);
     } else {
       std::vector<std::thread> workers;
       for (size_t k = i; k < end; ++k) {
-        workers.emplace_back([&, k] { outcomes[k] = runOne(calls[k], ids[k], cancel); });
+        workers.emplace_back([&, k] { outcomes[k] = runOne(calls[k], cancel, 0); });
       }
       for (auto& worker : workers) worker.join();
     }
@@ -84,98 +195,100 @@ std::vector<Part> ToolScheduler::run(const std::vector<FunctionCall>& calls, con
   return parts;
 }
 
-ToolScheduler::Outcome ToolScheduler::runOne(const FunctionCall& call, const std::string& toolCallId,
-                                             const CancelToken& cancel) {
-  Outcome outcome;
-  outcome.response.id = call.id;
-  outcome.response.name = call.name;
-
+ToolScheduler::Outcome ToolScheduler::runOne(const FunctionCall& call, const CancelToken& cancel, int depth) {
+  CallRun run(*this, call);
   acp::ToolCall announce;
-  announce.toolCallId = toolCallId;
+  announce.toolCallId = run.id();
   announce.title = call.name;
   announce.rawInput = call.args.empty() ? json::Raw{"{}"} : call.args;
-
-  auto fail = [&](const std::string& message) {
-    outcome.response.response = responseJson("error", message);
-    acp::ToolCallUpdate update;
-    update.toolCallId = toolCallId;
-    update.status = acp::ToolCallStatus::failed;
-    update.content = std::vector<acp::ToolCallContent>{textContent(message)};
-    editor_.sendUpdate(sessionId_, update);
-    return outcome;
-  };
 
   const tools::Tool* tool = registry_.find(call.name);
   if (!tool) {
     editor_.sendUpdate(sessionId_, announce);
     std::string names;
     for (const tools::Tool* t : registry_.all()) names += (names.empty() ? "" : ", ") + t->name();
-    return fail("Tool \"" + call.name + "\" does not exist. Available tools: " + names + ".");
+    return run.finish(CallState::error, "Tool \"" + call.name + "\" does not exist. Available tools: " + names + ".");
   }
   announce.kind = toAcpKind(tool->kind());
-
   auto args = json::parse(announce.rawInput.text);
   if (!args) {
     editor_.sendUpdate(sessionId_, announce);
-    return fail("The arguments of " + call.name + " are not valid JSON: " + args.error().message);
+    return run.finish(CallState::error, "The arguments of " + call.name + " are not valid JSON: " + args.error().message);
   }
   tools::BuildResult built = tool->build(*args);
   if (!built.invocation) {
     editor_.sendUpdate(sessionId_, announce);
-    return fail("Invalid parameters for " + call.name + ": " + built.error->message);
+    return run.finish(CallState::error, "Invalid parameters for " + call.name + ": " + built.error->message);
   }
   tools::ToolInvocation& invocation = *built.invocation;
   announce.title = tool->info().displayName + ": " + invocation.description();
   for (const auto& loc : invocation.locations()) announce.locations.push_back({loc.path, loc.line});
   editor_.sendUpdate(sessionId_, announce);
 
-  if (cancel.cancelled()) return fail("Cancelled before it ran: the user stopped the turn.");
+  if (cancel.cancelled()) return run.finish(CallState::cancelled, "Cancelled before it ran: the user stopped the turn.");
 
-  acp::ToolCallUpdate running;
-  running.toolCallId = toolCallId;
-  running.status = acp::ToolCallStatus::in_progress;
-  editor_.sendUpdate(sessionId_, running);
+  // Approval: a pure decision first; the person is asked only when it says so.
+  auto details = invocation.shouldConfirmExecute(cancel);
+  if (!details) return run.finish(CallState::error, details.error().message);
+  ApprovalQuery query{call.name, tool->kind(), details->has_value() ? &**details : nullptr};
+  Decision decision;
+  {
+    std::lock_guard lock(approvalsMutex_);
+    decision = decideApproval(mode_.load(), query, approvals_);
+  }
+  if (decision == Decision::deny) {
+    return run.finish(CallState::error, "Refused: the session is in plan mode, which allows only read-only tools. "
+                                        "Describe the change instead of making it.");
+  }
+  if (decision == Decision::ask) {
+    run.moveTo(CallState::awaiting_approval);
+    acp::RequestPermissionRequest ask;
+    ask.sessionId = sessionId_;
+    ask.toolCall.toolCallId = run.id();
+    ask.toolCall.title = announce.title;
+    ask.toolCall.kind = announce.kind;
+    ask.toolCall.status = acp::ToolCallStatus::pending;
+    ask.toolCall.locations = announce.locations;
+    ask.toolCall.rawInput = announce.rawInput;
+    ask.toolCall.content = confirmationContent(**details);
+    ask.options = permissionOptions(**details, tool->info().displayName);
+    auto answer = editor_.requestPermission(ask, cancel);
+    // Fail closed: anything but a selected option we offered means no.
+    if (cancel.cancelled()) return run.finish(CallState::cancelled, "Cancelled: the user stopped the turn.");
+    if (!answer) {
+      return run.finish(CallState::error, "Not run: permission could not be obtained (" + answer.error().message + ").");
+    }
+    std::optional<PermissionChoice> choice;
+    if (!answer->cancelled) choice = choiceFor(answer->optionId, **details);
+    if (!choice || !choice->allow) {
+      return run.finish(CallState::error, "The user rejected this tool call. Do not retry it; ask what they want "
+                                          "instead if it is unclear.");
+    }
+    if (choice->always) {
+      std::lock_guard lock(approvalsMutex_);
+      remember(approvals_, *choice->always, query);
+    }
+  }
+  run.moveTo(CallState::scheduled);
+  run.moveTo(CallState::executing);
 
   CancelToken callToken = cancel.child();
-  tools::ToolResult result = invocation.execute(callToken, [](const std::string&) {});
-
-  if (result.error) {
-    if (result.error->type == tools::ErrorType::cancelled || cancel.cancelled()) {
-      return fail("Cancelled: the user stopped the turn.");
-    }
-    return fail(result.error->message);
+  tools::ToolResult result = invocation.execute(callToken, [&run](const std::string& text) { run.output(text); });
+  if (cancel.cancelled() || (result.error && result.error->type == tools::ErrorType::cancelled)) {
+    return run.finish(CallState::cancelled, "Cancelled: the user stopped the turn.");
   }
+  if (result.error) return run.finish(CallState::error, result.error->message);
 
-  std::string output;
-  for (auto& part : result.llmContent) {
-    if (part.isInline()) {
-      Part inlinePart;
-      inlinePart.inlineData = InlineData{part.mimeType, std::move(part.data)};
-      outcome.inlineParts.push_back(std::move(inlinePart));
-      output += (output.empty() ? "" : "\n") + std::string("[") + part.mimeType + " content attached below]";
-    } else {
-      output += part.text;
-    }
+  if (result.tailToolCallRequest && depth < kMaxTailDepth) {
+    // The tool asked for another to run right after it: the model sees the
+    // tail's result as the answer to its call.
+    run.succeed(result);
+    FunctionCall tail{call.id, result.tailToolCallRequest->name, result.tailToolCallRequest->args};
+    Outcome tailOutcome = runOne(tail, cancel, depth + 1);
+    tailOutcome.response.name = call.name;
+    return tailOutcome;
   }
-  outcome.response.response = responseJson("output", output);
-
-  acp::ToolCallUpdate done;
-  done.toolCallId = toolCallId;
-  done.status = acp::ToolCallStatus::completed;
-  std::vector<acp::ToolCallContent> content;
-  if (auto* diff = std::get_if<tools::FileDiff>(&result.returnDisplay)) {
-    acp::ToolCallContent item;
-    item.type = acp::ToolCallContent::Type::diff;
-    item.path = diff->path;
-    item.oldText = diff->oldText;
-    item.newText = diff->newText;
-    content.push_back(std::move(item));
-  } else if (auto* text = std::get_if<std::string>(&result.returnDisplay); text && !text->empty()) {
-    content.push_back(textContent(*text));
-  }
-  done.content = std::move(content);
-  editor_.sendUpdate(sessionId_, done);
-  return outcome;
+  return run.succeed(result);
 }
 
 }  // namespace lathe::engine

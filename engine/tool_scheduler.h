@@ -1,13 +1,16 @@
 // Runs the function calls of one model reply through the tools: look up,
-// validate and build, report to the editor, execute, and answer the model.
-// Consecutive read-only calls run in parallel; any other call runs alone, in
-// order. Called on the turn's thread; it may start helper threads for a batch.
+// validate and build, decide approval (asking the person when needed), run,
+// and answer the model. Consecutive read-only calls run in parallel; any
+// other call runs alone, in order. Called on the turn's thread; it starts
+// helper threads for a parallel batch. Session approvals live here.
 #pragma once
 
 #include <atomic>
+#include <mutex>
 #include <string>
 #include <vector>
 
+#include "engine/approval_policy.h"
 #include "engine/content.h"
 #include "engine/editor_client.h"
 #include "protocol/cancel.h"
@@ -17,7 +20,8 @@ namespace lathe::engine {
 
 class ToolScheduler {
  public:
-  ToolScheduler(const tools::ToolRegistry& registry, EditorClient& editor, std::string sessionId);
+  ToolScheduler(const tools::ToolRegistry& registry, EditorClient& editor, std::string sessionId,
+                const std::atomic<ApprovalMode>& mode);
 
   // Returns the parts of the user content that answers the calls: one
   // functionResponse per call, in call order, plus any inline data parts.
@@ -28,12 +32,18 @@ class ToolScheduler {
     FunctionResponse response;
     std::vector<Part> inlineParts;
   };
-  Outcome runOne(const FunctionCall& call, const std::string& toolCallId, const CancelToken& cancel);
+  class CallRun;
+
+  Outcome runOne(const FunctionCall& call, const CancelToken& cancel, int depth);
   bool isReadOnlyCall(const FunctionCall& call) const;
+  std::string nextCallId();
 
   const tools::ToolRegistry& registry_;
   EditorClient& editor_;
   std::string sessionId_;
+  const std::atomic<ApprovalMode>& mode_;
+  std::mutex approvalsMutex_;
+  SessionApprovals approvals_;
   std::atomic<uint64_t> nextId_{0};
 };
 

@@ -275,6 +275,9 @@ json::Raw sessionNotification(const std::string& sessionId, const SessionUpdate&
           } else if constexpr (std::is_same_v<T, ToolCallUpdate>) {
             json::put(w, "sessionUpdate", "tool_call_update");
             writeToolCallUpdateFields(w, u);
+          } else if constexpr (std::is_same_v<T, CurrentModeUpdate>) {
+            json::put(w, "sessionUpdate", "current_mode_update");
+            json::put(w, "currentModeId", u.currentModeId);
           } else if constexpr (std::is_same_v<T, UsageUpdate>) {
             json::put(w, "sessionUpdate", "usage_update");
             json::put(w, "used", u.used);
@@ -321,6 +324,39 @@ Result<RequestPermissionResponse> RequestPermissionResponse::fromJson(const json
     r.fail("result.outcome.outcome", "unknown outcome \"" + kind + "\"");
   }
   return finish(r, std::move(resp));
+}
+
+Result<SetModeRequest> SetModeRequest::fromJson(const json::Value& params) {
+  auto r = json::Reader::root(params);
+  SetModeRequest req;
+  req.sessionId = r.str("sessionId");
+  req.modeId = r.str("modeId");
+  return finish(r, std::move(req));
+}
+
+json::Raw ReadTextFileRequest::toJson() const {
+  return {json::build([&](json::Writer& w) {
+    w.StartObject();
+    json::put(w, "sessionId", sessionId);
+    json::put(w, "path", path);
+    w.EndObject();
+  })};
+}
+
+Result<std::string> readTextFileResult(const json::Value& result) {
+  auto r = json::Reader::root(result, "result");
+  std::string content = r.str("content");
+  return finish(r, std::move(content));
+}
+
+json::Raw WriteTextFileRequest::toJson() const {
+  return {json::build([&](json::Writer& w) {
+    w.StartObject();
+    json::put(w, "sessionId", sessionId);
+    json::put(w, "path", path);
+    json::put(w, "content", content);
+    w.EndObject();
+  })};
 }
 
 }  // namespace lathe::acp

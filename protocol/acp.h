@@ -147,7 +147,11 @@ struct UsageUpdate {
   int64_t size = 0;  // context window
 };
 
-using SessionUpdate = std::variant<MessageChunk, ToolCall, ToolCallUpdate, UsageUpdate>;
+struct CurrentModeUpdate {
+  std::string currentModeId;
+};
+
+using SessionUpdate = std::variant<MessageChunk, ToolCall, ToolCallUpdate, UsageUpdate, CurrentModeUpdate>;
 
 // The params of a session/update notification.
 json::Raw sessionNotification(const std::string& sessionId, const SessionUpdate& update);
@@ -173,6 +177,28 @@ struct RequestPermissionResponse {
   bool cancelled = true;
   std::string optionId;  // when selected
   static Result<RequestPermissionResponse> fromJson(const json::Value& result);
+};
+
+// ---- modes ----
+struct SetModeRequest {
+  std::string sessionId;
+  std::string modeId;
+  static Result<SetModeRequest> fromJson(const json::Value& params);
+};
+
+// ---- fs/* (client methods) ----
+struct ReadTextFileRequest {
+  std::string sessionId;
+  std::string path;
+  json::Raw toJson() const;
+};
+Result<std::string> readTextFileResult(const json::Value& result);
+
+struct WriteTextFileRequest {
+  std::string sessionId;
+  std::string path;
+  std::string content;
+  json::Raw toJson() const;
 };
 
 }  // namespace lathe::acp

@@ -24,6 +24,7 @@ struct CancelToken::Registration::Impl {
   }
 };
 
+CancelToken::Registration::Registration() = default;
 CancelToken::Registration::Registration(Registration&&) noexcept = default;
 CancelToken::Registration& CancelToken::Registration::operator=(Registration&&) noexcept = default;
 

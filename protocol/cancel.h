@@ -14,7 +14,7 @@ class CancelToken {
   // Keeps a callback registered while alive; unregisters on destruction.
   class Registration {
    public:
-    Registration() = default;
+    Registration();
     Registration(Registration&&) noexcept;
     Registration& operator=(Registration&&) noexcept;
     ~Registration();

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Lathe needs to build and test on Debian 12: the Debian packages
 # (only those missing; apt-get update only when something is), then the pinned
-# npm test clients (acpx, @agentclientprotocol/sdk) from scripts/npm's lock file
+# npm test clients (acpx, @agentclientprotocol/sdk, ajv) from scripts/npm's lock file
 # into .deps/node. Idempotent and quiet when there is nothing to do; runs as
 # root or through sudo, and without a terminal (CI=true).
 set -euo pipefail
@@ -11,7 +11,7 @@ NPM_SPEC="$ROOT/scripts/npm"
 NODE_DEPS="$ROOT/.deps/node"
 
 PACKAGES=(build-essential cmake ninja-build pkg-config rapidjson-dev libcpp-httplib-dev libssl-dev
-  libboost-dev libboost-filesystem-dev catch2 ripgrep bubblewrap git python3)
+  libboost-dev libboost-filesystem-dev libpcre2-dev catch2 ripgrep bubblewrap git python3)
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 die() { say "error: $*"; exit 1; }
@@ -55,7 +55,7 @@ install_npm_clients() {
   [ -f "$NPM_SPEC/package-lock.json" ] || die "missing $NPM_SPEC/package-lock.json"
   local hash stamp="$NODE_DEPS/.stamp"
   hash="$(cat "$NPM_SPEC/package.json" "$NPM_SPEC/package-lock.json" | sha256sum | cut -d' ' -f1)"
-  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$hash" ] && [ -x "$NODE_DEPS/node_modules/.bin/acpx" ]; then
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$hash" ] && [ -x "$NODE_DEPS/node_modules/.bin/acpx" ] && [ -d "$NODE_DEPS/node_modules/ajv" ]; then
     return 0
   fi
   say "installing pinned npm test clients into .deps/node"

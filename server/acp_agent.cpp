@@ -32,7 +32,7 @@ void AcpAgent::registerMethods() {
   peer_->onRequest("initialize", [this](const rpc::Incoming& msg, Responder responder) {
     auto request = acp::InitializeRequest::fromJson(paramsOf(msg));
     if (!request) return responder.fail(request.error());
-    clientCapabilities_ = request->clientCapabilities;
+    editor_.setCapabilities(request->clientCapabilities);
     initialized_ = true;
     acp::InitializeResponse response;
     response.agentInfo = {"lathe", "Lathe", kVersion};
@@ -56,6 +56,8 @@ void AcpAgent::registerMethods() {
     }
     acp::NewSessionResponse response;
     response.sessionId = *id;
+    response.currentModeId = engine::toString(sessions_.initialMode());
+    response.availableModes = engine::SessionManager::availableModes();
     responder.reply(response.toJson());
   });
 
@@ -68,6 +70,15 @@ void AcpAgent::registerMethods() {
       shared->reply(acp::PromptResponse{*result}.toJson());
     });
     if (!started) shared->fail(started.error());
+  });
+
+  peer_->onRequest("session/set_mode", [this](const rpc::Incoming& msg, Responder responder) {
+    auto request = acp::SetModeRequest::fromJson(paramsOf(msg));
+    if (!request) return responder.fail(request.error());
+    if (auto status = sessions_.setMode(request->sessionId, request->modeId); !status) {
+      return responder.fail(status.error());
+    }
+    responder.reply(json::Raw{});
   });
 
   peer_->onNotification("session/cancel", [this](const rpc::Incoming& msg) {

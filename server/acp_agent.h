@@ -27,7 +27,6 @@ class AcpAgent {
   AcpEditorClient editor_;
   engine::SessionManager sessions_;
   std::atomic<bool> initialized_{false};
-  acp::ClientCapabilities clientCapabilities_;
 };
 
 }  // namespace lathe::server

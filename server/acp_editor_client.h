@@ -1,7 +1,9 @@
 // The engine's EditorClient over ACP: session updates become session/update
-// notifications. Any thread.
+// notifications; permission and fs calls become requests to the client.
+// Any thread; the blocking calls block only their caller.
 #pragma once
 
+#include <atomic>
 #include <memory>
 
 #include "engine/editor_client.h"
@@ -12,12 +14,23 @@ namespace lathe::server {
 class AcpEditorClient final : public engine::EditorClient {
  public:
   explicit AcpEditorClient(std::shared_ptr<Peer> peer) : peer_(std::move(peer)) {}
-  void sendUpdate(const std::string& sessionId, const acp::SessionUpdate& update) override {
-    peer_->notify("session/update", acp::sessionNotification(sessionId, update));
-  }
+
+  void setCapabilities(const acp::ClientCapabilities& capabilities);
+
+  void sendUpdate(const std::string& sessionId, const acp::SessionUpdate& update) override;
+  Result<acp::RequestPermissionResponse> requestPermission(const acp::RequestPermissionRequest& request,
+                                                           const CancelToken& cancel) override;
+  acp::ClientCapabilities capabilities() const override;
+  Result<std::string> readTextFile(const std::string& sessionId, const std::string& path,
+                                   const CancelToken& cancel) override;
+  Status writeTextFile(const std::string& sessionId, const std::string& path, const std::string& content,
+                       const CancelToken& cancel) override;
 
  private:
   std::shared_ptr<Peer> peer_;
+  std::atomic<bool> readTextFile_{false};
+  std::atomic<bool> writeTextFile_{false};
+  std::atomic<bool> terminal_{false};
 };
 
 }  // namespace lathe::server

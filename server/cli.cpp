@@ -6,8 +6,6 @@
 namespace lathe::server {
 namespace {
 
-constexpr const char* kDefaultModel = "gemini-2.5-pro";
-
 Result<int64_t> parsePositive(const std::string& flag, const std::string& value) {
   int64_t n = 0;
   auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
@@ -33,6 +31,9 @@ Options:
   --fake-responses-non-strict FILE
                                  the same, matching records by method instead of strict order
   --record-responses FILE        append every model reply to FILE in the same format
+  --approval-mode MODE           default, autoEdit (auto_edit), yolo or plan (default: default)
+  --yolo                         the same as --approval-mode yolo
+  --settings FILE                a Gemini CLI settings.json read after ~/.gemini/settings.json
   --max-turns N                  model requests allowed in one prompt turn (default: 100)
   --read-timeout SECONDS         longest silence allowed in a model stream (default: 300)
   --log-level LEVEL              error, warn, info or debug (default: warn), on stderr
@@ -48,7 +49,7 @@ Environment:
 
 Result<Options> parseCommandLine(const std::vector<std::string>& args, const GetEnv& getenv) {
   Options options;
-  options.model = getenv("GEMINI_MODEL").value_or(kDefaultModel);
+  options.model = getenv("GEMINI_MODEL");
   options.provider.apiKey = getenv("GEMINI_API_KEY").value_or("");
   options.provider.baseUrl = getenv("GOOGLE_GEMINI_BASE_URL").value_or("");
 
@@ -68,9 +69,13 @@ Result<Options> parseCommandLine(const std::vector<std::string>& args, const Get
       return options;
     }
     if (arg == "--acp" || arg == "--experimental-acp") continue;
+    if (arg == "--yolo" || arg == "-y") {
+      options.approvalMode = "yolo";
+      continue;
+    }
     if (arg == "-m" || arg == "--model" || arg == "--cwd" || arg == "--fake-responses" ||
         arg == "--fake-responses-non-strict" || arg == "--record-responses" || arg == "--max-turns" ||
-        arg == "--read-timeout" || arg == "--log-level") {
+        arg == "--read-timeout" || arg == "--log-level" || arg == "--approval-mode" || arg == "--settings") {
       auto v = value();
       if (!v) return v.error();
       if (arg == "-m" || arg == "--model") {
@@ -80,6 +85,10 @@ Result<Options> parseCommandLine(const std::vector<std::string>& args, const Get
       } else if (arg == "--fake-responses" || arg == "--fake-responses-non-strict") {
         options.provider.fakeResponsesPath = *v;
         options.provider.fakeResponsesNonStrict = arg == "--fake-responses-non-strict";
+      } else if (arg == "--approval-mode") {
+        options.approvalMode = *v;
+      } else if (arg == "--settings") {
+        options.settingsPath = *v;
       } else if (arg == "--record-responses") {
         options.provider.recordResponsesPath = *v;
       } else if (arg == "--max-turns") {

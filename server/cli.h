@@ -19,13 +19,17 @@ struct Options {
   Mode mode = Mode::acp;
   std::string prompt;  // run
   std::string cwd;     // run; empty: the current directory
-  std::string model;
+  std::optional<std::string> model;  // -m; else $GEMINI_MODEL, settings, default
   int maxTurnRequests = 100;
   LogLevel logLevel = LogLevel::warn;
+  std::optional<std::string> approvalMode;  // validated by the engine
+  std::string settingsPath;                 // extra settings file, read last
   engine::ProviderOptions provider;
 };
 
 using GetEnv = std::function<std::optional<std::string>(const char*)>;
+
+inline constexpr const char* kDefaultModel = "gemini-2.5-pro";
 
 Result<Options> parseCommandLine(const std::vector<std::string>& args, const GetEnv& getenv);
 

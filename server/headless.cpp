@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <future>
 #include <mutex>
 #include <thread>
@@ -39,6 +40,47 @@ class TerminalClient final : public engine::EditorClient {
       }
       info(std::string(*change->status == acp::ToolCallStatus::completed ? "  ok: " : "  failed: ") + text);
     }
+  }
+
+  // Asks on the terminal when there is one; otherwise no one can say yes.
+  Result<acp::RequestPermissionResponse> requestPermission(const acp::RequestPermissionRequest& request,
+                                                           const CancelToken& cancel) override {
+    if (!::isatty(STDIN_FILENO)) {
+      return makeError(Errc::auth_required,
+                       "no terminal to ask for permission; run with --approval-mode autoEdit or yolo to allow it");
+    }
+    std::string question = "Allow " + request.toolCall.title.value_or("this tool call") + "?\n";
+    if (request.toolCall.content) {
+      for (const auto& item : *request.toolCall.content) {
+        question += item.type == acp::ToolCallContent::Type::diff ? "  (edit of " + item.path + ")\n" : "  " + item.text + "\n";
+      }
+    }
+    for (size_t i = 0; i < request.options.size(); ++i) {
+      question += "  " + std::to_string(i + 1) + ") " + request.options[i].name + "\n";
+    }
+    question += "Choice: ";
+    {
+      std::lock_guard lock(mutex_);
+      info(question);
+    }
+    std::string line;
+    for (int c; (c = std::fgetc(stdin)) != EOF && c != '\n';) line += static_cast<char>(c);
+    acp::RequestPermissionResponse response;
+    if (cancel.cancelled()) return response;  // cancelled outcome
+    size_t pick = std::strtoul(line.c_str(), nullptr, 10);
+    if (pick >= 1 && pick <= request.options.size()) {
+      response.cancelled = false;
+      response.optionId = request.options[pick - 1].optionId;
+    }
+    return response;
+  }
+
+  acp::ClientCapabilities capabilities() const override { return {}; }
+  Result<std::string> readTextFile(const std::string&, const std::string& path, const CancelToken&) override {
+    return makeError(Errc::internal, "headless mode has no editor buffers (" + path + ")");
+  }
+  Status writeTextFile(const std::string&, const std::string& path, const std::string&, const CancelToken&) override {
+    return makeError(Errc::internal, "headless mode has no editor buffers (" + path + ")");
   }
 
   void finishAnswer() {

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "engine/settings.h"
 #include "server/acp_agent.h"
 #include "server/cli.h"
 #include "server/headless.h"
@@ -16,6 +17,26 @@
 using namespace lathe;
 
 namespace {
+
+// Gemini CLI's settings: the user's, the workspace's (for `run`), then --settings.
+Result<engine::Settings> loadSettings(const server::Options& options, const std::string& cwd) {
+  engine::Settings settings;
+  const char* home = std::getenv("GEMINI_CLI_HOME");
+  if (!home || !*home) home = std::getenv("HOME");
+  std::vector<std::string> files;
+  if (home && *home) files.push_back(std::string(home) + "/.gemini/settings.json");
+  if (options.mode == server::Mode::run) files.push_back(cwd + "/.gemini/settings.json");
+  if (!options.settingsPath.empty()) {
+    if (!std::filesystem::exists(options.settingsPath)) {
+      return makeError(Errc::invalid_params, "--settings file " + options.settingsPath + " does not exist");
+    }
+    files.push_back(options.settingsPath);
+  }
+  for (const auto& file : files) {
+    if (auto status = engine::mergeSettingsFile(file, settings); !status) return status.error();
+  }
+  return settings;
+}
 
 int serveAcp(engine::AgentConfig config) {
   server::Transport transport(STDIN_FILENO, STDOUT_FILENO);
@@ -58,16 +79,29 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "lathe: %s\n", provider.error().message.c_str());
     return 2;
   }
+  std::error_code ec;
+  std::string cwd = options->cwd.empty() ? std::filesystem::current_path(ec).string()
+                                         : std::filesystem::absolute(options->cwd, ec).string();
+  auto settings = loadSettings(*options, cwd);
+  if (!settings) {
+    std::fprintf(stderr, "lathe: %s\n", settings.error().message.c_str());
+    return 2;
+  }
   engine::AgentConfig config;
-  config.model = options->model;
+  config.model = options->model.value_or(settings->model.value_or(server::kDefaultModel));
   config.provider = std::move(provider).value();
   config.maxTurnRequests = options->maxTurnRequests;
-
-  if (options->mode == server::Mode::run) {
-    std::error_code ec;
-    std::string cwd = options->cwd.empty() ? std::filesystem::current_path(ec).string()
-                                           : std::filesystem::absolute(options->cwd, ec).string();
-    return server::runHeadless({options->prompt, cwd}, std::move(config));
+  config.coreTools = settings->coreTools.value_or(std::vector<std::string>{});
+  config.excludeTools = settings->excludeTools.value_or(std::vector<std::string>{});
+  if (auto modeId = options->approvalMode ? options->approvalMode : settings->approvalMode) {
+    auto mode = engine::parseApprovalMode(*modeId);
+    if (!mode) {
+      std::fprintf(stderr, "lathe: unknown approval mode \"%s\" (default, autoEdit, yolo, plan)\n", modeId->c_str());
+      return 2;
+    }
+    config.approvalMode = *mode;
   }
+
+  if (options->mode == server::Mode::run) return server::runHeadless({options->prompt, cwd}, std::move(config));
   return serveAcp(std::move(config));
 }

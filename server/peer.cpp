@@ -135,14 +135,15 @@ void Peer::handleFrame(Frame frame) {
 
 void Peer::notify(const std::string& method, const json::Raw& params) { send(rpc::encodeNotification(method, params)); }
 
-void Peer::request(const std::string& method, const json::Raw& params, std::chrono::milliseconds timeout,
-                   ResponseCallback callback) {
+std::string Peer::request(const std::string& method, const json::Raw& params, std::chrono::milliseconds timeout,
+                          ResponseCallback callback) {
   std::string id;
   {
-    std::lock_guard lock(mutex_);
+    std::unique_lock lock(mutex_);
     if (closed_) {
+      lock.unlock();
       callback(makeError(Errc::io, "the connection to the client is closed"));
-      return;
+      return {};
     }
     id = std::to_string(++nextId_);
     pending_.emplace(id, std::move(callback));
@@ -157,12 +158,19 @@ void Peer::request(const std::string& method, const json::Raw& params, std::chro
     timers_->byId.emplace(id, std::move(timer));
   }
   send(rpc::encodeRequest(rpc::Id{json::Raw{id}}, method, params));
+  return id;
 }
 
-Result<Response> Peer::call(const std::string& method, const json::Raw& params, std::chrono::milliseconds timeout) {
+Result<Response> Peer::call(const std::string& method, const json::Raw& params, std::chrono::milliseconds timeout,
+                            const CancelToken& cancel) {
   auto promise = std::make_shared<std::promise<Result<Response>>>();
   auto future = promise->get_future();
-  request(method, params, timeout, [promise](Result<Response> result) { promise->set_value(std::move(result)); });
+  std::string id =
+      request(method, params, timeout, [promise](Result<Response> result) { promise->set_value(std::move(result)); });
+  CancelToken::Registration stop;
+  if (!id.empty()) {
+    stop = cancel.onCancel([this, id, method] { complete(id, makeError(Errc::cancelled, method + " was cancelled")); });
+  }
   return future.get();
 }
 

@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 
+#include "protocol/cancel.h"
 #include "protocol/framing.h"
 #include "protocol/jsonrpc.h"
 #include "protocol/result.h"
@@ -66,10 +67,12 @@ class Peer : public std::enable_shared_from_this<Peer> {
   void notify(const std::string& method, const json::Raw& params);
   // The callback runs exactly once: with the result, the client's error, a
   // timeout, or a closed connection.
-  void request(const std::string& method, const json::Raw& params, std::chrono::milliseconds timeout,
-               ResponseCallback callback);
-  // Blocking form for worker threads.
-  Result<Response> call(const std::string& method, const json::Raw& params, std::chrono::milliseconds timeout);
+  // Returns the request's id.
+  std::string request(const std::string& method, const json::Raw& params, std::chrono::milliseconds timeout,
+                      ResponseCallback callback);
+  // Blocking form for worker threads; cancel ends the wait with Errc::cancelled.
+  Result<Response> call(const std::string& method, const json::Raw& params, std::chrono::milliseconds timeout,
+                        const CancelToken& cancel);
 
   // Fails every pending request; later requests fail at once.
   void close();

@@ -10,5 +10,10 @@ namespace lathe::tools {
 
 std::unique_ptr<Tool> makeReadFileTool(const ToolContext& context);
 std::unique_ptr<Tool> makeListDirectoryTool(const ToolContext& context);
+std::unique_ptr<Tool> makeGlobTool(const ToolContext& context);
+std::unique_ptr<Tool> makeGrepSearchTool(const ToolContext& context);
+std::unique_ptr<Tool> makeReadManyFilesTool(const ToolContext& context);
+std::unique_ptr<Tool> makeWriteFileTool(const ToolContext& context);
+std::unique_ptr<Tool> makeReplaceTool(const ToolContext& context);
 
 }  // namespace lathe::tools

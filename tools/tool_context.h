@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "tools/file_store.h"
 #include "tools/workspace.h"
 
 namespace lathe::tools {
@@ -13,10 +14,14 @@ struct ToolLimits {
   int64_t readDefaultLines = 2000;
   int64_t maxLineChars = 2000;
   int64_t maxFileBytes = 20 * 1024 * 1024;
+  int64_t grepDefaultMaxMatches = 100;
+  int64_t globMaxResults = 1000;             // paths listed by glob
+  int64_t readManyMaxBytes = 1024 * 1024;    // text read_many_files returns in all
 };
 
 struct ToolContext {
   std::shared_ptr<const Workspace> workspace;
+  std::shared_ptr<FileStore> files;  // edits go through it (disk or editor)
   ToolLimits limits;
 };
 

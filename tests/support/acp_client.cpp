@@ -98,6 +98,7 @@ void AcpTestClient::dispatch(std::string text) {
   bool isRequest = json::find(*message, "method") && json::find(*message, "id");
   {
     std::lock_guard lock(mutex_);
+    transcript_.emplace_back("agent", text);
     messages_.push_back(message);
     if (!json::find(*message, "method")) {
       if (auto id = json::getInt(*message, "id")) responseIndex_[*id] = messages_.size() - 1;
@@ -217,7 +218,22 @@ void AcpTestClient::notify(std::string_view method, std::string_view paramsJson)
   }));
 }
 
-bool AcpTestClient::sendRaw(std::string_view text) { return agent_.writeStdin(encodeFrame(text, options_.framing)); }
+bool AcpTestClient::sendRaw(std::string_view text) {
+  {
+    std::lock_guard lock(mutex_);
+    if (json::parse(text).ok()) transcript_.emplace_back("client", std::string(text));
+  }
+  return agent_.writeStdin(encodeFrame(text, options_.framing));
+}
+
+std::string AcpTestClient::transcriptJsonl() const {
+  std::lock_guard lock(mutex_);
+  std::string out;
+  for (const auto& [from, text] : transcript_) {
+    out += "{\"from\":\"" + std::string(from) + "\",\"message\":" + text + "}\n";
+  }
+  return out;
+}
 
 void AcpTestClient::respond(const json::Value& id, std::string_view resultJson) {
   sendRaw(json::build([&](json::Writer& w) {

@@ -92,6 +92,9 @@ class AcpTestClient {
   Message waitFor(const std::function<bool(const json::Value&)>& pred,
                   std::optional<std::chrono::milliseconds> timeout = std::nullopt);
   bool agentClosed() const;  // stdout ended
+  // Every message both ways as JSON lines {"from":"client"|"agent","message":...},
+  // for validating a session against the ACP schema (tests/e2e/validate_acp.mjs).
+  std::string transcriptJsonl() const;
   // Frames that were not JSON objects (anything but protocol on stdout).
   std::vector<std::string> unparsedFrames() const;
 
@@ -134,6 +137,7 @@ class AcpTestClient {
   mutable std::mutex mutex_;
   std::condition_variable received_;
   std::vector<Message> messages_;
+  std::vector<std::pair<const char*, std::string>> transcript_;  // (from, JSON text)
   std::map<int64_t, size_t> responseIndex_;  // id -> position in messages_
   std::map<std::string, RequestHandler> handlers_;
   std::map<std::string, std::string> buffers_;

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "engine/session.h"
+#include "fake_editor.h"
 
 using namespace lathe;
 using namespace lathe::engine;
@@ -62,24 +63,7 @@ class ScriptedModel final : public ModelProvider {
   }
 };
 
-class Recorder final : public EditorClient {
- public:
-  void sendUpdate(const std::string&, const acp::SessionUpdate& update) override {
-    std::lock_guard lock(mutex);
-    updates.push_back(update);
-  }
-  template <class T>
-  std::vector<T> all() {
-    std::lock_guard lock(mutex);
-    std::vector<T> out;
-    for (auto& u : updates) {
-      if (auto* t = std::get_if<T>(&u)) out.push_back(*t);
-    }
-    return out;
-  }
-  std::mutex mutex;
-  std::vector<acp::SessionUpdate> updates;
-};
+using Recorder = testing::FakeEditor;
 
 Part text(std::string t, bool thought = false) {
   Part p = Part::makeText(std::move(t));

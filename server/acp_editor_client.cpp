@@ -1,0 +1,51 @@
+// ACP client calls.
+#include "server/acp_editor_client.h"
+
+#include <chrono>
+
+namespace lathe::server {
+namespace {
+// A person may take a while to decide; a file call should be quick.
+constexpr std::chrono::minutes kPermissionTimeout{30};
+constexpr std::chrono::seconds kFileTimeout{60};
+}  // namespace
+
+void AcpEditorClient::setCapabilities(const acp::ClientCapabilities& capabilities) {
+  readTextFile_ = capabilities.readTextFile;
+  writeTextFile_ = capabilities.writeTextFile;
+  terminal_ = capabilities.terminal;
+}
+
+acp::ClientCapabilities AcpEditorClient::capabilities() const {
+  return acp::ClientCapabilities{readTextFile_.load(), writeTextFile_.load(), terminal_.load()};
+}
+
+void AcpEditorClient::sendUpdate(const std::string& sessionId, const acp::SessionUpdate& update) {
+  peer_->notify("session/update", acp::sessionNotification(sessionId, update));
+}
+
+Result<acp::RequestPermissionResponse> AcpEditorClient::requestPermission(const acp::RequestPermissionRequest& request,
+                                                                          const CancelToken& cancel) {
+  auto response = peer_->call("session/request_permission", request.toJson(), kPermissionTimeout, cancel);
+  if (!response) return response.error();
+  if (!response->result) return makeError(Errc::invalid_request, "the client answered without a result");
+  return acp::RequestPermissionResponse::fromJson(*response->result);
+}
+
+Result<std::string> AcpEditorClient::readTextFile(const std::string& sessionId, const std::string& path,
+                                                  const CancelToken& cancel) {
+  auto response = peer_->call("fs/read_text_file", acp::ReadTextFileRequest{sessionId, path}.toJson(), kFileTimeout, cancel);
+  if (!response) return response.error();
+  if (!response->result) return makeError(Errc::invalid_request, "the client answered fs/read_text_file without a result");
+  return acp::readTextFileResult(*response->result);
+}
+
+Status AcpEditorClient::writeTextFile(const std::string& sessionId, const std::string& path, const std::string& content,
+                                      const CancelToken& cancel) {
+  auto response = peer_->call("fs/write_text_file", acp::WriteTextFileRequest{sessionId, path, content}.toJson(),
+                              kFileTimeout, cancel);
+  if (!response) return response.error();
+  return {};
+}
+
+}  // namespace lathe::server

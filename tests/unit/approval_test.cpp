@@ -1,0 +1,172 @@
+// The approval decision table, call states, permission options, settings files.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <fstream>
+
+#include "engine/approval_policy.h"
+#include "engine/call_state.h"
+#include "engine/permission_options.h"
+#include "engine/settings.h"
+
+using namespace lathe;
+using namespace lathe::engine;
+using tools::Kind;
+
+namespace {
+
+tools::ConfirmationDetails editOf(const std::string& path) {
+  return tools::EditConfirmation{"Edit", tools::FileDiff{path, std::string("a"), "b"}};
+}
+tools::ConfirmationDetails execOf(std::vector<std::string> roots) {
+  return tools::ExecConfirmation{"cmd", std::move(roots)};
+}
+tools::ConfirmationDetails mcpOf() { return tools::McpConfirmation{"srv", "do_it"}; }
+tools::ConfirmationDetails infoOf() { return tools::InfoConfirmation{"fetch it", {"https://example.com"}}; }
+
+const char* name(Decision d) { return d == Decision::allow ? "allow" : d == Decision::ask ? "ask" : "deny"; }
+
+}  // namespace
+
+TEST_CASE("approval table: mode x kind x confirmation") {
+  auto edit = editOf("/w/a.txt");
+  auto exec = execOf({"ls"});
+  auto mcp = mcpOf();
+  auto info = infoOf();
+  struct Row {
+    ApprovalMode mode;
+    Kind kind;
+    const tools::ConfirmationDetails* details;
+    Decision expected;
+  };
+  const Row rows[] = {
+      // Tools that need no confirmation run in every mode but plan refuses mutators.
+      {ApprovalMode::standard, Kind::read, nullptr, Decision::allow},
+      {ApprovalMode::plan, Kind::read, nullptr, Decision::allow},
+      {ApprovalMode::plan, Kind::search, nullptr, Decision::allow},
+      {ApprovalMode::plan, Kind::edit, nullptr, Decision::deny},
+      {ApprovalMode::plan, Kind::edit, &edit, Decision::deny},
+      {ApprovalMode::plan, Kind::execute, &exec, Decision::deny},
+      {ApprovalMode::plan, Kind::fetch, &info, Decision::ask},
+      {ApprovalMode::standard, Kind::edit, &edit, Decision::ask},
+      {ApprovalMode::standard, Kind::execute, &exec, Decision::ask},
+      {ApprovalMode::standard, Kind::other, &mcp, Decision::ask},
+      {ApprovalMode::standard, Kind::fetch, &info, Decision::ask},
+      {ApprovalMode::autoEdit, Kind::edit, &edit, Decision::allow},
+      {ApprovalMode::autoEdit, Kind::execute, &exec, Decision::ask},
+      {ApprovalMode::autoEdit, Kind::other, &mcp, Decision::ask},
+      {ApprovalMode::autoEdit, Kind::fetch, &info, Decision::ask},
+      {ApprovalMode::yolo, Kind::edit, &edit, Decision::allow},
+      {ApprovalMode::yolo, Kind::execute, &exec, Decision::allow},
+      {ApprovalMode::yolo, Kind::other, &mcp, Decision::allow},
+  };
+  SessionApprovals none;
+  for (const auto& row : rows) {
+    INFO("mode " << toString(row.mode) << " kind " << tools::toString(row.kind));
+    CHECK(name(decideApproval(row.mode, {"t", row.kind, row.details}, none)) == std::string(name(row.expected)));
+  }
+}
+
+TEST_CASE("remembered approvals are exactly as wide as what was allowed") {
+  SessionApprovals approvals;
+  auto a = editOf("/w/a.txt");
+  auto b = editOf("/w/b.txt");
+  ApprovalQuery qa{"replace", Kind::edit, &a};
+  ApprovalQuery qb{"replace", Kind::edit, &b};
+  remember(approvals, AlwaysScope::file, qa);
+  CHECK(decideApproval(ApprovalMode::standard, qa, approvals) == Decision::allow);
+  CHECK(decideApproval(ApprovalMode::standard, qb, approvals) == Decision::ask);
+  remember(approvals, AlwaysScope::allEdits, qb);
+  CHECK(decideApproval(ApprovalMode::standard, qb, approvals) == Decision::allow);
+  // Plan mode still refuses, whatever was remembered.
+  CHECK(decideApproval(ApprovalMode::plan, qb, approvals) == Decision::deny);
+
+  auto ls = execOf({"ls"});
+  auto lsRm = execOf({"ls", "rm"});
+  auto unparsed = execOf({});
+  remember(approvals, AlwaysScope::command, {"run_shell_command", Kind::execute, &ls});
+  CHECK(decideApproval(ApprovalMode::standard, {"run_shell_command", Kind::execute, &ls}, approvals) == Decision::allow);
+  CHECK(decideApproval(ApprovalMode::standard, {"run_shell_command", Kind::execute, &lsRm}, approvals) == Decision::ask);
+  CHECK(decideApproval(ApprovalMode::standard, {"run_shell_command", Kind::execute, &unparsed}, approvals) ==
+        Decision::ask);
+
+  auto mcp = mcpOf();
+  auto other = tools::ConfirmationDetails(tools::McpConfirmation{"srv", "other_tool"});
+  remember(approvals, AlwaysScope::mcpTool, {"srv__do_it", Kind::other, &mcp});
+  CHECK(decideApproval(ApprovalMode::standard, {"srv__do_it", Kind::other, &mcp}, approvals) == Decision::allow);
+  CHECK(decideApproval(ApprovalMode::standard, {"srv__other_tool", Kind::other, &other}, approvals) == Decision::ask);
+  remember(approvals, AlwaysScope::mcpServer, {"srv__do_it", Kind::other, &mcp});
+  CHECK(decideApproval(ApprovalMode::standard, {"srv__other_tool", Kind::other, &other}, approvals) == Decision::allow);
+
+  auto info = infoOf();
+  remember(approvals, AlwaysScope::tool, {"web_fetch", Kind::fetch, &info});
+  CHECK(decideApproval(ApprovalMode::standard, {"web_fetch", Kind::fetch, &info}, approvals) == Decision::allow);
+  CHECK(decideApproval(ApprovalMode::standard, {"other_fetch", Kind::fetch, &info}, approvals) == Decision::ask);
+}
+
+TEST_CASE("mode ids parse like Gemini CLI's") {
+  CHECK(parseApprovalMode("default") == ApprovalMode::standard);
+  CHECK(parseApprovalMode("autoEdit") == ApprovalMode::autoEdit);
+  CHECK(parseApprovalMode("auto_edit") == ApprovalMode::autoEdit);
+  CHECK(parseApprovalMode("yolo") == ApprovalMode::yolo);
+  CHECK(parseApprovalMode("plan") == ApprovalMode::plan);
+  CHECK_FALSE(parseApprovalMode("YOLO"));
+  CHECK(std::string(toString(ApprovalMode::standard)) == "default");
+}
+
+TEST_CASE("a call in a final state never changes again") {
+  CallStateMachine m;
+  CHECK(m.advance(CallState::awaiting_approval));
+  CHECK_FALSE(m.advance(CallState::executing));  // must be scheduled first
+  CHECK(m.advance(CallState::scheduled));
+  CHECK(m.advance(CallState::executing));
+  CHECK(m.advance(CallState::success));
+  for (auto next : {CallState::validating, CallState::scheduled, CallState::executing, CallState::error,
+                    CallState::cancelled, CallState::success}) {
+    CHECK_FALSE(m.advance(next));
+    CHECK(m.state() == CallState::success);
+  }
+  CHECK(toAcpStatus(CallState::awaiting_approval) == acp::ToolCallStatus::pending);
+  CHECK(toAcpStatus(CallState::cancelled) == acp::ToolCallStatus::failed);
+}
+
+TEST_CASE("permission options per confirmation, and unknown answers mean no") {
+  auto edit = editOf("/w/dir/main.cpp");
+  auto options = permissionOptions(edit, "Edit");
+  REQUIRE(options.size() == 4);
+  CHECK(options[1].name == "Always allow edits to main.cpp");
+  CHECK(options[1].kind == acp::PermissionOptionKind::allow_always);
+  CHECK(options.back().kind == acp::PermissionOptionKind::reject_once);
+  CHECK(choiceFor("allow_always_file", edit)->always == AlwaysScope::file);
+  CHECK(choiceFor("allow_always_edits", edit)->always == AlwaysScope::allEdits);
+  CHECK_FALSE(choiceFor("reject_once", edit)->allow);
+  CHECK_FALSE(choiceFor("proceed_always", edit).has_value());
+  CHECK_FALSE(choiceFor("allow_always_tool", edit).has_value());  // not offered for edits
+
+  auto unparsed = execOf({});
+  auto execOptions = permissionOptions(unparsed, "Shell");
+  CHECK(execOptions.size() == 2);  // nothing to remember for a command we could not read
+}
+
+TEST_CASE("settings files: comments, merge order, bad fields") {
+  CHECK(stripJsonComments("{\"a\": \"x // not a comment\", // gone\n \"b\": /* gone */ 1}") ==
+        "{\"a\": \"x // not a comment\", \n \"b\":   1}");
+  std::string user = "/tmp/lathe-settings-user.json";
+  std::string project = "/tmp/lathe-settings-project.json";
+  std::ofstream(user) << "{ // user\n \"model\": {\"name\": \"m1\"}, \"tools\": {\"core\": [\"read_file\"]}}";
+  std::ofstream(project) << "{\"tools\": {\"exclude\": [\"glob\"]}, \"general\": {\"defaultApprovalMode\": \"plan\"}}";
+  Settings settings;
+  REQUIRE(mergeSettingsFile(user, settings).ok());
+  REQUIRE(mergeSettingsFile(project, settings).ok());
+  REQUIRE(mergeSettingsFile("/tmp/definitely-missing-settings.json", settings).ok());
+  CHECK(settings.model == "m1");
+  CHECK(settings.coreTools == std::vector<std::string>{"read_file"});
+  CHECK(settings.excludeTools == std::vector<std::string>{"glob"});
+  CHECK(settings.approvalMode == "plan");
+  std::ofstream(project) << "{\"tools\": {\"core\": \"read_file\"}}";
+  auto bad = mergeSettingsFile(project, settings);
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.error().message.find("tools.core") != std::string::npos);
+  std::remove(user.c_str());
+  std::remove(project.c_str());
+}

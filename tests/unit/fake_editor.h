@@ -1,0 +1,59 @@
+// A test double for the engine's EditorClient: records updates and permission
+// asks, answers asks with a scripted function (default: reject).
+#pragma once
+
+#include <functional>
+#include <mutex>
+#include <vector>
+
+#include "engine/editor_client.h"
+
+namespace lathe::testing {
+
+class FakeEditor final : public engine::EditorClient {
+ public:
+  std::function<Result<acp::RequestPermissionResponse>(const acp::RequestPermissionRequest&)> answer =
+      [](const acp::RequestPermissionRequest&) { return select("reject_once"); };
+  std::vector<acp::RequestPermissionRequest> asked;
+  std::vector<acp::SessionUpdate> updates;
+  std::mutex mutex;
+
+  static Result<acp::RequestPermissionResponse> select(const std::string& optionId) {
+    acp::RequestPermissionResponse r;
+    r.cancelled = false;
+    r.optionId = optionId;
+    return r;
+  }
+
+  void sendUpdate(const std::string&, const acp::SessionUpdate& u) override {
+    std::lock_guard lock(mutex);
+    updates.push_back(u);
+  }
+  Result<acp::RequestPermissionResponse> requestPermission(const acp::RequestPermissionRequest& r,
+                                                           const CancelToken&) override {
+    {
+      std::lock_guard lock(mutex);
+      asked.push_back(r);
+    }
+    return answer(r);
+  }
+  acp::ClientCapabilities capabilities() const override { return {}; }
+  Result<std::string> readTextFile(const std::string&, const std::string&, const CancelToken&) override {
+    return makeError(Errc::internal, "no editor buffers in this test");
+  }
+  Status writeTextFile(const std::string&, const std::string&, const std::string&, const CancelToken&) override {
+    return makeError(Errc::internal, "no editor buffers in this test");
+  }
+
+  template <class T>
+  std::vector<T> all() {
+    std::lock_guard lock(mutex);
+    std::vector<T> out;
+    for (auto& u : updates) {
+      if (auto* t = std::get_if<T>(&u)) out.push_back(*t);
+    }
+    return out;
+  }
+};
+
+}  // namespace lathe::testing

@@ -1,0 +1,220 @@
+// The tool scheduler: approval flow, fail-closed permission, order, tail calls, live output.
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <mutex>
+#include <thread>
+
+#include "engine/tool_scheduler.h"
+#include "fake_editor.h"
+
+using namespace lathe;
+using namespace lathe::engine;
+
+namespace {
+
+constexpr const char* kSchema = R"({"type":"object","properties":{"path":{"type":"string"}}})";
+
+// An edit-like tool that needs confirmation and counts its runs.
+class FakeTool final : public tools::Tool {
+ public:
+  struct Behaviour {
+    explicit Behaviour(bool needsConfirmation = true) : confirm(needsConfirmation) {}
+    bool confirm;
+    std::optional<tools::TailCall> tail;
+    std::vector<std::string> liveOutput;
+    std::chrono::milliseconds sleep{0};
+  };
+  FakeTool(std::string name, tools::Kind kind, Behaviour behaviour)
+      : Tool(tools::ToolInfo{std::move(name), "Fake", "a fake", kind, kSchema, true, true}), behaviour_(behaviour) {}
+  mutable std::atomic<int> runs{0};
+  mutable std::atomic<int> concurrent{0};
+  mutable std::atomic<int> maxConcurrent{0};
+
+ protected:
+  tools::BuildResult createInvocation(const json::Value& params) const override {
+    std::string path = json::getStr(params, "path").value_or("/w/file.txt");
+    return {std::make_unique<Invocation>(*this, path), std::nullopt};
+  }
+
+ private:
+  class Invocation final : public tools::ToolInvocation {
+   public:
+    Invocation(const FakeTool& tool, std::string path) : tool_(tool), path_(std::move(path)) {}
+    std::string description() const override { return path_; }
+    Result<std::optional<tools::ConfirmationDetails>> shouldConfirmExecute(const CancelToken&) override {
+      if (!tool_.behaviour_.confirm) return std::optional<tools::ConfirmationDetails>{};
+      return std::optional<tools::ConfirmationDetails>{
+          tools::EditConfirmation{"Edit", tools::FileDiff{path_, std::string("old"), "new"}}};
+    }
+    tools::ToolResult execute(const CancelToken&, const tools::OutputSink& output) override {
+      int now = ++tool_.concurrent;
+      int prev = tool_.maxConcurrent.load();
+      while (now > prev && !tool_.maxConcurrent.compare_exchange_weak(prev, now)) {}
+      for (const auto& line : tool_.behaviour_.liveOutput) {
+        output(line);
+        std::this_thread::sleep_for(std::chrono::milliseconds(250));
+      }
+      std::this_thread::sleep_for(tool_.behaviour_.sleep);
+      --tool_.concurrent;
+      ++tool_.runs;
+      auto result = tools::ToolResult::text("ran " + path_, "ran");
+      result.tailToolCallRequest = tool_.behaviour_.tail;
+      return result;
+    }
+
+   private:
+    const FakeTool& tool_;
+    std::string path_;
+  };
+  Behaviour behaviour_;
+};
+
+using testing::FakeEditor;
+Result<acp::RequestPermissionResponse> select(const std::string& optionId) { return FakeEditor::select(optionId); }
+
+FunctionCall callOf(const std::string& name, const std::string& path = "/w/file.txt") {
+  return FunctionCall{"", name, json::Raw{"{\"path\":\"" + path + "\"}"}};
+}
+
+std::string responseText(const Part& part) { return part.functionResponse->response.text; }
+
+struct Fixture {
+  tools::ToolRegistry registry;
+  FakeEditor editor;
+  std::atomic<ApprovalMode> mode{ApprovalMode::standard};
+  FakeTool* edit = nullptr;
+  FakeTool* reader = nullptr;
+  std::unique_ptr<ToolScheduler> scheduler;
+  explicit Fixture(FakeTool::Behaviour editBehaviour = FakeTool::Behaviour(), FakeTool::Behaviour readBehaviour = FakeTool::Behaviour(false)) {
+    auto e = std::make_unique<FakeTool>("fake_edit", tools::Kind::edit, editBehaviour);
+    auto r = std::make_unique<FakeTool>("fake_read", tools::Kind::read, readBehaviour);
+    edit = e.get();
+    reader = r.get();
+    (void)registry.add(std::move(e));
+    (void)registry.add(std::move(r));
+    scheduler = std::make_unique<ToolScheduler>(registry, editor, "s", mode);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("an approved edit runs; the request carries the diff and the pending tool call") {
+  Fixture f;
+  f.editor.answer = [](auto&) { return select("allow_once"); };
+  auto parts = f.scheduler->run({callOf("fake_edit")}, CancelToken());
+  CHECK(f.edit->runs == 1);
+  REQUIRE(f.editor.asked.size() == 1);
+  const auto& ask = f.editor.asked[0];
+  CHECK(ask.toolCall.status == acp::ToolCallStatus::pending);
+  REQUIRE(ask.toolCall.content);
+  REQUIRE(ask.toolCall.content->size() == 1);
+  CHECK((*ask.toolCall.content)[0].type == acp::ToolCallContent::Type::diff);
+  CHECK((*ask.toolCall.content)[0].path == "/w/file.txt");
+  CHECK(responseText(parts[0]).find("ran /w/file.txt") != std::string::npos);
+  CHECK(*f.editor.all<acp::ToolCallUpdate>().back().status == acp::ToolCallStatus::completed);
+}
+
+TEST_CASE("a rejection is told to the model and nothing runs") {
+  Fixture f;
+  f.editor.answer = [](auto&) { return select("reject_once"); };
+  auto parts = f.scheduler->run({callOf("fake_edit")}, CancelToken());
+  CHECK(f.edit->runs == 0);
+  CHECK(responseText(parts[0]).find("rejected") != std::string::npos);
+  CHECK(*f.editor.all<acp::ToolCallUpdate>().back().status == acp::ToolCallStatus::failed);
+}
+
+TEST_CASE("permission fails closed: errors, cancelled outcomes and unknown options mean no") {
+  for (int variant = 0; variant < 3; ++variant) {
+    Fixture f;
+    f.editor.answer = [variant](auto&) -> Result<acp::RequestPermissionResponse> {
+      if (variant == 0) return makeError(Errc::timeout, "no answer in time");
+      if (variant == 1) return acp::RequestPermissionResponse{};  // cancelled outcome
+      return select("proceed_always_and_forever");
+    };
+    auto parts = f.scheduler->run({callOf("fake_edit")}, CancelToken());
+    INFO("variant " << variant);
+    CHECK(f.edit->runs == 0);
+    CHECK(responseText(parts[0]).rfind("{\"error\"", 0) == 0);
+  }
+}
+
+TEST_CASE("allow always for a file is remembered for that file only; all edits widens it") {
+  Fixture f;
+  f.editor.answer = [](auto&) { return select("allow_always_file"); };
+  f.scheduler->run({callOf("fake_edit", "/w/a")}, CancelToken());
+  f.scheduler->run({callOf("fake_edit", "/w/a")}, CancelToken());
+  CHECK(f.editor.asked.size() == 1);
+  f.editor.answer = [](auto&) { return select("allow_always_edits"); };
+  f.scheduler->run({callOf("fake_edit", "/w/b")}, CancelToken());
+  CHECK(f.editor.asked.size() == 2);
+  f.scheduler->run({callOf("fake_edit", "/w/c")}, CancelToken());
+  CHECK(f.editor.asked.size() == 2);
+  CHECK(f.edit->runs == 4);
+}
+
+TEST_CASE("modes: yolo and autoEdit run edits without asking; plan refuses them") {
+  Fixture f;
+  f.editor.answer = [](auto&) { return select("reject_once"); };
+  f.mode = ApprovalMode::autoEdit;
+  f.scheduler->run({callOf("fake_edit")}, CancelToken());
+  f.mode = ApprovalMode::yolo;
+  f.scheduler->run({callOf("fake_edit")}, CancelToken());
+  CHECK(f.editor.asked.empty());
+  CHECK(f.edit->runs == 2);
+  f.mode = ApprovalMode::plan;
+  auto parts = f.scheduler->run({callOf("fake_edit"), callOf("fake_read")}, CancelToken());
+  CHECK(f.edit->runs == 2);
+  CHECK(f.reader->runs == 1);
+  CHECK(responseText(parts[0]).find("plan mode") != std::string::npos);
+}
+
+TEST_CASE("read-only calls run in parallel, mutators alone, answers in call order") {
+  FakeTool::Behaviour slowRead(false);
+  slowRead.sleep = std::chrono::milliseconds(150);
+  FakeTool::Behaviour slowEdit(false);
+  slowEdit.sleep = std::chrono::milliseconds(50);
+  Fixture f(slowEdit, slowRead);
+  auto parts = f.scheduler->run({callOf("fake_read", "/r1"), callOf("fake_read", "/r2"), callOf("fake_read", "/r3"),
+                                 callOf("fake_edit", "/e1"), callOf("fake_edit", "/e2")},
+                                CancelToken());
+  CHECK(f.reader->maxConcurrent == 3);
+  CHECK(f.edit->maxConcurrent == 1);
+  REQUIRE(parts.size() == 5);
+  const char* expected[] = {"/r1", "/r2", "/r3", "/e1", "/e2"};
+  for (int i = 0; i < 5; ++i) CHECK(responseText(parts[i]).find(expected[i]) != std::string::npos);
+}
+
+TEST_CASE("a tail call runs right after and answers the original call") {
+  FakeTool::Behaviour withTail(false);
+  withTail.tail = tools::TailCall{"fake_read", json::Raw{R"({"path":"/tail"})"}};
+  Fixture f(withTail);
+  auto parts = f.scheduler->run({FunctionCall{"id-1", "fake_edit", json::Raw{R"({"path":"/first"})"}}}, CancelToken());
+  CHECK(f.edit->runs == 1);
+  CHECK(f.reader->runs == 1);
+  REQUIRE(parts.size() == 1);
+  CHECK(parts[0].functionResponse->name == "fake_edit");
+  CHECK(parts[0].functionResponse->id == "id-1");
+  CHECK(responseText(parts[0]).find("ran /tail") != std::string::npos);
+}
+
+TEST_CASE("live output becomes throttled tool_call_update content") {
+  FakeTool::Behaviour live(false);
+  live.liveOutput = {"line 1", "line 1\nline 2", "line 1\nline 2\nline 3"};
+  Fixture f(live);
+  f.scheduler->run({callOf("fake_edit")}, CancelToken());
+  int contentUpdates = 0;
+  for (const auto& u : f.editor.all<acp::ToolCallUpdate>()) {
+    if (!u.status && u.content) ++contentUpdates;
+  }
+  CHECK(contentUpdates == 3);  // 250 ms apart: none swallowed by the 200 ms throttle
+}
+
+TEST_CASE("cancel before a call runs answers it as cancelled") {
+  Fixture f;
+  auto token = CancelToken::create();
+  token.cancel();
+  auto parts = f.scheduler->run({callOf("fake_read")}, token);
+  CHECK(f.reader->runs == 0);
+  CHECK(responseText(parts[0]).find("Cancelled") != std::string::npos);
+}
