@@ -92,8 +92,9 @@ void Peer::handleFrame(Frame frame) {
   rpc::Incoming& msg = *decoded.message;
   if (msg.kind == rpc::Incoming::Kind::response) {
     if (msg.error) {
+      std::string detail = msg.error->data.empty() ? "" : " " + msg.error->data.text.substr(0, 500);
       complete(msg.id.raw.text, makeError(Errc::internal, "the client answered " + std::to_string(msg.error->code) +
-                                                              ": " + msg.error->message));
+                                                              ": " + msg.error->message + detail));
     } else {
       complete(msg.id.raw.text, Response{msg.doc, msg.result});
     }

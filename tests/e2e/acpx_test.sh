@@ -117,16 +117,19 @@ EOF
 }
 
 # Runs acpx exec in a hermetic HOME against lathe; stdout to $dir/acpx.out.
+# Optional: the permission flag (default --approve-all) and the expected exit
+# code (acpx exits 5 when every permission request was denied).
 run_acpx() {
-  local dir="$1" ws="$2" prompt="$3" rc=0
+  local dir="$1" ws="$2" prompt="$3" permission="${4:---approve-all}" expected="${5:-0}" rc=0
   mkdir -p "$dir/home"
+  # $permission is unquoted on purpose: it may hold several flags.
   HOME="$dir/home" \
     GOOGLE_GEMINI_BASE_URL="http://127.0.0.1:$PORT" \
     GEMINI_API_KEY="test-key" \
     GEMINI_MODEL="gemini-acpx-test" \
-    timeout 120 "$ACPX" --agent "'$LATHE' --acp" --approve-all --format json --timeout 60 \
+    timeout 120 "$ACPX" --agent "'$LATHE' --acp" $permission --format json --timeout 60 \
     --cwd "$ws" exec "$prompt" >"$dir/acpx.out" 2>"$dir/acpx.err" </dev/null || rc=$?
-  if [ "$rc" -ne 0 ]; then
+  if [ "$rc" -ne "$expected" ]; then
     echo "--- acpx stdout" >&2
     cat "$dir/acpx.out" >&2
     echo "--- acpx stderr" >&2
@@ -167,7 +170,62 @@ case_auto() {
   echo "ok: acpx auto case"
 }
 
-mkdir -p "$TMP/replay" "$TMP/auto"
+# Checks an edit turn: a permission request with the diff, then the tool call
+# ending with the given status, and the turn ending end_turn.
+check_edit_output() {
+  local out="$1" status="$2"
+  node - "$out" "$status" <<'EOF'
+const fs = require("fs");
+const [outPath, status] = process.argv.slice(2);
+const messages = fs.readFileSync(outPath, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+const problems = [];
+const ask = messages.find((m) => m.method === "session/request_permission");
+if (!ask) problems.push("no session/request_permission");
+else {
+  const diff = (ask.params.toolCall.content || [])[0];
+  if (!diff || diff.type !== "diff" || !diff.path.endsWith("/hello.txt")) problems.push("permission request lacks the diff");
+  if (diff && diff.newText !== "hello from lathe\n") problems.push(`diff newText is ${JSON.stringify(diff && diff.newText)}`);
+}
+const updates = messages.filter((m) => m.method === "session/update").map((m) => m.params.update);
+const last = updates.filter((u) => u.sessionUpdate === "tool_call_update" && u.status).pop();
+if (!last || last.status !== status) problems.push(`last tool_call_update status is ${last && last.status}, not ${status}`);
+const result = messages.find((m) => m.result && m.result.stopReason !== undefined);
+if (!result || result.result.stopReason !== "end_turn") problems.push("the turn did not end with end_turn");
+if (problems.length) {
+  console.error(problems.join("\n"));
+  process.exit(1);
+}
+EOF
+}
+
+# Cases 3 and 4: an edit that acpx approves, then one it denies.
+case_edit() {
+  local mode="$1" dir="$TMP/edit-$1" ws="$TMP/edit-$1/ws"
+  mkdir -p "$ws"
+  printf 'hello from acpx\n' >"$ws/hello.txt"
+  cat >"$dir/script.jsonl" <<'EOF'
+{"method":"generateContentStream","response":[{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"replace","args":{"file_path":"hello.txt","instruction":"greet from lathe","old_string":"from acpx","new_string":"from lathe"}}}]},"finishReason":"STOP","index":0}]}]}
+{"method":"generateContentStream","response":[{"candidates":[{"content":{"role":"model","parts":[{"text":"Finished."}]},"finishReason":"STOP","index":0}]}]}
+EOF
+  start_fake "$dir" --replay "$dir/script.jsonl"
+  if [ "$mode" = approve ]; then
+    run_acpx "$dir" "$ws" "change the greeting" --approve-all 0
+    check_edit_output "$dir/acpx.out" completed || { cat "$dir/acpx.out" >&2; fail "approved edit: unexpected output"; }
+    [ "$(cat "$ws/hello.txt")" = "hello from lathe" ] || fail "approved edit: file is $(cat "$ws/hello.txt")"
+  else
+    # --deny-all also refuses fs/* calls; without fs, Lathe reads the disk and
+    # the denial lands on the permission request itself.
+    run_acpx "$dir" "$ws" "change the greeting" "--deny-all --no-fs" 5
+    check_edit_output "$dir/acpx.out" failed || { cat "$dir/acpx.out" >&2; fail "denied edit: unexpected output"; }
+    [ "$(cat "$ws/hello.txt")" = "hello from acpx" ] || fail "denied edit changed the file: $(cat "$ws/hello.txt")"
+  fi
+  stop_fake "$dir" 2
+  echo "ok: acpx edit $mode case"
+}
+
+mkdir -p "$TMP/replay" "$TMP/auto" "$TMP/edit-approve" "$TMP/edit-deny"
 case_replay
 case_auto
+case_edit approve
+case_edit deny
 echo "PASS: acpx end-to-end"
