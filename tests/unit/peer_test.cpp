@@ -1,0 +1,129 @@
+// The JSON-RPC peer over real pipes: dispatch, reply-exactly-once, outgoing
+// requests correlated by id, timeouts, cancellation and a closed connection.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <future>
+#include <thread>
+
+#include "server/peer.h"
+
+using namespace lathe;
+using namespace lathe::server;
+using namespace std::chrono_literals;
+
+namespace {
+
+// A peer whose output we read from a pipe; input frames are handed in directly.
+struct Harness {
+  int out[2];
+  std::unique_ptr<Transport> transport;
+  std::shared_ptr<Peer> peer;
+  Harness() {
+    REQUIRE(::pipe(out) == 0);
+    transport = std::make_unique<Transport>(-1, out[1]);
+    peer = Peer::create(*transport);
+  }
+  ~Harness() {
+    peer->close();
+    peer.reset();
+    ::close(out[0]);
+    ::close(out[1]);
+  }
+  void feed(const std::string& json) { peer->handleFrame(Frame{json, std::nullopt}); }
+  std::string readLine() {
+    std::string line;
+    char c;
+    while (::read(out[0], &c, 1) == 1 && c != '\n') line += c;
+    return line;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("requests are dispatched and a dropped Responder still answers") {
+  Harness h;
+  h.peer->onRequest("echo", [](const rpc::Incoming& msg, Responder r) { r.reply(json::Raw{json::stringify(*msg.params)}); });
+  h.peer->onRequest("drop", [](const rpc::Incoming&, Responder) {});
+  h.feed(R"({"jsonrpc":"2.0","id":1,"method":"echo","params":{"a":1}})");
+  CHECK(h.readLine() == R"({"jsonrpc":"2.0","id":1,"result":{"a":1}})");
+  h.feed(R"({"jsonrpc":"2.0","id":2,"method":"drop"})");
+  CHECK(h.readLine().find(R"("id":2,"error":{"code":-32603)") != std::string::npos);
+  h.feed(R"({"jsonrpc":"2.0","id":3,"method":"missing"})");
+  CHECK(h.readLine().find("-32601") != std::string::npos);
+  h.feed("not json");
+  CHECK(h.readLine().find(R"("id":null,"error":{"code":-32700)") != std::string::npos);
+}
+
+TEST_CASE("the gate refuses methods before initialize; notifications never get answers") {
+  Harness h;
+  bool open = false;
+  h.peer->setGate([&](const std::string& m) -> std::optional<Error> {
+    if (open || m == "initialize") return std::nullopt;
+    return Error{Errc::invalid_request, "initialize first"};
+  });
+  int notes = 0;
+  h.peer->onRequest("work", [](const rpc::Incoming&, Responder r) { r.reply(json::Raw{}); });
+  h.peer->onNotification("ping", [&](const rpc::Incoming&) { ++notes; });
+  h.feed(R"({"jsonrpc":"2.0","method":"ping"})");
+  h.feed(R"({"jsonrpc":"2.0","id":1,"method":"work"})");
+  CHECK(h.readLine().find("initialize first") != std::string::npos);
+  CHECK(notes == 0);
+  open = true;
+  h.feed(R"({"jsonrpc":"2.0","method":"ping"})");
+  h.feed(R"({"jsonrpc":"2.0","id":2,"method":"work"})");
+  CHECK(h.readLine() == R"({"jsonrpc":"2.0","id":2,"result":{}})");
+  CHECK(notes == 1);
+}
+
+TEST_CASE("outgoing requests are correlated by id, answered once, and time out cleanly") {
+  Harness h;
+  std::promise<Result<Response>> first, second;
+  h.peer->request("a/b", json::Raw{"{}"}, 10s, [&](Result<Response> r) { first.set_value(std::move(r)); });
+  h.peer->request("c/d", json::Raw{"{}"}, 10s, [&](Result<Response> r) { second.set_value(std::move(r)); });
+  std::string sentA = h.readLine();
+  std::string sentB = h.readLine();
+  CHECK(sentA == R"({"jsonrpc":"2.0","id":1,"method":"a/b","params":{}})");
+  CHECK(sentB == R"({"jsonrpc":"2.0","id":2,"method":"c/d","params":{}})");
+  // Answered out of order; each reaches its own caller.
+  h.feed(R"({"jsonrpc":"2.0","id":2,"result":{"which":"second"}})");
+  h.feed(R"({"jsonrpc":"2.0","id":1,"error":{"code":-32002,"message":"nope"}})");
+  auto r2 = second.get_future().get();
+  REQUIRE(r2.ok());
+  CHECK(json::getStr(*r2->result, "which") == "second");
+  auto r1 = first.get_future().get();
+  REQUIRE_FALSE(r1.ok());
+  CHECK(r1.error().message.find("nope") != std::string::npos);
+  // A duplicate answer is ignored.
+  h.feed(R"({"jsonrpc":"2.0","id":2,"result":{}})");
+
+  auto timedOut = h.peer->call("slow/method", json::Raw{"{}"}, 50ms, CancelToken());
+  REQUIRE_FALSE(timedOut.ok());
+  CHECK(timedOut.error().code == Errc::timeout);
+  CHECK(timedOut.error().message.find("slow/method") != std::string::npos);
+  h.readLine();
+  h.feed(R"({"jsonrpc":"2.0","id":3,"result":{}})");  // too late: ignored, no crash
+}
+
+TEST_CASE("a cancelled call returns at once; close fails what is pending") {
+  Harness h;
+  auto token = CancelToken::create();
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(50ms);
+    token.cancel();
+  });
+  auto cancelled = h.peer->call("ask", json::Raw{"{}"}, 10s, token);
+  canceller.join();
+  REQUIRE_FALSE(cancelled.ok());
+  CHECK(cancelled.error().code == Errc::cancelled);
+
+  std::promise<Result<Response>> pending;
+  h.peer->request("later", json::Raw{"{}"}, 10s, [&](Result<Response> r) { pending.set_value(std::move(r)); });
+  h.peer->close();
+  auto closed = pending.get_future().get();
+  REQUIRE_FALSE(closed.ok());
+  CHECK(closed.error().code == Errc::io);
+  auto afterClose = h.peer->call("x", json::Raw{"{}"}, 10s, CancelToken());
+  CHECK(afterClose.error().code == Errc::io);
+}
