@@ -21,12 +21,16 @@ tools::ToolRegistry makeRegistry(const tools::ToolContext& context, const AgentC
   builtins.push_back(tools::makeListDirectoryTool(context));
   builtins.push_back(tools::makeWriteFileTool(context));
   builtins.push_back(tools::makeReplaceTool(context));
+  builtins.push_back(tools::makeGlobTool(context));
+  builtins.push_back(tools::makeGrepSearchTool(context));
+  builtins.push_back(tools::makeReadManyFilesTool(context));
   tools::ToolRegistry registry;
   for (auto& tool : builtins) {
     if (!config.coreTools.empty() && !contains(config.coreTools, tool->name())) continue;
     if (contains(config.excludeTools, tool->name())) continue;
     (void)registry.add(std::move(tool));  // built-in names are unique
   }
+  (void)registry.addAlias("search_file_content", "grep_search");  // Gemini CLI's older name
   return registry;
 }
 

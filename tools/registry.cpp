@@ -10,9 +10,20 @@ Status ToolRegistry::add(std::unique_ptr<Tool> tool) {
   return {};
 }
 
+Status ToolRegistry::addAlias(const std::string& alias, const std::string& name) {
+  if (tools_.count(alias) || aliases_.count(alias)) {
+    return makeError(Errc::invalid_params, "the name \"" + alias + "\" is already taken");
+  }
+  if (!tools_.count(name)) return makeError(Errc::not_found, "no tool \"" + name + "\" to alias");
+  aliases_.emplace(alias, name);
+  return {};
+}
+
 const Tool* ToolRegistry::find(std::string_view name) const {
   auto it = tools_.find(name);
-  return it == tools_.end() ? nullptr : it->second.get();
+  if (it != tools_.end()) return it->second.get();
+  auto alias = aliases_.find(name);
+  return alias == aliases_.end() ? nullptr : find(alias->second);
 }
 
 std::vector<const Tool*> ToolRegistry::all() const {

@@ -19,6 +19,8 @@ class ToolRegistry {
  public:
   // Fails on a duplicate name.
   Status add(std::unique_ptr<Tool> tool);
+  // Another name the model may call a registered tool by (never declared).
+  Status addAlias(const std::string& alias, const std::string& name);
   const Tool* find(std::string_view name) const;
   std::vector<const Tool*> all() const;  // sorted by name
   bool empty() const { return tools_.empty(); }
@@ -28,6 +30,7 @@ class ToolRegistry {
 
  private:
   std::map<std::string, std::unique_ptr<Tool>, std::less<>> tools_;
+  std::map<std::string, std::string, std::less<>> aliases_;
 };
 
 }  // namespace lathe::tools

@@ -12,6 +12,10 @@
 #include <cstring>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace lathe::tools {
 namespace {
 
@@ -34,8 +38,10 @@ int byteRank(unsigned char c) {
   return 60;
 }
 
-// A needle and how to find it quickly. Case-insensitive needles are ASCII
-// and stored in lower case.
+// A needle and how to find it quickly: two of its rarest bytes are compared
+// 16 positions at a time (SSE2), and only positions where both agree are
+// verified. Case-insensitive needles are ASCII, stored in lower case; a
+// letter is compared with its 0x20 bit forced on.
 class LiteralFinder {
  public:
   LiteralFinder() = default;
@@ -43,19 +49,26 @@ class LiteralFinder {
     if (insensitive_) {
       for (char& c : needle_) c = asciiLower(c);
     }
-    int best = 1 << 30;
+    // The two rarest positions, preferring different bytes.
+    auto rank = [&](size_t i) {
+      char c = needle_[i];
+      int r = byteRank(static_cast<unsigned char>(c));
+      if (insensitive_ && isAsciiLetter(c)) r = std::min(255, r + byteRank(static_cast<unsigned char>(asciiUpper(c))) / 2);
+      return r;
+    };
     for (size_t i = 0; i < needle_.size(); ++i) {
-      auto c = static_cast<unsigned char>(needle_[i]);
-      int rank = byteRank(c);
-      if (insensitive_ && isAsciiLetter(needle_[i])) rank = std::min(255, rank + byteRank(static_cast<unsigned char>(asciiUpper(needle_[i]))) / 2);
-      if (rank <= best) {  // ties go to the later byte: fewer wasted checks near the start
-        best = rank;
-        rareIndex_ = i;
-      }
+      if (rank(i) <= rank(first_)) first_ = i;  // ties go to the later byte
+    }
+    auto secondKey = [&](size_t i) { return (needle_[i] == needle_[first_] ? 1000 : 0) + rank(i); };
+    second_ = first_;
+    for (size_t i = 0; i < needle_.size(); ++i) {
+      if (i != first_ && (second_ == first_ || secondKey(i) < secondKey(second_))) second_ = i;
     }
     if (!needle_.empty()) {
-      rareLower_ = needle_[rareIndex_];
-      rareUpper_ = insensitive_ ? asciiUpper(rareLower_) : rareLower_;
+      byte1_ = needle_[first_];
+      byte2_ = needle_[second_];
+      fold1_ = insensitive_ && isAsciiLetter(byte1_) ? 0x20 : 0;
+      fold2_ = insensitive_ && isAsciiLetter(byte2_) ? 0x20 : 0;
     }
   }
 
@@ -67,40 +80,41 @@ class LiteralFinder {
     if (m == 0) return from <= hay.size() ? from : npos;
     if (hay.size() < m || from > hay.size() - m) return npos;
     const char* base = hay.data();
-    if (!insensitive_ && m == 1) {
-      const void* p = std::memchr(base + from, rareLower_, hay.size() - from);
-      return p ? static_cast<const char*>(p) - base : npos;
-    }
-    // Candidate positions of the rare byte run from `pos` to `last` inclusive.
-    size_t pos = from + rareIndex_;
-    const size_t last = hay.size() - m + rareIndex_;
-    if (rareLower_ == rareUpper_) {
-      while (pos <= last) {
-        const void* p = std::memchr(base + pos, rareLower_, last + 1 - pos);
-        if (!p) return npos;
-        size_t hit = static_cast<const char*>(p) - base;
-        if (verify(base + hit - rareIndex_)) return hit - rareIndex_;
-        pos = hit + 1;
+    if (m == 1) return findByte(base, from, hay.size());
+    const size_t last = hay.size() - m;  // the last possible start
+    size_t pos = from;
+#if defined(__SSE2__)
+    const __m128i want1 = _mm_set1_epi8(byte1_), want2 = _mm_set1_epi8(byte2_);
+    const __m128i fold1 = _mm_set1_epi8(fold1_), fold2 = _mm_set1_epi8(fold2_);
+    while (pos + 15 <= last) {
+      __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + pos + first_));
+      __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + pos + second_));
+      a = _mm_cmpeq_epi8(_mm_or_si128(a, fold1), want1);
+      b = _mm_cmpeq_epi8(_mm_or_si128(b, fold2), want2);
+      auto mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_and_si128(a, b)));
+      while (mask != 0) {
+        size_t at = pos + static_cast<size_t>(__builtin_ctz(mask));
+        if (verify(base + at)) return at;
+        mask &= mask - 1;
       }
-      return npos;
+      pos += 16;
     }
-    // Both cases of a letter: two memchr streams merged in order.
-    size_t nextLower = scan(base, pos, last, rareLower_);
-    size_t nextUpper = scan(base, pos, last, rareUpper_);
-    while (nextLower != npos || nextUpper != npos) {
-      size_t hit = std::min(nextLower, nextUpper);
-      if (verify(base + hit - rareIndex_)) return hit - rareIndex_;
-      if (hit == nextLower) nextLower = scan(base, hit + 1, last, rareLower_);
-      if (hit == nextUpper) nextUpper = scan(base, hit + 1, last, rareUpper_);
+#endif
+    for (; pos <= last; ++pos) {
+      if ((base[pos + first_] | fold1_) == byte1_ && (base[pos + second_] | fold2_) == byte2_ && verify(base + pos)) {
+        return pos;
+      }
     }
     return npos;
   }
 
  private:
-  static size_t scan(const char* base, size_t pos, size_t last, char c) {
-    if (pos > last) return npos;
-    const void* p = std::memchr(base + pos, c, last + 1 - pos);
-    return p ? static_cast<const char*>(p) - base : npos;
+  size_t findByte(const char* base, size_t from, size_t size) const {
+    const void* p = std::memchr(base + from, byte1_, size - from);
+    size_t hit = p ? static_cast<const char*>(p) - base : npos;
+    if (fold1_ == 0) return hit;
+    const void* q = std::memchr(base + from, asciiUpper(byte1_), (hit == npos ? size : hit) - from);
+    return q ? static_cast<const char*>(q) - base : hit;
   }
 
   bool verify(const char* at) const {
@@ -113,9 +127,10 @@ class LiteralFinder {
 
   std::string needle_;
   bool insensitive_ = false;
-  size_t rareIndex_ = 0;
-  char rareLower_ = 0;
-  char rareUpper_ = 0;
+  size_t first_ = 0;
+  size_t second_ = 0;
+  char byte1_ = 0, byte2_ = 0;
+  char fold1_ = 0, fold2_ = 0;
 };
 
 bool hasNonAscii(std::string_view s) {

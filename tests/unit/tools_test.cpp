@@ -95,6 +95,10 @@ TEST_CASE("registry rejects duplicates, finds by name, declares in a stable orde
   CHECK_FALSE(registry.add(makeReadFileTool(f.context)).ok());
   CHECK(registry.find("read_file") != nullptr);
   CHECK(registry.find("nope") == nullptr);
+  REQUIRE(registry.addAlias("old_read", "read_file").ok());
+  CHECK(registry.find("old_read") == registry.find("read_file"));
+  CHECK_FALSE(registry.addAlias("read_file", "list_directory").ok());
+  CHECK_FALSE(registry.addAlias("ghost", "no_such_tool").ok());
   auto decl = json::parse(registry.declarations().text).value();
   REQUIRE(decl.IsArray());
   REQUIRE(decl.Size() == 2);

@@ -1,0 +1,380 @@
+// search_bench: times grep_search (literal and regex) and glob through the
+// tool API, in process, against ripgrep and find on the same tree, and prints
+// medians side by side with ratios. The tree (>= 50,000 files, >= 500 MB of
+// source-like text, with a .gitignore and ignored folders) is generated once
+// and cached under build/bench-tree or $LATHE_BENCH_TREE. Never asserts.
+// Single-threaded driver; the tools run their own walker threads.
+//
+//   cmake --build build --target search_bench
+//   build/bench/search_bench [--runs 5] [--tree DIR] [--packages 60] [--regenerate]
+//
+// grep cases ask for every match (total_max_matches huge, context 0) and rg
+// gets the same semantics (-i, --hidden, .gitignore honoured); rg's output
+// goes to a pipe the driver drains. The glob cases compare with find (the
+// ignored folders pruned by hand) and `rg --files --iglob`.
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tools/builtin_tools.h"
+#include "tools/workspace.h"
+
+namespace fs = std::filesystem;
+using namespace lathe;
+using namespace lathe::tools;
+using Clock = std::chrono::steady_clock;
+
+extern char** environ;
+
+namespace {
+
+constexpr const char* kStamp = ".lathe-bench-tree-v1";
+
+struct Options {
+  std::string tree;
+  int runs = 5;
+  int packages = 60;  // x 25 modules x 40 files = 60,000 files
+  bool regenerate = false;
+};
+
+// ------------------------------------------------------------ tree generation
+
+struct Rng {
+  uint64_t s;
+  explicit Rng(uint64_t seed) : s(seed * 0x9E3779B97F4A7C15ull + 1) {}
+  uint64_t next() {
+    s ^= s << 13;
+    s ^= s >> 7;
+    s ^= s << 17;
+    return s;
+  }
+  size_t below(size_t n) { return static_cast<size_t>(next() % n); }
+};
+
+std::vector<std::string> makeWords(Rng& rng) {
+  static const char* kSyllables[] = {"ka", "lo", "mi", "ne", "ra", "to", "su", "vi", "de", "po", "qua", "zer",
+                                     "ban", "tix", "mor", "gle", "ster", "pin", "dul", "cor", "fa", "wen"};
+  std::vector<std::string> words;
+  for (int i = 0; i < 600; ++i) {
+    std::string w;
+    size_t n = 2 + rng.below(3);
+    for (size_t k = 0; k < n; ++k) w += kSyllables[rng.below(std::size(kSyllables))];
+    words.push_back(w);
+  }
+  return words;
+}
+
+std::string capitalised(std::string w) {
+  if (!w.empty()) w[0] = static_cast<char>(w[0] - 'a' + 'A');
+  return w;
+}
+
+// One file of roughly `bytes` bytes of code-like lines. Rare lines carry the
+// needles the benchmark searches for.
+std::string makeFile(Rng& rng, const std::vector<std::string>& words, size_t bytes, bool poolFile) {
+  auto word = [&] { return words[rng.below(words.size())]; };
+  std::string out;
+  out.reserve(bytes + 200);
+  int indent = 0;
+  while (out.size() < bytes) {
+    std::string line(static_cast<size_t>(indent) * 2, ' ');
+    switch (rng.below(12)) {
+      case 0: line += "class " + capitalised(word()) + " : public " + capitalised(word()) + " {"; indent = 1; break;
+      case 1: line += "int " + word() + "_" + word() + " = " + word() + "(" + word() + ", " + std::to_string(rng.below(1000)) + ");"; break;
+      case 2: line += "// " + word() + " " + word() + " " + word() + " " + word() + " " + word() + "."; break;
+      case 3: line += "if (" + word() + " != nullptr && " + word() + "->" + word() + "()) {"; break;
+      case 4: line += "return " + word() + "." + word() + "(" + word() + ");"; break;
+      case 5: line += "def " + word() + "_" + word() + "(self, " + word() + ", " + word() + "=None):"; break;
+      case 6: line += "const " + word() + " = require('" + word() + "/" + word() + "');"; break;
+      case 7: line += "std::vector<" + capitalised(word()) + "> " + word() + "s;"; break;
+      case 8: line += "}"; indent = 0; break;
+      case 9: line += "throw " + capitalised(word()) + "Error(\"" + word() + " " + word() + " failed\");"; break;
+      case 10:
+        if (rng.below(40) == 0) {
+          line += "// updated 20" + std::to_string(10 + rng.below(15)) + "-0" + std::to_string(1 + rng.below(9)) + "-1" +
+                  std::to_string(rng.below(10)) + " by " + word();
+        } else {
+          line += "for (auto& " + word() + " : " + word() + ") " + word() + "(" + word() + ");";
+        }
+        break;
+      default:
+        if (poolFile && rng.below(25) == 0) {
+          line += "auto pool = ConnectionPool::create(" + word() + ", " + std::to_string(rng.below(64)) + ");";
+        } else if (rng.below(30) == 0) {
+          line += "validate_" + word() + "(" + word() + ", " + word() + ");";
+        } else {
+          line += word() + "->" + word() + "(" + word() + " + " + word() + " * " + std::to_string(rng.below(100)) + ");";
+        }
+    }
+    out += line;
+    out += '\n';
+  }
+  return out;
+}
+
+void writeFile(const fs::path& path, const std::string& content) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return;
+  const char* p = content.data();
+  size_t left = content.size();
+  while (left > 0) {
+    ssize_t n = ::write(fd, p, left);
+    if (n <= 0) break;
+    p += n;
+    left -= static_cast<size_t>(n);
+  }
+  ::close(fd);
+}
+
+struct TreeStats {
+  size_t files = 0;
+  size_t bytes = 0;
+};
+
+TreeStats generateTree(const Options& options) {
+  const fs::path root = options.tree;
+  fs::remove_all(root);
+  fs::create_directories(root / ".git");
+  writeFile(root / ".git/HEAD", "ref: refs/heads/main\n");
+  writeFile(root / ".gitignore", "# generated output and logs are not source\ngenerated/\nlogs/\n*.tmp\n");
+  Rng rng(42);
+  auto words = makeWords(rng);
+  static const char* kExtensions[] = {".cpp", ".h", ".py", ".js", ".ts", ".md", ".txt", ".cc"};
+  TreeStats stats;
+  for (int p = 0; p < options.packages; ++p) {
+    for (int m = 0; m < 25; ++m) {
+      fs::path dir = root / "src" / ("pkg" + std::to_string(p)) / ("mod" + std::to_string(m));
+      fs::create_directories(dir);
+      if (m == 0) writeFile(dir / ".gitignore", "*.o\nscratch/\n");
+      for (int f = 0; f < 40; ++f) {
+        size_t size = 1024 + rng.below(17 * 1024);
+        bool pool = rng.below(50) == 0;
+        std::string name = words[rng.below(words.size())] + "_" + std::to_string(f) + kExtensions[rng.below(std::size(kExtensions))];
+        std::string content = makeFile(rng, words, size, pool);
+        writeFile(dir / name, content);
+        stats.files += 1;
+        stats.bytes += content.size();
+      }
+      if (m == 0) {
+        writeFile(dir / "leftover.o", makeFile(rng, words, 4096, true));       // ignored by the nested .gitignore
+        writeFile(dir / "notes.tmp", makeFile(rng, words, 4096, true));        // ignored by the root .gitignore
+      }
+    }
+  }
+  // Ignored folders full of matches: a search that ignores nothing pays for them.
+  for (const char* ignored : {"generated", "logs"}) {
+    for (int d = 0; d < 20; ++d) {
+      fs::path dir = root / ignored / ("part" + std::to_string(d));
+      fs::create_directories(dir);
+      for (int f = 0; f < 100; ++f) writeFile(dir / ("out" + std::to_string(f) + ".cpp"), makeFile(rng, words, 8192, true));
+    }
+  }
+  // A couple of binary files.
+  std::string binary(65536, '\0');
+  for (size_t i = 0; i < binary.size(); i += 7) binary[i] = static_cast<char>(rng.below(256));
+  writeFile(root / "src/blob.bin", binary + "ConnectionPool");
+  writeFile(root / kStamp, std::to_string(stats.files) + " " + std::to_string(stats.bytes) + "\n");
+  return stats;
+}
+
+std::optional<TreeStats> cachedTree(const Options& options) {
+  std::ifstream in(fs::path(options.tree) / kStamp);
+  TreeStats stats;
+  if (!(in >> stats.files >> stats.bytes)) return std::nullopt;
+  return stats;
+}
+
+// ------------------------------------------------------------------- timing
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+// Runs a command with stdout into a pipe the driver drains; returns wall
+// milliseconds and the number of output lines.
+std::pair<double, size_t> runCommand(const std::vector<std::string>& argv) {
+  int fds[2];
+  if (::pipe(fds) != 0) return {0, 0};
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
+  posix_spawn_file_actions_addclose(&actions, fds[0]);
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  auto start = Clock::now();
+  pid_t pid = 0;
+  int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(fds[1]);
+  size_t lines = 0;
+  if (rc == 0) {
+    char buffer[65536];
+    ssize_t n;
+    while ((n = ::read(fds[0], buffer, sizeof buffer)) > 0) lines += static_cast<size_t>(std::count(buffer, buffer + n, '\n'));
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+  }
+  ::close(fds[0]);
+  double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  return {ms, lines};
+}
+
+struct Measured {
+  double ms = 0;
+  std::string note;  // result size, for a sanity check
+};
+
+Measured timeTool(const Tool& tool, const std::string& args, int runs) {
+  auto doc = json::parse(args).value();
+  std::vector<double> times;
+  std::string first;
+  for (int i = 0; i <= runs; ++i) {  // the first run warms the cache
+    auto built = tool.build(doc);
+    if (!built.invocation) return {0, "build failed: " + built.error->message};
+    auto start = Clock::now();
+    auto result = built.invocation->execute(CancelToken(), [](const std::string&) {});
+    double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    if (i > 0) times.push_back(ms);
+    if (i == 0) {
+      if (result.error) return {0, "error: " + result.error->message};
+      const std::string& text = result.llmContent.front().text;
+      first = text.substr(0, text.find_first_of(":\n"));
+    }
+  }
+  return {median(times), first};
+}
+
+Measured timeCommand(const std::vector<std::string>& argv, int runs) {
+  std::vector<double> times;
+  size_t lines = 0;
+  for (int i = 0; i <= runs; ++i) {
+    auto [ms, n] = runCommand(argv);
+    if (i > 0) times.push_back(ms);
+    lines = n;
+  }
+  return {median(times), std::to_string(lines) + " output lines"};
+}
+
+void printRow(const std::string& name, const Measured& lathe, const std::string& peerName, const Measured& peer) {
+  if (peer.ms <= 0) {
+    std::printf("%-34s %9.1f %9s  %-14s %7s   %s\n", name.c_str(), lathe.ms, "-", peerName.c_str(), "-", lathe.note.c_str());
+    return;
+  }
+  std::printf("%-34s %9.1f %9.1f  %-14s %6.2fx   %s | %s\n", name.c_str(), lathe.ms, peer.ms, peerName.c_str(),
+              lathe.ms / peer.ms, lathe.note.c_str(), peer.note.c_str());
+}
+
+bool haveCommand(const char* name) {
+  auto [ms, lines] = runCommand({"sh", "-c", std::string("command -v ") + name});
+  (void)ms;
+  return lines > 0;
+}
+
+Options parseArgs(int argc, char** argv) {
+  Options options;
+  const char* env = std::getenv("LATHE_BENCH_TREE");
+  options.tree = env && *env ? env : LATHE_BENCH_DEFAULT_TREE;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
+    if (a == "--runs") options.runs = std::max(1, std::atoi(value().c_str()));
+    else if (a == "--tree") options.tree = value();
+    else if (a == "--packages") options.packages = std::max(1, std::atoi(value().c_str()));
+    else if (a == "--regenerate") options.regenerate = true;
+    else {
+      std::fprintf(stderr,
+                   "usage: search_bench [--runs N] [--tree DIR] [--packages N (x1000 files)] [--regenerate]\n");
+      std::exit(a == "--help" ? 0 : 2);
+    }
+  }
+  return options;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options = parseArgs(argc, argv);
+  auto tree = options.regenerate ? std::nullopt : cachedTree(options);
+  if (!tree) {
+    std::fprintf(stderr, "search_bench: generating the tree in %s (once)...\n", options.tree.c_str());
+    auto start = Clock::now();
+    tree = generateTree(options);
+    std::fprintf(stderr, "search_bench: %zu files, %.0f MB in %.1f s\n", tree->files, tree->bytes / 1e6,
+                 std::chrono::duration<double>(Clock::now() - start).count());
+  }
+  const std::string root = fs::canonical(options.tree).string();
+  ToolContext context;
+  context.workspace = std::make_shared<const Workspace>(Workspace::create(root).value());
+  auto grep = makeGrepSearchTool(context);
+  auto glob = makeGlobTool(context);
+  const int runs = options.runs;
+
+  std::printf("tree: %s, %zu source files, %.0f MB (+ ignored folders); %u cores; median of %d warm runs\n\n",
+              root.c_str(), tree->files, tree->bytes / 1e6, std::max(1u, std::thread::hardware_concurrency()), runs);
+  std::printf("%-34s %9s %9s  %-14s %7s   %s\n", "case", "lathe ms", "peer ms", "peer", "ratio", "results (lathe | peer)");
+
+  const bool rg = haveCommand("rg");
+  struct GrepCase {
+    const char* name;
+    const char* pattern;
+    bool fixed;
+  };
+  const GrepCase cases[] = {
+      {"grep literal", "ConnectionPool", true},
+      {"grep regex, literal inside", "validate_\\w+\\(\\w+, \\w+\\)", false},
+      {"grep regex, no literal", "\\d{4}-\\d{2}-\\d{2}", false},
+  };
+  for (const auto& c : cases) {
+    std::string pattern = json::build([&](json::Writer& w) { json::str(w, c.pattern); });
+    std::string args = std::string(R"({"pattern": )") + pattern + R"(, "total_max_matches": 1000000000, "context": 0)" +
+                       (c.fixed ? R"(, "fixed_strings": true})" : "}");
+    Measured lathe = timeTool(*grep, args, runs);
+    Measured peer;
+    if (rg) {
+      std::vector<std::string> command = {"rg", "--hidden", "-i", "-n", "--no-heading"};
+      if (c.fixed) command.push_back("-F");
+      command.insert(command.end(), {"-e", c.pattern, root});
+      peer = timeCommand(command, runs);
+    }
+    printRow(c.name, lathe, rg ? "rg -i" : "(no rg)", peer);
+  }
+  {
+    // The default: stop after 100 matches (what the model usually gets).
+    Measured lathe = timeTool(*grep, R"({"pattern": "ConnectionPool"})", runs);
+    printRow("grep literal, default 100 limit", lathe, "(none)", Measured{0, "-"});
+  }
+
+  Measured lathe = timeTool(*glob, R"({"pattern": "**/*.py"})", runs);
+  Measured find = timeCommand({"find", root, "(", "-path", root + "/.git", "-o", "-path", root + "/generated", "-o",
+                               "-path", root + "/logs", ")", "-prune", "-o", "-type", "f", "-iname", "*.py", "-print"},
+                              runs);
+  printRow("glob **/*.py", lathe, "find -prune", find);
+  if (rg) {
+    Measured files = timeCommand({"rg", "--files", "--hidden", "--iglob", "*.py", root}, runs);
+    printRow("glob **/*.py", lathe, "rg --files", files);
+  }
+  lathe = timeTool(*glob, R"({"pattern": "src/pkg1*/mod2/*.{cpp,h}"})", runs);
+  find = timeCommand({"find", root + "/src", "-type", "f", "(", "-iname", "*.cpp", "-o", "-iname", "*.h", ")", "-ipath",
+                      "*/pkg1*/mod2/*"},
+                     runs);
+  printRow("glob src/pkg1*/mod2/*.{cpp,h}", lathe, "find", find);
+  std::printf("\nratio = lathe / peer (below 1 means Lathe is faster). rg prints to a pipe the driver drains.\n");
+  return 0;
+}
