@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Lathe needs to build and test on Debian 12: the Debian packages
 # (only those missing; apt-get update only when something is), then the pinned
-# npm test clients (acpx, @agentclientprotocol/sdk, ajv) from scripts/npm's lock file
+# npm test clients (acpx, @agentclientprotocol/sdk, ajv) and the tree-sitter
+# runtime and grammar sources from scripts/npm's lock file
 # into .deps/node. Idempotent and quiet when there is nothing to do; runs as
 # root or through sudo, and without a terminal (CI=true).
 set -euo pipefail
@@ -54,13 +55,16 @@ install_npm_clients() {
   command -v npm >/dev/null 2>&1 || die "npm not found after installing packages"
   [ -f "$NPM_SPEC/package-lock.json" ] || die "missing $NPM_SPEC/package-lock.json"
   local hash stamp="$NODE_DEPS/.stamp"
-  hash="$(cat "$NPM_SPEC/package.json" "$NPM_SPEC/package-lock.json" | sha256sum | cut -d' ' -f1)"
-  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$hash" ] && [ -x "$NODE_DEPS/node_modules/.bin/acpx" ] && [ -d "$NODE_DEPS/node_modules/ajv" ]; then
+  hash="$(cat "$NPM_SPEC/package.json" "$NPM_SPEC/package-lock.json" "$NPM_SPEC/.npmrc" | sha256sum | cut -d' ' -f1)"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$hash" ] && [ -x "$NODE_DEPS/node_modules/.bin/acpx" ] && [ -d "$NODE_DEPS/node_modules/ajv" ] \
+    && [ -f "$NODE_DEPS/node_modules/tree-sitter/vendor/tree-sitter/lib/src/lib.c" ]; then
     return 0
   fi
   say "installing pinned npm test clients into .deps/node"
   mkdir -p "$NODE_DEPS"
-  cp "$NPM_SPEC/package.json" "$NPM_SPEC/package-lock.json" "$NODE_DEPS/"
+  # .npmrc: legacy-peer-deps, because the grammars name the Node bindings as an
+  # optional peer of another version; only their C sources are used.
+  cp "$NPM_SPEC/package.json" "$NPM_SPEC/package-lock.json" "$NPM_SPEC/.npmrc" "$NODE_DEPS/"
   local log="$NODE_DEPS/npm.log" flags=(--ignore-scripts --no-audit --no-fund --loglevel=error)
   # npm ci calls the lock "out of sync" when an optional platform package that a
   # dependency names is missing from the registry (acpx's @openclaw/fs-safe
