@@ -19,9 +19,12 @@ struct AgentConfig {
   int maxTurnRequests = 100;         // model calls in one prompt turn
   int64_t contextWindow = 1'048'576; // tokens, for usage updates
   tools::ToolLimits toolLimits;
+  tools::ShellOptions shell;
   ApprovalMode approvalMode = ApprovalMode::standard;  // for new sessions
   std::vector<std::string> coreTools;     // settings tools.core: only these (empty: all)
   std::vector<std::string> excludeTools;  // settings tools.exclude
+  std::vector<std::string> allowedTools;  // settings tools.allowed
+  std::string dataDir;                    // per-session files go in dataDir/<sessionId>
 };
 
 }  // namespace lathe::engine

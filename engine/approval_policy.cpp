@@ -1,6 +1,10 @@
 // Approval decisions.
 #include "engine/approval_policy.h"
 
+#include <algorithm>
+
+#include "tools/shell/shell_analysis.h"
+
 namespace lathe::engine {
 
 const char* toString(ApprovalMode mode) {
@@ -23,39 +27,77 @@ std::optional<ApprovalMode> parseApprovalMode(const std::string& id) {
 
 namespace {
 
-bool remembered(const tools::ConfirmationDetails& details, const ApprovalQuery& query,
-                const SessionApprovals& approvals) {
+bool startsWith(const std::vector<std::string>& words, const std::vector<std::string>& prefix) {
+  if (prefix.empty() || prefix.size() > words.size()) return false;
+  return std::equal(prefix.begin(), prefix.end(), words.begin());
+}
+
+bool anyPrefix(const std::vector<std::string>& words, const std::vector<std::vector<std::string>>& prefixes) {
+  return std::any_of(prefixes.begin(), prefixes.end(), [&](const auto& p) { return startsWith(words, p); });
+}
+
+bool excludedCommand(const tools::ExecConfirmation& exec, const SessionApprovals& approvals) {
+  return std::any_of(exec.commands.begin(), exec.commands.end(),
+                     [&](const auto& words) { return anyPrefix(words, approvals.excludedCommandPrefixes); });
+}
+
+bool remembered(const tools::ConfirmationDetails& details, const SessionApprovals& approvals) {
   if (auto* edit = std::get_if<tools::EditConfirmation>(&details)) {
     return approvals.allEdits || approvals.editPaths.count(edit->diff.path) > 0;
   }
   if (auto* exec = std::get_if<tools::ExecConfirmation>(&details)) {
-    // Every command inside must be allowed; an empty list means the command
-    // could not be understood, and that is never pre-approved.
-    if (exec->rootCommands.empty()) return false;
-    for (const auto& root : exec->rootCommands) {
-      if (!approvals.commands.count(root)) return false;
-    }
-    return true;
+    // Every command inside must be allowed, by its name or a configured
+    // prefix; an empty list means the line could not be understood, and that
+    // is never pre-approved.
+    if (exec->commands.empty()) return false;
+    return std::all_of(exec->commands.begin(), exec->commands.end(), [&](const auto& words) {
+      return (!words.empty() && approvals.commands.count(words.front()) > 0) ||
+             anyPrefix(words, approvals.allowedCommandPrefixes);
+    });
   }
   if (auto* mcp = std::get_if<tools::McpConfirmation>(&details)) {
     return approvals.mcpServers.count(mcp->serverName) > 0 ||
            approvals.mcpTools.count(mcp->serverName + "__" + mcp->toolName) > 0;
   }
-  return approvals.tools.count(query.toolName) > 0;
+  return false;
 }
 
 }  // namespace
 
+SessionApprovals configuredApprovals(const std::vector<std::string>& allowed, const std::vector<std::string>& excluded) {
+  SessionApprovals approvals;
+  for (const auto& entry : allowed) {
+    auto prefix = tools::shell::shellPrefixFromSetting(entry);
+    if (!prefix.empty()) {
+      approvals.allowedCommandPrefixes.push_back(std::move(prefix));
+    } else if (entry.find('(') == std::string::npos) {
+      approvals.tools.insert(entry);
+    }
+  }
+  for (const auto& entry : excluded) {
+    auto prefix = tools::shell::shellPrefixFromSetting(entry);
+    if (!prefix.empty()) approvals.excludedCommandPrefixes.push_back(std::move(prefix));
+  }
+  return approvals;
+}
+
 Decision decideApproval(ApprovalMode mode, const ApprovalQuery& query, const SessionApprovals& approvals) {
+  const auto* exec = query.details ? std::get_if<tools::ExecConfirmation>(query.details) : nullptr;
+  // Excluded commands never run, in any mode.
+  if (exec && excludedCommand(*exec, approvals)) return Decision::deny;
+  // A command line whose whole parse only reads is as safe as a read tool.
+  if (exec && exec->readOnly && !exec->commands.empty()) return Decision::allow;
   // Plan mode is read-only, whatever the tool says about confirmation.
   if (mode == ApprovalMode::plan && !tools::isReadOnlyKind(query.kind)) return Decision::deny;
   if (!query.details) return Decision::allow;
   if (mode == ApprovalMode::yolo) return Decision::allow;
+  // Settings tools.allowed (or an earlier "always" for the tool) names it.
+  if (approvals.tools.count(query.toolName)) return Decision::allow;
   // Edits are confined to the workspace by the tools, so autoEdit may allow them.
   if (mode == ApprovalMode::autoEdit && std::holds_alternative<tools::EditConfirmation>(*query.details)) {
     return Decision::allow;
   }
-  return remembered(*query.details, query, approvals) ? Decision::allow : Decision::ask;
+  return remembered(*query.details, approvals) ? Decision::allow : Decision::ask;
 }
 
 void remember(SessionApprovals& approvals, AlwaysScope scope, const ApprovalQuery& query) {

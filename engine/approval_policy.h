@@ -5,6 +5,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "tools/tool.h"
 
@@ -14,8 +15,8 @@ enum class ApprovalMode { standard, autoEdit, yolo, plan };  // "default" is a k
 const char* toString(ApprovalMode mode);  // wire ids: default, autoEdit, yolo, plan
 std::optional<ApprovalMode> parseApprovalMode(const std::string& id);
 
-// "Allow always" answers remembered for one session, each no wider than what
-// the person saw when answering.
+// What this session allows without asking: configured (settings) and
+// remembered ("allow always" answers, each no wider than what the person saw).
 struct SessionApprovals {
   std::set<std::string> tools;      // tool names (info and other confirmations)
   std::set<std::string> editPaths;  // absolute paths
@@ -23,7 +24,14 @@ struct SessionApprovals {
   std::set<std::string> mcpServers;
   std::set<std::string> mcpTools;   // server__tool
   std::set<std::string> commands;   // shell root commands
+  // Settings tools.allowed / tools.exclude entries run_shell_command(git status).
+  std::vector<std::vector<std::string>> allowedCommandPrefixes;
+  std::vector<std::vector<std::string>> excludedCommandPrefixes;
 };
+
+// What settings grant every session: tools.allowed names and
+// run_shell_command(...) prefixes, tools.exclude run_shell_command(...) prefixes.
+SessionApprovals configuredApprovals(const std::vector<std::string>& allowed, const std::vector<std::string>& excluded);
 
 enum class Decision { allow, ask, deny };
 

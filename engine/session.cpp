@@ -5,6 +5,7 @@
 
 #include "engine/editor_file_store.h"
 #include "engine/system_prompt.h"
+#include "tools/shell/background_processes.h"
 #include "tools/builtin_tools.h"
 
 namespace lathe::engine {
@@ -24,6 +25,10 @@ tools::ToolRegistry makeRegistry(const tools::ToolContext& context, const AgentC
   builtins.push_back(tools::makeGlobTool(context));
   builtins.push_back(tools::makeGrepSearchTool(context));
   builtins.push_back(tools::makeReadManyFilesTool(context));
+  builtins.push_back(tools::makeOutlineTool(context));
+  builtins.push_back(tools::makeRunShellCommandTool(context));
+  builtins.push_back(tools::makeListBackgroundProcessesTool(context));
+  builtins.push_back(tools::makeReadBackgroundOutputTool(context));
   tools::ToolRegistry registry;
   for (auto& tool : builtins) {
     if (!config.coreTools.empty() && !contains(config.coreTools, tool->name())) continue;
@@ -32,6 +37,20 @@ tools::ToolRegistry makeRegistry(const tools::ToolContext& context, const AgentC
   }
   (void)registry.addAlias("search_file_content", "grep_search");  // Gemini CLI's older name
   return registry;
+}
+
+// What the session's tools share: its workspace, files, limits, shell options,
+// data directory and background commands (ended when the session goes).
+tools::ToolContext makeToolContext(const std::string& id, std::shared_ptr<const tools::Workspace> workspace,
+                                   const AgentConfig& config, EditorClient& editor) {
+  tools::ToolContext context;
+  context.workspace = std::move(workspace);
+  context.files = makeEditorFileStore(editor, id);
+  context.limits = config.toolLimits;
+  context.shell = config.shell;
+  if (!config.dataDir.empty()) context.sessionDataDir = config.dataDir + "/" + id;
+  context.background = std::make_shared<tools::shell::BackgroundProcesses>();
+  return context;
 }
 
 std::vector<Part> partsFromPrompt(const std::vector<acp::ContentBlock>& blocks) {
@@ -72,11 +91,10 @@ Session::Session(std::string id, std::shared_ptr<const tools::Workspace> workspa
       config_(config),
       editor_(editor),
       mode_(config.approvalMode),
-      registry_(makeRegistry(tools::ToolContext{workspace_, makeEditorFileStore(editor, id_), config.toolLimits},
-                             config)),
+      registry_(makeRegistry(makeToolContext(id_, workspace_, config, editor), config)),
       declarations_(registry_.declarations()),
       systemPrompt_(buildSystemPrompt(*workspace_)),
-      scheduler_(registry_, editor, id_, mode_) {}
+      scheduler_(registry_, editor, id_, mode_, configuredApprovals(config.allowedTools, config.excludeTools)) {}
 
 void Session::appendUser(std::vector<Part> parts) {
   if (parts.empty()) return;

@@ -52,6 +52,17 @@ Status mergeSettingsFile(const std::string& path, Settings& settings) {
   if (auto tools = r.optObject("tools")) {
     if (auto core = tools->optStrings("core")) settings.coreTools = core;
     if (auto exclude = tools->optStrings("exclude")) settings.excludeTools = exclude;
+    if (auto allowed = tools->optStrings("allowed")) settings.allowedTools = allowed;
+    if (const json::Value* sandbox = json::find(*tools->value(), "sandbox")) {
+      // Gemini CLI also names container runtimes here; bubblewrap is what Lathe has.
+      if (sandbox->IsBool()) {
+        settings.sandbox = sandbox->GetBool();
+      } else if (sandbox->IsString() && std::string(sandbox->GetString()) == "bwrap") {
+        settings.sandbox = true;
+      } else if (!sandbox->IsNull()) {
+        r.fail(path + ".tools.sandbox", "must be true, false or \"bwrap\"");
+      }
+    }
   }
   if (auto general = r.optObject("general")) {
     if (auto mode = general->optStr("defaultApprovalMode")) settings.approvalMode = mode;

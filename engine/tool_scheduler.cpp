@@ -58,7 +58,16 @@ acp::ToolCallContent diffContent(const tools::FileDiff& diff) {
 // What the person sees in a permission request for each confirmation type.
 std::vector<acp::ToolCallContent> confirmationContent(const tools::ConfirmationDetails& details) {
   if (auto* edit = std::get_if<tools::EditConfirmation>(&details)) return {diffContent(edit->diff)};
-  if (auto* exec = std::get_if<tools::ExecConfirmation>(&details)) return {textContent("$ " + exec->command)};
+  if (auto* exec = std::get_if<tools::ExecConfirmation>(&details)) {
+    std::string text = "$ " + exec->command;
+    if (exec->rootCommands.empty()) {
+      text += "\n(Lathe could not fully understand this command line.)";
+    } else {
+      text += "\nRuns: ";
+      for (size_t i = 0; i < exec->rootCommands.size(); ++i) text += (i ? ", " : "") + exec->rootCommands[i];
+    }
+    return {textContent(text)};
+  }
   if (auto* mcp = std::get_if<tools::McpConfirmation>(&details)) {
     return {textContent("MCP tool " + mcp->toolName + " from server " + mcp->serverName)};
   }
@@ -138,6 +147,7 @@ class ToolScheduler::CallRun {
     } else if (auto* display = std::get_if<std::string>(&result.returnDisplay); display && !display->empty()) {
       content.push_back(textContent(*display));
     }
+    for (auto& note : result.displayNotes) content.push_back(textContent(std::move(note)));
     done.content = std::move(content);
     owner_.editor_.sendUpdate(owner_.sessionId_, done);
     return std::move(outcome_);
@@ -153,8 +163,12 @@ class ToolScheduler::CallRun {
 };
 
 ToolScheduler::ToolScheduler(const tools::ToolRegistry& registry, EditorClient& editor, std::string sessionId,
-                             const std::atomic<ApprovalMode>& mode)
-    : registry_(registry), editor_(editor), sessionId_(std::move(sessionId)), mode_(mode) {}
+                             const std::atomic<ApprovalMode>& mode, SessionApprovals configured)
+    : registry_(registry),
+      editor_(editor),
+      sessionId_(std::move(sessionId)),
+      mode_(mode),
+      approvals_(std::move(configured)) {}
 
 std::string ToolScheduler::nextCallId() { return "call_" + std::to_string(++nextId_); }
 
@@ -237,8 +251,11 @@ ToolScheduler::Outcome ToolScheduler::runOne(const FunctionCall& call, const Can
     decision = decideApproval(mode_.load(), query, approvals_);
   }
   if (decision == Decision::deny) {
-    return run.finish(CallState::error, "Refused: the session is in plan mode, which allows only read-only tools. "
-                                        "Describe the change instead of making it.");
+    if (mode_.load() == ApprovalMode::plan && !tools::isReadOnlyKind(tool->kind())) {
+      return run.finish(CallState::error, "Refused: the session is in plan mode, which allows only read-only tools. "
+                                          "Describe the change instead of making it.");
+    }
+    return run.finish(CallState::error, "Refused: the settings exclude this command (tools.exclude).");
   }
   if (decision == Decision::ask) {
     run.moveTo(CallState::awaiting_approval);

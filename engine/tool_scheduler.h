@@ -21,7 +21,7 @@ namespace lathe::engine {
 class ToolScheduler {
  public:
   ToolScheduler(const tools::ToolRegistry& registry, EditorClient& editor, std::string sessionId,
-                const std::atomic<ApprovalMode>& mode);
+                const std::atomic<ApprovalMode>& mode, SessionApprovals configured = {});
 
   // Returns the parts of the user content that answers the calls: one
   // functionResponse per call, in call order, plus any inline data parts.

@@ -34,6 +34,7 @@ Options:
   --approval-mode MODE           default, autoEdit (auto_edit), yolo or plan (default: default)
   --yolo                         the same as --approval-mode yolo
   --settings FILE                a Gemini CLI settings.json read after ~/.gemini/settings.json
+  -s, --sandbox                  run shell commands under bubblewrap (workspace writable, no network)
   --max-turns N                  model requests allowed in one prompt turn (default: 100)
   --read-timeout SECONDS         longest silence allowed in a model stream (default: 300)
   --log-level LEVEL              error, warn, info or debug (default: warn), on stderr
@@ -69,6 +70,10 @@ Result<Options> parseCommandLine(const std::vector<std::string>& args, const Get
       return options;
     }
     if (arg == "--acp" || arg == "--experimental-acp") continue;
+    if (arg == "--sandbox" || arg == "-s") {
+      options.sandbox = true;
+      continue;
+    }
     if (arg == "--yolo" || arg == "-y") {
       options.approvalMode = "yolo";
       continue;

@@ -24,6 +24,7 @@ struct Options {
   LogLevel logLevel = LogLevel::warn;
   std::optional<std::string> approvalMode;  // validated by the engine
   std::string settingsPath;                 // extra settings file, read last
+  bool sandbox = false;                     // --sandbox
   engine::ProviderOptions provider;
 };
 

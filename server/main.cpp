@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "engine/settings.h"
+#include "tools/shell/sandbox.h"
 #include "server/acp_agent.h"
 #include "server/cli.h"
 #include "server/headless.h"
@@ -17,6 +18,14 @@
 using namespace lathe;
 
 namespace {
+
+// Where sessions keep their files (e.g. full shell output): the XDG state
+// directory, else under the temporary directory.
+std::string dataDirectory() {
+  if (const char* state = std::getenv("XDG_STATE_HOME"); state && *state) return std::string(state) + "/lathe/sessions";
+  if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.local/state/lathe/sessions";
+  return (std::filesystem::temp_directory_path() / ("lathe-" + std::to_string(::getuid())) / "sessions").string();
+}
 
 // Gemini CLI's settings: the user's, the workspace's (for `run`), then --settings.
 Result<engine::Settings> loadSettings(const server::Options& options, const std::string& cwd) {
@@ -93,6 +102,16 @@ int main(int argc, char** argv) {
   config.maxTurnRequests = options->maxTurnRequests;
   config.coreTools = settings->coreTools.value_or(std::vector<std::string>{});
   config.excludeTools = settings->excludeTools.value_or(std::vector<std::string>{});
+  config.allowedTools = settings->allowedTools.value_or(std::vector<std::string>{});
+  config.dataDir = dataDirectory();
+  config.shell.sandbox = options->sandbox || settings->sandbox.value_or(false);
+  if (config.shell.sandbox) {
+    // Asked for and unusable is an error now, not a surprise at the first command.
+    if (auto probe = tools::shell::probeSandbox(); !probe) {
+      std::fprintf(stderr, "lathe: --sandbox was asked for but cannot work: %s\n", probe.error().message.c_str());
+      return 2;
+    }
+  }
   if (auto modeId = options->approvalMode ? options->approvalMode : settings->approvalMode) {
     auto mode = engine::parseApprovalMode(*modeId);
     if (!mode) {

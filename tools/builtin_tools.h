@@ -15,5 +15,9 @@ std::unique_ptr<Tool> makeGrepSearchTool(const ToolContext& context);
 std::unique_ptr<Tool> makeReadManyFilesTool(const ToolContext& context);
 std::unique_ptr<Tool> makeWriteFileTool(const ToolContext& context);
 std::unique_ptr<Tool> makeReplaceTool(const ToolContext& context);
+std::unique_ptr<Tool> makeOutlineTool(const ToolContext& context);
+std::unique_ptr<Tool> makeRunShellCommandTool(const ToolContext& context);
+std::unique_ptr<Tool> makeListBackgroundProcessesTool(const ToolContext& context);
+std::unique_ptr<Tool> makeReadBackgroundOutputTool(const ToolContext& context);
 
 }  // namespace lathe::tools

@@ -14,6 +14,7 @@
 
 #include "tools/builtin_tools.h"
 #include "tools/edit_support.h"
+#include "tools/syntax_warning.h"
 #include "tools/text_format.h"
 
 namespace lathe::tools {
@@ -137,6 +138,7 @@ class ReplaceInvocation final : public ToolInvocation {
     }
     ToolResult result;
     result.llmContent.push_back(LlmPart{std::move(llm), {}, {}});
+    addSyntaxWarning(result, p_.path, change.oldText, change.newText, cancel);
     result.returnDisplay = FileDiff{p_.path, std::move(change.oldText), std::move(change.newText)};
     return result;
   }

@@ -69,6 +69,7 @@ struct TailCall {
 struct ToolResult {
   std::vector<LlmPart> llmContent;
   std::variant<std::string, FileDiff> returnDisplay;  // markdown/text, or a diff
+  std::vector<std::string> displayNotes;  // shown to the person after the display (e.g. syntax warnings)
   std::optional<ToolError> error;
   json::Raw data;
   std::optional<TailCall> tailToolCallRequest;
@@ -89,7 +90,11 @@ struct EditConfirmation {
 };
 struct ExecConfirmation {
   std::string command;
-  std::vector<std::string> rootCommands;
+  std::vector<std::string> rootCommands;  // empty when the command could not be understood
+  // Each command the line runs, as words (for prefix approvals such as
+  // "git status"); empty when not understood.
+  std::vector<std::vector<std::string>> commands;
+  bool readOnly = false;  // the whole line only reads
 };
 struct McpConfirmation {
   std::string serverName;

@@ -13,6 +13,7 @@
 
 #include "tools/builtin_tools.h"
 #include "tools/edit_support.h"
+#include "tools/syntax_warning.h"
 #include "tools/text_format.h"
 
 namespace lathe::tools {
@@ -81,6 +82,7 @@ class WriteFileInvocation final : public ToolInvocation {
                                 : "Created new file " + path_ + " with " + std::to_string(lines) + " lines.";
     ToolResult result;
     result.llmContent.push_back(LlmPart{std::move(llm), {}, {}});
+    addSyntaxWarning(result, path_, p.oldText, p.newText, cancel);
     result.returnDisplay = FileDiff{path_, std::move(p.oldText), std::move(p.newText)};
     return result;
   }

@@ -18,8 +18,16 @@ namespace {
 tools::ConfirmationDetails editOf(const std::string& path) {
   return tools::EditConfirmation{"Edit", tools::FileDiff{path, std::string("a"), "b"}};
 }
-tools::ConfirmationDetails execOf(std::vector<std::string> roots) {
-  return tools::ExecConfirmation{"cmd", std::move(roots)};
+// A command line running one command per root name (each just its name).
+tools::ConfirmationDetails execOf(std::vector<std::string> roots, bool readOnly = false) {
+  std::vector<std::vector<std::string>> commands;
+  for (const auto& root : roots) commands.push_back({root});
+  return tools::ExecConfirmation{"cmd", std::move(roots), std::move(commands), readOnly};
+}
+tools::ConfirmationDetails execWords(std::vector<std::vector<std::string>> commands) {
+  std::vector<std::string> roots;
+  for (const auto& words : commands) roots.push_back(words.front());
+  return tools::ExecConfirmation{"cmd", std::move(roots), std::move(commands), false};
 }
 tools::ConfirmationDetails mcpOf() { return tools::McpConfirmation{"srv", "do_it"}; }
 tools::ConfirmationDetails infoOf() { return tools::InfoConfirmation{"fetch it", {"https://example.com"}}; }
@@ -102,6 +110,57 @@ TEST_CASE("remembered approvals are exactly as wide as what was allowed") {
   remember(approvals, AlwaysScope::tool, {"web_fetch", Kind::fetch, &info});
   CHECK(decideApproval(ApprovalMode::standard, {"web_fetch", Kind::fetch, &info}, approvals) == Decision::allow);
   CHECK(decideApproval(ApprovalMode::standard, {"other_fetch", Kind::fetch, &info}, approvals) == Decision::ask);
+}
+
+TEST_CASE("shell lines: read-only parses, configured prefixes, exclusions") {
+  auto readOnly = execOf({"ls", "grep"}, true);
+  auto notUnderstood = tools::ConfirmationDetails(tools::ExecConfirmation{"x $(y)", {}, {}, true});
+  auto gitStatus = execWords({{"git", "status", "--short"}});
+  auto gitPush = execWords({{"git", "push"}});
+  auto statusThenRm = execWords({{"git", "status"}, {"rm", "-rf", "x"}});
+  auto rmInPipe = execWords({{"cat", "x"}, {"rm", "y"}});
+  SessionApprovals settings = configuredApprovals(
+      {"run_shell_command(git status)", "read_file", "ShellTool(make)"}, {"run_shell_command(rm)", "glob"});
+  REQUIRE(settings.allowedCommandPrefixes.size() == 2);
+  CHECK(settings.excludedCommandPrefixes == std::vector<std::vector<std::string>>{{"rm"}});
+  CHECK(settings.tools.count("read_file"));
+  CHECK_FALSE(settings.tools.count("glob"));
+
+  auto decide = [&](ApprovalMode mode, const tools::ConfirmationDetails& d) {
+    return name(decideApproval(mode, {"run_shell_command", Kind::execute, &d}, settings));
+  };
+  // A whole parse that only reads needs no question, even in plan mode.
+  CHECK(decide(ApprovalMode::standard, readOnly) == std::string("allow"));
+  CHECK(decide(ApprovalMode::plan, readOnly) == std::string("allow"));
+  // Not understood: a read-only claim without commands is not trusted.
+  CHECK(decide(ApprovalMode::standard, notUnderstood) == std::string("ask"));
+  CHECK(decide(ApprovalMode::standard, gitStatus) == std::string("allow"));
+  CHECK(decide(ApprovalMode::standard, gitPush) == std::string("ask"));
+  CHECK(decide(ApprovalMode::autoEdit, gitPush) == std::string("ask"));
+  CHECK(decide(ApprovalMode::yolo, gitPush) == std::string("allow"));
+  CHECK(decide(ApprovalMode::plan, gitPush) == std::string("deny"));
+  // Every command must be allowed; an excluded one is refused in every mode.
+  CHECK(decide(ApprovalMode::standard, statusThenRm) == std::string("deny"));
+  CHECK(decide(ApprovalMode::yolo, statusThenRm) == std::string("deny"));
+  CHECK(decide(ApprovalMode::yolo, rmInPipe) == std::string("deny"));
+
+  SessionApprovals remembered;
+  auto catAndSort = execOf({"cat", "sort"});
+  remember(remembered, AlwaysScope::command, {"run_shell_command", Kind::execute, &catAndSort});
+  auto catOnly = execOf({"cat"});
+  auto catAndCurl = execOf({"cat", "curl"});
+  CHECK(decideApproval(ApprovalMode::standard, {"run_shell_command", Kind::execute, &catOnly}, remembered) ==
+        Decision::allow);
+  CHECK(decideApproval(ApprovalMode::standard, {"run_shell_command", Kind::execute, &catAndCurl}, remembered) ==
+        Decision::ask);
+}
+
+TEST_CASE("a tool named in tools.allowed skips its confirmation") {
+  auto edit = editOf("/w/a.txt");
+  SessionApprovals settings = configuredApprovals({"replace"}, {});
+  CHECK(decideApproval(ApprovalMode::standard, {"replace", Kind::edit, &edit}, settings) == Decision::allow);
+  CHECK(decideApproval(ApprovalMode::standard, {"write_file", Kind::edit, &edit}, settings) == Decision::ask);
+  CHECK(decideApproval(ApprovalMode::plan, {"replace", Kind::edit, &edit}, settings) == Decision::deny);
 }
 
 TEST_CASE("mode ids parse like Gemini CLI's") {

@@ -1,0 +1,189 @@
+// shell_bench: the overhead of run_shell_command (build + execute through the
+// Tool API: spawn in a new session, poll loop, output buffer, result text)
+// against a bare posix_spawn of `bash -c` reading the same output from a pipe,
+// for `true` and `seq 100000`; the same under the bubblewrap sandbox when it
+// works here; and the time from cancel to the whole process tree gone (and to
+// execute() returning). Prints the median, min and max of N runs.
+// Single-threaded except for the cancel runs.
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tools/builtin_tools.h"
+#include "tools/shell/background_processes.h"
+#include "tools/shell/sandbox.h"
+#include "tools/workspace.h"
+
+namespace fs = std::filesystem;
+using namespace lathe;
+using namespace lathe::tools;
+using Clock = std::chrono::steady_clock;
+
+extern char** environ;
+
+namespace {
+
+double msSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+struct Stats {
+  std::vector<double> ms;
+  double median() const {
+    std::vector<double> sorted = ms;
+    std::sort(sorted.begin(), sorted.end());
+    return sorted[sorted.size() / 2];
+  }
+  void print(const char* label) const {
+    std::vector<double> sorted = ms;
+    std::sort(sorted.begin(), sorted.end());
+    std::printf("%-44s median %8.2f ms   min %8.2f   max %8.2f   (n=%zu)\n", label, median(), sorted.front(),
+                sorted.back(), sorted.size());
+  }
+};
+
+// posix_spawn bash -c, stdout+stderr into a pipe read to the end, waitpid.
+size_t bareBash(const std::string& command) {
+  int out[2];
+  if (::pipe2(out, O_CLOEXEC) != 0) std::abort();
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, out[1], 1);
+  posix_spawn_file_actions_adddup2(&actions, out[1], 2);
+  const char* argv[] = {"bash", "-c", command.c_str(), nullptr};
+  pid_t pid = -1;
+  if (::posix_spawnp(&pid, "bash", &actions, nullptr, const_cast<char* const*>(argv), environ) != 0) std::abort();
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(out[1]);
+  std::string output;
+  char buf[65536];
+  for (ssize_t n; (n = ::read(out[0], buf, sizeof buf)) > 0;) output.append(buf, static_cast<size_t>(n));
+  ::close(out[0]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return output.size();
+}
+
+std::string argsFor(const std::string& command) {
+  return json::build([&](json::Writer& w) {
+    w.StartObject();
+    json::put(w, "command", command);
+    w.EndObject();
+  });
+}
+
+ToolResult runTool(const Tool& tool, const std::string& command, const CancelToken& cancel = CancelToken()) {
+  auto doc = json::parse(argsFor(command)).value();
+  auto built = tool.build(doc);
+  if (!built.invocation) {
+    std::fprintf(stderr, "build failed: %s\n", built.error->message.c_str());
+    std::exit(1);
+  }
+  return built.invocation->execute(cancel, [](const std::string&) {});
+}
+
+bool alive(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat;
+  if (!std::getline(in, stat)) return false;
+  size_t close = stat.rfind(')');
+  char state = close != std::string::npos && close + 2 < stat.size() ? stat[close + 2] : '?';
+  return state != 'Z' && state != 'X';
+}
+
+std::vector<pid_t> readPids(const fs::path& file) {
+  std::vector<pid_t> pids;
+  std::ifstream in(file);
+  for (long pid; in >> pid;) pids.push_back(static_cast<pid_t>(pid));
+  return pids;
+}
+
+void compare(const Tool& tool, const std::string& command, int runs, const char* bareLabel, const char* toolLabel) {
+  Stats bare, viaTool;
+  bareBash(command);
+  runTool(tool, command);
+  for (int i = 0; i < runs; ++i) {
+    auto start = Clock::now();
+    bareBash(command);
+    bare.ms.push_back(msSince(start));
+    start = Clock::now();
+    runTool(tool, command);
+    viaTool.ms.push_back(msSince(start));
+  }
+  bare.print(bareLabel);
+  viaTool.print(toolLabel);
+  std::printf("%-44s %+8.2f ms\n", "  overhead (median difference)", viaTool.median() - bare.median());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int runs = argc > 1 ? std::atoi(argv[1]) : 50;
+  std::string tmpl = (fs::temp_directory_path() / "lathe-shell-bench-XXXXXX").string();
+  fs::path root = fs::canonical(::mkdtemp(tmpl.data()));
+  fs::create_directories(root / "ws");
+
+  ToolContext context;
+  context.workspace = std::make_shared<const Workspace>(Workspace::create((root / "ws").string()).value());
+  context.sessionDataDir = (root / "session").string();
+  context.background = std::make_shared<shell::BackgroundProcesses>();
+  auto tool = makeRunShellCommandTool(context);
+
+  std::printf("run_shell_command against bare bash -c (%d runs each)\n", runs);
+  compare(*tool, "true", runs, "bare bash -c true", "run_shell_command true");
+  compare(*tool, "seq 100000", std::max(runs / 3, 5), "bare bash -c 'seq 100000' (589 KB)",
+          "run_shell_command 'seq 100000'");
+
+  if (shell::probeSandboxNow()) {
+    ToolContext sandboxed = context;
+    sandboxed.shell.sandbox = true;
+    auto sandboxTool = makeRunShellCommandTool(sandboxed);
+    Stats sandbox;
+    runTool(*sandboxTool, "true");
+    for (int i = 0; i < runs; ++i) {
+      auto start = Clock::now();
+      runTool(*sandboxTool, "true");
+      sandbox.ms.push_back(msSince(start));
+    }
+    sandbox.print("run_shell_command true, sandboxed (bwrap)");
+  } else {
+    std::printf("sandbox: bubblewrap does not work here; skipped\n");
+  }
+
+  // Cancel: a shell waiting on two background sleeps (grandchildren).
+  Stats treeGone, returned;
+  int cancelRuns = std::max(runs / 5, 5);
+  fs::path pidFile = root / "ws" / "pids";
+  for (int i = 0; i < cancelRuns; ++i) {
+    fs::remove(pidFile);
+    CancelToken cancel = CancelToken::create();
+    std::thread runner(
+        [&] { runTool(*tool, "sleep 100 & echo $! >> pids; sleep 100 & echo $! >> pids; wait", cancel); });
+    while (readPids(pidFile).size() < 2) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    std::vector<pid_t> pids = readPids(pidFile);
+    auto start = Clock::now();
+    cancel.cancel();
+    while (std::any_of(pids.begin(), pids.end(), alive)) std::this_thread::sleep_for(std::chrono::microseconds(100));
+    treeGone.ms.push_back(msSince(start));
+    runner.join();
+    returned.ms.push_back(msSince(start));
+  }
+  treeGone.print("cancel -> grandchildren gone");
+  returned.print("cancel -> execute() returned");
+
+  context.background->killAll();
+  fs::remove_all(root);
+  return 0;
+}

@@ -1,0 +1,581 @@
+// run_shell_command and its parts: process trees, output buffering, background
+// commands and the bubblewrap sandbox. Spawns real bash processes.
+#include <catch2/catch.hpp>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <thread>
+
+#include "tools/builtin_tools.h"
+#include "tools/shell/background_processes.h"
+#include "tools/shell/output_buffer.h"
+#include "tools/shell/process_runner.h"
+#include "tools/shell/sandbox.h"
+#include "tools/shell/terminal_text.h"
+#include "tools/workspace.h"
+
+using namespace lathe;
+using namespace lathe::tools;
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+using namespace std::chrono_literals;
+
+namespace {
+
+struct TempDir {
+  fs::path path;
+  explicit TempDir(const fs::path& parent = fs::temp_directory_path()) {
+    std::string tmpl = (parent / "lathe-shell-XXXXXX").string();
+    path = fs::canonical(::mkdtemp(tmpl.data()));
+  }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+std::string readFile(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// Alive and not a zombie (no one may reap orphans in a container).
+bool alive(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat;
+  if (!std::getline(in, stat)) return false;
+  size_t close = stat.rfind(')');
+  char state = close != std::string::npos && close + 2 < stat.size() ? stat[close + 2] : '?';
+  return state != 'Z' && state != 'X';
+}
+
+// Live processes whose command line holds `token`.
+int processesRunning(const std::string& token) {
+  int count = 0;
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::string cmdline = readFile(entry.path() / "cmdline");
+    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+    if (cmdline.rfind("sleep " + token, 0) == 0 && alive(static_cast<pid_t>(std::stol(name)))) ++count;
+  }
+  return count;
+}
+
+bool waitUntil(const std::function<bool()>& condition, std::chrono::milliseconds limit) {
+  auto deadline = Clock::now() + limit;
+  while (Clock::now() < deadline) {
+    if (condition()) return true;
+    std::this_thread::sleep_for(10ms);
+  }
+  return condition();
+}
+
+std::vector<pid_t> readPids(const fs::path& file) {
+  std::vector<pid_t> pids;
+  std::ifstream in(file);
+  for (long pid; in >> pid;) pids.push_back(static_cast<pid_t>(pid));
+  return pids;
+}
+
+std::string llmText(const ToolResult& result) {
+  std::string text;
+  for (const auto& part : result.llmContent) text += part.text;
+  return text;
+}
+
+std::string displayText(const ToolResult& result) {
+  auto* text = std::get_if<std::string>(&result.returnDisplay);
+  return text ? *text : std::string();
+}
+
+struct Fixture {
+  TempDir root;
+  TempDir data;
+  ToolContext context;
+  Fixture() {
+    context.workspace = std::make_shared<const Workspace>(Workspace::create(root.path.string()).value());
+    context.sessionDataDir = (data.path / "session").string();
+    context.background = std::make_shared<shell::BackgroundProcesses>();
+    context.shell.inactivitySeconds = 60;
+  }
+
+  BuildResult build(const std::string& args) const {
+    auto tool = makeRunShellCommandTool(context);
+    return tool->build(json::parse(args).value());
+  }
+
+  ToolResult run(const std::string& command, const CancelToken& cancel = CancelToken(),
+                 const OutputSink& sink = [](const std::string&) {}) const {
+    std::string args = json::build([&](json::Writer& w) {
+      w.StartObject();
+      json::put(w, "command", command);
+      w.EndObject();
+    });
+    return runArgs(args, cancel, sink);
+  }
+
+  ToolResult runArgs(const std::string& args, const CancelToken& cancel = CancelToken(),
+                     const OutputSink& sink = [](const std::string&) {}) const {
+    auto built = build(args);
+    if (!built.invocation) return ToolResult::failure(built.error->type, built.error->message);
+    return built.invocation->execute(cancel, sink);
+  }
+
+  ToolResult runTool(std::unique_ptr<Tool> tool, const std::string& args) const {
+    auto built = tool->build(json::parse(args).value());
+    if (!built.invocation) return ToolResult::failure(built.error->type, built.error->message);
+    return built.invocation->execute(CancelToken(), [](const std::string&) {});
+  }
+};
+
+}  // namespace
+
+TEST_CASE("shell: exit code, merged output order and the process group") {
+  Fixture f;
+  auto result = f.run("echo one; echo two >&2; echo three; exit 3");
+  std::string llm = llmText(result);
+  CHECK_FALSE(result.error);  // a failing command is a result the model reads, not a tool error
+  CHECK(llm.find("Output: one\ntwo\nthree\n") != std::string::npos);
+  CHECK(llm.find("Exit Code: 3") != std::string::npos);
+  CHECK(std::regex_search(llm, std::regex("Process Group PGID: [0-9]+")));
+  CHECK(displayText(result).find("[exit code 3]") != std::string::npos);
+
+  auto ok = f.run("true");
+  CHECK(llmText(ok).find("Output: (empty)") != std::string::npos);
+  CHECK(llmText(ok).find("Exit Code: 0") != std::string::npos);
+}
+
+TEST_CASE("shell: a command ended by a signal reports it") {
+  Fixture f;
+  auto result = f.run("echo before; kill -TERM $$");
+  std::string llm = llmText(result);
+  CHECK_FALSE(result.error);
+  CHECK(llm.find("before") != std::string::npos);
+  CHECK(llm.find("Signal: 15 (SIGTERM)") != std::string::npos);
+}
+
+TEST_CASE("shell: the environment marks the agent; stdin is closed; there is no terminal") {
+  Fixture f;
+  auto env = f.run("echo \"$GEMINI_CLI $LATHE_AGENT $PAGER $GIT_PAGER\"");
+  CHECK(llmText(env).find("Output: 1 1 cat cat\n") != std::string::npos);
+
+  auto start = Clock::now();
+  auto cat = f.run("cat; echo after-cat");
+  CHECK(Clock::now() - start < 5s);
+  CHECK(llmText(cat).find("after-cat") != std::string::npos);
+
+  auto tty = f.run("exec 3</dev/tty && echo has-tty || echo no-tty");
+  CHECK(llmText(tty).find("no-tty") != std::string::npos);
+}
+
+TEST_CASE("shell: dir_path runs inside the workspace and is confined to it") {
+  Fixture f;
+  fs::create_directories(f.root.path / "sub");
+  auto inSub = f.runArgs(R"({"command": "pwd", "dir_path": "sub"})");
+  CHECK(llmText(inSub).find("Output: " + (f.root.path / "sub").string()) != std::string::npos);
+
+  auto atRoot = f.run("pwd");
+  CHECK(llmText(atRoot).find("Output: " + f.root.path.string() + "\n") != std::string::npos);
+
+  auto up = f.build(R"({"command": "pwd", "dir_path": ".."})");
+  REQUIRE_FALSE(up.invocation);
+  CHECK(up.error->type == ErrorType::path_not_in_workspace);
+  auto outside = f.build(R"({"command": "pwd", "dir_path": "/etc"})");
+  REQUIRE_FALSE(outside.invocation);
+  CHECK(outside.error->type == ErrorType::path_not_in_workspace);
+
+  auto missing = f.runArgs(R"({"command": "pwd", "dir_path": "nope"})");
+  REQUIRE(missing.error);
+  CHECK(missing.error->type == ErrorType::file_not_found);
+
+  auto empty = f.build(R"({"command": "  "})");
+  REQUIRE_FALSE(empty.invocation);
+  CHECK(empty.error->type == ErrorType::invalid_params);
+}
+
+TEST_CASE("shell: description and locations") {
+  Fixture f;
+  fs::create_directories(f.root.path / "sub");
+  auto built = f.build(R"({"command": "make test", "description": "run the tests", "dir_path": "sub"})");
+  REQUIRE(built.invocation);
+  CHECK(built.invocation->description() == "make test [in sub] (run the tests)");
+  REQUIRE(built.invocation->locations().size() == 1);
+  CHECK(built.invocation->locations()[0].path == (f.root.path / "sub").string());
+  auto tool = makeRunShellCommandTool(f.context);
+  CHECK(tool->kind() == Kind::execute);
+  CHECK(tool->info().canUpdateOutput);
+}
+
+TEST_CASE("shell: cancel kills the whole tree, grandchildren included") {
+  Fixture f;
+  // Two grandchildren in the group, one that left the session with setsid
+  // (its parent subshell is still alive, so it is still in the tree).
+  std::string command =
+      "sleep 100 & echo $! >> pids; sleep 100 & echo $! >> pids; "
+      "(setsid sleep 100 & echo $! >> pids; wait) & wait";
+  CancelToken cancel = CancelToken::create();
+  ToolResult result;
+  std::thread runner([&] { result = f.run(command, cancel); });
+  fs::path pidFile = f.root.path / "pids";
+  REQUIRE(waitUntil([&] { return readPids(pidFile).size() == 3; }, 10s));
+  auto pids = readPids(pidFile);
+  for (pid_t pid : pids) CHECK(alive(pid));
+
+  auto start = Clock::now();
+  cancel.cancel();
+  runner.join();
+  auto took = Clock::now() - start;
+  CHECK(took < 5s);
+  for (pid_t pid : pids) CHECK(waitUntil([&] { return !alive(pid); }, 5s));
+  REQUIRE(result.error);
+  CHECK(result.error->type == ErrorType::cancelled);
+  CHECK(llmText(result).find("cancelled") != std::string::npos);
+}
+
+TEST_CASE("shell: SIGKILL follows SIGTERM for a tree that ignores it") {
+  TempDir dir;
+  shell::SpawnSpec spec;
+  spec.argv = shell::bashArgv("trap '' TERM; sleep 100 & echo $! > pid; trap '' TERM; while :; do sleep 0.05; done");
+  spec.cwd = dir.path.string();
+  auto process = shell::ShellProcess::spawn(spec);
+  REQUIRE(process);
+  REQUIRE(waitUntil([&] { return !readPids(dir.path / "pid").empty(); }, 10s));
+  pid_t child = readPids(dir.path / "pid").front();
+  pid_t shellPid = (*process)->pgid();
+  auto start = Clock::now();
+  (*process)->killTree(300ms);
+  auto took = Clock::now() - start;
+  CHECK(took >= 250ms);
+  CHECK(took < 3s);
+  CHECK_FALSE(alive(child));
+  CHECK_FALSE(alive(shellPid));
+  CHECK((*process)->shellExited());
+  CHECK((*process)->exit().signal == SIGKILL);
+}
+
+TEST_CASE("shell: inactivity ends a silent command and says so") {
+  Fixture f;
+  f.context.shell.inactivitySeconds = 1;
+  auto start = Clock::now();
+  auto result = f.run("echo started; sleep 100 & echo $! > pid; wait");
+  auto took = Clock::now() - start;
+  CHECK(took >= 900ms);
+  CHECK(took < 6s);
+  std::string llm = llmText(result);
+  CHECK(llm.find("started") != std::string::npos);
+  CHECK(llm.find("printed nothing for 1 seconds") != std::string::npos);
+  CHECK_FALSE(result.error);
+  auto pids = readPids(f.root.path / "pid");
+  REQUIRE(pids.size() == 1);
+  CHECK(waitUntil([&] { return !alive(pids[0]); }, 5s));
+}
+
+TEST_CASE("shell: huge output is cut to head and tail with the whole saved to a file") {
+  Fixture f;
+  auto result = f.run("seq 1 100000; echo 'error: something broke in the middle'; seq 100001 200000");
+  std::string llm = llmText(result);
+  CHECK(llm.size() < 45'000);
+  CHECK(llm.find("Output: 1\n2\n3\n") != std::string::npos);
+  CHECK(llm.find("199999\n200000\n") != std::string::npos);
+  CHECK(llm.find("150000\n") == std::string::npos);
+  CHECK(llm.find("characters omitted") != std::string::npos);
+  CHECK(llm.find("error: something broke in the middle") != std::string::npos);
+
+  std::smatch match;
+  REQUIRE(std::regex_search(llm, match, std::regex("is saved in (\\S+\\.txt)")));
+  fs::path saved = match[1].str();
+  CHECK(saved.string().rfind(f.context.sessionDataDir, 0) == 0);
+  std::string expected;
+  for (int i = 1; i <= 100000; ++i) expected += std::to_string(i) + "\n";
+  expected += "error: something broke in the middle\n";
+  for (int i = 100001; i <= 200000; ++i) expected += std::to_string(i) + "\n";
+  CHECK(readFile(saved) == expected);
+  CHECK(llm.find("full output (" ) != std::string::npos);
+}
+
+TEST_CASE("shell: live output arrives while the command runs") {
+  Fixture f;
+  std::vector<std::string> updates;
+  std::vector<Clock::time_point> times;
+  auto result = f.run("for i in 1 2 3 4 5 6 7 8; do echo line$i; sleep 0.15; done", CancelToken(),
+                      [&](const std::string& text) {
+                        updates.push_back(text);
+                        times.push_back(Clock::now());
+                      });
+  CHECK(updates.size() >= 3);
+  REQUIRE_FALSE(updates.empty());
+  CHECK(updates.front().find("line1") != std::string::npos);
+  for (size_t i = 1; i < times.size(); ++i) CHECK(times[i] - times[i - 1] >= 200ms);
+  CHECK(llmText(result).find("line8") != std::string::npos);
+}
+
+TEST_CASE("shell: background commands start, list, read and end") {
+  Fixture f;
+  auto started = f.runArgs(R"({"command": "echo ready; for i in 1 2 3; do echo tick$i; done; sleep 100", "is_background": true})");
+  REQUIRE_FALSE(started.error);
+  std::smatch match;
+  std::string text = llmText(started);
+  REQUIRE(std::regex_search(text, match, std::regex("with id ([0-9]+)")));
+  int64_t id = std::stoll(match[1].str());
+
+  auto list = f.runTool(makeListBackgroundProcessesTool(f.context), "{}");
+  CHECK(llmText(list).find("[id " + std::to_string(id) + "] RUNNING") != std::string::npos);
+
+  REQUIRE(waitUntil([&] { return f.context.background->info(id)->outputBytes >= 24; }, 5s));
+  auto read = f.runTool(makeReadBackgroundOutputTool(f.context), "{\"id\": " + std::to_string(id) + "}");
+  CHECK(llmText(read).find("ready\ntick1\ntick2\ntick3") != std::string::npos);
+  auto tail = f.runTool(makeReadBackgroundOutputTool(f.context), "{\"id\": " + std::to_string(id) + ", \"lines\": 2}");
+  CHECK(llmText(tail).find("Showing the last 2 lines") != std::string::npos);
+  CHECK(llmText(tail).find("):\ntick2\ntick3") != std::string::npos);
+  CHECK(llmText(tail).find("\nready\n") == std::string::npos);
+  auto unknown = f.runTool(makeReadBackgroundOutputTool(f.context), "{\"id\": 1}");
+  CHECK(unknown.error);
+
+  REQUIRE(f.context.background->kill(id).ok());
+  CHECK_FALSE(alive(static_cast<pid_t>(id)));
+  auto after = f.runTool(makeListBackgroundProcessesTool(f.context), "{}");
+  CHECK(llmText(after).find("[id " + std::to_string(id) + "] KILLED") != std::string::npos);
+}
+
+TEST_CASE("shell: a background command that ends by itself reports its exit code") {
+  Fixture f;
+  auto started = f.context.background->start({shell::bashArgv("echo bye; exit 4"), f.root.path.string(), {}}, "x");
+  REQUIRE(started);
+  REQUIRE(waitUntil([&] { return !f.context.background->info(started->id)->running; }, 5s));
+  auto info = *f.context.background->info(started->id);
+  CHECK(info.exitCode == 4);
+  CHECK_FALSE(info.killed);
+  auto out = f.context.background->readOutput(started->id, 10, 1000);
+  REQUIRE(out);
+  CHECK(out->text == "bye\n");
+}
+
+TEST_CASE("shell: killAll ends every background tree, and processes a command leaves running") {
+  Fixture f;
+  std::vector<pid_t> pids;
+  for (int i = 0; i < 3; ++i) {
+    auto r = f.runArgs(R"({"command": "sleep 100 & echo $! >> pids; wait", "is_background": true})");
+    REQUIRE_FALSE(r.error);
+  }
+  // A foreground command that leaves a process behind: reported and adopted.
+  auto left = f.run("sleep 100 & echo $! >> pids; echo done");
+  std::string llm = llmText(left);
+  CHECK(llm.find("Output: done") != std::string::npos);
+  CHECK(llm.find("Background PIDs: ") != std::string::npos);
+  CHECK(f.context.background->list().size() == 4);
+
+  REQUIRE(waitUntil([&] { return readPids(f.root.path / "pids").size() == 4; }, 5s));
+  pids = readPids(f.root.path / "pids");
+  for (pid_t pid : pids) CHECK(alive(pid));
+  auto start = Clock::now();
+  f.context.background->killAll();
+  CHECK(Clock::now() - start < 5s);
+  for (pid_t pid : pids) CHECK(waitUntil([&] { return !alive(pid); }, 5s));
+  CHECK(f.context.background->list().empty());
+  auto refused = f.runArgs(R"({"command": "true", "is_background": true})");
+  CHECK(refused.error);
+}
+
+TEST_CASE("output buffer: small output whole, large output head + note + tail") {
+  TempDir dir;
+  shell::OutputBuffer small({100, dir.path.string(), "small"});
+  small.append("hello\n");
+  small.finish();
+  CHECK(small.modelText() == "hello\n");
+  CHECK_FALSE(small.truncated());
+  CHECK(small.savedPath().empty());
+
+  shell::OutputBuffer big({1000, dir.path.string(), "big"});
+  std::string all;
+  for (int i = 0; i < 2000; ++i) {
+    std::string line = (i == 1000 ? "WARNING: odd thing " : "line ") + std::to_string(i) + "\n";
+    all += line;
+    big.append(line);
+  }
+  big.finish();
+  std::string text = big.modelText();
+  CHECK(big.truncated());
+  CHECK(text.rfind("line 0\n", 0) == 0);
+  CHECK(text.find("line 1999\n") != std::string::npos);
+  CHECK(text.find("WARNING: odd thing 1000") != std::string::npos);
+  CHECK(text.find("characters omitted") != std::string::npos);
+  CHECK(readFile(big.savedPath()) == all);
+  CHECK(big.totalBytes() == all.size());
+  CHECK(text.size() < 1600);
+
+  shell::OutputBuffer unsaved({100, "", ""});
+  unsaved.append(std::string(500, 'x'));
+  CHECK(unsaved.modelText().find("was not saved") != std::string::npos);
+}
+
+TEST_CASE("output buffer: cuts never split a UTF-8 character") {
+  shell::OutputBuffer buffer({101, "", ""});
+  std::string euro = "\xE2\x82\xAC";  // 3 bytes
+  for (int i = 0; i < 200; ++i) buffer.append(euro);
+  std::string text = buffer.modelText();
+  CHECK(text.find("\xEF\xBF\xBD") == std::string::npos);  // no replacement characters
+  CHECK(text.find("characters omitted") != std::string::npos);
+  std::string recent = buffer.recent(10);
+  CHECK(recent.find("\xEF\xBF\xBD") == std::string::npos);
+}
+
+TEST_CASE("terminal text: escapes, carriage returns, invalid bytes") {
+  CHECK(shell::terminalText("\x1b[31mred\x1b[0m plain") == "red plain");
+  CHECK(shell::terminalText("\x1b]0;title\x07text") == "text");
+  CHECK(shell::terminalText("10%\r50%\r100%\ndone\r\n") == "100%\ndone\n");
+  CHECK(shell::terminalText("ab\bc") == "ac");
+  CHECK(shell::terminalText("bad \xff byte") == "bad \xEF\xBF\xBD byte");
+  CHECK(shell::terminalText("tab\tkept\x01") == "tab\tkept");
+  CHECK(shell::countChars("a\xE2\x82\xAC") == 2);
+}
+
+TEST_CASE("shell: confirmation details come from the parse") {
+  Fixture f;
+  auto status = f.build(R"({"command": "git status && ls -la"})");
+  REQUIRE(status.invocation);
+  auto details = status.invocation->shouldConfirmExecute(CancelToken());
+  REQUIRE(details);
+  REQUIRE(details->has_value());
+  auto* exec = std::get_if<ExecConfirmation>(&**details);
+  REQUIRE(exec);
+  CHECK(exec->command == "git status && ls -la");
+  CHECK(exec->rootCommands == std::vector<std::string>{"git", "ls"});
+  REQUIRE(exec->commands.size() == 2);
+  CHECK(exec->commands[0] == std::vector<std::string>{"git", "status"});
+  CHECK(exec->readOnly);
+
+  auto writes = f.build(R"({"command": "rm -rf build"})");
+  auto writeDetails = writes.invocation->shouldConfirmExecute(CancelToken());
+  REQUIRE(writeDetails);
+  auto* writeExec = std::get_if<ExecConfirmation>(&**writeDetails);
+  REQUIRE(writeExec);
+  CHECK(writeExec->rootCommands == std::vector<std::string>{"rm"});
+  CHECK_FALSE(writeExec->readOnly);
+
+  auto dynamic = f.build(R"({"command": "eval \"$CMD\""})");
+  auto dynamicDetails = dynamic.invocation->shouldConfirmExecute(CancelToken());
+  REQUIRE(dynamicDetails);
+  auto* dynamicExec = std::get_if<ExecConfirmation>(&**dynamicDetails);
+  REQUIRE(dynamicExec);
+  CHECK(dynamicExec->rootCommands.empty());
+  CHECK(dynamicExec->commands.empty());
+  CHECK_FALSE(dynamicExec->readOnly);
+}
+
+// --- sandbox -------------------------------------------------------------
+
+namespace {
+
+// A TCP listener on 127.0.0.1 (connections complete from the backlog).
+struct Listener {
+  int fd = -1;
+  int port = 0;
+  Listener() {
+    fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    addr.sin_port = 0;
+    ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+    ::listen(fd, 16);
+    socklen_t len = sizeof addr;
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+    port = ntohs(addr.sin_port);
+  }
+  ~Listener() { ::close(fd); }
+};
+
+}  // namespace
+
+TEST_CASE("sandbox: bubblewrap works here (setup installs it)") {
+  auto probe = shell::probeSandboxNow();
+  INFO((probe ? std::string("ok") : probe.error().message));
+  REQUIRE(probe.ok());
+  CHECK(shell::probeSandbox().ok());
+}
+
+TEST_CASE("sandbox: a clear error when bubblewrap cannot be found") {
+  TempDir empty;
+  std::string path = std::getenv("PATH") ? std::getenv("PATH") : "";
+  ::setenv("PATH", empty.path.c_str(), 1);
+  auto probe = shell::probeSandboxNow();
+  ::setenv("PATH", path.c_str(), 1);
+  REQUIRE_FALSE(probe.ok());
+  CHECK(probe.error().message.find("bubblewrap (bwrap), which is not installed") != std::string::npos);
+}
+
+TEST_CASE("sandbox: the workspace is writable, the rest is not") {
+  REQUIRE(shell::probeSandbox().ok());
+  Fixture f;
+  TempDir outside("/var/tmp");  // not under /tmp, which the sandbox replaces with its own
+  f.context.shell.sandbox = true;
+
+  auto inside = f.run("echo hi > inside.txt && echo wrote-inside");
+  CHECK(llmText(inside).find("Output: wrote-inside") != std::string::npos);
+  CHECK(readFile(f.root.path / "inside.txt") == "hi\n");
+
+  fs::path target = outside.path / "escape.txt";
+  auto escape = f.run("echo hi > " + target.string() + " && echo wrote-outside");
+  std::string llm = llmText(escape);
+  CHECK(llm.find("Output: wrote-outside") == std::string::npos);
+  CHECK(llm.find("Read-only file system") != std::string::npos);
+  CHECK_FALSE(fs::exists(target));
+
+  auto home = f.run("touch /etc/lathe-sandbox-test 2>&1; echo code=$?");
+  CHECK(llmText(home).find("code=1") != std::string::npos);
+  CHECK_FALSE(fs::exists("/etc/lathe-sandbox-test"));
+
+  // Its own pid namespace: what the shell leaves behind dies with it.
+  auto left = f.run("sleep 100 & echo started");
+  INFO(llmText(left));
+  CHECK(llmText(left).find("Background PIDs") == std::string::npos);
+}
+
+TEST_CASE("sandbox: no network unless allowed") {
+  REQUIRE(shell::probeSandbox().ok());
+  Fixture f;
+  Listener listener;
+  REQUIRE(listener.port > 0);
+  std::string connect = "exec 3<>/dev/tcp/127.0.0.1/" + std::to_string(listener.port) + " && echo connected";
+
+  // Outside the sandbox the listener is reachable (the check itself works).
+  auto plain = f.run(connect);
+  CHECK(llmText(plain).find("Output: connected") != std::string::npos);
+
+  f.context.shell.sandbox = true;
+  auto blocked = f.run(connect);
+  CHECK(llmText(blocked).find("Output: connected") == std::string::npos);
+  CHECK(llmText(blocked).find("Exit Code: 0") == std::string::npos);
+
+  f.context.shell.sandboxNetwork = true;
+  auto allowed = f.run(connect);
+  CHECK(llmText(allowed).find("Output: connected") != std::string::npos);
+}
+
+TEST_CASE("sandbox: cancel ends a sandboxed tree") {
+  REQUIRE(shell::probeSandbox().ok());
+  Fixture f;
+  f.context.shell.sandbox = true;
+  CancelToken cancel = CancelToken::create();
+  ToolResult result;
+  // A sleep length no other test uses, to find its processes from outside
+  // (inside the sandbox they have other pids).
+  std::thread runner([&] { result = f.run("echo up; sleep 4242.5 & sleep 4242.5 & wait", cancel); });
+  REQUIRE(waitUntil([] { return processesRunning("4242.5") == 2; }, 10s));
+  auto start = Clock::now();
+  cancel.cancel();
+  runner.join();
+  CHECK(Clock::now() - start < 5s);
+  CHECK(waitUntil([] { return processesRunning("4242.5") == 0; }, 5s));
+  REQUIRE(result.error);
+  CHECK(result.error->type == ErrorType::cancelled);
+}

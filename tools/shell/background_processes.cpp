@@ -1,0 +1,304 @@
+// Background commands: one thread per command (spawn, read, wait, kill), the
+// registry guarded by mutex_, each entry's state by its own mutex.
+#include "tools/shell/background_processes.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <condition_variable>
+#include <filesystem>
+#include <thread>
+
+#include "tools/shell/terminal_text.h"
+
+namespace lathe::tools::shell {
+
+struct BackgroundProcesses::Entry {
+  explicit Entry(const BackgroundOptions& options) : keepBytes(options.keepBytes), killGrace(options.killGrace) {}
+
+  CancelToken cancel = CancelToken::create();
+  size_t keepBytes;
+  std::chrono::milliseconds killGrace;
+  std::string logDir;
+
+  mutable std::mutex m;
+  std::condition_variable cv;
+  BackgroundInfo info;       // guarded by m
+  std::string recent;        // guarded by m
+  uint64_t dropped = 0;      // guarded by m
+  bool started = false;      // guarded by m: spawned, or failed to
+  std::optional<Error> spawnError;  // guarded by m
+  bool finished = false;     // guarded by m
+
+  std::thread thread;  // joined by whoever removes the entry
+  int logFd = -1;      // the command's thread only
+
+  void openLog(int64_t id) {
+    if (logDir.empty()) return;
+    std::error_code ec;
+    std::filesystem::create_directories(logDir, ec);
+    std::string path = logDir + "/background-" + std::to_string(id) + ".log";
+    logFd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (logFd < 0) return;
+    std::string earlier;
+    {
+      std::lock_guard lock(m);
+      info.logPath = path;
+      earlier = recent;  // what an adopted command printed before
+    }
+    writeLog(earlier);
+  }
+
+  void writeLog(std::string_view bytes) {
+    while (logFd >= 0 && !bytes.empty()) {
+      ssize_t n = ::write(logFd, bytes.data(), bytes.size());
+      if (n <= 0) {
+        ::close(logFd);
+        logFd = -1;
+        return;
+      }
+      bytes.remove_prefix(static_cast<size_t>(n));
+    }
+  }
+
+  void append(std::string_view chunk) {
+    writeLog(chunk);
+    std::lock_guard lock(m);
+    info.outputBytes += chunk.size();
+    recent.append(chunk);
+    if (recent.size() > 2 * keepBytes) {
+      size_t drop = recent.size() - keepBytes;
+      recent.erase(0, drop);
+      dropped += drop;
+    }
+  }
+
+  // The command's thread: spawn (unless adopted), read, wait for the tree.
+  void run(std::optional<SpawnSpec> spec, std::unique_ptr<ShellProcess> process) {
+    if (!process) {
+      auto spawned = ShellProcess::spawn(*spec);
+      if (!spawned) {
+        std::lock_guard lock(m);
+        spawnError = spawned.error();
+        started = finished = true;
+        info.running = false;
+        cv.notify_all();
+        return;
+      }
+      process = std::move(spawned).value();
+      std::lock_guard lock(m);
+      info.id = process->pgid();
+    }
+    openLog(process->pgid());
+    {
+      std::lock_guard lock(m);
+      started = true;
+      cv.notify_all();
+    }
+    ChunkSink sink = [this](std::string_view chunk) { append(chunk); };
+    if (!process->shellExited()) {
+      WaitOptions options;
+      options.killGrace = killGrace;
+      process->waitForShell(cancel, options, sink);
+    }
+    process->waitForTree(cancel, sink, killGrace);  // kills the tree at once if cancelled already
+    ShellExit exit = process->exit();
+    process.reset();
+    if (logFd >= 0) ::close(logFd);
+    logFd = -1;
+    std::lock_guard lock(m);
+    info.running = false;
+    info.exitCode = exit.exitCode;
+    info.signal = exit.signal;
+    info.killed = cancel.cancelled();
+    finished = true;
+    cv.notify_all();
+  }
+
+  BackgroundInfo snapshot() const {
+    std::lock_guard lock(m);
+    return info;
+  }
+};
+
+BackgroundProcesses::BackgroundProcesses(BackgroundOptions options) : options_(options) {}
+
+BackgroundProcesses::~BackgroundProcesses() { killAll(); }
+
+Result<BackgroundInfo> BackgroundProcesses::start(SpawnSpec spec, std::string command, std::string logDir) {
+  auto entry = std::make_shared<Entry>(options_);
+  entry->info.command = std::move(command);
+  entry->info.cwd = spec.cwd;
+  entry->logDir = std::move(logDir);
+  return launch(std::move(entry), &spec, nullptr);
+}
+
+Result<BackgroundInfo> BackgroundProcesses::adopt(std::unique_ptr<ShellProcess> process, std::string command,
+                                                  std::string cwd, std::string_view earlierOutput,
+                                                  std::string logDir) {
+  if (!process) return makeError(Errc::invalid_params, "adopt: no process");
+  auto entry = std::make_shared<Entry>(options_);
+  entry->info.id = process->pgid();
+  entry->info.command = std::move(command);
+  entry->info.cwd = std::move(cwd);
+  entry->info.exitCode = process->exit().exitCode;
+  entry->info.signal = process->exit().signal;
+  entry->logDir = std::move(logDir);
+  entry->append(earlierOutput);  // no log yet: the thread writes it when it opens the log
+  return launch(std::move(entry), nullptr, std::move(process));
+}
+
+Result<BackgroundInfo> BackgroundProcesses::launch(std::shared_ptr<Entry> entry, SpawnSpec* spec,
+                                                   std::unique_ptr<ShellProcess> process) {
+  {
+    std::lock_guard lock(mutex_);
+    if (closed_) return makeError(Errc::cancelled, "the session has ended; no new background commands");
+  }
+  entry->info.started = std::chrono::system_clock::now();
+  std::optional<SpawnSpec> specCopy;
+  if (spec) specCopy = std::move(*spec);
+  // The command's own thread spawns it: bwrap --die-with-parent ties the
+  // sandbox to the thread that started it, which lives as long as the command.
+  entry->thread = std::thread([e = entry.get(), s = std::move(specCopy), p = std::move(process)]() mutable {
+    e->run(std::move(s), std::move(p));
+  });
+  {
+    std::unique_lock lock(entry->m);
+    entry->cv.wait(lock, [&] { return entry->started; });
+    if (entry->spawnError) {
+      Error error = *entry->spawnError;
+      lock.unlock();
+      entry->thread.join();
+      return error;
+    }
+  }
+  std::unique_lock lock(mutex_);
+  if (closed_) {  // killAll ran meanwhile
+    lock.unlock();
+    entry->cancel.cancel();
+    entry->thread.join();
+    return makeError(Errc::cancelled, "the session has ended; no new background commands");
+  }
+  int64_t id = entry->snapshot().id;
+  if (auto old = entries_.find(id); old != entries_.end()) {  // a pid reused after the old one finished
+    old->second->cancel.cancel();
+    if (old->second->thread.joinable()) old->second->thread.join();
+    entries_.erase(old);
+  }
+  entries_[id] = entry;
+  pruneFinished();
+  return entry->snapshot();
+}
+
+void BackgroundProcesses::pruneFinished() {
+  std::vector<std::map<int64_t, std::shared_ptr<Entry>>::iterator> finished;
+  for (auto it = entries_.begin(); it != entries_.end(); ++it) {
+    std::lock_guard lock(it->second->m);
+    if (it->second->finished) finished.push_back(it);
+  }
+  if (finished.size() <= options_.keepFinished) return;
+  std::sort(finished.begin(), finished.end(),
+            [](auto a, auto b) { return a->second->snapshot().started < b->second->snapshot().started; });
+  for (size_t i = 0; i + options_.keepFinished < finished.size(); ++i) {
+    if (finished[i]->second->thread.joinable()) finished[i]->second->thread.join();
+    entries_.erase(finished[i]);
+  }
+}
+
+std::vector<BackgroundInfo> BackgroundProcesses::list() const {
+  std::vector<BackgroundInfo> infos;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [id, entry] : entries_) infos.push_back(entry->snapshot());
+  }
+  std::sort(infos.begin(), infos.end(), [](const BackgroundInfo& a, const BackgroundInfo& b) {
+    return a.started != b.started ? a.started < b.started : a.id < b.id;
+  });
+  return infos;
+}
+
+std::optional<BackgroundInfo> BackgroundProcesses::info(int64_t id) const {
+  std::lock_guard lock(mutex_);
+  auto it = entries_.find(id);
+  if (it == entries_.end()) return std::nullopt;
+  return it->second->snapshot();
+}
+
+Result<BackgroundOutput> BackgroundProcesses::readOutput(int64_t id, size_t maxLines, size_t maxBytes) const {
+  std::shared_ptr<Entry> entry;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = entries_.find(id);
+    if (it == entries_.end()) return makeError(Errc::not_found, "no background command with id " + std::to_string(id));
+    entry = it->second;
+  }
+  BackgroundOutput out;
+  std::string raw;
+  {
+    std::lock_guard lock(entry->m);
+    out.info = entry->info;
+    raw = entry->recent;
+    out.olderDropped = entry->dropped > 0;
+  }
+  std::string_view view(raw);
+  if (out.olderDropped) {  // the first kept line is a fragment
+    size_t nl = view.find('\n');
+    view.remove_prefix(nl == std::string_view::npos ? 0 : nl + 1);
+  }
+  std::string text = terminalText(view);
+  std::vector<std::string_view> lines;
+  std::string_view rest(text);
+  while (!rest.empty()) {
+    size_t nl = rest.find('\n');
+    lines.push_back(rest.substr(0, nl));
+    rest.remove_prefix(nl == std::string_view::npos ? rest.size() : nl + 1);
+  }
+  out.linesKept = lines.size();
+  size_t first = lines.size() > maxLines ? lines.size() - maxLines : 0;
+  size_t bytes = 0;
+  size_t from = lines.size();
+  while (from > first && bytes + lines[from - 1].size() + 1 <= maxBytes) bytes += lines[--from].size() + 1;
+  if (from == lines.size() && from > first) {  // one line longer than maxBytes: its end
+    std::string_view last = lines.back();
+    out.text = std::string(last.substr(utf8CeilBoundary(last, last.size() - std::min(last.size(), maxBytes))));
+    out.linesShown = 1;
+    return out;
+  }
+  for (size_t i = from; i < lines.size(); ++i) {
+    out.text.append(lines[i]);
+    out.text += '\n';
+  }
+  out.linesShown = lines.size() - from;
+  return out;
+}
+
+Status BackgroundProcesses::kill(int64_t id) {
+  std::shared_ptr<Entry> entry;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = entries_.find(id);
+    if (it == entries_.end()) return makeError(Errc::not_found, "no background command with id " + std::to_string(id));
+    entry = it->second;
+  }
+  entry->cancel.cancel();
+  std::unique_lock lock(entry->m);
+  bool done = entry->cv.wait_for(lock, options_.killGrace + std::chrono::seconds(5), [&] { return entry->finished; });
+  if (!done) return makeError(Errc::timeout, "background command " + std::to_string(id) + " did not end in time");
+  return {};
+}
+
+void BackgroundProcesses::killAll() {
+  std::map<int64_t, std::shared_ptr<Entry>> entries;
+  {
+    std::lock_guard lock(mutex_);
+    closed_ = true;
+    entries.swap(entries_);
+  }
+  for (auto& [id, entry] : entries) entry->cancel.cancel();  // all trees end in parallel
+  for (auto& [id, entry] : entries) {
+    if (entry->thread.joinable()) entry->thread.join();
+  }
+}
+
+}  // namespace lathe::tools::shell

@@ -1,0 +1,16 @@
+// What a person must see and approve before a shell command line runs, built
+// from its parse. Pure; any thread.
+#pragma once
+
+#include <string>
+
+#include "tools/shell/shell_analysis.h"
+#include "tools/tool.h"
+
+namespace lathe::tools::shell {
+
+// A line that did not parse cleanly, or that has a reason to always ask,
+// gets no commands and no root commands: nothing about it is pre-approved.
+ExecConfirmation execConfirmationFor(std::string command, const ShellAnalysis& analysis);
+
+}  // namespace lathe::tools::shell

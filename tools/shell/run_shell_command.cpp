@@ -1,0 +1,295 @@
+// run_shell_command: a bash command line in the workspace, in the foreground
+// (output streamed live, head and tail for the model, the whole saved to a
+// file) or in the background (returns at once with an id). Confirmation
+// details come from the real parse in shell_analysis. Runs on a worker thread.
+#include <signal.h>
+#include <sys/stat.h>
+
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+
+#include "tools/builtin_tools.h"
+#include "tools/shell/background_processes.h"
+#include "tools/shell/output_buffer.h"
+#include "tools/shell/process_runner.h"
+#include "tools/shell/sandbox.h"
+#include "tools/shell/exec_confirmation.h"
+#include "tools/shell/shell_analysis.h"
+
+namespace lathe::tools {
+namespace {
+
+constexpr const char* kSchema = R"({
+  "type": "object",
+  "properties": {
+    "command": {"type": "string", "description": "The exact command line, run as `bash -c <command>`."},
+    "description": {"type": "string", "description": "A short description of what the command does and why, shown to the person who approves it."},
+    "dir_path": {"type": "string", "description": "Directory to run the command in: absolute, or relative to the workspace root; it must be inside the workspace. Defaults to the workspace root."},
+    "is_background": {"type": "boolean", "description": "Start the command in the background and return at once with its id, for servers, watchers and other commands that do not end by themselves. Defaults to false."}
+  },
+  "required": ["command"]
+})";
+
+constexpr size_t kLiveBytes = 4096;
+constexpr auto kLiveInterval = std::chrono::milliseconds(250);
+
+std::string toolDescription(const ToolContext& context) {
+  std::string text =
+      "Runs a command line as `bash -c <command>` and returns its output (stdout and stderr together, in the "
+      "order written), its exit code or the signal that ended it, and its process group id. The command runs in "
+      "its own process group with no terminal and stdin closed, so nothing can prompt for input: use "
+      "non-interactive flags (--yes, --no-pager, ...). ";
+  text += "Output longer than " + std::to_string(context.shell.maxOutputChars) +
+          " characters is shortened to its beginning and end (lines mentioning errors or warnings in between are "
+          "kept) and the whole output is saved to a file whose path is given. ";
+  if (context.shell.inactivitySeconds > 0) {
+    text += "A command that prints nothing for " + std::to_string(context.shell.inactivitySeconds) +
+            " seconds is stopped. ";
+  }
+  text +=
+      "For servers, watchers and other commands that keep running, set is_background to true (do not use `&`): "
+      "the call returns at once with an id; list_background_processes and read_background_output show how it "
+      "goes. Processes a command leaves running are reported as background PIDs. ";
+  if (context.shell.sandbox) {
+    text += "Commands run in a sandbox: only the workspace is writable (/tmp is private to the command)";
+    text += context.shell.sandboxNetwork ? ". " : ", and there is no network. ";
+  }
+  return text;
+}
+
+std::string signalName(int sig) {
+  const char* abbrev = ::sigabbrev_np(sig);
+  return abbrev ? "SIG" + std::string(abbrev) : "signal " + std::to_string(sig);
+}
+
+std::string joinPids(const std::vector<pid_t>& pids) {
+  std::string text;
+  for (pid_t pid : pids) text += (text.empty() ? "" : ", ") + std::to_string(pid);
+  return text;
+}
+
+std::string timestamp() {
+  std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  ::localtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y%m%d-%H%M%S", &tm);
+  return buf;
+}
+
+void trimTrailingNewlines(std::string& text) {
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+}
+
+class RunShellInvocation final : public ToolInvocation {
+ public:
+  RunShellInvocation(ToolContext context, std::string command, std::string description, std::string dir,
+                     bool background)
+      : context_(std::move(context)),
+        command_(std::move(command)),
+        description_(std::move(description)),
+        dir_(std::move(dir)),
+        background_(background) {}
+
+  std::string description() const override {
+    std::string text = command_;
+    if (dir_ != context_.workspace->cwd()) text += " [in " + context_.workspace->relative(dir_) + "]";
+    if (!description_.empty()) text += " (" + description_ + ")";
+    if (background_) text += " [background]";
+    return text;
+  }
+
+  std::vector<Location> locations() const override { return {Location{dir_, std::nullopt}}; }
+
+  Result<std::optional<ConfirmationDetails>> shouldConfirmExecute(const CancelToken& cancel) override {
+    shell::ShellAnalysis analysis = shell::analyzeShellCommand(command_, cancel);
+    if (cancel.cancelled()) return makeError(Errc::cancelled, "cancelled");
+    return std::optional<ConfirmationDetails>{shell::execConfirmationFor(command_, analysis)};
+  }
+
+  ToolResult execute(const CancelToken& cancel, const OutputSink& updateOutput) override {
+    if (cancel.cancelled()) return ToolResult::failure(ErrorType::cancelled, "Cancelled before the command started");
+    struct stat st {};
+    if (::stat(dir_.c_str(), &st) != 0) {
+      return ToolResult::failure(ErrorType::file_not_found, "Directory not found: " + dir_);
+    }
+    if (!S_ISDIR(st.st_mode)) return ToolResult::failure(ErrorType::not_a_directory, dir_ + " is not a directory");
+
+    shell::SpawnSpec spec;
+    spec.cwd = dir_;
+    if (context_.shell.sandbox) {
+      if (Status probe = shell::probeSandbox(); !probe) {
+        return ToolResult::failure(ErrorType::execution_failed, "The command was not run: " + probe.error().message);
+      }
+      shell::SandboxPolicy policy;
+      policy.writableRoots = context_.workspace->roots();
+      if (!context_.sessionDataDir.empty()) {
+        std::error_code ec;
+        std::filesystem::create_directories(context_.sessionDataDir, ec);
+        if (!ec) policy.writableRoots.push_back(context_.sessionDataDir);
+      }
+      policy.network = context_.shell.sandboxNetwork;
+      spec.argv = shell::sandboxArgv(policy, dir_, command_);
+    } else {
+      spec.argv = shell::bashArgv(command_);
+    }
+    return background_ ? runInBackground(std::move(spec)) : runInForeground(spec, cancel, updateOutput);
+  }
+
+ private:
+  std::string outputDir() const {
+    return context_.sessionDataDir.empty() ? std::string() : context_.sessionDataDir + "/shell-output";
+  }
+
+  ToolResult runInBackground(shell::SpawnSpec spec) {
+    if (!context_.background) {
+      return ToolResult::failure(ErrorType::execution_failed, "Background commands are not available in this session");
+    }
+    auto started = context_.background->start(std::move(spec), command_, outputDir());
+    if (!started) {
+      return ToolResult::failure(ErrorType::execution_failed, "Could not start the command: " + started.error().message);
+    }
+    std::string id = std::to_string(started->id);
+    std::string llm = "Started in the background with id " + id + ".\nCommand: " + command_ + "\nDirectory: " + dir_ +
+                      "\nProcess Group PGID: " + id +
+                      "\nRead its output with read_background_output (id " + id +
+                      "); list_background_processes shows whether it still runs. It is stopped when the session "
+                      "ends";
+    llm += context_.shell.sandbox ? ".\n" : "; to stop it sooner, run `kill -- -" + id + "`.\n";
+    return ToolResult::text(std::move(llm), "Started in the background (id " + id + ")");
+  }
+
+  ToolResult runInForeground(const shell::SpawnSpec& spec, const CancelToken& cancel, const OutputSink& updateOutput) {
+    auto spawned = shell::ShellProcess::spawn(spec);
+    if (!spawned) {
+      return ToolResult::failure(ErrorType::execution_failed, "Could not start the command: " + spawned.error().message);
+    }
+    std::unique_ptr<shell::ShellProcess> process = std::move(spawned).value();
+    const pid_t pgid = process->pgid();
+
+    shell::OutputBufferOptions bufferOptions;
+    bufferOptions.maxChars = static_cast<size_t>(std::max<int64_t>(context_.shell.maxOutputChars, 100));
+    bufferOptions.saveDir = outputDir();
+    bufferOptions.saveStem = "shell-" + timestamp() + "-" + std::to_string(pgid);
+    shell::OutputBuffer buffer(bufferOptions);
+
+    uint64_t shown = 0;
+    shell::WaitOptions wait;
+    if (context_.shell.inactivitySeconds > 0) wait.inactivity = std::chrono::seconds(context_.shell.inactivitySeconds);
+    wait.tickInterval = kLiveInterval;
+    wait.onTick = [&] {
+      if (!updateOutput || buffer.totalBytes() == shown) return;
+      shown = buffer.totalBytes();
+      updateOutput(buffer.recent(kLiveBytes));
+    };
+    shell::ShellExit exit = process->waitForShell(cancel, wait, [&](std::string_view chunk) { buffer.append(chunk); });
+
+    // Processes the command left running (`server &`): reported, and kept
+    // track of by the session so they end with it.
+    std::vector<pid_t> leftovers;
+    std::optional<int64_t> adoptedId;
+    if (!exit.cancelled && !exit.timedOut && process->groupAlive()) {
+      if (context_.shell.sandbox) {
+        // Its pid namespace is being torn down with the shell: make sure of it.
+        process->killTree(std::chrono::milliseconds(500));
+      } else {
+        leftovers = process->leftovers();
+      }
+    }
+    buffer.finish();
+    std::string output = buffer.modelText();
+    trimTrailingNewlines(output);
+    if (!leftovers.empty() && context_.background) {
+      auto adopted = context_.background->adopt(std::move(process), command_, dir_, buffer.recent(64 * 1024), outputDir());
+      if (adopted) adoptedId = adopted->id;
+    }
+
+    std::string llm = "Command: " + command_ + "\nDirectory: " + dir_ + "\nOutput: " + (output.empty() ? "(empty)" : output) + "\n";
+    std::string status;
+    if (exit.cancelled) {
+      llm += "Error: the command was cancelled; its whole process tree was killed.\n";
+      status = "[cancelled]";
+    } else if (exit.timedOut) {
+      llm += "Error: the command printed nothing for " + std::to_string(context_.shell.inactivitySeconds) +
+             " seconds and was stopped; its whole process tree was killed.\n";
+      status = "[stopped: no output for " + std::to_string(context_.shell.inactivitySeconds) + " s]";
+    }
+    if (exit.exitCode && !exit.cancelled && !exit.timedOut) {
+      llm += "Exit Code: " + std::to_string(*exit.exitCode) + "\n";
+      if (*exit.exitCode != 0) status = "[exit code " + std::to_string(*exit.exitCode) + "]";
+    }
+    if (exit.signal != 0) {
+      llm += "Signal: " + std::to_string(exit.signal) + " (" + signalName(exit.signal) + ")\n";
+      if (status.empty()) status = "[ended by " + signalName(exit.signal) + "]";
+    }
+    if (!exit.exitCode && exit.signal == 0 && !exit.cancelled && !exit.timedOut) {
+      llm += "Exit Code: (unknown)\n";
+    }
+    if (!leftovers.empty()) {
+      llm += "Background PIDs: " + joinPids(leftovers);
+      if (adoptedId) {
+        llm += " (still running; listed by list_background_processes as id " + std::to_string(*adoptedId) +
+               ", stopped when the session ends)";
+      } else {
+        llm += " (still running)";
+      }
+      llm += "\n";
+      status += std::string(status.empty() ? "" : " ") + "[left running: " + joinPids(leftovers) + "]";
+    }
+    llm += "Process Group PGID: " + std::to_string(pgid);
+
+    std::string display = output.empty() ? "(no output)" : output;
+    if (!status.empty()) display += "\n" + status;
+    ToolResult result = ToolResult::text(std::move(llm), std::move(display));
+    if (exit.cancelled) result.error = ToolError{ErrorType::cancelled, "The command was cancelled"};
+    return result;
+  }
+
+  ToolContext context_;
+  std::string command_;
+  std::string description_;
+  std::string dir_;
+  bool background_;
+};
+
+class RunShellCommandTool final : public Tool {
+ public:
+  explicit RunShellCommandTool(ToolContext context)
+      : Tool(ToolInfo{"run_shell_command", "Shell", toolDescription(context), Kind::execute, kSchema, false, true}),
+        context_(std::move(context)) {}
+
+ protected:
+  BuildResult createInvocation(const json::Value& params) const override {
+    json::Reader r(&params, "params");
+    std::string command = r.str("command");
+    std::string description = r.optStr("description").value_or("");
+    auto dir = r.optStr("dir_path");
+    if (!dir) dir = r.optStr("directory");  // older name
+    bool background = r.optBool("is_background").value_or(false);
+    if (!r.ok()) return {nullptr, ToolError{ErrorType::invalid_params, r.error().message}};
+    if (command.find_first_not_of(" \t\r\n") == std::string::npos) {
+      return {nullptr, ToolError{ErrorType::invalid_params, "params.command: must not be empty"}};
+    }
+    std::string cwd = context_.workspace->cwd();
+    if (dir && !dir->empty()) {
+      auto resolved = resolveToolPath(*context_.workspace, *dir);
+      if (resolved.error) return {nullptr, resolved.error};
+      cwd = resolved.path;
+    }
+    return {std::make_unique<RunShellInvocation>(context_, std::move(command), std::move(description), std::move(cwd),
+                                                 background),
+            std::nullopt};
+  }
+
+ private:
+  ToolContext context_;
+};
+
+}  // namespace
+
+std::unique_ptr<Tool> makeRunShellCommandTool(const ToolContext& context) {
+  return std::make_unique<RunShellCommandTool>(context);
+}
+
+}  // namespace lathe::tools

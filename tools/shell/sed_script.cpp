@@ -1,0 +1,246 @@
+// A small scanner for GNU sed scripts and options. Pure; any thread.
+#include "tools/shell/sed_script.h"
+
+#include <cctype>
+
+namespace lathe::tools::shell {
+
+namespace {
+
+bool startsWith(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
+
+class SedScanner {
+ public:
+  explicit SedScanner(std::string_view script) : s_(script) {}
+
+  bool onlyPrints() {
+    while (true) {
+      while (more() && (std::isspace(static_cast<unsigned char>(peek())) || peek() == ';' || peek() == '}')) ++i_;
+      if (!more()) return true;
+      if (peek() == '#') {
+        skipLine();
+        continue;
+      }
+      if (!addressRange()) return false;
+      skipBlanks();
+      while (more() && peek() == '!') {
+        ++i_;
+        skipBlanks();
+      }
+      if (!more()) return false;
+      char command = s_[i_++];
+      auto in = [command](std::string_view set) { return set.find(command) != std::string_view::npos; };
+      if (command == '{') continue;
+      if (in("=dDgGhHnNpPxzF")) {
+        // prints, deletes, or moves text between the buffers
+      } else if (in("lLqQ")) {
+        skipBlanks();
+        digits();
+      } else if (in("btT:")) {
+        while (more() && peek() != ';' && peek() != '\n') ++i_;  // a label
+      } else if (in("aic")) {
+        skipText();  // prints text
+      } else if (in("rR")) {
+        skipLine();  // reads a file into the output
+      } else if (command == 's') {
+        if (!substitute()) return false;
+      } else if (command == 'y') {
+        if (!transliterate()) return false;
+      } else {
+        return false;  // w, W, e, v and anything unknown
+      }
+      skipBlanks();
+      if (more() && peek() != ';' && peek() != '\n' && peek() != '}' && peek() != '#') return false;
+    }
+  }
+
+ private:
+  bool more() const { return i_ < s_.size(); }
+  char peek() const { return s_[i_]; }
+  void skipBlanks() {
+    while (more() && (peek() == ' ' || peek() == '\t')) ++i_;
+  }
+  void skipLine() {
+    while (more() && peek() != '\n') ++i_;
+  }
+  // a/i/c text: to the end of the line, lines ending in a backslash continue.
+  void skipText() {
+    while (more()) {
+      char c = s_[i_++];
+      if (c == '\\' && more()) {
+        ++i_;
+        continue;
+      }
+      if (c == '\n') return;
+    }
+  }
+  void digits() {
+    while (more() && std::isdigit(static_cast<unsigned char>(peek()))) ++i_;
+  }
+
+  bool addressRange() {
+    if (!address()) return false;
+    skipBlanks();
+    if (more() && peek() == ',') {
+      ++i_;
+      skipBlanks();
+      if (more() && (peek() == '+' || peek() == '~')) {
+        ++i_;
+        digits();
+        return true;
+      }
+      return address();
+    }
+    return true;
+  }
+
+  bool address() {
+    if (!more()) return true;
+    char c = peek();
+    if (std::isdigit(static_cast<unsigned char>(c))) {
+      digits();
+      if (more() && peek() == '~') {
+        ++i_;
+        digits();
+      }
+      return true;
+    }
+    if (c == '$') {
+      ++i_;
+      return true;
+    }
+    if (c == '/' || c == '\\') {
+      ++i_;
+      char delimiter = '/';
+      if (c == '\\') {
+        if (!more()) return false;
+        delimiter = s_[i_++];
+      }
+      if (!regex(delimiter)) return false;
+      while (more() && (peek() == 'I' || peek() == 'M')) ++i_;
+    }
+    return true;
+  }
+
+  // To the unescaped delimiter, past bracket expressions (where the
+  // delimiter is a plain character).
+  bool regex(char delimiter) {
+    while (more()) {
+      char c = s_[i_];
+      if (c == '\\') {
+        i_ += 2;
+        continue;
+      }
+      if (c == '\n') return false;
+      if (c == delimiter) {
+        ++i_;
+        return true;
+      }
+      if (c == '[') {
+        ++i_;
+        if (more() && peek() == '^') ++i_;
+        if (more() && peek() == ']') ++i_;
+        while (more() && peek() != ']') {
+          if (peek() == '\n') return false;
+          ++i_;
+        }
+        if (!more()) return false;
+      }
+      ++i_;
+    }
+    return false;
+  }
+
+  bool replacement(char delimiter) {
+    while (more()) {
+      char c = s_[i_++];
+      if (c == '\\') {
+        ++i_;
+        continue;
+      }
+      if (c == delimiter) return true;
+    }
+    return false;
+  }
+
+  bool substitute() {
+    if (!more() || peek() == '\n' || peek() == '\\') return false;
+    char delimiter = s_[i_++];
+    if (!regex(delimiter) || !replacement(delimiter)) return false;
+    while (more()) {
+      char flag = peek();
+      if (flag == 'w' || flag == 'e') return false;  // writes a file / runs the pattern space
+      if (flag == 'g' || flag == 'p' || flag == 'i' || flag == 'I' || flag == 'm' || flag == 'M' ||
+          std::isdigit(static_cast<unsigned char>(flag))) {
+        ++i_;
+        continue;
+      }
+      break;
+    }
+    return true;
+  }
+
+  bool transliterate() {
+    if (!more() || peek() == '\n' || peek() == '\\') return false;
+    char delimiter = s_[i_++];
+    return replacement(delimiter) && replacement(delimiter);
+  }
+
+  std::string_view s_;
+  size_t i_ = 0;
+};
+
+}  // namespace
+
+bool sedScriptOnlyPrints(std::string_view script) { return SedScanner(script).onlyPrints(); }
+
+bool sedOnlyPrints(const std::vector<std::string>& arguments) {
+  std::vector<std::string> scripts;  // from -e / --expression
+  std::vector<std::string> operands;
+  bool optionsEnded = false;
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    const std::string& a = arguments[i];
+    if (optionsEnded || a.size() < 2 || a[0] != '-') {
+      operands.push_back(a);
+      continue;
+    }
+    if (a == "--") {
+      optionsEnded = true;
+    } else if (a == "--expression") {
+      if (++i >= arguments.size()) return false;
+      scripts.push_back(arguments[i]);
+    } else if (startsWith(a, "--expression=")) {
+      scripts.push_back(a.substr(13));
+    } else if (a == "--line-length") {
+      ++i;
+    } else if (startsWith(a, "--")) {
+      if (!(a == "--quiet" || a == "--silent" || a == "--regexp-extended" || a == "--separate" || a == "--unbuffered" ||
+            a == "--null-data" || a == "--posix" || a == "--debug" || a == "--sandbox" || a == "--binary" ||
+            a == "--follow-symlinks" || startsWith(a, "--line-length="))) {
+        return false;  // --in-place, --file and anything unknown
+      }
+    } else {
+      for (size_t j = 1; j < a.size(); ++j) {
+        char c = a[j];
+        if (c == 'e' || c == 'l') {
+          std::string value = j + 1 < a.size() ? a.substr(j + 1) : (i + 1 < arguments.size() ? arguments[++i] : "");
+          if (c == 'e') scripts.push_back(std::move(value));
+          break;
+        }
+        if (c != 'n' && c != 'E' && c != 'r' && c != 's' && c != 'u' && c != 'z' && c != 'b')
+          return false;  // -i, -f, ...
+      }
+    }
+  }
+  // Without -e, the first operand is the script; the rest are files.
+  if (scripts.empty()) {
+    if (operands.empty()) return false;
+    scripts.push_back(operands.front());
+  }
+  for (const auto& script : scripts) {
+    if (!sedScriptOnlyPrints(script)) return false;
+  }
+  return true;
+}
+
+}  // namespace lathe::tools::shell
