@@ -36,9 +36,13 @@ bool anyPrefix(const std::vector<std::string>& words, const std::vector<std::vec
   return std::any_of(prefixes.begin(), prefixes.end(), [&](const auto& p) { return startsWith(words, p); });
 }
 
+// Exclusions also catch a command spelled by path (/bin/rm for rm): refusing
+// more is the safe side.
 bool excludedCommand(const tools::ExecConfirmation& exec, const SessionApprovals& approvals) {
-  return std::any_of(exec.commands.begin(), exec.commands.end(),
-                     [&](const auto& words) { return anyPrefix(words, approvals.excludedCommandPrefixes); });
+  return std::any_of(exec.commands.begin(), exec.commands.end(), [&](std::vector<std::string> words) {
+    if (!words.empty()) words.front() = words.front().substr(words.front().find_last_of('/') + 1);
+    return anyPrefix(words, approvals.excludedCommandPrefixes);
+  });
 }
 
 bool remembered(const tools::ConfirmationDetails& details, const SessionApprovals& approvals) {
@@ -48,8 +52,9 @@ bool remembered(const tools::ConfirmationDetails& details, const SessionApproval
   if (auto* exec = std::get_if<tools::ExecConfirmation>(&details)) {
     // Every command inside must be allowed, by its name or a configured
     // prefix; an empty list means the line could not be understood, and that
-    // is never pre-approved.
-    if (exec->commands.empty()) return false;
+    // is never pre-approved. Allowing a command never covers what the line
+    // writes through redirections: that is asked about.
+    if (exec->commands.empty() || !exec->writtenFiles.empty()) return false;
     return std::all_of(exec->commands.begin(), exec->commands.end(), [&](const auto& words) {
       return (!words.empty() && approvals.commands.count(words.front()) > 0) ||
              anyPrefix(words, approvals.allowedCommandPrefixes);

@@ -91,10 +91,11 @@ struct EditConfirmation {
 struct ExecConfirmation {
   std::string command;
   std::vector<std::string> rootCommands;  // empty when the command could not be understood
-  // Each command the line runs, as words (for prefix approvals such as
-  // "git status"); empty when not understood.
+  // Each command the line runs, as its leading literal words (for prefix
+  // approvals such as "git status"); empty when not understood.
   std::vector<std::vector<std::string>> commands;
-  bool readOnly = false;  // the whole line only reads
+  std::vector<std::string> writtenFiles;  // through redirections
+  bool readOnly = false;                  // the whole line only reads
 };
 struct McpConfirmation {
   std::string serverName;

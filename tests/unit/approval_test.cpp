@@ -22,12 +22,12 @@ tools::ConfirmationDetails editOf(const std::string& path) {
 tools::ConfirmationDetails execOf(std::vector<std::string> roots, bool readOnly = false) {
   std::vector<std::vector<std::string>> commands;
   for (const auto& root : roots) commands.push_back({root});
-  return tools::ExecConfirmation{"cmd", std::move(roots), std::move(commands), readOnly};
+  return tools::ExecConfirmation{"cmd", std::move(roots), std::move(commands), {}, readOnly};
 }
 tools::ConfirmationDetails execWords(std::vector<std::vector<std::string>> commands) {
   std::vector<std::string> roots;
   for (const auto& words : commands) roots.push_back(words.front());
-  return tools::ExecConfirmation{"cmd", std::move(roots), std::move(commands), false};
+  return tools::ExecConfirmation{"cmd", std::move(roots), std::move(commands), {}, false};
 }
 tools::ConfirmationDetails mcpOf() { return tools::McpConfirmation{"srv", "do_it"}; }
 tools::ConfirmationDetails infoOf() { return tools::InfoConfirmation{"fetch it", {"https://example.com"}}; }
@@ -114,7 +114,7 @@ TEST_CASE("remembered approvals are exactly as wide as what was allowed") {
 
 TEST_CASE("shell lines: read-only parses, configured prefixes, exclusions") {
   auto readOnly = execOf({"ls", "grep"}, true);
-  auto notUnderstood = tools::ConfirmationDetails(tools::ExecConfirmation{"x $(y)", {}, {}, true});
+  auto notUnderstood = tools::ConfirmationDetails(tools::ExecConfirmation{"x $(y)", {}, {}, {}, true});
   auto gitStatus = execWords({{"git", "status", "--short"}});
   auto gitPush = execWords({{"git", "push"}});
   auto statusThenRm = execWords({{"git", "status"}, {"rm", "-rf", "x"}});

@@ -391,7 +391,8 @@ TEST_CASE("variables that decide what runs are reasons; harmless ones are not") 
 TEST_CASE("deeply nested or long lines are handled") {
   // A chain of && and || nests in the tree, one level per command.
   std::string chain;
-  for (int i = 0; i < 1000; ++i) chain += (i ? (i % 2 ? " && " : " || ") : "") + std::string("ls dir") + std::to_string(i);
+  for (int i = 0; i < 1000; ++i)
+    chain += (i ? (i % 2 ? " && " : " || ") : "") + std::string("ls dir") + std::to_string(i);
   auto analysis = analyzeShellCommand(chain);
   CHECK(analysis.parsed);
   REQUIRE(analysis.commands.size() == 1000);

@@ -107,6 +107,9 @@ TEST_CASE("command lines with Gemini CLI settings (tools.allowed / tools.exclude
       {"bash -c 'rm x'", "deny deny deny deny"},
       {"find . -exec rm {} +", "deny deny deny deny"},
       {"eval \"$X\"", "ask ask allow deny"},
+      {"/bin/rm x", "deny deny deny deny"},
+      {"git status > status.txt", "ask ask allow deny"},
+      {"rm *.tmp", "deny deny deny deny"},
   };
   for (const auto& [command, expected] : rows) {
     INFO("command: " << command);
@@ -122,4 +125,13 @@ TEST_CASE("allow always remembers the roots the person saw, and only them") {
   CHECK(decisions("make install", approvals) == "allow allow allow deny");
   CHECK(decisions("make && rm -rf /", approvals) == "ask ask allow deny");
   CHECK(decisions("eval make", approvals).substr(0, 5) == "allow");  // eval of literal text is looked through
+  // A remembered command does not cover writing files through redirections.
+  CHECK(decisions("make > ~/.bashrc", approvals) == "ask ask allow deny");
+}
+
+TEST_CASE("a prefix matches only literal words") {
+  SessionApprovals settings = configuredApprovals({"run_shell_command(git log)"}, {});
+  CHECK(decisions("git log --oneline", settings) == "allow allow allow allow");
+  CHECK(decisions("git $SUB", settings) == "ask ask allow deny");
+  CHECK(decisions("git lo?", settings) == "ask ask allow deny");
 }

@@ -1,6 +1,8 @@
 // Exec confirmation details from a shell analysis.
 #include "tools/shell/exec_confirmation.h"
 
+#include <algorithm>
+
 namespace lathe::tools::shell {
 
 ExecConfirmation execConfirmationFor(std::string command, const ShellAnalysis& analysis) {
@@ -8,8 +10,12 @@ ExecConfirmation execConfirmationFor(std::string command, const ShellAnalysis& a
   details.command = std::move(command);
   if (analysis.parsed && analysis.reasons.empty()) {
     details.rootCommands = rootCommands(analysis);
-    for (const auto& words : analysis.commands) details.commands.push_back(words.words);
+    for (const auto& runs : analysis.commands) {
+      size_t literal = std::min(runs.literal ? runs.words.size() : runs.literalPrefix, runs.words.size());
+      details.commands.emplace_back(runs.words.begin(), runs.words.begin() + literal);
+    }
   }
+  details.writtenFiles = analysis.writtenFiles;
   details.readOnly = isReadOnly(analysis);
   return details;
 }

@@ -58,6 +58,7 @@ struct HeredocScan {
   bool dynamic = false;     // holds an expansion or substitution
   size_t dollarGroups = 0;  // $( and ${ openings
   std::vector<std::string_view> backticks;
+  bool unterminated = false;  // a ` without its closing one
 };
 
 HeredocScan scanHeredoc(std::string_view body) {
@@ -70,7 +71,10 @@ HeredocScan scanHeredoc(std::string_view body) {
       scan.dynamic = true;
       size_t j = i + 1;
       while (j < body.size() && body[j] != '`') j += body[j] == '\\' ? 2 : 1;
-      if (j >= body.size()) break;
+      if (j >= body.size()) {
+        scan.unterminated = true;
+        break;
+      }
       scan.backticks.push_back(body.substr(i + 1, j - i - 1));
       i = j;
     } else if (c == '$' && i + 1 < body.size()) {
@@ -282,7 +286,7 @@ class Walker {
     if (quoted) return;
     HeredocScan scan = scanHeredoc(tree_.text(node));
     for (std::string_view body : scan.backticks) nested(unescapeBackticks(body), depth);
-    if (scan.dollarGroups > countDollarGroups(node, depth)) {
+    if (scan.unterminated || scan.dollarGroups > countDollarGroups(node, depth)) {
       addReason(out_, "a here-doc holds substitutions the parser did not read");
     }
   }
@@ -491,7 +495,8 @@ bool coversSource(const syntax::SyntaxTree& tree) {
       std::string_view text = tree.text(node);
       size_t first = text.find_first_not_of(" \t\n\r");
       size_t last = text.find_last_not_of(" \t\n\r");
-      std::string_view token = first == std::string_view::npos ? std::string_view() : text.substr(first, last - first + 1);
+      std::string_view token =
+          first == std::string_view::npos ? std::string_view() : text.substr(first, last - first + 1);
       if (token != ts_node_type(node)) {
         ts_tree_cursor_delete(&cursor);
         return false;
