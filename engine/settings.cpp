@@ -54,13 +54,14 @@ Status mergeSettingsFile(const std::string& path, Settings& settings) {
     if (auto exclude = tools->optStrings("exclude")) settings.excludeTools = exclude;
     if (auto allowed = tools->optStrings("allowed")) settings.allowedTools = allowed;
     if (const json::Value* sandbox = json::find(*tools->value(), "sandbox")) {
-      // Gemini CLI also names container runtimes here; bubblewrap is what Lathe has.
+      // Gemini CLI names a runtime here (docker, podman, sandbox-exec): the
+      // intent is "sandbox my commands", which Lathe does with bubblewrap.
       if (sandbox->IsBool()) {
         settings.sandbox = sandbox->GetBool();
-      } else if (sandbox->IsString() && std::string(sandbox->GetString()) == "bwrap") {
-        settings.sandbox = true;
+      } else if (sandbox->IsString()) {
+        settings.sandbox = sandbox->GetStringLength() > 0;
       } else if (!sandbox->IsNull()) {
-        r.fail(path + ".tools.sandbox", "must be true, false or \"bwrap\"");
+        r.fail(path + ".tools.sandbox", "must be true, false or a sandbox name");
       }
     }
   }

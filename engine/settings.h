@@ -16,7 +16,7 @@ struct Settings {
   std::optional<std::vector<std::string>> excludeTools;  // tools.exclude
   std::optional<std::string> approvalMode;               // general.defaultApprovalMode
   std::optional<std::vector<std::string>> allowedTools;  // tools.allowed
-  std::optional<bool> sandbox;                           // tools.sandbox (true, or "bwrap")
+  std::optional<bool> sandbox;                           // tools.sandbox (true or any runtime name)
 };
 
 // Reads one file into settings (fields it sets override). A missing file is

@@ -21,6 +21,7 @@
 #include "tools/file_store.h"
 #include "tools/text_format.h"
 #include "tools/workspace.h"
+#include "temp_dir.h"
 
 using namespace lathe;
 using namespace lathe::tools;
@@ -28,31 +29,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string tmpl = "/tmp/lathe-edit-XXXXXX";
-    path = fs::canonical(::mkdtemp(tmpl.data()));
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::permissions(path, fs::perms::owner_all, fs::perm_options::add, ec);
-    fs::remove_all(path, ec);
-  }
-  fs::path write(const std::string& rel, const std::string& content) const {
-    fs::path p = path / rel;
-    fs::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << content;
-    return p;
-  }
-  // Every entry under the directory, as relative paths, sorted.
-  std::vector<std::string> entries() const {
-    std::vector<std::string> names;
-    for (const auto& e : fs::recursive_directory_iterator(path)) names.push_back(e.path().lexically_relative(path).string());
-    std::sort(names.begin(), names.end());
-    return names;
-  }
-};
+using lathe::testing::TempDir;
 
 std::string slurp(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);

@@ -9,6 +9,7 @@
 #include "tools/builtin_tools.h"
 #include "tools/syntax/definitions.h"
 #include "tools/workspace.h"
+#include "temp_dir.h"
 
 using namespace lathe;
 using namespace lathe::tools;
@@ -383,23 +384,7 @@ TEST_CASE("outline: deeply nested input does not exhaust the stack") {
 
 namespace {
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string tmpl = "/tmp/lathe-outline-XXXXXX";
-    path = fs::canonical(::mkdtemp(tmpl.data()));
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  fs::path write(const std::string& rel, const std::string& content) const {
-    fs::path p = path / rel;
-    fs::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << content;
-    return p;
-  }
-};
+using lathe::testing::TempDir;
 
 struct OutlineFixture {
   TempDir root;

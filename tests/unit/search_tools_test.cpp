@@ -20,6 +20,7 @@
 #include "tools/ignore_rules.h"
 #include "tools/text_search.h"
 #include "tools/workspace.h"
+#include "temp_dir.h"
 
 using namespace lathe;
 using namespace lathe::tools;
@@ -27,20 +28,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "lathe-search-XXXXXX").string();
-    path = fs::canonical(::mkdtemp(tmpl.data()));
-  }
-  ~TempDir() { fs::remove_all(path); }
-  fs::path write(const std::string& rel, const std::string& content) const {
-    fs::path p = path / rel;
-    fs::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << content;
-    return p;
-  }
-};
+using lathe::testing::TempDir;
 
 // Sets a file's modification time to `secondsAgo` before now.
 void age(const fs::path& p, long secondsAgo) {

@@ -13,6 +13,7 @@
 #include "tools/builtin_tools.h"
 #include "tools/syntax/syntax_check.h"
 #include "tools/workspace.h"
+#include "temp_dir.h"
 
 using namespace lathe;
 using namespace lathe::tools;
@@ -282,23 +283,7 @@ TEST_CASE("syntax: problems are one per line, in order, at most max") {
 
 namespace {
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string tmpl = "/tmp/lathe-syntax-XXXXXX";
-    path = fs::canonical(::mkdtemp(tmpl.data()));
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  fs::path write(const std::string& rel, const std::string& content) const {
-    fs::path p = path / rel;
-    fs::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << content;
-    return p;
-  }
-};
+using lathe::testing::TempDir;
 
 std::string slurp(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);

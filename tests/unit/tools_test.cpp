@@ -7,6 +7,7 @@
 #include "tools/builtin_tools.h"
 #include "tools/registry.h"
 #include "tools/workspace.h"
+#include "temp_dir.h"
 
 using namespace lathe;
 using namespace lathe::tools;
@@ -14,20 +15,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "lathe-tools-XXXXXX").string();
-    path = fs::canonical(::mkdtemp(tmpl.data()));
-  }
-  ~TempDir() { fs::remove_all(path); }
-  fs::path write(const std::string& rel, const std::string& content) const {
-    fs::path p = path / rel;
-    fs::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << content;
-    return p;
-  }
-};
+using lathe::testing::TempDir;
 
 struct Fixture {
   TempDir root;
