@@ -53,6 +53,7 @@ Status mergeSettingsFile(const std::string& path, Settings& settings) {
     if (auto core = tools->optStrings("core")) settings.coreTools = core;
     if (auto exclude = tools->optStrings("exclude")) settings.excludeTools = exclude;
     if (auto allowed = tools->optStrings("allowed")) settings.allowedTools = allowed;
+    if (auto network = tools->optBool("sandboxNetwork")) settings.sandboxNetwork = network;
     if (const json::Value* sandbox = json::find(*tools->value(), "sandbox")) {
       // Gemini CLI names a runtime here (docker, podman, sandbox-exec): the
       // intent is "sandbox my commands", which Lathe does with bubblewrap.

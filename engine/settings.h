@@ -17,6 +17,7 @@ struct Settings {
   std::optional<std::string> approvalMode;               // general.defaultApprovalMode
   std::optional<std::vector<std::string>> allowedTools;  // tools.allowed
   std::optional<bool> sandbox;                           // tools.sandbox (true or any runtime name)
+  std::optional<bool> sandboxNetwork;                    // tools.sandboxNetwork (Lathe's own)
 };
 
 // Reads one file into settings (fields it sets override). A missing file is

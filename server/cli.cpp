@@ -35,6 +35,7 @@ Options:
   --yolo                         the same as --approval-mode yolo
   --settings FILE                a Gemini CLI settings.json read after ~/.gemini/settings.json
   -s, --sandbox                  run shell commands under bubblewrap (workspace writable, no network)
+  --sandbox-network              let sandboxed commands use the network
   --max-turns N                  model requests allowed in one prompt turn (default: 100)
   --read-timeout SECONDS         longest silence allowed in a model stream (default: 300)
   --log-level LEVEL              error, warn, info or debug (default: warn), on stderr
@@ -72,6 +73,10 @@ Result<Options> parseCommandLine(const std::vector<std::string>& args, const Get
     if (arg == "--acp" || arg == "--experimental-acp") continue;
     if (arg == "--sandbox" || arg == "-s") {
       options.sandbox = true;
+      continue;
+    }
+    if (arg == "--sandbox-network") {
+      options.sandboxNetwork = true;
       continue;
     }
     if (arg == "--yolo" || arg == "-y") {

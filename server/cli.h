@@ -25,6 +25,7 @@ struct Options {
   std::optional<std::string> approvalMode;  // validated by the engine
   std::string settingsPath;                 // extra settings file, read last
   bool sandbox = false;                     // --sandbox
+  bool sandboxNetwork = false;              // --sandbox-network
   engine::ProviderOptions provider;
 };
 

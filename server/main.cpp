@@ -105,6 +105,7 @@ int main(int argc, char** argv) {
   config.allowedTools = settings->allowedTools.value_or(std::vector<std::string>{});
   config.dataDir = dataDirectory();
   config.shell.sandbox = options->sandbox || settings->sandbox.value_or(false);
+  config.shell.sandboxNetwork = options->sandboxNetwork || settings->sandboxNetwork.value_or(false);
   if (config.shell.sandbox) {
     // Asked for and unusable is an error now, not a surprise at the first command.
     if (auto probe = tools::shell::probeSandbox(); !probe) {

@@ -222,9 +222,10 @@ TEST_CASE("settings files: comments, merge order, bad fields") {
   CHECK(settings.coreTools == std::vector<std::string>{"read_file"});
   CHECK(settings.excludeTools == std::vector<std::string>{"glob"});
   CHECK(settings.approvalMode == "plan");
-  std::ofstream(project) << "{\"tools\": {\"sandbox\": \"docker\", \"allowed\": [\"run_shell_command(ls)\"]}}";
+  std::ofstream(project) << "{\"tools\": {\"sandbox\": \"docker\", \"sandboxNetwork\": true, \"allowed\": [\"run_shell_command(ls)\"]}}";
   REQUIRE(mergeSettingsFile(project, settings).ok());
   CHECK(settings.sandbox == true);
+  CHECK(settings.sandboxNetwork == true);
   CHECK(settings.allowedTools == std::vector<std::string>{"run_shell_command(ls)"});
   std::ofstream(project) << "{\"tools\": {\"core\": \"read_file\"}}";
   auto bad = mergeSettingsFile(project, settings);

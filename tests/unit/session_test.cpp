@@ -1,6 +1,7 @@
 // The ReAct loop of a session, against an in-process scripted model.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <condition_variable>
 #include <filesystem>
 #include <fstream>
@@ -239,6 +240,32 @@ TEST_CASE("a model error on the first call fails the turn and forgets the prompt
   REQUIRE_FALSE(stop.ok());
   CHECK(stop.error().message == "Gemini API error 400: bad");
   CHECK(f.session->history().empty());
+}
+
+TEST_CASE("settings tools.core and tools.exclude decide which tools a session declares") {
+  auto names = [](const AgentConfig& config) {
+    Recorder editor;
+    std::string tmpl = (fs::temp_directory_path() / "lathe-registry-XXXXXX").string();
+    fs::path dir = fs::canonical(::mkdtemp(tmpl.data()));
+    auto ws = std::make_shared<const tools::Workspace>(tools::Workspace::create(dir.string()).value());
+    Session session("s", ws, config, editor);
+    std::vector<std::string> out;
+    for (const auto* tool : session.registry().all()) out.push_back(tool->name());
+    fs::remove_all(dir);
+    return out;
+  };
+  AgentConfig all;
+  auto everything = names(all);
+  CHECK(everything.size() == 11);
+  AgentConfig core;
+  core.coreTools = {"read_file", "glob"};
+  CHECK(names(core) == std::vector<std::string>{"glob", "read_file"});
+  AgentConfig excluded;
+  excluded.excludeTools = {"run_shell_command", "write_file"};
+  auto rest = names(excluded);
+  CHECK(rest.size() == 9);
+  CHECK(std::find(rest.begin(), rest.end(), "run_shell_command") == rest.end());
+  CHECK(std::find(rest.begin(), rest.end(), "write_file") == rest.end());
 }
 
 TEST_CASE("a prompt without usable content is refused") {
