@@ -36,11 +36,15 @@ bool anyPrefix(const std::vector<std::string>& words, const std::vector<std::vec
   return std::any_of(prefixes.begin(), prefixes.end(), [&](const auto& p) { return startsWith(words, p); });
 }
 
-// Exclusions also catch a command spelled by path (/bin/rm for rm): refusing
-// more is the safe side.
+// With exclusions configured, a line must show every command it runs: one
+// that did not parse, or runs a computed command name, is refused. A command
+// spelled by path (/bin/rm for rm) is caught too: refusing more is the safe side.
 bool excludedCommand(const tools::ExecConfirmation& exec, const SessionApprovals& approvals) {
+  if (approvals.excludedCommandPrefixes.empty()) return false;
+  if (!exec.parsed) return true;
   return std::any_of(exec.commands.begin(), exec.commands.end(), [&](std::vector<std::string> words) {
-    if (!words.empty()) words.front() = words.front().substr(words.front().find_last_of('/') + 1);
+    if (words.empty()) return true;
+    words.front() = words.front().substr(words.front().find_last_of('/') + 1);
     return anyPrefix(words, approvals.excludedCommandPrefixes);
   });
 }
@@ -54,7 +58,7 @@ bool remembered(const tools::ConfirmationDetails& details, const SessionApproval
     // prefix; an empty list means the line could not be understood, and that
     // is never pre-approved. Allowing a command never covers what the line
     // writes through redirections: that is asked about.
-    if (exec->commands.empty() || !exec->writtenFiles.empty()) return false;
+    if (!exec->understood || exec->commands.empty() || !exec->writtenFiles.empty()) return false;
     return std::all_of(exec->commands.begin(), exec->commands.end(), [&](const auto& words) {
       return (!words.empty() && approvals.commands.count(words.front()) > 0) ||
              anyPrefix(words, approvals.allowedCommandPrefixes);
@@ -91,7 +95,7 @@ Decision decideApproval(ApprovalMode mode, const ApprovalQuery& query, const Ses
   // Excluded commands never run, in any mode.
   if (exec && excludedCommand(*exec, approvals)) return Decision::deny;
   // A command line whose whole parse only reads is as safe as a read tool.
-  if (exec && exec->readOnly && !exec->commands.empty()) return Decision::allow;
+  if (exec && exec->readOnly && exec->understood && !exec->commands.empty()) return Decision::allow;
   // Plan mode is read-only, whatever the tool says about confirmation.
   if (mode == ApprovalMode::plan && !tools::isReadOnlyKind(query.kind)) return Decision::deny;
   if (!query.details) return Decision::allow;

@@ -36,7 +36,7 @@ Result<std::string> SessionManager::newSession(const acp::NewSessionRequest& req
 }
 
 Status SessionManager::startPrompt(const acp::PromptRequest& request, TurnDone done) {
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(mutex_);
   if (shuttingDown_) return makeError(Errc::internal, "the agent is shutting down");
   auto it = sessions_.find(request.sessionId);
   if (it == sessions_.end()) {
@@ -46,18 +46,32 @@ Status SessionManager::startPrompt(const acp::PromptRequest& request, TurnDone d
   if (entry.busy) {
     return makeError(Errc::invalid_request, "session " + request.sessionId + " is already running a prompt turn");
   }
-  if (entry.turn.joinable()) entry.turn.join();  // the previous turn has finished
+  std::thread previous = std::move(entry.turn);  // finished (not busy): joined below, unlocked
   entry.busy = true;
   entry.turnToken = CancelToken::create();
-  entry.turn = std::thread([this, session = entry.session, token = entry.turnToken, blocks = request.prompt,
-                            done = std::move(done)] {
-    auto result = session->prompt(blocks, token);
-    {
-      std::lock_guard inner(mutex_);
-      sessions_.at(session->id()).busy = false;
-    }
-    done(std::move(result));
-  });
+  try {
+    entry.turn = std::thread([this, session = entry.session, token = entry.turnToken, blocks = request.prompt,
+                              done = std::move(done)] {
+      Result<acp::StopReason> result = makeError(Errc::internal, "the turn ended unexpectedly");
+      try {
+        result = session->prompt(blocks, token);
+      } catch (const std::exception& e) {
+        result = makeError(Errc::internal, std::string("internal error during the turn: ") + e.what());
+      }
+      {
+        std::lock_guard inner(mutex_);
+        sessions_.at(session->id()).busy = false;
+      }
+      done(std::move(result));
+    });
+  } catch (const std::system_error& e) {
+    entry.busy = false;
+    lock.unlock();
+    if (previous.joinable()) previous.join();
+    return makeError(Errc::internal, std::string("cannot start the turn: ") + e.what());
+  }
+  lock.unlock();
+  if (previous.joinable()) previous.join();
   return {};
 }
 

@@ -1,7 +1,9 @@
 // Tool call execution and its mapping to ACP tool_call / tool_call_update.
 #include "engine/tool_scheduler.h"
 
+#include <algorithm>
 #include <chrono>
+#include <system_error>
 #include <thread>
 
 #include "engine/call_state.h"
@@ -60,12 +62,16 @@ std::vector<acp::ToolCallContent> confirmationContent(const tools::ConfirmationD
   if (auto* edit = std::get_if<tools::EditConfirmation>(&details)) return {diffContent(edit->diff)};
   if (auto* exec = std::get_if<tools::ExecConfirmation>(&details)) {
     std::string text = "$ " + exec->command;
-    if (exec->rootCommands.empty()) {
-      text += "\n(Lathe could not fully understand this command line.)";
-    } else {
-      text += "\nRuns: ";
-      for (size_t i = 0; i < exec->rootCommands.size(); ++i) text += (i ? ", " : "") + exec->rootCommands[i];
+    std::vector<std::string> names;
+    for (const auto& words : exec->commands) {
+      std::string name = words.empty() ? "(a computed command)" : words.front();
+      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
     }
+    if (!names.empty()) {
+      text += "\nRuns: ";
+      for (size_t i = 0; i < names.size(); ++i) text += (i ? ", " : "") + names[i];
+    }
+    if (!exec->understood) text += "\n(Lathe could not fully understand this command line: judge it yourself.)";
     return {textContent(text)};
   }
   if (auto* mcp = std::get_if<tools::McpConfirmation>(&details)) {
@@ -185,15 +191,19 @@ std::vector<Part> ToolScheduler::run(const std::vector<FunctionCall>& calls, con
     if (isReadOnlyCall(calls[i])) {
       while (end < calls.size() && isReadOnlyCall(calls[end])) ++end;
     }
-    if (end - i == 1) {
-      outcomes[i] = runOne(calls[i], cancel, 0);
-    } else {
-      std::vector<std::thread> workers;
-      for (size_t k = i; k < end; ++k) {
-        workers.emplace_back([&, k] { outcomes[k] = runOne(calls[k], cancel, 0); });
+    std::vector<std::thread> workers;
+    for (size_t k = i; k < end; ++k) {
+      if (end - i > 1) {
+        try {
+          workers.emplace_back([&, k] { outcomes[k] = guarded(calls[k], cancel); });
+          continue;
+        } catch (const std::system_error&) {
+          // No thread to be had: this call runs here, in order.
+        }
       }
-      for (auto& worker : workers) worker.join();
+      outcomes[k] = guarded(calls[k], cancel);
     }
+    for (auto& worker : workers) worker.join();
     i = end;
   }
 
@@ -207,6 +217,18 @@ std::vector<Part> ToolScheduler::run(const std::vector<FunctionCall>& calls, con
     for (auto& extra : outcome.inlineParts) parts.push_back(std::move(extra));
   }
   return parts;
+}
+
+// A tool that throws (it should not) answers the model with an error instead
+// of taking the process down.
+ToolScheduler::Outcome ToolScheduler::guarded(const FunctionCall& call, const CancelToken& cancel) {
+  try {
+    return runOne(call, cancel, 0);
+  } catch (const std::exception& e) {
+    Outcome outcome;
+    outcome.response = FunctionResponse{call.id, call.name, responseJson("error", std::string("Internal error: ") + e.what())};
+    return outcome;
+  }
 }
 
 ToolScheduler::Outcome ToolScheduler::runOne(const FunctionCall& call, const CancelToken& cancel, int depth) {
@@ -291,7 +313,9 @@ ToolScheduler::Outcome ToolScheduler::runOne(const FunctionCall& call, const Can
 
   CancelToken callToken = cancel.child();
   tools::ToolResult result = invocation.execute(callToken, [&run](const std::string& text) { run.output(text); });
-  if (cancel.cancelled() || (result.error && result.error->type == tools::ErrorType::cancelled)) {
+  // What the tool did is what is reported: a call that finished before the
+  // cancel reached it really did its work, and the model must know.
+  if (result.error && result.error->type == tools::ErrorType::cancelled) {
     return run.finish(CallState::cancelled, "Cancelled: the user stopped the turn.");
   }
   if (result.error) return run.finish(CallState::error, result.error->message);
@@ -299,10 +323,12 @@ ToolScheduler::Outcome ToolScheduler::runOne(const FunctionCall& call, const Can
   if (result.tailToolCallRequest && depth < kMaxTailDepth) {
     // The tool asked for another to run right after it: the model sees the
     // tail's result as the answer to its call.
-    run.succeed(result);
+    Outcome first = run.succeed(result);
     FunctionCall tail{call.id, result.tailToolCallRequest->name, result.tailToolCallRequest->args};
     Outcome tailOutcome = runOne(tail, cancel, depth + 1);
     tailOutcome.response.name = call.name;
+    tailOutcome.inlineParts.insert(tailOutcome.inlineParts.begin(), std::make_move_iterator(first.inlineParts.begin()),
+                                   std::make_move_iterator(first.inlineParts.end()));
     return tailOutcome;
   }
   return run.succeed(result);

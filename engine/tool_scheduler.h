@@ -34,6 +34,7 @@ class ToolScheduler {
   };
   class CallRun;
 
+  Outcome guarded(const FunctionCall& call, const CancelToken& cancel);
   Outcome runOne(const FunctionCall& call, const CancelToken& cancel, int depth);
   bool isReadOnlyCall(const FunctionCall& call) const;
   std::string nextCallId();

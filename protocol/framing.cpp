@@ -79,6 +79,12 @@ void FrameDecoder::decodeLines(std::vector<Frame>& out) {
 
 void FrameDecoder::decodeHeaders(std::vector<Frame>& out) {
   for (;;) {
+    if (skip_ > 0) {
+      size_t drop = std::min(skip_, buffer_.size());
+      buffer_.erase(0, drop);
+      skip_ -= drop;
+      if (skip_ > 0) return;
+    }
     if (!contentLength_) {
       size_t end = buffer_.find("\r\n\r\n");
       size_t sepLen = 4;
@@ -118,8 +124,8 @@ void FrameDecoder::decodeHeaders(std::vector<Frame>& out) {
       }
       if (*length > maxFrame_) {
         out.push_back(Frame{{}, "message exceeds " + std::to_string(maxFrame_) + " bytes"});
-        buffer_.clear();
-        return;
+        skip_ = *length;  // drop exactly its body; the next header follows it
+        continue;
       }
       contentLength_ = length;
     }

@@ -39,6 +39,7 @@ class FrameDecoder {
   size_t scanned_ = 0;        // newline search resumes here
   bool discarding_ = false;   // skipping the rest of an oversized line
   std::optional<size_t> contentLength_;
+  size_t skip_ = 0;  // body bytes of an oversized framed message still to drop
 };
 
 // Wraps one JSON text for the wire in the given style (newline when unknown).

@@ -30,17 +30,22 @@ Decoded decode(std::string_view text) {
 
   Incoming msg;
   msg.doc = doc;
+  const bool isResponse = !json::find(*doc, "method") && (json::find(*doc, "result") || json::find(*doc, "error"));
   std::optional<Id> id;
-  if (const json::Value* idv = json::find(*doc, "id")) {
+  const json::Value* idv = json::find(*doc, "id");
+  if (idv) {
     if (idv->IsString() || idv->IsInt64() || idv->IsUint64()) {
       id = Id{json::Raw{json::stringify(*idv)}};
+    } else if (idv->IsNull() && !isResponse) {
+      id = Id{json::Raw{"null"}};  // discouraged, but still a request that wants an answer
     } else if (!idv->IsNull()) {
-      return {std::nullopt, DecodeFailure{code::kInvalidRequest, "Invalid Request: id must be a number or a string", {}}};
+      return {std::nullopt, DecodeFailure{code::kInvalidRequest, "Invalid Request: id must be a number or a string",
+                                          {}, isResponse}};
     }
   }
   auto version = json::getStr(*doc, "jsonrpc");
   if (!version || *version != "2.0") {
-    return {std::nullopt, DecodeFailure{code::kInvalidRequest, "Invalid Request: jsonrpc must be \"2.0\"", id}};
+    return {std::nullopt, DecodeFailure{code::kInvalidRequest, "Invalid Request: jsonrpc must be \"2.0\"", id, isResponse}};
   }
   if (const json::Value* method = json::find(*doc, "method")) {
     if (!method->IsString()) {
@@ -59,7 +64,9 @@ Decoded decode(std::string_view text) {
     }
     return {std::move(msg), std::nullopt};
   }
-  if (!id) return {std::nullopt, DecodeFailure{code::kInvalidRequest, "Invalid Request: no method and no id", {}}};
+  if (!id) {
+    return {std::nullopt, DecodeFailure{code::kInvalidRequest, "Invalid Request: no method and no id", {}, isResponse}};
+  }
   msg.kind = Incoming::Kind::response;
   msg.id = *id;
   if (const json::Value* err = json::find(*doc, "error"); err && err->IsObject()) {

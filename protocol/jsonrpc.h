@@ -54,6 +54,7 @@ struct DecodeFailure {
   int code = code::kParseError;
   std::string message;
   std::optional<Id> id;  // when the broken message still had a usable id
+  bool wasResponse = false;  // a broken response: JSON-RPC never answers those
 };
 
 struct Decoded {

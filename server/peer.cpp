@@ -20,10 +20,17 @@ struct Peer::Timers {
   asio::executor_work_guard<asio::io_context::executor_type> work{io.get_executor()};
   std::map<std::string, std::unique_ptr<asio::steady_timer>> byId;  // guarded by Peer::mutex_
   std::thread thread{[this] { io.run(); }};
-  ~Timers() {
+
+  // Ends the timer thread; called without Peer::mutex_ held (a handler may
+  // be waiting for it). Never from a handler itself.
+  void stop() {
     work.reset();
     io.stop();
-    thread.join();
+    if (thread.joinable() && thread.get_id() != std::this_thread::get_id()) thread.join();
+  }
+  ~Timers() {
+    stop();
+    if (thread.joinable()) thread.detach();  // only when destroyed from its own handler
   }
 };
 
@@ -86,6 +93,13 @@ void Peer::handleFrame(Frame frame) {
   }
   rpc::Decoded decoded = rpc::decode(frame.body);
   if (decoded.failure) {
+    if (decoded.failure->wasResponse) {
+      // Never answer a response, broken or not: the id is ours, and the client
+      // could take an answer for one of its own requests.
+      log(LogLevel::warn, "ignored a malformed response: " + decoded.failure->message);
+      if (decoded.failure->id) complete(decoded.failure->id->raw.text, makeError(Errc::invalid_request, decoded.failure->message));
+      return;
+    }
     send(rpc::encodeError(decoded.failure->id, {decoded.failure->code, decoded.failure->message, {}}));
     return;
   }
@@ -158,12 +172,15 @@ std::string Peer::request(const std::string& method, const json::Raw& params, st
     });
     timers_->byId.emplace(id, std::move(timer));
   }
-  send(rpc::encodeRequest(rpc::Id{json::Raw{id}}, method, params));
+  if (!transport_.send(rpc::encodeRequest(rpc::Id{json::Raw{id}}, method, params))) {
+    complete(id, makeError(Errc::io, "cannot send " + method + ": the connection to the client is closed"));
+  }
   return id;
 }
 
 Result<Response> Peer::call(const std::string& method, const json::Raw& params, std::chrono::milliseconds timeout,
                             const CancelToken& cancel) {
+  if (cancel.cancelled()) return makeError(Errc::cancelled, method + " was cancelled");  // no dialog for a dead turn
   auto promise = std::make_shared<std::promise<Result<Response>>>();
   auto future = promise->get_future();
   std::string id =
@@ -204,6 +221,9 @@ void Peer::close() {
     pending.swap(pending_);
     for (auto& [id, timer] : timers_->byId) timer->cancel();
   }
+  // No timeout can fire after this, so the last reference to the peer is
+  // never dropped on the timer thread.
+  timers_->stop();
   for (auto& [id, callback] : pending) callback(makeError(Errc::io, "the connection to the client closed"));
 }
 

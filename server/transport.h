@@ -2,6 +2,7 @@
 // the calling thread, writes whole frames to an output fd from any thread.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <mutex>
 #include <string>
@@ -24,7 +25,8 @@ class Transport {
   int inFd_;
   int outFd_;
   std::mutex writeMutex_;
-  FrameDecoder decoder_;
+  FrameDecoder decoder_;                             // reading thread only
+  std::atomic<Framing> framing_{Framing::unknown};  // replies use the peer's style
   bool outputBroken_ = false;
 };
 

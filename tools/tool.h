@@ -90,12 +90,15 @@ struct EditConfirmation {
 };
 struct ExecConfirmation {
   std::string command;
-  std::vector<std::string> rootCommands;  // empty when the command could not be understood
-  // Each command the line runs, as its leading literal words (for prefix
-  // approvals such as "git status"); empty when not understood.
+  std::vector<std::string> rootCommands;  // what "allow always" remembers; empty unless understood
+  // Each command the line runs, as its leading literal words (empty words: a
+  // computed command name). Filled whenever the line parsed, so exclusions
+  // see commands even in lines that must be asked about.
   std::vector<std::vector<std::string>> commands;
   std::vector<std::string> writtenFiles;  // through redirections
   bool readOnly = false;                  // the whole line only reads
+  bool parsed = false;                    // the line parsed cleanly
+  bool understood = false;                // parsed, and nothing about it needs a person's judgement
 };
 struct McpConfirmation {
   std::string serverName;

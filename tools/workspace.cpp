@@ -27,6 +27,10 @@ Result<fs::path> resolvePhysical(const fs::path& absolute) {
     if (part.empty() || part == ".") continue;
     if (part == "..") {
       current = current.parent_path();
+      // Climbing out of a missing folder can land on an existing one again:
+      // from there on, links must be followed once more.
+      struct stat parent {};
+      missing = ::lstat(current.c_str(), &parent) != 0;
       continue;
     }
     fs::path next = current / part;

@@ -2,6 +2,8 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <chrono>
+#include <memory>
 #include <thread>
 
 #include "protocol/cancel.h"
@@ -53,4 +55,30 @@ TEST_CASE("cancel from another thread is seen by a waiting worker") {
   token.cancel();
   worker.join();
   CHECK(seen);
+}
+
+TEST_CASE("destroying a registration waits for its callback running on another thread") {
+  for (int round = 0; round < 50; ++round) {
+    auto token = CancelToken::create();
+    std::atomic<bool> entered{false};
+    std::atomic<bool> finished{false};
+    auto reg = std::make_unique<CancelToken::Registration>(token.onCancel([&] {
+      entered = true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      finished = true;
+    }));
+    std::thread canceller([&] { token.cancel(); });
+    while (!entered) std::this_thread::yield();
+    reg.reset();  // must not return while the callback still runs
+    CHECK(finished);
+    canceller.join();
+  }
+}
+
+TEST_CASE("a callback may destroy its own registration") {
+  auto token = CancelToken::create();
+  std::unique_ptr<CancelToken::Registration> reg;
+  reg = std::make_unique<CancelToken::Registration>(token.onCancel([&] { reg.reset(); }));
+  token.cancel();
+  CHECK_FALSE(reg);
 }

@@ -99,3 +99,17 @@ TEST_CASE("encodeFrame writes both styles") {
   CHECK(lathe::encodeFrame("{}", Framing::unknown) == "{}\n");
   CHECK(lathe::encodeFrame("{}", Framing::content_length) == "Content-Length: 2\r\n\r\n{}");
 }
+
+TEST_CASE("an oversized Content-Length body is skipped exactly; the next message still decodes") {
+  for (size_t piece : {size_t(1), size_t(7), size_t(4096)}) {
+    FrameDecoder decoder(100);
+    std::vector<Frame> frames;
+    std::string body(300, 'z');
+    std::string input = "Content-Length: 300\r\n\r\n" + body + "Content-Length: 2\r\n\r\n{}";
+    for (size_t i = 0; i < input.size(); i += piece) decoder.feed(std::string_view(input).substr(i, piece), frames);
+    INFO("piece " << piece);
+    REQUIRE(frames.size() == 2);
+    CHECK(frames[0].error.has_value());
+    CHECK(frames[1].body == "{}");
+  }
+}

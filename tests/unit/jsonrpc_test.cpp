@@ -68,3 +68,19 @@ TEST_CASE("internal errors map to JSON-RPC codes in one place") {
   CHECK(rpc::errorCodeFor(Errc::not_found) == -32002);
   CHECK(rpc::errorCodeFor(Errc::model) == -32603);
 }
+
+TEST_CASE("broken responses are marked so they are never answered; a null-id request is still a request") {
+  auto nullIdResponse = rpc::decode(R"({"jsonrpc":"2.0","id":null,"error":{"code":-1,"message":"x"}})");
+  REQUIRE(nullIdResponse.failure);
+  CHECK(nullIdResponse.failure->wasResponse);
+  auto noVersion = rpc::decode(R"({"id":3,"result":{}})");
+  REQUIRE(noVersion.failure);
+  CHECK(noVersion.failure->wasResponse);
+  auto badRequest = rpc::decode(R"({"id":3,"method":"x"})");
+  REQUIRE(badRequest.failure);
+  CHECK_FALSE(badRequest.failure->wasResponse);
+  auto nullIdRequest = rpc::decode(R"({"jsonrpc":"2.0","id":null,"method":"session/prompt"})");
+  REQUIRE(nullIdRequest.message);
+  CHECK(nullIdRequest.message->kind == Kind::request);
+  CHECK(rpc::encodeResult(nullIdRequest.message->id, json::Raw{}) == R"({"jsonrpc":"2.0","id":null,"result":{}})");
+}

@@ -54,6 +54,10 @@ TEST_CASE("requests are dispatched and a dropped Responder still answers") {
   CHECK(h.readLine().find("-32601") != std::string::npos);
   h.feed("not json");
   CHECK(h.readLine().find(R"("id":null,"error":{"code":-32700)") != std::string::npos);
+  // A broken response gets no answer: the next line out is the echo below.
+  h.feed(R"({"id":7,"result":{}})");
+  h.feed(R"({"jsonrpc":"2.0","id":8,"method":"echo","params":{"b":2}})");
+  CHECK(h.readLine() == R"({"jsonrpc":"2.0","id":8,"result":{"b":2}})");
 }
 
 TEST_CASE("the gate refuses methods before initialize; notifications never get answers") {

@@ -467,7 +467,7 @@ TEST_CASE("shell: confirmation details come from the parse") {
   auto* dynamicExec = std::get_if<ExecConfirmation>(&**dynamicDetails);
   REQUIRE(dynamicExec);
   CHECK(dynamicExec->rootCommands.empty());
-  CHECK(dynamicExec->commands.empty());
+  CHECK_FALSE(dynamicExec->understood);
   CHECK_FALSE(dynamicExec->readOnly);
 }
 

@@ -110,6 +110,10 @@ TEST_CASE("command lines with Gemini CLI settings (tools.allowed / tools.exclude
       {"/bin/rm x", "deny deny deny deny"},
       {"git status > status.txt", "ask ask allow deny"},
       {"rm *.tmp", "deny deny deny deny"},
+      // Lines that must be asked about still show their commands to exclusions.
+      {"f() { :; }; rm -rf x", "deny deny deny deny"},
+      {"R=rm; $R -rf x", "deny deny deny deny"},
+      {"echo \"unterminated", "deny deny deny deny"},
   };
   for (const auto& [command, expected] : rows) {
     INFO("command: " << command);

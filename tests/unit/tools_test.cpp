@@ -57,6 +57,9 @@ TEST_CASE("workspace resolves inside paths and refuses everything that leads out
 
   fs::create_directory_symlink(f.outside.path, f.root.path / "link-out");
   CHECK(ws.resolve("link-out/secret").error().code == Errc::forbidden);
+  // Through a missing folder and back up: the link must still be followed.
+  CHECK(ws.resolve("nope/../link-out/secret").error().code == Errc::forbidden);
+  CHECK(ws.resolve((f.root.path / "a/b/../../link-out/x").string()).error().code == Errc::forbidden);
   fs::create_symlink(f.outside.path / "file", f.root.path / "file-link");
   CHECK(ws.resolve("file-link").error().code == Errc::forbidden);  // dangling, pointing out
   fs::create_symlink("src", f.root.path / "inner-link");

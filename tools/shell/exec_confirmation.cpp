@@ -8,12 +8,12 @@ namespace lathe::tools::shell {
 ExecConfirmation execConfirmationFor(std::string command, const ShellAnalysis& analysis) {
   ExecConfirmation details;
   details.command = std::move(command);
-  if (analysis.parsed && analysis.reasons.empty()) {
-    details.rootCommands = rootCommands(analysis);
-    for (const auto& runs : analysis.commands) {
-      size_t literal = std::min(runs.literal ? runs.words.size() : runs.literalPrefix, runs.words.size());
-      details.commands.emplace_back(runs.words.begin(), runs.words.begin() + literal);
-    }
+  details.parsed = analysis.parsed;
+  details.understood = analysis.parsed && analysis.reasons.empty();
+  if (details.understood) details.rootCommands = rootCommands(analysis);
+  for (const auto& runs : analysis.commands) {
+    size_t literal = std::min(runs.literal ? runs.words.size() : runs.literalPrefix, runs.words.size());
+    details.commands.emplace_back(runs.words.begin(), runs.words.begin() + literal);
   }
   details.writtenFiles = analysis.writtenFiles;
   details.readOnly = isReadOnly(analysis);

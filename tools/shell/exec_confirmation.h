@@ -9,8 +9,8 @@
 
 namespace lathe::tools::shell {
 
-// A line that did not parse cleanly, or that has a reason to always ask,
-// gets no commands and no root commands: nothing about it is pre-approved.
+// A line that did not parse cleanly, or that has a reason to always ask, is
+// not understood and gets no root commands: nothing about it is pre-approved.
 // Each command keeps only its leading literal words, so a computed word can
 // never match a configured prefix.
 ExecConfirmation execConfirmationFor(std::string command, const ShellAnalysis& analysis);
