@@ -2,6 +2,7 @@
 // for Ctrl-C, which cancels the turn.
 #include "server/headless.h"
 
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
@@ -59,14 +60,23 @@ class TerminalClient final : public engine::EditorClient {
       question += "  " + std::to_string(i + 1) + ") " + request.options[i].name + "\n";
     }
     question += "Choice: ";
+    // One question at a time (parallel calls may ask together), and Ctrl-C
+    // ends the wait: stdin is polled, never read blocking.
+    std::lock_guard asking(askMutex_);
     {
       std::lock_guard lock(mutex_);
       info(question);
     }
     std::string line;
-    for (int c; (c = std::fgetc(stdin)) != EOF && c != '\n';) line += static_cast<char>(c);
     acp::RequestPermissionResponse response;
-    if (cancel.cancelled()) return response;  // cancelled outcome
+    for (;;) {
+      if (cancel.cancelled()) return response;  // cancelled outcome
+      pollfd in{STDIN_FILENO, POLLIN, 0};
+      if (::poll(&in, 1, 100) <= 0) continue;
+      char c = 0;
+      if (::read(STDIN_FILENO, &c, 1) != 1 || c == '\n') break;
+      line += c;
+    }
     size_t pick = std::strtoul(line.c_str(), nullptr, 10);
     if (pick >= 1 && pick <= request.options.size()) {
       response.cancelled = false;
@@ -103,6 +113,7 @@ class TerminalClient final : public engine::EditorClient {
   }
 
   std::mutex mutex_;
+  std::mutex askMutex_;
   bool answerOpen_ = false;
 };
 
