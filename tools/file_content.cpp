@@ -108,7 +108,6 @@ std::string inlineMimeType(std::string_view path) {
   if (ext == ".gif") return "image/gif";
   if (ext == ".webp") return "image/webp";
   if (ext == ".bmp") return "image/bmp";
-  if (ext == ".svg") return "image/svg+xml";
   if (ext == ".pdf") return "application/pdf";
   return {};
 }

@@ -38,7 +38,7 @@ bool hasNulPrefix(std::string_view bytes);
 bool looksBinary(std::string_view bytes);
 
 // "image/png", "application/pdf", ... for files sent to the model as inline
-// data, else "".
+// data, else "" (SVG is text: the model reads it as such).
 std::string inlineMimeType(std::string_view path);
 
 // Extensions of files that are binary whatever their first bytes say

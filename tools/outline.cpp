@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "tools/builtin_tools.h"
+#include "tools/file_content.h"
 #include "tools/edit_support.h"
 #include "tools/file_walker.h"
 #include "tools/syntax/definitions.h"
@@ -34,7 +35,6 @@ constexpr int64_t kMaxDirBytes = 16 * 1024 * 1024;   // parsed in all for one di
 
 constexpr const char* kLanguages = "bash, C, C++, Go, Java, JavaScript, JSON, Python, Rust, TSX and TypeScript";
 
-bool looksBinary(std::string_view bytes) { return bytes.substr(0, 8192).find('\0') != std::string_view::npos; }
 
 std::optional<std::string> slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -91,7 +91,7 @@ class OutlineInvocation final : public ToolInvocation {
     }
     auto bytes = slurp(p_.path);
     if (!bytes) return ToolResult::failure(ErrorType::permission_denied, "Cannot open " + p_.path + " for reading");
-    if (looksBinary(*bytes)) return ToolResult::failure(ErrorType::binary_file, p_.path + " is a binary file");
+    if (hasNulPrefix(*bytes)) return ToolResult::failure(ErrorType::binary_file, p_.path + " is a binary file");
     std::string llm;
     FileOutline outline = outlineFile(p_.path, *language, std::move(*bytes), kMaxEntries, cancel, llm);
     if (outline.error) return ToolResult::failure(outline.error->type, outline.error->message);
@@ -159,7 +159,7 @@ class OutlineInvocation final : public ToolInvocation {
         skipped.push_back(file + " (unreadable)");
         continue;
       }
-      if (looksBinary(*bytes)) {
+      if (hasNulPrefix(*bytes)) {
         skipped.push_back(file + " (binary)");
         continue;
       }

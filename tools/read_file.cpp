@@ -8,6 +8,7 @@
 
 #include "protocol/base64.h"
 #include "tools/builtin_tools.h"
+#include "tools/file_content.h"
 
 namespace lathe::tools {
 namespace {
@@ -23,28 +24,6 @@ constexpr const char* kSchema = R"({
   },
   "required": ["file_path"]
 })";
-
-std::string mimeForInline(const std::string& path) {
-  std::string ext = std::filesystem::path(path).extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-  if (ext == ".png") return "image/png";
-  if (ext == ".jpg" || ext == ".jpeg") return "image/jpeg";
-  if (ext == ".gif") return "image/gif";
-  if (ext == ".webp") return "image/webp";
-  if (ext == ".bmp") return "image/bmp";
-  if (ext == ".pdf") return "application/pdf";
-  return {};
-}
-
-bool looksBinary(std::string_view bytes) {
-  std::string_view head = bytes.substr(0, 8192);
-  if (head.find('\0') != std::string_view::npos) return true;
-  size_t odd = std::count_if(head.begin(), head.end(), [](char c) {
-    auto u = static_cast<unsigned char>(c);
-    return u < 0x20 && u != '\n' && u != '\r' && u != '\t' && u != '\f' && u != '\b' && u != 0x1b;
-  });
-  return !head.empty() && odd * 10 > head.size();
-}
 
 std::vector<std::string_view> splitLines(std::string_view text) {
   std::vector<std::string_view> lines;
@@ -92,7 +71,7 @@ class ReadFileInvocation final : public ToolInvocation {
     std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     if (cancel.cancelled()) return ToolResult::failure(ErrorType::cancelled, "Cancelled");
 
-    if (std::string mime = mimeForInline(path_); !mime.empty()) {
+    if (std::string mime = inlineMimeType(path_); !mime.empty()) {
       ToolResult result;
       result.llmContent.push_back(LlmPart{{}, mime, base64Encode(bytes)});
       result.returnDisplay = "Read " + mime + " file " + context_.workspace->relative(path_);

@@ -1,20 +1,14 @@
 // replace: literal text replacement in a file, or creation of a new file when
 // old_string is empty. Matches against the normalized text (LF, no BOM) and
 // writes back in the file's own format (BOM, CRLF, final newline). Reads and
-// writes only through ToolContext::files. Runs on a worker thread.
-//
-// Approval holds: once shouldConfirmExecute showed a diff, execute writes only
-// if the file still has the text that diff started from; if it changed in the
-// meantime, nothing is written and the model is told to read it again. The
-// approved text is remembered as a fingerprint (size and 64-bit hash), not a
-// copy. Without a confirmation step (auto-approval) execute works on the text
-// it finds.
+// writes only through ToolContext::files. Confirmation and writing: see
+// edit_invocation.h. Runs on a worker thread.
 #include <string.h>
 #include <sys/stat.h>
 
 #include "tools/builtin_tools.h"
-#include "tools/edit_support.h"
-#include "tools/syntax_warning.h"
+#include "tools/edit_invocation.h"
+#include "tools/file_content.h"
 #include "tools/text_format.h"
 
 namespace lathe::tools {
@@ -48,7 +42,6 @@ std::string firstLineShort(std::string_view text, size_t limit) {
   return std::string(text.substr(0, cut)) + "...";
 }
 
-bool looksBinary(std::string_view bytes) { return bytes.substr(0, 8192).find('\0') != std::string_view::npos; }
 
 // Start offsets of the non-overlapping occurrences of a non-empty needle, left
 // to right (glibc's memmem is about twice as fast as std::string::find here).
@@ -65,19 +58,6 @@ std::vector<size_t> findAll(std::string_view haystack, std::string_view needle) 
   return at;
 }
 
-// What the edit would do, computed from the file's current text.
-struct Plan {
-  std::optional<std::string> oldText;  // normalized; nullopt when creating
-  std::string newText;                 // normalized, as the diff shows it
-  std::optional<std::string> bytes;    // what gets written, when it differs from newText
-  size_t replacements = 0;
-  const std::string& toWrite() const { return bytes ? *bytes : newText; }
-};
-struct Planned {
-  Plan plan;
-  std::optional<ToolError> error;
-};
-
 struct EditParams {
   std::string path;         // absolute
   std::string instruction;
@@ -87,72 +67,38 @@ struct EditParams {
   std::optional<int64_t> expected;
 };
 
-class ReplaceInvocation final : public ToolInvocation {
+class ReplaceInvocation final : public EditInvocation {
  public:
-  ReplaceInvocation(ToolContext context, EditParams params) : context_(std::move(context)), p_(std::move(params)) {}
+  ReplaceInvocation(ToolContext context, EditParams params)
+      : EditInvocation(std::move(context), params.path), p_(std::move(params)) {}
 
   std::string description() const override {
-    std::string text = context_.workspace->relative(p_.path);
+    std::string text = context().workspace->relative(path());
     if (std::string what = firstLineShort(p_.instruction, kDescriptionChars); !what.empty()) return text + ": " + what;
     if (p_.oldString.empty()) return text + ": create file";
     return text + ": " + firstLineShort(p_.oldString, 30) + " => " + firstLineShort(p_.newString, 30);
   }
 
-  std::vector<Location> locations() const override { return {Location{p_.path, std::nullopt}}; }
-
-  Result<std::optional<ConfirmationDetails>> shouldConfirmExecute(const CancelToken& cancel) override {
-    Planned planned = plan(cancel);
-    if (planned.error) {
-      // Nothing to confirm; execute reports this problem and writes nothing,
-      // even if the file changed so that the edit would apply now.
-      confirmError_ = planned.error;
-      return std::optional<ConfirmationDetails>{};
-    }
-    approved_ = TextFingerprint::of(planned.plan.oldText);
-    EditConfirmation confirmation{"Confirm Edit: " + context_.workspace->relative(p_.path),
-                                  FileDiff{p_.path, std::move(planned.plan.oldText), std::move(planned.plan.newText)}};
-    return std::optional<ConfirmationDetails>{std::move(confirmation)};
-  }
-
-  ToolResult execute(const CancelToken& cancel, const OutputSink&) override {
-    if (cancel.cancelled()) return ToolResult::failure(ErrorType::cancelled, "Cancelled before editing " + p_.path);
-    if (confirmError_) return ToolResult::failure(confirmError_->type, confirmError_->message);
-    Planned planned = plan(cancel);
-    if (planned.error) return ToolResult::failure(planned.error->type, planned.error->message);
-    Plan& change = planned.plan;
-    if (approved_ && *approved_ != TextFingerprint::of(change.oldText)) {
-      return ToolResult::failure(ErrorType::execution_failed,
-                                 p_.path + " changed after this edit was proposed and approved; nothing was written. "
-                                           "Read the file again and retry the edit against its current content.");
-    }
-    if (Status written = context_.files->writeText(p_.path, change.toWrite(), cancel); !written) {
-      return ToolResult::failure(storeErrorType(written.error()),
-                                 "Failed to write " + p_.path + ": " + written.error().message);
-    }
-    std::string llm;
-    if (change.oldText) {
-      llm = "Successfully modified file: " + p_.path + " (" + std::to_string(change.replacements) +
-            (change.replacements == 1 ? " replacement)." : " replacements).");
-    } else {
-      llm = "Created new file: " + p_.path + " with " + std::to_string(countLines(change.newText)) + " lines.";
-    }
-    ToolResult result;
-    result.llmContent.push_back(LlmPart{std::move(llm), {}, {}});
-    addSyntaxWarning(result, p_.path, change.oldText, change.newText, cancel);
-    result.returnDisplay = FileDiff{p_.path, std::move(change.oldText), std::move(change.newText)};
-    return result;
-  }
-
  private:
-  Planned plan(const CancelToken& cancel) const {
-    Planned out;
-    auto current = context_.files->readText(p_.path, cancel);
+  std::string confirmTitle() const override { return "Confirm Edit: " + context().workspace->relative(path()); }
+
+  std::string summary(const EditPlan& change) const override {
+    if (!change.oldText) {
+      return "Created new file: " + path() + " with " + std::to_string(countLines(change.newText)) + " lines.";
+    }
+    return "Successfully modified file: " + path() + " (" + std::to_string(change.replacements) +
+           (change.replacements == 1 ? " replacement)." : " replacements).");
+  }
+
+  PlannedEdit plan(const CancelToken& cancel) const override {
+    PlannedEdit out;
+    auto current = context().files->readText(path(), cancel);
     if (!current) {
       if (current.error().code != Errc::not_found) {
-        out.error = ToolError{storeErrorType(current.error()), "Cannot read " + p_.path + ": " + current.error().message};
+        out.error = ToolError{storeErrorType(current.error()), "Cannot read " + path() + ": " + current.error().message};
       } else if (!p_.oldString.empty()) {
         out.error = ToolError{ErrorType::file_not_found,
-                              "File not found: " + p_.path +
+                              "File not found: " + path() +
                                   ". Check the path (list_directory or glob can find it); to create a new file, "
                                   "call replace with an empty old_string, or use write_file."};
       } else {
@@ -164,20 +110,20 @@ class ReplaceInvocation final : public ToolInvocation {
     }
     if (p_.oldString.empty()) {
       out.error = ToolError{ErrorType::invalid_params,
-                            "File already exists: " + p_.path +
+                            "File already exists: " + path() +
                                 ". An empty old_string creates a new file; to change this one, read it and give "
                                 "the exact text to replace as old_string."};
       return out;
     }
     std::string raw = std::move(current).value();
-    if (static_cast<int64_t>(raw.size()) > context_.limits.maxFileBytes) {
-      out.error = ToolError{ErrorType::file_too_large, p_.path + " is too large to edit (" + std::to_string(raw.size()) +
+    if (static_cast<int64_t>(raw.size()) > context().limits.maxFileBytes) {
+      out.error = ToolError{ErrorType::file_too_large, path() + " is too large to edit (" + std::to_string(raw.size()) +
                                                            " bytes; the limit is " +
-                                                           std::to_string(context_.limits.maxFileBytes) + ")"};
+                                                           std::to_string(context().limits.maxFileBytes) + ")"};
       return out;
     }
-    if (looksBinary(raw)) {
-      out.error = ToolError{ErrorType::binary_file, p_.path + " looks like a binary file; replace edits text files only"};
+    if (hasNulPrefix(raw)) {
+      out.error = ToolError{ErrorType::binary_file, path() + " looks like a binary file; replace edits text files only"};
       return out;
     }
     if (cancel.cancelled()) {
@@ -212,7 +158,7 @@ class ReplaceInvocation final : public ToolInvocation {
   }
 
   std::optional<ToolError> checkCount(size_t found) const {
-    const std::string rel = context_.workspace->relative(p_.path);
+    const std::string rel = context().workspace->relative(path());
     if (found == 0) {
       return ToolError{ErrorType::no_occurrence_found,
                        "Failed to edit " + rel +
@@ -236,10 +182,7 @@ class ReplaceInvocation final : public ToolInvocation {
     return std::nullopt;
   }
 
-  ToolContext context_;
   EditParams p_;
-  std::optional<TextFingerprint> approved_;  // the text the approved diff started from
-  std::optional<ToolError> confirmError_;
 };
 
 class ReplaceTool final : public Tool {
@@ -253,9 +196,7 @@ class ReplaceTool final : public Tool {
                       "line endings (LF or CRLF), byte order mark and final newline. The person may review the "
                       "change as a diff before it is written.",
                       Kind::edit, kSchema, true, false}),
-        context_(std::move(context)) {
-    if (!context_.files) context_.files = makeDiskFileStore();
-  }
+        context_(std::move(context)) {}
 
  protected:
   BuildResult createInvocation(const json::Value& params) const override {
