@@ -20,6 +20,7 @@
 #include "tools/text_search.h"
 #include "tools/workspace.h"
 #include "temp_dir.h"
+#include "tool_fixture.h"
 
 using namespace lathe;
 using namespace lathe::tools;
@@ -39,29 +40,14 @@ void age(const fs::path& p, long secondsAgo) {
   REQUIRE(::utimes(p.c_str(), times) == 0);
 }
 
-struct Fixture {
-  TempDir root;
-  TempDir outside;
-  ToolContext context;
-  Fixture() { context.workspace = std::make_shared<const Workspace>(Workspace::create(root.path.string()).value()); }
-
-  ToolResult run(const Tool& tool, const std::string& args) {
-    auto doc = json::parse(args).value();
-    auto built = tool.build(doc);
-    if (!built.invocation) return ToolResult::failure(built.error->type, built.error->message);
-    return built.invocation->execute(CancelToken(), [](const std::string&) {});
-  }
+struct Fixture : lathe::testing::ToolFixture {
   ToolResult grep(const std::string& args) { return run(*makeGrepSearchTool(context), args); }
   ToolResult glob(const std::string& args) { return run(*makeGlobTool(context), args); }
   ToolResult readMany(const std::string& args) { return run(*makeReadManyFilesTool(context), args); }
   std::string abs(const std::string& rel) const { return (root.path / rel).string(); }
 };
 
-std::string llmText(const ToolResult& result) {
-  std::string text;
-  for (const auto& part : result.llmContent) text += part.text;
-  return text;
-}
+using lathe::testing::llmText;
 
 bool has(const std::string& haystack, const std::string& needle) { return haystack.find(needle) != std::string::npos; }
 

@@ -8,6 +8,7 @@
 #include "tools/registry.h"
 #include "tools/workspace.h"
 #include "temp_dir.h"
+#include "tool_fixture.h"
 
 using namespace lathe;
 using namespace lathe::tools;
@@ -17,25 +18,8 @@ namespace {
 
 using lathe::testing::TempDir;
 
-struct Fixture {
-  TempDir root;
-  TempDir outside;
-  ToolContext context;
-  Fixture() { context.workspace = std::make_shared<const Workspace>(Workspace::create(root.path.string()).value()); }
-
-  ToolResult run(const Tool& tool, const std::string& args) {
-    auto doc = json::parse(args).value();
-    auto built = tool.build(doc);
-    if (!built.invocation) return ToolResult::failure(built.error->type, built.error->message);
-    return built.invocation->execute(CancelToken(), [](const std::string&) {});
-  }
-};
-
-std::string llmText(const ToolResult& result) {
-  std::string text;
-  for (const auto& part : result.llmContent) text += part.text;
-  return text;
-}
+using Fixture = lathe::testing::ToolFixture;
+using lathe::testing::llmText;
 
 }  // namespace
 
