@@ -11,7 +11,7 @@ using namespace lathe::testing::e2e;
 TEST_CASE("e2e: a read_file turn streams tool updates and text, and the model sees the file", "[e2e]") {
   TempDir ws;
   const std::string fileText = "The secret word is PAPRIKA-7731.\nSecond line here.\n";
-  writeFile(ws.path() / "docs" / "notes.txt", fileText);
+  writeFile(ws.path / "docs" / "notes.txt", fileText);
 
   auto fake = startFake();
   fake->push(ScriptedReply::functionCall("read_file", R"({"file_path":"docs/notes.txt"})"));
@@ -53,7 +53,7 @@ TEST_CASE("e2e: a read_file turn streams tool updates and text, and the model se
   REQUIRE(locations);
   REQUIRE(locations->IsArray());
   REQUIRE(locations->Size() >= 1);
-  CHECK(json::getStr((*locations)[0], "path").value_or("") == (ws.path() / "docs" / "notes.txt").string());
+  CHECK(json::getStr((*locations)[0], "path").value_or("") == (ws.path / "docs" / "notes.txt").string());
   const json::Value* rawInput = member(call, "rawInput");
   REQUIRE(rawInput);
   CHECK(json::getStr(*rawInput, "file_path").value_or("") == "docs/notes.txt");
@@ -180,8 +180,8 @@ TEST_CASE("e2e: session/cancel ends a hanging turn with cancelled, and the sessi
 TEST_CASE("e2e: two sessions with different workspaces run prompts at the same time", "[e2e]") {
   TempDir wsA;
   TempDir wsB;
-  writeFile(wsA.path() / "note.txt", "ALPHA-CONTENT-111\n");
-  writeFile(wsB.path() / "note.txt", "BETA-CONTENT-222\n");
+  writeFile(wsA.path / "note.txt", "ALPHA-CONTENT-111\n");
+  writeFile(wsB.path / "note.txt", "BETA-CONTENT-222\n");
 
   // The fallback decides from each request alone (read note.txt, then "Done."
   // once a functionResponse comes back), so concurrent sessions cannot steal
@@ -217,8 +217,8 @@ TEST_CASE("e2e: two sessions with different workspaces run prompts at the same t
     std::string own;
     std::string other;
   };
-  for (const Expect& e : {Expect{sidA, wsA.path(), "ALPHA-CONTENT-111", "BETA-CONTENT-222"},
-                          Expect{sidB, wsB.path(), "BETA-CONTENT-222", "ALPHA-CONTENT-111"}}) {
+  for (const Expect& e : {Expect{sidA, wsA.path, "ALPHA-CONTENT-111", "BETA-CONTENT-222"},
+                          Expect{sidB, wsB.path, "BETA-CONTENT-222", "ALPHA-CONTENT-111"}}) {
     INFO("session " << e.sid);
     std::vector<Message> updates;
     for (const auto& m : client.notifications()) {
@@ -302,7 +302,7 @@ TEST_CASE("e2e: malformed and invalid requests get JSON-RPC errors and the serve
   CHECK_THAT(errorMessage(relative), Catch::Contains("cwd"));
 
   Message missingDir =
-      client.call("session/new", R"({"cwd":")" + (ws.path() / "does-not-exist").string() + R"(","mcpServers":[]})");
+      client.call("session/new", R"({"cwd":")" + (ws.path / "does-not-exist").string() + R"(","mcpServers":[]})");
   REQUIRE(missingDir);
   CHECK(errorCode(missingDir) == -32602);
   CHECK_THAT(errorMessage(missingDir), Catch::Contains("cwd"));
@@ -348,7 +348,7 @@ TEST_CASE("e2e: malformed and invalid requests get JSON-RPC errors and the serve
 
 TEST_CASE("e2e: Content-Length framing works end to end and replies use it", "[e2e]") {
   TempDir ws;
-  writeFile(ws.path() / "a.txt", "framed file text\n");
+  writeFile(ws.path / "a.txt", "framed file text\n");
   auto fake = startFake();
   fake->push(ScriptedReply::functionCall("read_file", R"({"file_path":"a.txt"})"));
   fake->push(ScriptedReply::text("Framed answer."));
@@ -412,9 +412,9 @@ TEST_CASE("e2e: Content-Length framing works end to end and replies use it", "[e
 
 TEST_CASE("e2e: reading outside the workspace fails the tool call, not the turn", "[e2e]") {
   TempDir root;
-  fs::path ws = root.path() / "ws";
+  fs::path ws = root.path / "ws";
   writeFile(ws / "inside.txt", "inside\n");
-  writeFile(root.path() / "outside.txt", "OUTSIDE-SECRET-999\n");
+  writeFile(root.path / "outside.txt", "OUTSIDE-SECRET-999\n");
 
   auto fake = startFake();
   fake->push(ScriptedReply::functionCall("read_file", R"({"file_path":"../outside.txt"})"));
@@ -490,7 +490,7 @@ TEST_CASE("e2e: a model API error fails the prompt with the API's message and th
 
 TEST_CASE("e2e: --max-turns stops a model that keeps calling tools", "[e2e]") {
   TempDir ws;
-  writeFile(ws.path() / "file.txt", "x\n");
+  writeFile(ws.path / "file.txt", "x\n");
   auto fake = startFake();
   for (int i = 0; i < 3; ++i) fake->push(ScriptedReply::functionCall("list_directory", R"({"dir_path":"."})"));
   fake->push(ScriptedReply::text("Only reached when the limit is ignored."));
@@ -540,7 +540,7 @@ TEST_CASE("e2e: stdin EOF in the middle of a turn ends the process cleanly", "[e
 
 TEST_CASE("e2e: lathe run replays a Gemini CLI recording and rejects bad flags with exit 2", "[e2e]") {
   TempDir ws;
-  writeFile(ws.path() / "README.md", "# Lathe\n\nA C++20 agent server for editors.\n");
+  writeFile(ws.path / "README.md", "# Lathe\n\nA C++20 agent server for editors.\n");
 
   SECTION("replay of examples/tour.jsonl") {
     std::string tour = std::string(LATHE_SOURCE_DIR) + "/examples/tour.jsonl";
@@ -549,7 +549,7 @@ TEST_CASE("e2e: lathe run replays a Gemini CLI recording and rejects bad flags w
     INFO("stdout:\n" << run.out << "\nstderr:\n" << run.err);
     CHECK(run.status.success());
     CHECK_THAT(run.out, Catch::Contains("Lathe"));
-    CHECK(readWholeFile(ws.path() / "README.md") == "# Lathe\n\nA C++20 agent server for editors.\n");
+    CHECK(readFile(ws.path / "README.md") == "# Lathe\n\nA C++20 agent server for editors.\n");
   }
   SECTION("an unknown flag") {
     RunResult run = runLathe({"run", "--no-such-flag", "hello"}, ws.str());

@@ -18,6 +18,7 @@
 #include "tests/support/fake_gemini_server.h"
 #include "tests/support/gemini_chunks.h"
 #include "tests/support/subprocess.h"
+#include "tests/support/temp_dir.h"
 
 #ifndef LATHE_BINARY
 #error "LATHE_BINARY must name the lathe executable"
@@ -35,41 +36,12 @@ namespace fs = std::filesystem;
 inline constexpr auto kExitGuard = 15s;
 inline constexpr auto kCancelGuard = 10s;
 
-// A fresh directory under the system temp dir, removed at the end of the test.
-// path() is canonical, as Lathe reports paths.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "lathe-e2e-XXXXXX").string();
-    REQUIRE(::mkdtemp(pattern.data()) != nullptr);
-    path_ = fs::canonical(pattern);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const fs::path& path() const { return path_; }
-  std::string str() const { return path_.string(); }
-
- private:
-  fs::path path_;
-};
-
 inline void writeFile(const fs::path& path, const std::string& text) {
   fs::create_directories(path.parent_path());
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   REQUIRE(out);
   out << text;
   REQUIRE(out.good());
-}
-
-inline std::string readWholeFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
 }
 
 struct LatheOptions {
@@ -313,7 +285,7 @@ inline RunResult runLathe(std::vector<std::string> args, const std::string& cwd)
 inline void checkAgainstSchema(const AcpTestClient& client) {
   const std::string deps = std::string(LATHE_SOURCE_DIR) + "/.deps/node";
   TempDir dir;
-  const fs::path transcript = dir.path() / "transcript.jsonl";
+  const fs::path transcript = dir.path / "transcript.jsonl";
   writeFile(transcript, client.transcriptJsonl());
   SubprocessOptions spawn;
   spawn.argv = {"/usr/bin/env", "node", std::string(LATHE_SOURCE_DIR) + "/tests/e2e/validate_acp.mjs",

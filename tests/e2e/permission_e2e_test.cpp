@@ -55,7 +55,7 @@ struct Setup {
   std::string session;
 
   explicit Setup(AcpClientOptions options = {}, LatheOptions latheOptions = {}) {
-    file = ws.path() / "hello.txt";
+    file = ws.path / "hello.txt";
     writeFile(file, "hello world\n");
     lathe = startLathe(*fake, latheOptions);
     client = std::make_unique<AcpTestClient>(*lathe, options);
@@ -97,7 +97,7 @@ TEST_CASE("e2e: an approved edit asks with the diff and lands through fs/write_t
   REQUIRE(writes.size() == 1);
   CHECK(writes[0].path == s.file.string());
   CHECK(writes[0].content == "hello lathe\n");
-  CHECK(readWholeFile(s.file) == "hello world\n");  // never written behind the editor's back
+  CHECK(readFile(s.file) == "hello world\n");  // never written behind the editor's back
   auto completed = ofKind(outcome.updates, "tool_call_update");
   REQUIRE_FALSE(completed.empty());
   CHECK(field(completed.back(), "status") == "completed");
@@ -116,7 +116,7 @@ TEST_CASE("e2e: a rejected edit changes nothing and the model is told", "[e2e][p
   CHECK(outcome.stopReason == "end_turn");
   CHECK(permissionRequests(*s.client).size() == 1);
   CHECK(s.client->writes().empty());
-  CHECK(readWholeFile(s.file) == "hello world\n");
+  CHECK(readFile(s.file) == "hello world\n");
   std::string response = lastResponseOf(*s.fake, 1);
   CHECK(responseField(response, "error").find("rejected") != std::string::npos);
   auto updates = ofKind(outcome.updates, "tool_call_update");
@@ -129,7 +129,7 @@ TEST_CASE("e2e: allow always for a file is not asked again for that file", "[e2e
   AcpClientOptions options;
   options.permissionKind = "allow_always";
   Setup s(options);
-  fs::path other = s.ws.path() / "other.txt";
+  fs::path other = s.ws.path / "other.txt";
   writeFile(other, "other\n");
   s.fake->push(ScriptedReply::functionCall("replace", replaceArgs(s.file, "hello world", "hello one")));
   s.fake->push(ScriptedReply::text("one"));
@@ -140,10 +140,10 @@ TEST_CASE("e2e: allow always for a file is not asked again for that file", "[e2e
   CHECK(s.client->prompt(s.session, "first").stopReason == "end_turn");
   CHECK(s.client->prompt(s.session, "second").stopReason == "end_turn");
   CHECK(permissionRequests(*s.client).size() == 1);
-  CHECK(readWholeFile(s.file) == "hello two\n");
+  CHECK(readFile(s.file) == "hello two\n");
   CHECK(s.client->prompt(s.session, "third").stopReason == "end_turn");
   CHECK(permissionRequests(*s.client).size() == 2);  // another file: asked again
-  CHECK(readWholeFile(other) == "changed\n");
+  CHECK(readFile(other) == "changed\n");
   checkAgainstSchema(*s.client);
 }
 
@@ -157,7 +157,7 @@ TEST_CASE("e2e: edits apply to the editor's unsaved buffer, not the disk", "[e2e
   CHECK(s.client->prompt(s.session, "edit").stopReason == "end_turn");
   REQUIRE(s.client->buffer(s.file.string()));
   CHECK(*s.client->buffer(s.file.string()) == "hello edited world\n");
-  CHECK(readWholeFile(s.file) == "hello world\n");
+  CHECK(readFile(s.file) == "hello world\n");
   checkAgainstSchema(*s.client);
 }
 
@@ -166,7 +166,7 @@ TEST_CASE("e2e: a new file is created even when the client cannot read it", "[e2
   s.client->setHandler("fs/read_text_file", [](const std::string&, const json::Value&) {
     return HandlerReply::error(-32002, "Resource not found");
   });
-  fs::path created = s.ws.path() / "src" / "new.txt";
+  fs::path created = s.ws.path / "src" / "new.txt";
   s.fake->push(ScriptedReply::functionCall("write_file", writeArgs(created, "fresh\n")));
   s.fake->push(ScriptedReply::text("created"));
   auto outcome = s.client->prompt(s.session, "create it");
@@ -175,7 +175,7 @@ TEST_CASE("e2e: a new file is created even when the client cannot read it", "[e2
   REQUIRE(asks.size() == 1);
   CHECK((*asks[0])["params"]["toolCall"]["content"][0]["oldText"].IsNull());
   REQUIRE(s.client->writes().size() == 1);
-  CHECK(readWholeFile(created) == "fresh\n");
+  CHECK(readFile(created) == "fresh\n");
   checkAgainstSchema(*s.client);
 }
 
@@ -200,13 +200,13 @@ TEST_CASE("e2e: modes: session/new lists them, set_mode switches, yolo skips ask
   s.fake->push(ScriptedReply::text("done"));
   CHECK(s.client->prompt(s.session, "go").stopReason == "end_turn");
   CHECK(permissionRequests(*s.client).empty());
-  CHECK(readWholeFile(s.file) == "hello yolo\n");
+  CHECK(readFile(s.file) == "hello yolo\n");
 
   REQUIRE(s.client->call("session/set_mode", "{\"sessionId\":\"" + s.session + "\",\"modeId\":\"plan\"}"));
   s.fake->push(ScriptedReply::functionCall("replace", replaceArgs(s.file, "hello yolo", "hello plan")));
   s.fake->push(ScriptedReply::text("ok"));
   CHECK(s.client->prompt(s.session, "go").stopReason == "end_turn");
-  CHECK(readWholeFile(s.file) == "hello yolo\n");
+  CHECK(readFile(s.file) == "hello yolo\n");
   CHECK(responseField(lastResponseOf(*s.fake, 3), "error").find("plan mode") != std::string::npos);
   checkAgainstSchema(*s.client);
 }
@@ -224,5 +224,5 @@ TEST_CASE("e2e: cancel while a permission request is open answers the turn cance
   auto response = s.client->waitResponse(id, kCancelGuard);
   REQUIRE(response);
   CHECK(stopReasonOf(response) == "cancelled");
-  CHECK(readWholeFile(s.file) == "hello world\n");
+  CHECK(readFile(s.file) == "hello world\n");
 }

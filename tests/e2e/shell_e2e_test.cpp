@@ -72,7 +72,7 @@ TEST_CASE("e2e shell: the person sees every command; approved, it runs in the wo
   std::string shown = json::getStr(toolCall["content"][0]["content"], "text").value_or("");
   CHECK(shown.find("touch made.txt") != std::string::npos);
   CHECK(shown.find("Runs: touch, echo, tr") != std::string::npos);
-  CHECK(fs::exists(s.ws.path() / "made.txt"));
+  CHECK(fs::exists(s.ws.path / "made.txt"));
   CHECK(lastFunctionOutput(*s.fake).find("DONE") != std::string::npos);
   CHECK(s.fake->violations().empty());
   checkAgainstSchema(*s.client);
@@ -80,7 +80,7 @@ TEST_CASE("e2e shell: the person sees every command; approved, it runs in the wo
 
 TEST_CASE("e2e shell: a line whose whole parse only reads runs without asking", "[e2e][shell]") {
   Shell s;
-  writeFile(s.ws.path() / "notes.txt", "alpha\nbeta\n");
+  writeFile(s.ws.path / "notes.txt", "alpha\nbeta\n");
   s.fake->push(ScriptedReply::functionCall("run_shell_command", shellArgs("ls && cat notes.txt | grep -c a")));
   s.fake->push(ScriptedReply::functionCall("run_shell_command", shellArgs("cat notes.txt > copy.txt")));
   s.fake->push(ScriptedReply::text("ok"));
@@ -89,7 +89,7 @@ TEST_CASE("e2e shell: a line whose whole parse only reads runs without asking", 
   CHECK(outcome.stopReason == "end_turn");
   // The first line only reads: no question. The second writes a file: asked, rejected.
   CHECK(permissionCount(*s.client) == 1);
-  CHECK_FALSE(fs::exists(s.ws.path() / "copy.txt"));
+  CHECK_FALSE(fs::exists(s.ws.path / "copy.txt"));
   auto requests = s.fake->generateRequests();
   REQUIRE(requests.size() == 3);
   auto first = lastFunctionResponses(requests[1].body);
@@ -99,13 +99,13 @@ TEST_CASE("e2e shell: a line whose whole parse only reads runs without asking", 
 
 TEST_CASE("e2e shell: settings exclude a command everywhere in the line, even in yolo", "[e2e][shell]") {
   TempDir home;
-  writeFile(home.path() / "settings.json", R"json({"tools": {"exclude": ["run_shell_command(rm)"]}})json");
-  Shell s({"--settings", (home.path() / "settings.json").string(), "--yolo"});
-  writeFile(s.ws.path() / "keep.txt", "x");
+  writeFile(home.path / "settings.json", R"json({"tools": {"exclude": ["run_shell_command(rm)"]}})json");
+  Shell s({"--settings", (home.path / "settings.json").string(), "--yolo"});
+  writeFile(s.ws.path / "keep.txt", "x");
   s.fake->push(ScriptedReply::functionCall("run_shell_command", shellArgs("echo hi; (cd . && rm keep.txt)")));
   s.fake->push(ScriptedReply::text("ok"));
   CHECK(s.client->prompt(s.session, "clean up").stopReason == "end_turn");
-  CHECK(fs::exists(s.ws.path() / "keep.txt"));
+  CHECK(fs::exists(s.ws.path / "keep.txt"));
   CHECK(lastFunctionOutput(*s.fake).find("tools.exclude") != std::string::npos);
 }
 
@@ -114,13 +114,13 @@ TEST_CASE("e2e shell: cancel kills the command's whole process tree before the t
   s.fake->push(ScriptedReply::functionCall(
       "run_shell_command", shellArgs("sleep 300 & echo $! > grandchild.pid; sleep 300 & wait")));
   int64_t id = s.client->request("session/prompt", promptParams(s.session, "wait a while"));
-  const fs::path pidFile = s.ws.path() / "grandchild.pid";
+  const fs::path pidFile = s.ws.path / "grandchild.pid";
   auto deadline = std::chrono::steady_clock::now() + kCancelGuard;
   while (std::chrono::steady_clock::now() < deadline && (!fs::exists(pidFile) || fs::file_size(pidFile) == 0)) {
     std::this_thread::sleep_for(20ms);
   }
   REQUIRE(fs::exists(pidFile));
-  pid_t grandchild = static_cast<pid_t>(std::stol(readWholeFile(pidFile)));
+  pid_t grandchild = static_cast<pid_t>(std::stol(readFile(pidFile)));
   REQUIRE(::kill(grandchild, 0) == 0);
   s.client->cancel(s.session);
   auto response = s.client->waitResponse(id, kCancelGuard);

@@ -21,7 +21,7 @@
 #include "tools/file_store.h"
 #include "tools/text_format.h"
 #include "tools/workspace.h"
-#include "temp_dir.h"
+#include "tests/support/temp_dir.h"
 
 using namespace lathe;
 using namespace lathe::tools;
@@ -31,12 +31,7 @@ namespace {
 
 using lathe::testing::TempDir;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using lathe::testing::readFile;
 
 unsigned modeOf(const fs::path& p) {
   struct stat st {};
@@ -210,7 +205,7 @@ TEST_CASE("edit: disk store writes atomically, keeps the mode and leaves no temp
   fs::path script = dir.write("run.sh", "#!/bin/sh\necho old\n");
   REQUIRE(::chmod(script.c_str(), 0755) == 0);
   REQUIRE(store->writeText(script.string(), "#!/bin/sh\necho new\n", CancelToken()).ok());
-  CHECK(slurp(script) == "#!/bin/sh\necho new\n");
+  CHECK(readFile(script) == "#!/bin/sh\necho new\n");
   CHECK(modeOf(script) == 0755);
   fs::path secret = dir.write("secret.txt", "s");
   REQUIRE(::chmod(secret.c_str(), 0600) == 0);
@@ -223,7 +218,7 @@ TEST_CASE("edit: disk store writes atomically, keeps the mode and leaves no temp
   ::umask(mask);
   fs::path fresh = dir.path / "a/b/new.txt";
   REQUIRE(store->writeText(fresh.string(), "hello", CancelToken()).ok());
-  CHECK(slurp(fresh) == "hello");
+  CHECK(readFile(fresh) == "hello");
   CHECK(modeOf(fresh) == (0644u & ~static_cast<unsigned>(mask)));
   CHECK(store->readText(fresh.string(), CancelToken()).value() == "hello");
   CHECK(dir.entries() == std::vector<std::string>{"a", "a/b", "a/b/new.txt", "run.sh", "secret.txt"});
@@ -232,7 +227,7 @@ TEST_CASE("edit: disk store writes atomically, keeps the mode and leaves no temp
   fs::create_symlink("run.sh", dir.path / "link.sh");
   REQUIRE(store->writeText((dir.path / "link.sh").string(), "via link\n", CancelToken()).ok());
   CHECK(fs::is_symlink(dir.path / "link.sh"));
-  CHECK(slurp(script) == "via link\n");
+  CHECK(readFile(script) == "via link\n");
   CHECK(modeOf(script) == 0755);
 }
 
@@ -277,14 +272,14 @@ TEST_CASE("edit: a write that fails half-way leaves the original intact and no t
 
   REQUIRE_FALSE(status.ok());
   CHECK_THAT(status.error().message, Catch::Contains("cannot write"));
-  CHECK(slurp(target) == "original\n");
+  CHECK(readFile(target) == "original\n");
   CHECK(dir.entries() == std::vector<std::string>{"data.txt"});
 
   if (::geteuid() != 0) {  // root ignores directory permissions
     fs::permissions(dir.path, fs::perms::owner_write, fs::perm_options::remove);
     CHECK_FALSE(store->writeText(target.string(), "changed\n", CancelToken()).ok());
     fs::permissions(dir.path, fs::perms::owner_write, fs::perm_options::add);
-    CHECK(slurp(target) == "original\n");
+    CHECK(readFile(target) == "original\n");
     CHECK(dir.entries() == std::vector<std::string>{"data.txt"});
   }
 }
@@ -309,7 +304,7 @@ TEST_CASE("edit: disk store writes from many threads at once stay whole") {
   }
   for (auto& thread : threads) thread.join();
   CHECK(failures == 0);
-  std::string final = slurp(target);
+  std::string final = readFile(target);
   CHECK(std::find(contents.begin(), contents.end(), final) != contents.end());
   CHECK(dir.entries().size() == 7);  // no temporary file left behind
 }
@@ -321,7 +316,7 @@ TEST_CASE("edit: replace changes exactly one occurrence and reports it") {
   fs::path file = f.root.write("src/hello.txt", "hello world\nbye world\n");
   auto result = f.run(*f.replace, ReplaceArgs{"src/hello.txt", "hello world", "hello there"}.json());
   REQUIRE_FALSE(result.error);
-  CHECK(slurp(file) == "hello there\nbye world\n");
+  CHECK(readFile(file) == "hello there\nbye world\n");
   CHECK(llmText(result) == "Successfully modified file: " + file.string() + " (1 replacement).");
   const FileDiff& diff = diffOf(result);
   CHECK(diff.path == file.string());
@@ -335,13 +330,13 @@ TEST_CASE("edit: replace with allow_multiple replaces every occurrence; without 
   auto ambiguous = f.run(*f.replace, ReplaceArgs{"a.txt", "x = 1;", "x = 2;"}.json());
   CHECK(errorOf(ambiguous) == ErrorType::occurrence_count_mismatch);
   CHECK_THAT(ambiguous.error->message, Catch::Contains("matches 3 places") && Catch::Contains("allow_multiple"));
-  CHECK(slurp(file) == "x = 1;\nx = 1;\nx = 1;\n");
+  CHECK(readFile(file) == "x = 1;\nx = 1;\nx = 1;\n");
 
   ReplaceArgs all{"a.txt", "x = 1;", "x = 2;"};
   all.allowMultiple = true;
   auto result = f.run(*f.replace, all.json());
   REQUIRE_FALSE(result.error);
-  CHECK(slurp(file) == "x = 2;\nx = 2;\nx = 2;\n");
+  CHECK(readFile(file) == "x = 2;\nx = 2;\nx = 2;\n");
   CHECK_THAT(llmText(result), Catch::EndsWith("(3 replacements)."));
 
   // Occurrences do not overlap: "aaaa" holds "aa" twice.
@@ -349,7 +344,7 @@ TEST_CASE("edit: replace with allow_multiple replaces every occurrence; without 
   ReplaceArgs overlap{"b.txt", "aa", "b"};
   overlap.allowMultiple = true;
   REQUIRE_FALSE(f.run(*f.replace, overlap.json()).error);
-  CHECK(slurp(f.root.path / "b.txt") == "bb");
+  CHECK(readFile(f.root.path / "b.txt") == "bb");
 }
 
 TEST_CASE("edit: replace with no occurrence explains how to recover") {
@@ -359,7 +354,7 @@ TEST_CASE("edit: replace with no occurrence explains how to recover") {
   CHECK(errorOf(result) == ErrorType::no_occurrence_found);
   CHECK_THAT(result.error->message, Catch::Contains("whitespace") && Catch::Contains("indentation") &&
                                         Catch::Contains("read_file"));
-  CHECK(slurp(file) == "def f():\n    return 1\n");
+  CHECK(readFile(file) == "def f():\n    return 1\n");
 }
 
 TEST_CASE("edit: replace honours the legacy expected_replacements") {
@@ -370,12 +365,12 @@ TEST_CASE("edit: replace honours the legacy expected_replacements") {
   auto mismatch = f.run(*f.replace, two.json());
   CHECK(errorOf(mismatch) == ErrorType::occurrence_count_mismatch);
   CHECK_THAT(mismatch.error->message, Catch::Contains("expected 2 occurrences") && Catch::Contains("found 3"));
-  CHECK(slurp(file) == "k k k\n");
+  CHECK(readFile(file) == "k k k\n");
 
   ReplaceArgs three = two;
   three.expected = 3;
   REQUIRE_FALSE(f.run(*f.replace, three.json()).error);
-  CHECK(slurp(file) == "v v v\n");
+  CHECK(readFile(file) == "v v v\n");
 
   ReplaceArgs zero = two;
   zero.expected = 0;
@@ -403,7 +398,7 @@ TEST_CASE("edit: replace with an empty old_string creates a file, and refuses on
   auto created = f.run(*f.replace, ReplaceArgs{"new/dir/file.txt", "", "line 1\r\nline 2"}.json());
   REQUIRE_FALSE(created.error);
   fs::path file = f.root.path / "new/dir/file.txt";
-  CHECK(slurp(file) == "line 1\r\nline 2");  // a new file is written as given
+  CHECK(readFile(file) == "line 1\r\nline 2");  // a new file is written as given
   CHECK_FALSE(diffOf(created).oldText.has_value());
   CHECK(diffOf(created).newText == "line 1\nline 2");
   CHECK_THAT(llmText(created), Catch::Contains("Created new file: " + file.string()));
@@ -411,7 +406,7 @@ TEST_CASE("edit: replace with an empty old_string creates a file, and refuses on
   auto exists = f.run(*f.replace, ReplaceArgs{"new/dir/file.txt", "", "other"}.json());
   CHECK(errorOf(exists) == ErrorType::invalid_params);
   CHECK_THAT(exists.error->message, Catch::Contains("already exists"));
-  CHECK(slurp(file) == "line 1\r\nline 2");
+  CHECK(readFile(file) == "line 1\r\nline 2");
 
   auto missing = f.run(*f.replace, ReplaceArgs{"absent.txt", "x", "y"}.json());
   CHECK(errorOf(missing) == ErrorType::file_not_found);
@@ -425,24 +420,24 @@ TEST_CASE("edit: replace keeps a CRLF file with a BOM in CRLF with its BOM") {
   // The model writes LF (it saw normalized text); CRLF in its strings matches too.
   auto result = f.run(*f.replace, ReplaceArgs{"win.cs", "{\n  int x = 1;\n}", "{\n  int x = 2;\n  int y = 3;\n}"}.json());
   REQUIRE_FALSE(result.error);
-  CHECK(slurp(file) == bom + "class A {\r\n  int x = 2;\r\n  int y = 3;\r\n}\r\n");
+  CHECK(readFile(file) == bom + "class A {\r\n  int x = 2;\r\n  int y = 3;\r\n}\r\n");
   CHECK(diffOf(result).oldText == std::optional<std::string>("class A {\n  int x = 1;\n}\n"));
   CHECK(diffOf(result).newText == "class A {\n  int x = 2;\n  int y = 3;\n}\n");
 
   REQUIRE_FALSE(f.run(*f.replace, ReplaceArgs{"win.cs", "int y = 3;\r\n}", "int y = 4;\r\n}"}.json()).error);
-  CHECK(slurp(file) == bom + "class A {\r\n  int x = 2;\r\n  int y = 4;\r\n}\r\n");
+  CHECK(readFile(file) == bom + "class A {\r\n  int x = 2;\r\n  int y = 4;\r\n}\r\n");
 }
 
 TEST_CASE("edit: a file without a final newline stays without; one with keeps it") {
   Fixture f;
   fs::path bare = f.root.write("bare.txt", "alpha\nbeta");
   REQUIRE_FALSE(f.run(*f.replace, ReplaceArgs{"bare.txt", "beta", "gamma"}.json()).error);
-  CHECK(slurp(bare) == "alpha\ngamma");
+  CHECK(readFile(bare) == "alpha\ngamma");
 
   fs::path ended = f.root.write("ended.txt", "alpha\r\nbeta\r\n");
   // Removing the last line together with its newline still ends the file with one.
   REQUIRE_FALSE(f.run(*f.replace, ReplaceArgs{"ended.txt", "\nbeta\n", ""}.json()).error);
-  CHECK(slurp(ended) == "alpha\r\n");
+  CHECK(readFile(ended) == "alpha\r\n");
 }
 
 TEST_CASE("edit: replace describes itself with the path and the instruction's first line") {
@@ -471,7 +466,7 @@ TEST_CASE("edit: write_file creates a new file with its parents") {
   auto result = f.run(*f.writeFile, writeArgs("docs/notes/a.md", "# Title\n\nText\n"));
   REQUIRE_FALSE(result.error);
   fs::path file = f.root.path / "docs/notes/a.md";
-  CHECK(slurp(file) == "# Title\n\nText\n");
+  CHECK(readFile(file) == "# Title\n\nText\n");
   CHECK(llmText(result) == "Created new file " + file.string() + " with 3 lines.");
   const FileDiff& diff = diffOf(result);
   CHECK(diff.path == file.string());
@@ -487,7 +482,7 @@ TEST_CASE("edit: write_file over an existing file keeps its format") {
   REQUIRE(::chmod(file.c_str(), 0755) == 0);
   auto result = f.run(*f.writeFile, writeArgs("win.txt", "one\nTWO\nthree"));
   REQUIRE_FALSE(result.error);
-  CHECK(slurp(file) == "\xEF\xBB\xBF" "one\r\nTWO\r\nthree\r\n");
+  CHECK(readFile(file) == "\xEF\xBB\xBF" "one\r\nTWO\r\nthree\r\n");
   CHECK(modeOf(file) == 0755);
   CHECK(llmText(result) == "Wrote 3 lines to " + file.string() + ".");
   CHECK(diffOf(result).oldText == std::optional<std::string>("one\ntwo\n"));
@@ -495,7 +490,7 @@ TEST_CASE("edit: write_file over an existing file keeps its format") {
 
   fs::path bare = f.root.write("bare.txt", "no newline");
   REQUIRE_FALSE(f.run(*f.writeFile, writeArgs("bare.txt", "still none")).error);
-  CHECK(slurp(bare) == "still none");
+  CHECK(readFile(bare) == "still none");
   CHECK(f.root.entries() == std::vector<std::string>{"bare.txt", "win.txt"});
 }
 
@@ -527,7 +522,7 @@ TEST_CASE("edit: confirmation carries the diff and nothing is written before exe
   CHECK(confirm.diff.path == file.string());
   CHECK(confirm.diff.oldText == std::optional<std::string>("one\ntwo\n"));
   CHECK(confirm.diff.newText == "one\n2\n");
-  CHECK(slurp(file) == "one\ntwo\n");
+  CHECK(readFile(file) == "one\ntwo\n");
 
   auto create = f.build(*f.writeFile, writeArgs("b/new.txt", "fresh\n"));
   REQUIRE(create.invocation);
@@ -541,8 +536,8 @@ TEST_CASE("edit: confirmation carries the diff and nothing is written before exe
 
   REQUIRE_FALSE(edit.invocation->execute(CancelToken(), {}).error);
   REQUIRE_FALSE(create.invocation->execute(CancelToken(), {}).error);
-  CHECK(slurp(file) == "one\n2\n");
-  CHECK(slurp(f.root.path / "b/new.txt") == "fresh\n");
+  CHECK(readFile(file) == "one\n2\n");
+  CHECK(readFile(f.root.path / "b/new.txt") == "fresh\n");
 }
 
 TEST_CASE("edit: a file changed after approval is not clobbered") {
@@ -558,19 +553,19 @@ TEST_CASE("edit: a file changed after approval is not clobbered") {
   CHECK(errorOf(wrote) == ErrorType::execution_failed);
   CHECK(errorOf(edited) == ErrorType::execution_failed);
   CHECK_THAT(wrote.error->message, Catch::Contains("changed after"));
-  CHECK(slurp(file) == "v1 and a person's change\n");
+  CHECK(readFile(file) == "v1 and a person's change\n");
 
   // A new file that appeared after approval is not overwritten either.
   auto create = f.build(*f.writeFile, writeArgs("b.txt", "model\n"));
   REQUIRE(create.invocation->shouldConfirmExecute(CancelToken()).ok());
   f.root.write("b.txt", "someone else\n");
   CHECK(errorOf(create.invocation->execute(CancelToken(), {})) == ErrorType::execution_failed);
-  CHECK(slurp(f.root.path / "b.txt") == "someone else\n");
+  CHECK(readFile(f.root.path / "b.txt") == "someone else\n");
 
   // Without a confirmation step (auto-approved), execute works on what is there.
   auto direct = f.build(*f.replace, ReplaceArgs{"a.txt", "person's", "reviewer's"}.json());
   REQUIRE_FALSE(direct.invocation->execute(CancelToken(), {}).error);
-  CHECK(slurp(file) == "v1 and a reviewer's change\n");
+  CHECK(readFile(file) == "v1 and a reviewer's change\n");
 }
 
 TEST_CASE("edit: a failing store leaves the original intact and says why") {
@@ -581,7 +576,7 @@ TEST_CASE("edit: a failing store leaves the original intact and says why") {
   CHECK_THAT(edited.error->message, Catch::Contains("No space left on device"));
   auto written = f.run(*f.writeFile, writeArgs("a.txt", "gone\n"));
   CHECK(errorOf(written) == ErrorType::execution_failed);
-  CHECK(slurp(file) == "keep me\n");
+  CHECK(readFile(file) == "keep me\n");
   auto cancel = CancelToken::create();
   cancel.cancel();
   auto built = f.build(*f.writeFile, writeArgs("a.txt", "gone\n"));
@@ -597,7 +592,7 @@ TEST_CASE("edit: a call that could not be confirmed never writes, even if it wou
   CHECK_FALSE(details.value().has_value());  // nothing to show: the edit does not apply
   f.root.write("a.txt", "after\n");
   CHECK(errorOf(edit.invocation->execute(CancelToken(), {})) == ErrorType::no_occurrence_found);
-  CHECK(slurp(file) == "after\n");
+  CHECK(readFile(file) == "after\n");
 }
 
 TEST_CASE("edit: replace refuses binary and oversized files; mixed line endings follow the majority") {
@@ -612,7 +607,7 @@ TEST_CASE("edit: replace refuses binary and oversized files; mixed line endings 
 
   fs::path mixed = f.root.write("mixed.txt", "a\r\nb\r\nc\nd\r\n");
   REQUIRE_FALSE(f.run(*f.replace, ReplaceArgs{"mixed.txt", "c\nd", "C\nD"}.json()).error);
-  CHECK(slurp(mixed) == "a\r\nb\r\nC\r\nD\r\n");
+  CHECK(readFile(mixed) == "a\r\nb\r\nC\r\nD\r\n");
 }
 
 // ---------------------------------------------------------------- confinement
@@ -637,7 +632,7 @@ TEST_CASE("edit: paths outside the workspace are refused and nothing is written"
     CHECK(create.error->type == ErrorType::path_not_in_workspace);
   }
   CHECK(f.outside.entries() == std::vector<std::string>{"victim.txt"});
-  CHECK(slurp(f.outside.path / "victim.txt") == "outside\n");
+  CHECK(readFile(f.outside.path / "victim.txt") == "outside\n");
   CHECK(f.root.entries() == std::vector<std::string>{"out"});
   CHECK_FALSE(fs::exists(f.root.path.parent_path() / "escape.txt"));
 }
@@ -654,7 +649,7 @@ TEST_CASE("edit: tools read and write only through ToolContext::files") {
   REQUIRE_FALSE(edited.error);
   CHECK(buffers->buffers[file.string()] == "unsaved: bye\r\n");
   CHECK(diffOf(edited).oldText == std::optional<std::string>("unsaved: hello\n"));
-  CHECK(slurp(file) == "disk: hello\n");
+  CHECK(readFile(file) == "disk: hello\n");
 
   // Text that is only on disk is not there for the edit.
   auto onDisk = f.run(*f.replace, ReplaceArgs{"a.txt", "disk: hello", "x"}.json());
@@ -670,7 +665,7 @@ TEST_CASE("edit: tools read and write only through ToolContext::files") {
   auto rewritten = f.run(*f.writeFile, writeArgs("a.txt", "whole\nnew"));
   REQUIRE_FALSE(rewritten.error);
   CHECK(buffers->buffers[file.string()] == "whole\r\nnew\r\n");
-  CHECK(slurp(file) == "disk: hello\n");
+  CHECK(readFile(file) == "disk: hello\n");
   CHECK(f.root.entries() == std::vector<std::string>{"a.txt"});
   CHECK(buffers->writes == 3);
 }

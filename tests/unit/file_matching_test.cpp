@@ -20,7 +20,7 @@
 #include "tools/ignore_rules.h"
 #include "tools/text_search.h"
 #include "tools/workspace.h"
-#include "temp_dir.h"
+#include "tests/support/temp_dir.h"
 
 using namespace lathe;
 using namespace lathe::tools;

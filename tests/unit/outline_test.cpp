@@ -9,7 +9,7 @@
 #include "tools/builtin_tools.h"
 #include "tools/syntax/definitions.h"
 #include "tools/workspace.h"
-#include "temp_dir.h"
+#include "tests/support/temp_dir.h"
 
 using namespace lathe;
 using namespace lathe::tools;

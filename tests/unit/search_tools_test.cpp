@@ -19,7 +19,7 @@
 #include "tools/ignore_rules.h"
 #include "tools/text_search.h"
 #include "tools/workspace.h"
-#include "temp_dir.h"
+#include "tests/support/temp_dir.h"
 #include "tool_fixture.h"
 
 using namespace lathe;

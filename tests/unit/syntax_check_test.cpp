@@ -13,7 +13,7 @@
 #include "tools/builtin_tools.h"
 #include "tools/syntax/syntax_check.h"
 #include "tools/workspace.h"
-#include "temp_dir.h"
+#include "tests/support/temp_dir.h"
 
 using namespace lathe;
 using namespace lathe::tools;
@@ -285,12 +285,7 @@ namespace {
 
 using lathe::testing::TempDir;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using lathe::testing::readFile;
 
 struct EditFixture {
   TempDir root;
@@ -349,7 +344,7 @@ TEST_CASE("syntax: write_file reports a break to the model and the person, and t
 
   auto created = f.write("app.py", "def f(:\n    return 1\n");
   REQUIRE_FALSE(created.error);
-  CHECK(slurp(file) == "def f(:\n    return 1\n");
+  CHECK(readFile(file) == "def f(:\n    return 1\n");
   const std::string text = llmText(created);
   CHECK(text.starts_with("Created new file " + file.string() + " with 2 lines.\n\nWarning: this edit left a syntax "
                          "error in " + file.string() + " (python):\nline 1:7: missing `)`\n"));
@@ -366,7 +361,7 @@ TEST_CASE("syntax: write_file reports a break to the model and the person, and t
   // Breaking it again from clean: a warning; the write stands.
   auto broken = f.write("app.py", "def f():\n    return [1\n");
   REQUIRE_FALSE(broken.error);
-  CHECK(slurp(file) == "def f():\n    return [1\n");
+  CHECK(readFile(file) == "def f():\n    return [1\n");
   CHECK(llmText(broken).find("Warning: this edit left a syntax error") != std::string::npos);
   CHECK(broken.displayNotes.size() == 1);
 
@@ -383,7 +378,7 @@ TEST_CASE("syntax: replace reports a break to the model and the person, and the 
 
   auto result = f.edit("add.c", "return a + b;", "return a + b");
   REQUIRE_FALSE(result.error);
-  CHECK(slurp(file) == "int add(int a, int b) {\r\n  return a + b\r\n}\r\n");  // written, CRLF kept
+  CHECK(readFile(file) == "int add(int a, int b) {\r\n  return a + b\r\n}\r\n");  // written, CRLF kept
   const std::string text = llmText(result);
   CHECK(text.starts_with("Successfully modified file: " + file.string() + " (1 replacement).\n\nWarning: this "
                          "edit left a syntax error in " + file.string() + " (c):\nline 2:15: missing `;`\n"
@@ -401,7 +396,7 @@ TEST_CASE("syntax: replace reports a break to the model and the person, and the 
   auto repaired = f.edit("add.c", "return a + b\r\n", "return a + c;\r\n");
   REQUIRE_FALSE(repaired.error);
   CHECK(repaired.displayNotes.empty());
-  CHECK(slurp(file) == "int add(int a, int c) {\r\n  return a + c;\r\n}\r\n");
+  CHECK(readFile(file) == "int add(int a, int c) {\r\n  return a + c;\r\n}\r\n");
 }
 
 TEST_CASE("syntax: replace creating a broken file warns") {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "protocol/json.h"
-#include "temp_dir.h"
+#include "tests/support/temp_dir.h"
 #include "tools/tool.h"
 #include "tools/tool_context.h"
 #include "tools/workspace.h"

@@ -7,7 +7,7 @@
 #include "tools/builtin_tools.h"
 #include "tools/registry.h"
 #include "tools/workspace.h"
-#include "temp_dir.h"
+#include "tests/support/temp_dir.h"
 #include "tool_fixture.h"
 
 using namespace lathe;

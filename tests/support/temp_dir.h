@@ -1,6 +1,6 @@
 // A fresh directory under the system temp dir for one test, removed at the end
 // even when a test made parts of it read-only. path is canonical, as tools
-// report paths.
+// report paths. Shared by the unit and end-to-end tests.
 #pragma once
 
 #include <stdlib.h>
@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,7 @@ struct TempDir {
     std::filesystem::remove_all(path, ec);
   }
   TempDir(const TempDir&) = delete;
+  std::string str() const { return path.string(); }
   TempDir& operator=(const TempDir&) = delete;
 
   // Writes a file (and its folders) below the directory; returns its path.
@@ -51,5 +53,13 @@ struct TempDir {
     return names;
   }
 };
+
+// The whole content of a file, as bytes ("" when it cannot be read).
+inline std::string readFile(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
 
 }  // namespace lathe::testing
