@@ -25,6 +25,7 @@
 #include "tools/shell/background_processes.h"
 #include "tools/shell/sandbox.h"
 #include "tools/workspace.h"
+#include "tests/support/subprocess.h"
 
 namespace fs = std::filesystem;
 using namespace lathe;
@@ -94,14 +95,6 @@ ToolResult runTool(const Tool& tool, const std::string& command, const CancelTok
   return built.invocation->execute(cancel, [](const std::string&) {});
 }
 
-bool alive(pid_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  std::string stat;
-  if (!std::getline(in, stat)) return false;
-  size_t close = stat.rfind(')');
-  char state = close != std::string::npos && close + 2 < stat.size() ? stat[close + 2] : '?';
-  return state != 'Z' && state != 'X';
-}
 
 std::vector<pid_t> readPids(const fs::path& file) {
   std::vector<pid_t> pids;
@@ -175,7 +168,7 @@ int main(int argc, char** argv) {
     std::vector<pid_t> pids = readPids(pidFile);
     auto start = Clock::now();
     cancel.cancel();
-    while (std::any_of(pids.begin(), pids.end(), alive)) std::this_thread::sleep_for(std::chrono::microseconds(100));
+    while (std::any_of(pids.begin(), pids.end(), lathe::testing::processAlive)) std::this_thread::sleep_for(std::chrono::microseconds(100));
     treeGone.ms.push_back(msSince(start));
     runner.join();
     returned.ms.push_back(msSince(start));

@@ -13,6 +13,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fstream>
 #include <set>
 
 extern char** environ;
@@ -259,6 +260,15 @@ void Subprocess::kill(int sig) {
     if (status_) return;  // reaped: the pid may belong to someone else now
   }
   if (pid_ > 0) ::kill(-pid_, sig);
+}
+
+bool processAlive(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat;
+  if (!std::getline(in, stat)) return false;
+  size_t close = stat.rfind(')');
+  char state = close != std::string::npos && close + 2 < stat.size() ? stat[close + 2] : '?';
+  return state != 'Z' && state != 'X';
 }
 
 }  // namespace lathe::testing

@@ -98,4 +98,8 @@ class Subprocess {
   std::optional<ExitStatus> status_;
 };
 
+// True while pid exists and is not a zombie (in a container, nobody may reap
+// orphans promptly, so a dead process can linger as a zombie).
+bool processAlive(pid_t pid);
+
 }  // namespace lathe::testing

@@ -17,8 +17,8 @@ namespace lathe::testing {
 struct TempDir {
   std::filesystem::path path;
 
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "lathe-test-XXXXXX").string();
+  explicit TempDir(const std::filesystem::path& parent = std::filesystem::temp_directory_path()) {
+    std::string pattern = (parent / "lathe-test-XXXXXX").string();
     path = std::filesystem::canonical(::mkdtemp(pattern.data()));
   }
   ~TempDir() {

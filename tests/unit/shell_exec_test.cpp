@@ -24,6 +24,8 @@
 #include "tools/shell/sandbox.h"
 #include "tools/shell/terminal_text.h"
 #include "tools/workspace.h"
+#include "tests/support/subprocess.h"
+#include "tests/support/temp_dir.h"
 
 using namespace lathe;
 using namespace lathe::tools;
@@ -33,29 +35,10 @@ using namespace std::chrono_literals;
 
 namespace {
 
-struct TempDir {
-  fs::path path;
-  explicit TempDir(const fs::path& parent = fs::temp_directory_path()) {
-    std::string tmpl = (parent / "lathe-shell-XXXXXX").string();
-    path = fs::canonical(::mkdtemp(tmpl.data()));
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
+using lathe::testing::TempDir;
+using lathe::testing::readFile;
 
-std::string readFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
 
-// Alive and not a zombie (no one may reap orphans in a container).
-bool alive(pid_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  std::string stat;
-  if (!std::getline(in, stat)) return false;
-  size_t close = stat.rfind(')');
-  char state = close != std::string::npos && close + 2 < stat.size() ? stat[close + 2] : '?';
-  return state != 'Z' && state != 'X';
-}
 
 // Live processes whose command line holds `token`.
 int processesRunning(const std::string& token) {
@@ -65,7 +48,7 @@ int processesRunning(const std::string& token) {
     if (name.find_first_not_of("0123456789") != std::string::npos) continue;
     std::string cmdline = readFile(entry.path() / "cmdline");
     std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
-    if (cmdline.rfind("sleep " + token, 0) == 0 && alive(static_cast<pid_t>(std::stol(name)))) ++count;
+    if (cmdline.rfind("sleep " + token, 0) == 0 && lathe::testing::processAlive(static_cast<pid_t>(std::stol(name)))) ++count;
   }
   return count;
 }
@@ -228,14 +211,14 @@ TEST_CASE("shell: cancel kills the whole tree, grandchildren included") {
   fs::path pidFile = f.root.path / "pids";
   REQUIRE(waitUntil([&] { return readPids(pidFile).size() == 3; }, 10s));
   auto pids = readPids(pidFile);
-  for (pid_t pid : pids) CHECK(alive(pid));
+  for (pid_t pid : pids) CHECK(lathe::testing::processAlive(pid));
 
   auto start = Clock::now();
   cancel.cancel();
   runner.join();
   auto took = Clock::now() - start;
   CHECK(took < 5s);
-  for (pid_t pid : pids) CHECK(waitUntil([&] { return !alive(pid); }, 5s));
+  for (pid_t pid : pids) CHECK(waitUntil([&] { return !lathe::testing::processAlive(pid); }, 5s));
   REQUIRE(result.error);
   CHECK(result.error->type == ErrorType::cancelled);
   CHECK(llmText(result).find("cancelled") != std::string::npos);
@@ -256,8 +239,8 @@ TEST_CASE("shell: SIGKILL follows SIGTERM for a tree that ignores it") {
   auto took = Clock::now() - start;
   CHECK(took >= 250ms);
   CHECK(took < 3s);
-  CHECK_FALSE(alive(child));
-  CHECK_FALSE(alive(shellPid));
+  CHECK_FALSE(lathe::testing::processAlive(child));
+  CHECK_FALSE(lathe::testing::processAlive(shellPid));
   CHECK((*process)->shellExited());
   CHECK((*process)->exit().signal == SIGKILL);
 }
@@ -276,7 +259,7 @@ TEST_CASE("shell: inactivity ends a silent command and says so") {
   CHECK_FALSE(result.error);
   auto pids = readPids(f.root.path / "pid");
   REQUIRE(pids.size() == 1);
-  CHECK(waitUntil([&] { return !alive(pids[0]); }, 5s));
+  CHECK(waitUntil([&] { return !lathe::testing::processAlive(pids[0]); }, 5s));
 }
 
 TEST_CASE("shell: huge output is cut to head and tail with the whole saved to a file") {
@@ -341,7 +324,7 @@ TEST_CASE("shell: background commands start, list, read and end") {
   CHECK(unknown.error);
 
   REQUIRE(f.context.background->kill(id).ok());
-  CHECK_FALSE(alive(static_cast<pid_t>(id)));
+  CHECK_FALSE(lathe::testing::processAlive(static_cast<pid_t>(id)));
   auto after = f.runTool(makeListBackgroundProcessesTool(f.context), "{}");
   CHECK(llmText(after).find("[id " + std::to_string(id) + "] KILLED") != std::string::npos);
 }
@@ -375,11 +358,11 @@ TEST_CASE("shell: killAll ends every background tree, and processes a command le
 
   REQUIRE(waitUntil([&] { return readPids(f.root.path / "pids").size() == 4; }, 5s));
   pids = readPids(f.root.path / "pids");
-  for (pid_t pid : pids) CHECK(alive(pid));
+  for (pid_t pid : pids) CHECK(lathe::testing::processAlive(pid));
   auto start = Clock::now();
   f.context.background->killAll();
   CHECK(Clock::now() - start < 5s);
-  for (pid_t pid : pids) CHECK(waitUntil([&] { return !alive(pid); }, 5s));
+  for (pid_t pid : pids) CHECK(waitUntil([&] { return !lathe::testing::processAlive(pid); }, 5s));
   CHECK(f.context.background->list().empty());
   auto refused = f.runArgs(R"({"command": "true", "is_background": true})");
   CHECK(refused.error);
