@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "bench/memory_sampler.h"
-#include "protocol/json.h"
+#include "protocol/base/json.h"
 #include "tests/support/acp_client.h"
 #include "tests/support/fake_gemini_server.h"
 #include "tests/support/subprocess.h"

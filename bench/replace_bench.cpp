@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "tools/builtin_tools.h"
-#include "tools/file_store.h"
-#include "tools/workspace.h"
+#include "tools/builtin/builtin_tools.h"
+#include "tools/core/file_store.h"
+#include "tools/core/workspace.h"
 
 namespace fs = std::filesystem;
 using namespace lathe;

@@ -30,8 +30,8 @@
 #include <thread>
 #include <vector>
 
-#include "tools/builtin_tools.h"
-#include "tools/workspace.h"
+#include "tools/builtin/builtin_tools.h"
+#include "tools/core/workspace.h"
 
 namespace fs = std::filesystem;
 using namespace lathe;

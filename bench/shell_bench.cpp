@@ -21,10 +21,10 @@
 #include <thread>
 #include <vector>
 
-#include "tools/builtin_tools.h"
+#include "tools/builtin/builtin_tools.h"
 #include "tools/shell/background_processes.h"
 #include "tools/shell/sandbox.h"
-#include "tools/workspace.h"
+#include "tools/core/workspace.h"
 #include "tests/support/subprocess.h"
 
 namespace fs = std::filesystem;

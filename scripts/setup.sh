@@ -12,7 +12,7 @@ NPM_SPEC="$ROOT/scripts/npm"
 NODE_DEPS="$ROOT/.deps/node"
 
 PACKAGES=(build-essential cmake ninja-build pkg-config rapidjson-dev libcpp-httplib-dev libssl-dev
-  libboost-dev libboost-filesystem-dev libpcre2-dev catch2 ripgrep bubblewrap git python3)
+  libpcre2-dev catch2 ripgrep bubblewrap git python3)
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 die() { say "error: $*"; exit 1; }

@@ -1,29 +1,39 @@
-// The ACP method table: decodes params, calls the engine, encodes results.
-// Handlers run on the reading thread and never block; prompt turns run on
-// their own threads and answer through their Responder.
+// The ACP agent: one typed method table binds each ACP method to a member here
+// that calls the engine. Handlers run on the peer's reading thread and never
+// block; prompt turns run on their own threads and answer through their
+// Responder.
 #pragma once
 
 #include <atomic>
 #include <memory>
 
-#include "engine/session_manager.h"
+#include "engine/session/session_manager.h"
+#include "protocol/acp/initialize.h"
+#include "protocol/jsonrpc/peer.h"
 #include "server/acp_editor_client.h"
-#include "server/peer.h"
 
 namespace lathe::server {
 
 class AcpAgent {
  public:
-  AcpAgent(std::shared_ptr<Peer> peer, engine::AgentConfig config);
+  AcpAgent(std::shared_ptr<rpc::Peer> peer, engine::AgentConfig config);
   ~AcpAgent();
 
   // Cancels running turns and waits for them (at end of input).
   void shutdown();
 
  private:
-  void registerMethods();
+  void bindMethods();
 
-  std::shared_ptr<Peer> peer_;
+  Result<acp::InitializeResponse> initialize(const acp::InitializeRequest& request);
+  Result<acp::Empty> authenticate(const acp::AuthenticateRequest& request);
+  Result<acp::NewSessionResponse> newSession(const acp::NewSessionRequest& request);
+  void prompt(const acp::PromptRequest& request, rpc::Responder responder);
+  Result<acp::Empty> setMode(const acp::SetModeRequest& request);
+  Result<acp::Empty> closeSession(const acp::CloseSessionRequest& request);
+  void cancel(const acp::CancelNotification& note);
+
+  std::shared_ptr<rpc::Peer> peer_;
   AcpEditorClient editor_;
   engine::SessionManager sessions_;
   std::atomic<bool> initialized_{false};

@@ -6,14 +6,14 @@
 #include <atomic>
 #include <memory>
 
-#include "engine/editor_client.h"
-#include "server/peer.h"
+#include "engine/session/editor_client.h"
+#include "protocol/jsonrpc/peer.h"
 
 namespace lathe::server {
 
 class AcpEditorClient final : public engine::EditorClient {
  public:
-  explicit AcpEditorClient(std::shared_ptr<Peer> peer) : peer_(std::move(peer)) {}
+  explicit AcpEditorClient(std::shared_ptr<rpc::Peer> peer) : peer_(std::move(peer)) {}
 
   void setCapabilities(const acp::ClientCapabilities& capabilities);
 
@@ -27,7 +27,7 @@ class AcpEditorClient final : public engine::EditorClient {
                        const CancelToken& cancel) override;
 
  private:
-  std::shared_ptr<Peer> peer_;
+  std::shared_ptr<rpc::Peer> peer_;
   std::atomic<bool> readTextFile_{false};
   std::atomic<bool> writeTextFile_{false};
   std::atomic<bool> terminal_{false};

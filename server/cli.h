@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/provider_setup.h"
-#include "protocol/result.h"
-#include "server/log.h"
+#include "engine/model/provider_setup.h"
+#include "protocol/base/result.h"
+#include "protocol/base/log.h"
 
 namespace lathe::server {
 

@@ -13,7 +13,7 @@
 #include <mutex>
 #include <thread>
 
-#include "engine/session_manager.h"
+#include "engine/session/session_manager.h"
 
 namespace lathe::server {
 namespace {
@@ -142,7 +142,7 @@ int runHeadless(const HeadlessOptions& options, engine::AgentConfig config) {
   auto outcome = finished.get_future();
   acp::PromptRequest prompt;
   prompt.sessionId = *sessionId;
-  prompt.prompt.push_back(acp::ContentBlock{"text", options.prompt, {}, {}, {}, {}});
+  prompt.prompt.push_back(acp::TextBlock{options.prompt});
   auto started = sessions.startPrompt(prompt, [&](Result<acp::StopReason> result) { finished.set_value(std::move(result)); });
   if (!started) {
     std::fprintf(stderr, "lathe: %s\n", started.error().message.c_str());

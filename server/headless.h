@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "engine/agent_config.h"
+#include "engine/config/agent_config.h"
 
 namespace lathe::server {
 

@@ -6,13 +6,13 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "engine/settings.h"
+#include "engine/config/settings.h"
 #include "tools/shell/sandbox.h"
+#include "protocol/base/log.h"
+#include "protocol/jsonrpc/channel.h"
 #include "server/acp_agent.h"
 #include "server/cli.h"
 #include "server/headless.h"
-#include "server/log.h"
-#include "server/transport.h"
 #include "server/version.h"
 
 using namespace lathe;
@@ -48,12 +48,12 @@ Result<engine::Settings> loadSettings(const server::Options& options, const std:
 }
 
 int serveAcp(engine::AgentConfig config) {
-  server::Transport transport(STDIN_FILENO, STDOUT_FILENO);
-  auto peer = server::Peer::create(transport);
+  auto channel = rpc::makeFdChannel(STDIN_FILENO, STDOUT_FILENO);
+  auto peer = rpc::Peer::create(*channel);
   server::AcpAgent agent(peer, std::move(config));
-  transport.readLoop([&](Frame frame) { peer->handleFrame(std::move(frame)); });
+  peer->serve();
   // End of input: the client is gone. Stop the turns, then fail pending asks.
-  server::log(server::LogLevel::info, "input closed; shutting down");
+  lathe::log(LogLevel::info, "input closed; shutting down");
   agent.shutdown();
   peer->close();
   return 0;
@@ -81,7 +81,7 @@ int main(int argc, char** argv) {
     std::printf("lathe %s\n", server::kVersion);  // stdout-ok: --version
     return 0;
   }
-  server::setLogLevel(options->logLevel);
+  setLogLevel(options->logLevel);
 
   auto provider = engine::makeProvider(options->provider);
   if (!provider) {

@@ -13,7 +13,7 @@
 #include <sstream>
 #include <thread>
 
-#include "protocol/json.h"
+#include "protocol/base/json.h"
 #include "tests/support/acp_client.h"
 #include "tests/support/fake_gemini_server.h"
 #include "tests/support/gemini_chunks.h"

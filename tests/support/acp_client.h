@@ -19,8 +19,8 @@
 #include <thread>
 #include <vector>
 
-#include "protocol/framing.h"
-#include "protocol/json.h"
+#include "protocol/jsonrpc/framing.h"
+#include "protocol/base/json.h"
 #include "tests/support/subprocess.h"
 
 namespace lathe::testing {

@@ -16,7 +16,7 @@
 #include <cstdlib>
 #include <httplib.h>
 
-#include "protocol/json.h"
+#include "protocol/base/json.h"
 #include "tests/support/gemini_chunks.h"
 #include "tests/support/history_invariants.h"
 

@@ -18,7 +18,7 @@
 #include <utility>
 #include <vector>
 
-#include "protocol/result.h"
+#include "protocol/base/result.h"
 #include "tests/support/scripted_reply.h"
 
 namespace httplib {

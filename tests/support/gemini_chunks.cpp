@@ -1,7 +1,7 @@
 // GenerateContentResponse builders for the fake Gemini server. Pure; any thread.
 #include "tests/support/gemini_chunks.h"
 
-#include "protocol/json.h"
+#include "protocol/base/json.h"
 
 namespace lathe::testing {
 namespace {

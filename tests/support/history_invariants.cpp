@@ -3,7 +3,7 @@
 
 #include <set>
 
-#include "protocol/json.h"
+#include "protocol/base/json.h"
 
 namespace lathe::testing {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <fstream>
 
-#include "protocol/json.h"
+#include "protocol/base/json.h"
 #include "tests/support/gemini_chunks.h"
 
 namespace lathe::testing {

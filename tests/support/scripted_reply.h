@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "protocol/result.h"
+#include "protocol/base/result.h"
 
 namespace lathe::testing {
 

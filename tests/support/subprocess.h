@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include "protocol/result.h"
+#include "protocol/base/result.h"
 
 namespace lathe::testing {
 

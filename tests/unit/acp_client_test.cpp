@@ -1,7 +1,7 @@
 // Tests of the ACP test client against a scripted shell "agent" (test support code).
 #include <catch2/catch.hpp>
 
-#include "protocol/json.h"
+#include "protocol/base/json.h"
 #include "tests/support/acp_client.h"
 
 using namespace lathe;

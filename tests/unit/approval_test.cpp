@@ -4,10 +4,10 @@
 #include <cstdio>
 #include <fstream>
 
-#include "engine/approval_policy.h"
-#include "engine/call_state.h"
-#include "engine/permission_options.h"
-#include "engine/settings.h"
+#include "engine/scheduler/approval_policy.h"
+#include "engine/scheduler/call_state.h"
+#include "engine/scheduler/permission_options.h"
+#include "engine/config/settings.h"
 
 using namespace lathe;
 using namespace lathe::engine;

@@ -6,7 +6,7 @@
 #include <memory>
 #include <thread>
 
-#include "protocol/cancel.h"
+#include "protocol/base/cancel.h"
 
 using lathe::CancelToken;
 

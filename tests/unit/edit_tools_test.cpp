@@ -17,10 +17,10 @@
 #include <sstream>
 #include <thread>
 
-#include "tools/builtin_tools.h"
-#include "tools/file_store.h"
-#include "tools/text_format.h"
-#include "tools/workspace.h"
+#include "tools/builtin/builtin_tools.h"
+#include "tools/core/file_store.h"
+#include "tools/files/text_format.h"
+#include "tools/core/workspace.h"
 #include "tests/support/temp_dir.h"
 
 using namespace lathe;

@@ -6,7 +6,7 @@
 #include <mutex>
 #include <vector>
 
-#include "engine/editor_client.h"
+#include "engine/session/editor_client.h"
 
 namespace lathe::testing {
 

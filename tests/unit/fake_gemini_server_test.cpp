@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <fstream>
 
-#include "protocol/json.h"
+#include "protocol/base/json.h"
 #include "tests/support/fake_gemini_server.h"
 #include "tests/support/gemini_chunks.h"
 #include "tests/support/history_invariants.h"

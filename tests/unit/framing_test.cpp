@@ -1,7 +1,7 @@
 // Frame decoding: both framings, any split of the input, oversized and broken frames.
 #include <catch2/catch.hpp>
 
-#include "protocol/framing.h"
+#include "protocol/jsonrpc/framing.h"
 
 using lathe::Frame;
 using lathe::FrameDecoder;

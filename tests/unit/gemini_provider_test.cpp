@@ -14,8 +14,8 @@
 #include <mutex>
 #include <thread>
 
-#include "engine/gemini_provider.h"
-#include "protocol/json.h"
+#include "engine/model/gemini/gemini_provider.h"
+#include "protocol/base/json.h"
 
 using namespace lathe;
 using namespace lathe::engine;

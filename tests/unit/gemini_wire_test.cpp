@@ -2,8 +2,8 @@
 // response chunks and error bodies back.
 #include <catch2/catch.hpp>
 
-#include "engine/gemini_wire.h"
-#include "protocol/json.h"
+#include "engine/model/gemini/gemini_wire.h"
+#include "protocol/base/json.h"
 
 using namespace lathe;
 using namespace lathe::engine;

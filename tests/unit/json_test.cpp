@@ -1,8 +1,8 @@
 // The checked JSON reader and parsing rules.
 #include <catch2/catch.hpp>
 
-#include "protocol/base64.h"
-#include "protocol/json.h"
+#include "protocol/base/base64.h"
+#include "protocol/base/json.h"
 
 using namespace lathe;
 

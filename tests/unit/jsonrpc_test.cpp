@@ -1,7 +1,7 @@
 // JSON-RPC decoding and encoding.
 #include <catch2/catch.hpp>
 
-#include "protocol/jsonrpc.h"
+#include "protocol/jsonrpc/message.h"
 
 using namespace lathe;
 using Kind = rpc::Incoming::Kind;

@@ -6,9 +6,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "tools/builtin_tools.h"
+#include "tools/builtin/builtin_tools.h"
 #include "tools/syntax/definitions.h"
-#include "tools/workspace.h"
+#include "tools/core/workspace.h"
 #include "tests/support/temp_dir.h"
 
 using namespace lathe;

@@ -7,10 +7,10 @@
 #include <future>
 #include <thread>
 
-#include "server/peer.h"
+#include "protocol/jsonrpc/peer.h"
 
 using namespace lathe;
-using namespace lathe::server;
+using namespace lathe::rpc;
 using namespace std::chrono_literals;
 
 namespace {
@@ -18,12 +18,12 @@ namespace {
 // A peer whose output we read from a pipe; input frames are handed in directly.
 struct Harness {
   int out[2];
-  std::unique_ptr<Transport> transport;
+  std::unique_ptr<ByteChannel> channel;
   std::shared_ptr<Peer> peer;
   Harness() {
     REQUIRE(::pipe(out) == 0);
-    transport = std::make_unique<Transport>(-1, out[1]);
-    peer = Peer::create(*transport);
+    channel = makeFdChannel(-1, out[1]);
+    peer = Peer::create(*channel);
   }
   ~Harness() {
     peer->close();
@@ -44,8 +44,8 @@ struct Harness {
 
 TEST_CASE("requests are dispatched and a dropped Responder still answers") {
   Harness h;
-  h.peer->onRequest("echo", [](const rpc::Incoming& msg, Responder r) { r.reply(json::Raw{json::stringify(*msg.params)}); });
-  h.peer->onRequest("drop", [](const rpc::Incoming&, Responder) {});
+  h.peer->onRequest("echo", [](const Incoming& msg, Responder r) { r.reply(json::Raw{json::stringify(*msg.params)}); });
+  h.peer->onRequest("drop", [](const Incoming&, Responder) {});
   h.feed(R"({"jsonrpc":"2.0","id":1,"method":"echo","params":{"a":1}})");
   CHECK(h.readLine() == R"({"jsonrpc":"2.0","id":1,"result":{"a":1}})");
   h.feed(R"({"jsonrpc":"2.0","id":2,"method":"drop"})");
@@ -68,8 +68,8 @@ TEST_CASE("the gate refuses methods before initialize; notifications never get a
     return Error{Errc::invalid_request, "initialize first"};
   });
   int notes = 0;
-  h.peer->onRequest("work", [](const rpc::Incoming&, Responder r) { r.reply(json::Raw{}); });
-  h.peer->onNotification("ping", [&](const rpc::Incoming&) { ++notes; });
+  h.peer->onRequest("work", [](const Incoming&, Responder r) { r.reply(json::Raw{}); });
+  h.peer->onNotification("ping", [&](const Incoming&) { ++notes; });
   h.feed(R"({"jsonrpc":"2.0","method":"ping"})");
   h.feed(R"({"jsonrpc":"2.0","id":1,"method":"work"})");
   CHECK(h.readLine().find("initialize first") != std::string::npos);
@@ -84,8 +84,8 @@ TEST_CASE("the gate refuses methods before initialize; notifications never get a
 TEST_CASE("outgoing requests are correlated by id, answered once, and time out cleanly") {
   Harness h;
   std::promise<Result<Response>> first, second;
-  h.peer->request("a/b", json::Raw{"{}"}, 10s, [&](Result<Response> r) { first.set_value(std::move(r)); });
-  h.peer->request("c/d", json::Raw{"{}"}, 10s, [&](Result<Response> r) { second.set_value(std::move(r)); });
+  h.peer->request("a/b", json::Raw{"{}"}, [&](Result<Response> r) { first.set_value(std::move(r)); });
+  h.peer->request("c/d", json::Raw{"{}"}, [&](Result<Response> r) { second.set_value(std::move(r)); });
   std::string sentA = h.readLine();
   std::string sentB = h.readLine();
   CHECK(sentA == R"({"jsonrpc":"2.0","id":1,"method":"a/b","params":{}})");
@@ -123,7 +123,7 @@ TEST_CASE("a cancelled call returns at once; close fails what is pending") {
   CHECK(cancelled.error().code == Errc::cancelled);
 
   std::promise<Result<Response>> pending;
-  h.peer->request("later", json::Raw{"{}"}, 10s, [&](Result<Response> r) { pending.set_value(std::move(r)); });
+  h.peer->request("later", json::Raw{"{}"}, [&](Result<Response> r) { pending.set_value(std::move(r)); });
   h.peer->close();
   auto closed = pending.get_future().get();
   REQUIRE_FALSE(closed.ok());

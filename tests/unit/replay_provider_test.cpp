@@ -11,10 +11,10 @@
 #include <sstream>
 #include <thread>
 
-#include "engine/gemini_wire.h"
-#include "engine/recording_provider.h"
-#include "engine/replay_provider.h"
-#include "protocol/json.h"
+#include "engine/model/gemini/gemini_wire.h"
+#include "engine/model/recording_provider.h"
+#include "engine/model/replay_provider.h"
+#include "protocol/base/json.h"
 
 using namespace lathe;
 using namespace lathe::engine;

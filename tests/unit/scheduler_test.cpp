@@ -5,7 +5,7 @@
 #include <mutex>
 #include <thread>
 
-#include "engine/tool_scheduler.h"
+#include "engine/scheduler/tool_scheduler.h"
 #include "fake_editor.h"
 
 using namespace lathe;

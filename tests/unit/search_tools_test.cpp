@@ -13,12 +13,12 @@
 #include <regex>
 #include <set>
 
-#include "tools/builtin_tools.h"
-#include "tools/file_walker.h"
-#include "tools/glob_match.h"
-#include "tools/ignore_rules.h"
-#include "tools/text_search.h"
-#include "tools/workspace.h"
+#include "tools/builtin/builtin_tools.h"
+#include "tools/search/file_walker.h"
+#include "tools/search/glob_match.h"
+#include "tools/search/ignore_rules.h"
+#include "tools/search/text_search.h"
+#include "tools/core/workspace.h"
 #include "tests/support/temp_dir.h"
 #include "tool_fixture.h"
 

@@ -8,7 +8,7 @@
 #include <mutex>
 #include <thread>
 
-#include "engine/session.h"
+#include "engine/session/session.h"
 #include "fake_editor.h"
 
 using namespace lathe;
@@ -78,7 +78,7 @@ Part call(std::string name, std::string args, std::string id = "") {
   return p;
 }
 
-std::vector<acp::ContentBlock> promptText(const std::string& t) { return {acp::ContentBlock{"text", t, {}, {}, {}, {}}}; }
+std::vector<acp::ContentBlock> promptText(const std::string& t) { return {acp::TextBlock{t}}; }
 
 struct Fixture {
   fs::path dir;

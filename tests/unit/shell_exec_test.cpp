@@ -17,13 +17,13 @@
 #include <sstream>
 #include <thread>
 
-#include "tools/builtin_tools.h"
+#include "tools/builtin/builtin_tools.h"
 #include "tools/shell/background_processes.h"
 #include "tools/shell/output_buffer.h"
-#include "tools/shell/process_runner.h"
+#include "tools/process/process_runner.h"
 #include "tools/shell/sandbox.h"
 #include "tools/shell/terminal_text.h"
-#include "tools/workspace.h"
+#include "tools/core/workspace.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/temp_dir.h"
 

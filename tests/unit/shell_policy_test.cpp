@@ -2,7 +2,7 @@
 // then the approval decision under each mode and with settings.
 #include <catch2/catch.hpp>
 
-#include "engine/approval_policy.h"
+#include "engine/scheduler/approval_policy.h"
 #include "tools/shell/exec_confirmation.h"
 
 using namespace lathe;

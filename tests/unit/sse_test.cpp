@@ -2,15 +2,14 @@
 // events; line endings, multi-line data, comments and fields.
 #include <catch2/catch.hpp>
 
-#include "engine/sse.h"
+#include "protocol/http/sse.h"
 
-using lathe::engine::SseEvent;
-using lathe::engine::SseParser;
+using namespace lathe;
 
 namespace {
 
-std::vector<SseEvent> parseAll(std::string_view text, bool finish = true) {
-  SseParser parser;
+std::vector<http::SseEvent> parseAll(std::string_view text, bool finish = true) {
+  http::SseParser parser;
   auto events = parser.feed(text);
   if (finish) {
     if (auto last = parser.finish()) events.push_back(*last);
@@ -18,9 +17,9 @@ std::vector<SseEvent> parseAll(std::string_view text, bool finish = true) {
   return events;
 }
 
-std::vector<SseEvent> parseInPieces(std::string_view text, const std::vector<size_t>& cuts) {
-  SseParser parser;
-  std::vector<SseEvent> events;
+std::vector<http::SseEvent> parseInPieces(std::string_view text, const std::vector<size_t>& cuts) {
+  http::SseParser parser;
+  std::vector<http::SseEvent> events;
   size_t from = 0;
   for (size_t cut : cuts) {
     for (auto& e : parser.feed(text.substr(from, cut - from))) events.push_back(e);
@@ -31,7 +30,7 @@ std::vector<SseEvent> parseInPieces(std::string_view text, const std::vector<siz
   return events;
 }
 
-void requireSame(const std::vector<SseEvent>& a, const std::vector<SseEvent>& b) {
+void requireSame(const std::vector<http::SseEvent>& a, const std::vector<http::SseEvent>& b) {
   REQUIRE(a.size() == b.size());
   for (size_t i = 0; i < a.size(); ++i) {
     CHECK(a[i].type == b[i].type);
@@ -95,7 +94,7 @@ TEST_CASE("SSE: every pair of split points gives the same events", "[sse]") {
 }
 
 TEST_CASE("SSE: a CRLF split between feeds is one line ending", "[sse]") {
-  SseParser parser;
+  http::SseParser parser;
   CHECK(parser.feed("data: a\r").empty());
   CHECK(parser.feed("\n").empty());  // the LF pairs with the CR: not a blank line
   auto events = parser.feed("\r\n");
@@ -125,14 +124,14 @@ TEST_CASE("SSE: field forms", "[sse]") {
 }
 
 TEST_CASE("SSE: a final event without a blank line comes out on finish", "[sse]") {
-  SseParser parser;
+  http::SseParser parser;
   CHECK(parser.feed("data: first\n\ndata: last").size() == 1);
   auto last = parser.finish();
   REQUIRE(last);
   CHECK(last->data == "last");
   CHECK_FALSE(parser.finish());
 
-  SseParser terminated;
+  http::SseParser terminated;
   CHECK(terminated.feed("data: tail\n").empty());
   auto tail = terminated.finish();
   REQUIRE(tail);

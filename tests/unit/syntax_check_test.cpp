@@ -10,9 +10,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "tools/builtin_tools.h"
+#include "tools/builtin/builtin_tools.h"
 #include "tools/syntax/syntax_check.h"
-#include "tools/workspace.h"
+#include "tools/core/workspace.h"
 #include "tests/support/temp_dir.h"
 
 using namespace lathe;

@@ -5,11 +5,11 @@
 #include <memory>
 #include <string>
 
-#include "protocol/json.h"
+#include "protocol/base/json.h"
 #include "tests/support/temp_dir.h"
-#include "tools/tool.h"
-#include "tools/tool_context.h"
-#include "tools/workspace.h"
+#include "tools/core/tool.h"
+#include "tools/core/tool_context.h"
+#include "tools/core/workspace.h"
 
 namespace lathe::testing {
 

@@ -4,9 +4,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "tools/builtin_tools.h"
-#include "tools/registry.h"
-#include "tools/workspace.h"
+#include "tools/builtin/builtin_tools.h"
+#include "tools/core/registry.h"
+#include "tools/core/workspace.h"
 #include "tests/support/temp_dir.h"
 #include "tool_fixture.h"
 

@@ -15,8 +15,8 @@
 #include <string_view>
 #include <vector>
 
-#include "protocol/result.h"
-#include "tools/shell/process_runner.h"
+#include "protocol/base/result.h"
+#include "tools/process/process_runner.h"
 
 namespace lathe::tools::shell {
 

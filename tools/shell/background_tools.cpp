@@ -5,7 +5,7 @@
 #include <condition_variable>
 #include <mutex>
 
-#include "tools/builtin_tools.h"
+#include "tools/builtin/builtin_tools.h"
 #include "tools/shell/background_processes.h"
 
 namespace lathe::tools {

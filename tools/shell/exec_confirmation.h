@@ -5,7 +5,7 @@
 #include <string>
 
 #include "tools/shell/shell_analysis.h"
-#include "tools/tool.h"
+#include "tools/core/tool.h"
 
 namespace lathe::tools::shell {
 

@@ -9,10 +9,10 @@
 #include <ctime>
 #include <filesystem>
 
-#include "tools/builtin_tools.h"
+#include "tools/builtin/builtin_tools.h"
 #include "tools/shell/background_processes.h"
 #include "tools/shell/output_buffer.h"
-#include "tools/shell/process_runner.h"
+#include "tools/process/process_runner.h"
 #include "tools/shell/sandbox.h"
 #include "tools/shell/exec_confirmation.h"
 #include "tools/shell/shell_analysis.h"

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string_view>
 
-#include "tools/shell/process_runner.h"
+#include "tools/process/process_runner.h"
 #include "tools/shell/terminal_text.h"
 
 namespace lathe::tools::shell {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "protocol/result.h"
+#include "protocol/base/result.h"
 
 namespace lathe::tools::shell {
 

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "protocol/cancel.h"
+#include "protocol/base/cancel.h"
 
 namespace lathe::tools::shell {
 

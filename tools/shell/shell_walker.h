@@ -5,7 +5,7 @@
 
 #include <string_view>
 
-#include "protocol/cancel.h"
+#include "protocol/base/cancel.h"
 #include "tools/shell/shell_analysis.h"
 
 namespace lathe::tools::shell {

@@ -18,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-#include "protocol/cancel.h"
+#include "protocol/base/cancel.h"
 #include "tools/syntax/syntax_tree.h"
 
 namespace lathe::tools::syntax {

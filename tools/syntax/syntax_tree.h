@@ -8,8 +8,8 @@
 
 #include <tree_sitter/api.h>
 
-#include "protocol/cancel.h"
-#include "protocol/result.h"
+#include "protocol/base/cancel.h"
+#include "protocol/base/result.h"
 #include "tools/syntax/languages.h"
 
 namespace lathe::tools::syntax {

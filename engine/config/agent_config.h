@@ -1,0 +1,30 @@
+// Settings that shape every session of one process: the model, its provider,
+// limits. Built once at start-up by server/, then read-only.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/scheduler/approval_policy.h"
+#include "engine/model/model_provider.h"
+#include "tools/core/tool_context.h"
+
+namespace lathe::engine {
+
+struct AgentConfig {
+  std::string model = "gemini-2.5-pro";
+  std::shared_ptr<ModelProvider> provider;
+  int maxTurnRequests = 100;         // model calls in one prompt turn
+  int64_t contextWindow = 1'048'576; // tokens, for usage updates
+  tools::ToolLimits toolLimits;
+  tools::ShellOptions shell;
+  ApprovalMode approvalMode = ApprovalMode::standard;  // for new sessions
+  std::vector<std::string> coreTools;     // settings tools.core: only these (empty: all)
+  std::vector<std::string> excludeTools;  // settings tools.exclude
+  std::vector<std::string> allowedTools;  // settings tools.allowed
+  std::string dataDir;                    // per-session files go in dataDir/<sessionId>
+};
+
+}  // namespace lathe::engine

@@ -1,0 +1,76 @@
+// Settings file reading.
+#include "engine/config/settings.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "protocol/base/json.h"
+
+namespace lathe::engine {
+
+std::string stripJsonComments(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  bool inString = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (inString) {
+      out += c;
+      if (c == '\\' && i + 1 < text.size()) {
+        out += text[++i];
+      } else if (c == '"') {
+        inString = false;
+      }
+    } else if (c == '"') {
+      inString = true;
+      out += c;
+    } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
+      while (i < text.size() && text[i] != '\n') ++i;
+      out += '\n';
+    } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '*') {
+      size_t end = text.find("*/", i + 2);
+      i = end == std::string::npos ? text.size() : end + 1;
+      out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+Status mergeSettingsFile(const std::string& path, Settings& settings) {
+  std::ifstream in(path);
+  if (!in) return {};
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  auto doc = json::parse(stripJsonComments(buffer.str()));
+  if (!doc) return makeError(Errc::invalid_params, "settings file " + path + ": " + doc.error().message);
+  auto r = json::Reader::root(*doc, path);
+  if (auto model = r.optObject("model")) {
+    if (auto name = model->optStr("name")) settings.model = name;
+  }
+  if (auto tools = r.optObject("tools")) {
+    if (auto core = tools->optStrings("core")) settings.coreTools = core;
+    if (auto exclude = tools->optStrings("exclude")) settings.excludeTools = exclude;
+    if (auto allowed = tools->optStrings("allowed")) settings.allowedTools = allowed;
+    if (auto network = tools->optBool("sandboxNetwork")) settings.sandboxNetwork = network;
+    if (const json::Value* sandbox = json::find(*tools->value(), "sandbox")) {
+      // Gemini CLI names a runtime here (docker, podman, sandbox-exec): the
+      // intent is "sandbox my commands", which Lathe does with bubblewrap.
+      if (sandbox->IsBool()) {
+        settings.sandbox = sandbox->GetBool();
+      } else if (sandbox->IsString()) {
+        settings.sandbox = sandbox->GetStringLength() > 0;
+      } else if (!sandbox->IsNull()) {
+        r.fail(path + ".tools.sandbox", "must be true, false or a sandbox name");
+      }
+    }
+  }
+  if (auto general = r.optObject("general")) {
+    if (auto mode = general->optStr("defaultApprovalMode")) settings.approvalMode = mode;
+  }
+  if (!r.ok()) return r.error();
+  return {};
+}
+
+}  // namespace lathe::engine

@@ -1,0 +1,30 @@
+// Gemini CLI settings files (settings.json, comments allowed): the parts Lathe
+// honours, merged in order so later files win. Read once at start-up.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "protocol/base/result.h"
+
+namespace lathe::engine {
+
+struct Settings {
+  std::optional<std::string> model;                      // model.name
+  std::optional<std::vector<std::string>> coreTools;     // tools.core
+  std::optional<std::vector<std::string>> excludeTools;  // tools.exclude
+  std::optional<std::string> approvalMode;               // general.defaultApprovalMode
+  std::optional<std::vector<std::string>> allowedTools;  // tools.allowed
+  std::optional<bool> sandbox;                           // tools.sandbox (true or any runtime name)
+  std::optional<bool> sandboxNetwork;                    // tools.sandboxNetwork (Lathe's own)
+};
+
+// Reads one file into settings (fields it sets override). A missing file is
+// fine; a broken one is an error naming the file and the field.
+Status mergeSettingsFile(const std::string& path, Settings& settings);
+
+// Removes // and /* */ comments outside strings (settings.json is JSONC).
+std::string stripJsonComments(const std::string& text);
+
+}  // namespace lathe::engine

@@ -1,0 +1,337 @@
+// Mapping between the history model and Gemini's JSON: requests written with a
+// RapidJSON writer, responses read leniently (unknown fields and shapes are
+// skipped). Pure functions; any thread.
+#include "engine/model/gemini/gemini_wire.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "protocol/base/json.h"
+
+namespace lathe::engine::gemini {
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\n' || s.front() == '\r' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+// Splices a JSON object, or writes {} when absent.
+void objectOrEmpty(json::Writer& w, const json::Raw& raw) {
+  if (raw.empty()) {
+    w.StartObject();
+    w.EndObject();
+  } else {
+    json::raw(w, raw);
+  }
+}
+
+bool hasPayload(const Part& part) {
+  return part.text || part.functionCall || part.functionResponse || part.inlineData;
+}
+
+void writePart(json::Writer& w, const Part& part) {
+  w.StartObject();
+  if (part.text) json::put(w, "text", *part.text);
+  if (part.thought) json::put(w, "thought", true);
+  if (part.functionCall) {
+    const FunctionCall& call = *part.functionCall;
+    json::key(w, "functionCall");
+    w.StartObject();
+    if (!call.id.empty()) json::put(w, "id", call.id);
+    json::put(w, "name", call.name);
+    json::key(w, "args");
+    objectOrEmpty(w, call.args);
+    w.EndObject();
+  }
+  if (part.functionResponse) {
+    const FunctionResponse& response = *part.functionResponse;
+    json::key(w, "functionResponse");
+    w.StartObject();
+    if (!response.id.empty()) json::put(w, "id", response.id);
+    json::put(w, "name", response.name);
+    json::key(w, "response");
+    objectOrEmpty(w, response.response);
+    w.EndObject();
+  }
+  if (part.inlineData) {
+    json::key(w, "inlineData");
+    w.StartObject();
+    json::put(w, "mimeType", part.inlineData->mimeType);
+    json::put(w, "data", part.inlineData->data);
+    w.EndObject();
+  }
+  if (!part.thoughtSignature.empty()) json::put(w, "thoughtSignature", part.thoughtSignature);
+  w.EndObject();
+}
+
+// Writes the parts that carry something; returns how many.
+size_t writeParts(json::Writer& w, const std::vector<Part>& parts) {
+  size_t written = 0;
+  w.StartArray();
+  for (const Part& part : parts) {
+    if (!hasPayload(part)) continue;
+    writePart(w, part);
+    ++written;
+  }
+  w.EndArray();
+  return written;
+}
+
+bool hasDeclarations(const json::Raw& declarations) {
+  std::string_view text = trim(declarations.text);
+  if (text.empty()) return false;
+  if (text.front() == '[' && text.back() == ']') return !trim(text.substr(1, text.size() - 2)).empty();
+  return true;
+}
+
+std::string stringOf(const json::Value& v) { return std::string(v.GetString(), v.GetStringLength()); }
+
+std::optional<Part> readPart(const json::Value& v) {
+  if (!v.IsObject()) return std::nullopt;
+  Part part;
+  if (auto text = json::getStr(v, "text")) part.text = std::move(*text);
+  if (auto thought = json::getBool(v, "thought")) part.thought = *thought;
+  if (auto signature = json::getStr(v, "thoughtSignature")) part.thoughtSignature = std::move(*signature);
+  if (const json::Value* call = json::find(v, "functionCall"); call && call->IsObject()) {
+    FunctionCall fc;
+    fc.name = json::getStr(*call, "name").value_or("");
+    fc.id = json::getStr(*call, "id").value_or("");
+    const json::Value* args = json::find(*call, "args");
+    fc.args.text = args && !args->IsNull() ? json::stringify(*args) : "{}";
+    part.functionCall = std::move(fc);
+  }
+  if (const json::Value* resp = json::find(v, "functionResponse"); resp && resp->IsObject()) {
+    FunctionResponse fr;
+    fr.name = json::getStr(*resp, "name").value_or("");
+    fr.id = json::getStr(*resp, "id").value_or("");
+    const json::Value* body = json::find(*resp, "response");
+    fr.response.text = body && !body->IsNull() ? json::stringify(*body) : "{}";
+    part.functionResponse = std::move(fr);
+  }
+  if (const json::Value* data = json::find(v, "inlineData"); data && data->IsObject()) {
+    part.inlineData = InlineData{json::getStr(*data, "mimeType").value_or(""), json::getStr(*data, "data").value_or("")};
+  }
+  if (!hasPayload(part)) {
+    // A signature may arrive on a part of its own; keep it as empty text so
+    // it goes back to the API in a part the API accepts.
+    if (part.thoughtSignature.empty()) return std::nullopt;
+    part.text = std::string();
+  }
+  return part;
+}
+
+std::optional<std::chrono::milliseconds> parseDuration(std::string_view text) {
+  // google.protobuf.Duration in JSON: "34s", "0.5s".
+  if (!text.ends_with('s')) return std::nullopt;
+  std::string number(text.substr(0, text.size() - 1));
+  char* end = nullptr;
+  double seconds = std::strtod(number.c_str(), &end);
+  if (number.empty() || end != number.c_str() + number.size() || !(seconds >= 0) || seconds > 1e9) return std::nullopt;
+  return std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000.0 + 0.5));
+}
+
+ApiError readApiError(const json::Value& error) {
+  ApiError out;
+  if (error.IsString()) {
+    out.message = stringOf(error);
+    return out;
+  }
+  out.code = static_cast<int>(json::getInt(error, "code").value_or(0));
+  out.status = json::getStr(error, "status").value_or("");
+  out.message = std::string(trim(json::getStr(error, "message").value_or("")));
+  if (const json::Value* details = json::find(error, "details"); details && details->IsArray()) {
+    for (const json::Value& detail : details->GetArray()) {
+      std::string type = json::getStr(detail, "@type").value_or("");
+      if (type.ends_with("google.rpc.ErrorInfo") && out.reason.empty()) {
+        out.reason = json::getStr(detail, "reason").value_or("");
+      } else if (type.ends_with("google.rpc.RetryInfo")) {
+        if (auto delay = json::getStr(detail, "retryDelay")) out.retryDelay = parseDuration(*delay);
+      }
+    }
+  }
+  return out;
+}
+
+const json::Value* errorMember(const json::Value& root) {
+  const json::Value* object = &root;
+  if (root.IsArray()) {
+    if (root.Empty()) return nullptr;
+    object = &root[0];
+  }
+  const json::Value* error = json::find(*object, "error");
+  if (!error || !(error->IsObject() || error->IsString())) return nullptr;
+  return error;
+}
+
+}  // namespace
+
+std::string buildRequestBody(const ModelRequest& request) {
+  return json::build([&](json::Writer& w) {
+    w.StartObject();
+    json::key(w, "contents");
+    w.StartArray();
+    if (request.contents) {
+      for (const Content& content : *request.contents) {
+        bool any = false;
+        for (const Part& part : content.parts) any = any || hasPayload(part);
+        if (!any) continue;
+        w.StartObject();
+        json::put(w, "role", content.role == Role::model ? "model" : "user");
+        json::key(w, "parts");
+        writeParts(w, content.parts);
+        w.EndObject();
+      }
+    }
+    w.EndArray();
+
+    if (!request.systemInstruction.empty()) {
+      json::key(w, "systemInstruction");
+      w.StartObject();
+      json::key(w, "parts");
+      w.StartArray();
+      w.StartObject();
+      json::put(w, "text", request.systemInstruction);
+      w.EndObject();
+      w.EndArray();
+      w.EndObject();
+    }
+
+    if (hasDeclarations(request.functionDeclarations)) {
+      json::key(w, "tools");
+      w.StartArray();
+      w.StartObject();
+      json::key(w, "functionDeclarations");
+      w.RawValue(request.functionDeclarations.text.data(), request.functionDeclarations.text.size(),
+                 rapidjson::kArrayType);
+      w.EndObject();
+      w.EndArray();
+    }
+
+    const GenerationConfig& config = request.config;
+    if (config.temperature || config.topP || config.maxOutputTokens || config.includeThoughts) {
+      json::key(w, "generationConfig");
+      w.StartObject();
+      if (config.temperature) {
+        json::key(w, "temperature");
+        w.Double(*config.temperature);
+      }
+      if (config.topP) {
+        json::key(w, "topP");
+        w.Double(*config.topP);
+      }
+      if (config.maxOutputTokens) json::put(w, "maxOutputTokens", *config.maxOutputTokens);
+      if (config.includeThoughts) {
+        json::key(w, "thinkingConfig");
+        w.StartObject();
+        json::put(w, "includeThoughts", true);
+        w.EndObject();
+      }
+      w.EndObject();
+    }
+    w.EndObject();
+  });
+}
+
+Result<ModelChunk> parseResponseChunk(std::string_view text) {
+  auto doc = json::parse(text);
+  if (!doc) return makeError(Errc::model, "The Gemini API sent a reply that is not valid JSON: " + doc.error().message);
+  const json::Value& root = *doc;
+  if (const json::Value* error = errorMember(root)) return makeError(Errc::model, describeApiError(readApiError(*error)));
+  if (!root.IsObject()) return makeError(Errc::model, "The Gemini API sent a reply that is not a JSON object");
+
+  ModelChunk chunk;
+  chunk.rawJson.assign(text);
+  const json::Value* candidates = json::find(root, "candidates");
+  if (candidates && candidates->IsArray() && !candidates->Empty()) {
+    const json::Value& candidate = (*candidates)[0];
+    if (const json::Value* content = json::find(candidate, "content")) {
+      if (const json::Value* parts = json::find(*content, "parts"); parts && parts->IsArray()) {
+        for (const json::Value& v : parts->GetArray()) {
+          if (auto part = readPart(v)) chunk.parts.push_back(std::move(*part));
+        }
+      }
+    }
+    if (auto reason = json::getStr(candidate, "finishReason")) chunk.finishReason = std::move(*reason);
+  }
+  if (!chunk.finishReason) {
+    if (const json::Value* feedback = json::find(root, "promptFeedback")) {
+      if (auto reason = json::getStr(*feedback, "blockReason")) chunk.finishReason = std::move(*reason);
+    }
+  }
+  if (const json::Value* usage = json::find(root, "usageMetadata"); usage && usage->IsObject()) {
+    Usage u;
+    u.promptTokens = json::getInt(*usage, "promptTokenCount").value_or(0);
+    u.candidatesTokens = json::getInt(*usage, "candidatesTokenCount").value_or(0);
+    u.thoughtsTokens = json::getInt(*usage, "thoughtsTokenCount").value_or(0);
+    u.totalTokens = json::getInt(*usage, "totalTokenCount").value_or(0);
+    chunk.usage = u;
+  }
+  return chunk;
+}
+
+std::string buildResponseChunk(const ModelChunk& chunk) {
+  return json::build([&](json::Writer& w) {
+    w.StartObject();
+    if (!chunk.parts.empty() || chunk.finishReason) {
+      json::key(w, "candidates");
+      w.StartArray();
+      w.StartObject();
+      json::key(w, "content");
+      w.StartObject();
+      json::put(w, "role", "model");
+      json::key(w, "parts");
+      writeParts(w, chunk.parts);
+      w.EndObject();
+      if (chunk.finishReason) json::put(w, "finishReason", *chunk.finishReason);
+      json::put(w, "index", 0);
+      w.EndObject();
+      w.EndArray();
+    }
+    if (chunk.usage) {
+      json::key(w, "usageMetadata");
+      w.StartObject();
+      json::put(w, "promptTokenCount", chunk.usage->promptTokens);
+      json::put(w, "candidatesTokenCount", chunk.usage->candidatesTokens);
+      if (chunk.usage->thoughtsTokens) json::put(w, "thoughtsTokenCount", chunk.usage->thoughtsTokens);
+      json::put(w, "totalTokenCount", chunk.usage->totalTokens);
+      w.EndObject();
+    }
+    w.EndObject();
+  });
+}
+
+std::optional<ApiError> parseApiError(std::string_view body) {
+  auto doc = json::parse(body);
+  if (!doc) return std::nullopt;
+  const json::Value* error = errorMember(*doc);
+  if (!error) return std::nullopt;
+  return readApiError(*error);
+}
+
+std::string describeApiError(const ApiError& error) {
+  std::string out = "Gemini API error";
+  if (error.code != 0) out.append(" ").append(std::to_string(error.code));
+  if (!error.status.empty()) out.append(" (").append(error.status).append(")");
+  if (!error.message.empty()) out.append(": ").append(error.message);
+  return out;
+}
+
+std::string describeHttpError(int httpStatus, std::string_view body) {
+  if (auto error = parseApiError(body)) {
+    if (error->code == 0) error->code = httpStatus;
+    return describeApiError(*error);
+  }
+  std::string out = "Gemini API error " + std::to_string(httpStatus);
+  std::string_view text = trim(body);
+  if (text.empty()) return out + " (the reply had no details)";
+  size_t cut = std::min<size_t>(text.size(), 300);
+  while (cut < text.size() && cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // whole UTF-8
+  std::string shown;
+  for (char c : text.substr(0, cut)) shown += (c == '\n' || c == '\r' || c == '\t') ? ' ' : c;
+  if (cut < text.size()) shown += "...";
+  return out + ": " + shown;
+}
+
+}  // namespace lathe::engine::gemini

@@ -1,0 +1,25 @@
+// Reply merging shared by every provider.
+#include "engine/model/model_provider.h"
+
+namespace lathe::engine {
+
+void ReplyAccumulator::add(const ModelChunk& chunk) {
+  auto& parts = reply_.content.parts;
+  for (const Part& part : chunk.parts) {
+    bool plainText = part.text && !part.functionCall && !part.functionResponse && !part.inlineData;
+    if (plainText && !parts.empty()) {
+      Part& last = parts.back();
+      bool lastPlain = last.text && !last.functionCall && !last.functionResponse && !last.inlineData;
+      // A signature starts a new part: it belongs to the part it arrived with.
+      if (lastPlain && last.thought == part.thought && part.thoughtSignature.empty()) {
+        *last.text += *part.text;
+        continue;
+      }
+    }
+    parts.push_back(part);
+  }
+  if (chunk.finishReason) reply_.finishReason = *chunk.finishReason;
+  if (chunk.usage) reply_.usage = chunk.usage;
+}
+
+}  // namespace lathe::engine

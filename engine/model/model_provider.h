@@ -1,0 +1,71 @@
+// The seam between the ReAct loop and a model API. A provider streams one model
+// reply for a request; it blocks, so the loop calls it on a worker thread.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/model/content.h"
+#include "protocol/base/cancel.h"
+#include "protocol/base/result.h"
+
+namespace lathe::engine {
+
+struct GenerationConfig {
+  std::optional<double> temperature;
+  std::optional<double> topP;
+  std::optional<int64_t> maxOutputTokens;
+  bool includeThoughts = true;
+};
+
+struct ModelRequest {
+  std::string model;
+  std::string systemInstruction;
+  const std::vector<Content>* contents = nullptr;  // owned by the session
+  json::Raw functionDeclarations;                  // a JSON array, or empty
+  GenerationConfig config;
+};
+
+// One streamed piece of a reply. rawJson is the provider's own payload for it
+// (a GenerateContentResponse for Gemini), kept so replies can be recorded.
+struct ModelChunk {
+  std::vector<Part> parts;
+  std::optional<std::string> finishReason;
+  std::optional<Usage> usage;
+  std::string rawJson;
+};
+
+// The whole reply, merged from its chunks.
+struct ModelReply {
+  Content content{Role::model, {}};
+  std::string finishReason;  // STOP, MAX_TOKENS, SAFETY, ... (Gemini's spelling)
+  std::optional<Usage> usage;
+};
+
+using ChunkSink = std::function<void(const ModelChunk&)>;
+
+class ModelProvider {
+ public:
+  virtual ~ModelProvider() = default;
+  // Streams one reply, calling onChunk for each piece as it arrives (on the
+  // calling thread). Returns the merged reply, or an error with a message fit
+  // for a person. A cancelled token ends the call with Errc::cancelled.
+  virtual Result<ModelReply> stream(const ModelRequest& request, const ChunkSink& onChunk,
+                                    const CancelToken& cancel) = 0;
+};
+
+// Merges streamed chunks into one reply: adjacent text (and thought text) parts
+// are joined; function calls and other parts are kept in order.
+class ReplyAccumulator {
+ public:
+  void add(const ModelChunk& chunk);
+  ModelReply take() { return std::move(reply_); }
+  const ModelReply& reply() const { return reply_; }
+
+ private:
+  ModelReply reply_;
+};
+
+}  // namespace lathe::engine

@@ -1,0 +1,35 @@
+// Provider selection.
+#include "engine/model/provider_setup.h"
+
+#include "engine/model/gemini/gemini_provider.h"
+#include "engine/model/recording_provider.h"
+#include "engine/model/replay_provider.h"
+
+namespace lathe::engine {
+
+Result<std::shared_ptr<ModelProvider>> makeProvider(const ProviderOptions& options) {
+  std::shared_ptr<ModelProvider> provider;
+  if (!options.fakeResponsesPath.empty()) {
+    ReplayProvider::Options replay;
+    replay.order = options.fakeResponsesNonStrict ? ReplayProvider::Order::byMethod : ReplayProvider::Order::strict;
+    auto opened = ReplayProvider::open(options.fakeResponsesPath, replay);
+    if (!opened) return opened.error();
+    provider = std::move(opened).value();
+  } else {
+    GeminiProvider::Options gemini;
+    gemini.apiKey = options.apiKey;
+    if (!options.baseUrl.empty()) gemini.baseUrl = options.baseUrl;
+    gemini.readTimeout = options.readTimeout;
+    gemini.connectTimeout = options.connectTimeout;
+    gemini.maxAttempts = options.maxAttempts;
+    provider = std::make_shared<GeminiProvider>(std::move(gemini));
+  }
+  if (!options.recordResponsesPath.empty()) {
+    auto recording = RecordingProvider::open(provider, options.recordResponsesPath);
+    if (!recording) return recording.error();
+    provider = std::move(recording).value();
+  }
+  return provider;
+}
+
+}  // namespace lathe::engine

@@ -1,0 +1,27 @@
+// Chooses and builds the model provider for a process: the Gemini API, a
+// replayed recording (--fake-responses), optionally recorded (--record-responses).
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "engine/model/model_provider.h"
+#include "protocol/base/result.h"
+
+namespace lathe::engine {
+
+struct ProviderOptions {
+  std::string apiKey;               // GEMINI_API_KEY
+  std::string baseUrl;              // GOOGLE_GEMINI_BASE_URL; empty: Google's endpoint
+  std::string fakeResponsesPath;    // replay instead of calling the API
+  bool fakeResponsesNonStrict = false;
+  std::string recordResponsesPath;  // append every reply here
+  std::chrono::milliseconds readTimeout{300'000};
+  std::chrono::milliseconds connectTimeout{10'000};
+  int maxAttempts = 5;
+};
+
+Result<std::shared_ptr<ModelProvider>> makeProvider(const ProviderOptions& options);
+
+}  // namespace lathe::engine

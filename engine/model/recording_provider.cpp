@@ -1,0 +1,76 @@
+// Recording streamed replies as `--record-responses` JSON lines. Like Gemini
+// CLI's RecordingContentGenerator, a stream is appended only once it has been
+// consumed to the end: a failed or cancelled call writes nothing. Unlike it,
+// each chunk is kept whole (Gemini CLI keeps only candidates and
+// usageMetadata), so promptFeedback survives a replay. Runs on the calling
+// thread; writes are serialised by a mutex.
+#include "engine/model/recording_provider.h"
+
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+#include "engine/model/gemini/gemini_wire.h"
+#include "protocol/base/json.h"
+
+namespace lathe::engine {
+namespace {
+
+// The chunk as one compact GenerateContentResponse: the provider's own JSON
+// when it is an object, else one rebuilt from the parsed chunk.
+std::string compactChunk(const ModelChunk& chunk) {
+  if (!chunk.rawJson.empty()) {
+    auto doc = json::parse(chunk.rawJson);
+    if (doc && doc->IsObject()) return json::stringify(*doc);
+  }
+  return gemini::buildResponseChunk(chunk);
+}
+
+}  // namespace
+
+RecordingProvider::RecordingProvider(std::shared_ptr<ModelProvider> inner, std::string path, std::FILE* file)
+    : inner_(std::move(inner)), path_(std::move(path)), file_(file) {}
+
+RecordingProvider::~RecordingProvider() { std::fclose(file_); }
+
+Result<std::unique_ptr<RecordingProvider>> RecordingProvider::open(std::shared_ptr<ModelProvider> inner,
+                                                                   const std::string& path) {
+  if (!inner) return makeError(Errc::internal, "RecordingProvider needs a provider to wrap");
+  std::FILE* file = std::fopen(path.c_str(), "ab");
+  if (!file) {
+    return makeError(Errc::io, "Cannot open the --record-responses file " + path + ": " + std::strerror(errno));
+  }
+  return std::unique_ptr<RecordingProvider>(new RecordingProvider(std::move(inner), path, file));
+}
+
+Result<ModelReply> RecordingProvider::stream(const ModelRequest& request, const ChunkSink& onChunk,
+                                             const CancelToken& cancel) {
+  std::vector<std::string> seen;  // compact chunks
+  auto reply = inner_->stream(
+      request,
+      [&](const ModelChunk& chunk) {
+        seen.push_back(compactChunk(chunk));
+        if (onChunk) onChunk(chunk);
+      },
+      cancel);
+  if (!reply) return reply;
+
+  std::string line = json::build([&](json::Writer& w) {
+    w.StartObject();
+    json::put(w, "method", "generateContentStream");
+    json::key(w, "response");
+    w.StartArray();
+    for (const std::string& compact : seen) w.RawValue(compact.data(), compact.size(), rapidjson::kObjectType);
+    w.EndArray();
+    w.EndObject();
+  });
+  line += '\n';
+
+  std::lock_guard lock(mutex_);
+  if (std::fwrite(line.data(), 1, line.size(), file_) != line.size() || std::fflush(file_) != 0) {
+    return makeError(Errc::io, "Cannot append to the --record-responses file " + path_ + ": " + std::strerror(errno));
+  }
+  return reply;
+}
+
+}  // namespace lathe::engine

@@ -1,0 +1,51 @@
+// Whether a tool call may run: a pure function of the approval mode, the call
+// and what the person already allowed in this session. Tested as a table.
+#pragma once
+
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "tools/core/tool.h"
+
+namespace lathe::engine {
+
+enum class ApprovalMode { standard, autoEdit, yolo, plan };  // "default" is a keyword
+const char* toString(ApprovalMode mode);  // wire ids: default, autoEdit, yolo, plan
+std::optional<ApprovalMode> parseApprovalMode(const std::string& id);
+
+// What this session allows without asking: configured (settings) and
+// remembered ("allow always" answers, each no wider than what the person saw).
+struct SessionApprovals {
+  std::set<std::string> tools;      // tool names (info and other confirmations)
+  std::set<std::string> editPaths;  // absolute paths
+  bool allEdits = false;
+  std::set<std::string> mcpServers;
+  std::set<std::string> mcpTools;   // server__tool
+  std::set<std::string> commands;   // shell root commands
+  // Settings tools.allowed / tools.exclude entries run_shell_command(git status).
+  std::vector<std::vector<std::string>> allowedCommandPrefixes;
+  std::vector<std::vector<std::string>> excludedCommandPrefixes;
+};
+
+// What settings grant every session: tools.allowed names and
+// run_shell_command(...) prefixes, tools.exclude run_shell_command(...) prefixes.
+SessionApprovals configuredApprovals(const std::vector<std::string>& allowed, const std::vector<std::string>& excluded);
+
+enum class Decision { allow, ask, deny };
+
+struct ApprovalQuery {
+  std::string toolName;
+  tools::Kind kind = tools::Kind::other;
+  // What the tool asked to confirm; nullopt when it needs no confirmation.
+  const tools::ConfirmationDetails* details = nullptr;
+};
+
+Decision decideApproval(ApprovalMode mode, const ApprovalQuery& query, const SessionApprovals& approvals);
+
+// How an "allow always" answer widens the session's approvals.
+enum class AlwaysScope { tool, file, allEdits, mcpServer, mcpTool, command };
+void remember(SessionApprovals& approvals, AlwaysScope scope, const ApprovalQuery& query);
+
+}  // namespace lathe::engine

@@ -1,0 +1,56 @@
+// Permission options per confirmation type.
+#include "engine/scheduler/permission_options.h"
+
+#include <filesystem>
+
+namespace lathe::engine {
+namespace {
+
+using Kind = acp::PermissionOptionKind;
+
+std::string joined(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
+  return out;
+}
+
+}  // namespace
+
+std::vector<acp::PermissionOption> permissionOptions(const tools::ConfirmationDetails& details,
+                                                     const std::string& toolDisplayName) {
+  std::vector<acp::PermissionOption> options{{"allow_once", "Allow once", Kind::allow_once}};
+  if (auto* edit = std::get_if<tools::EditConfirmation>(&details)) {
+    std::string file = std::filesystem::path(edit->diff.path).filename().string();
+    options.push_back({"allow_always_file", "Always allow edits to " + file, Kind::allow_always});
+    options.push_back({"allow_always_edits", "Always allow all edits", Kind::allow_always});
+  } else if (auto* exec = std::get_if<tools::ExecConfirmation>(&details)) {
+    if (!exec->rootCommands.empty()) {
+      options.push_back({"allow_always_command", "Always allow " + joined(exec->rootCommands), Kind::allow_always});
+    }
+  } else if (auto* mcp = std::get_if<tools::McpConfirmation>(&details)) {
+    options.push_back({"allow_always_mcp_tool", "Always allow " + mcp->toolName + " from " + mcp->serverName,
+                       Kind::allow_always});
+    options.push_back({"allow_always_server", "Always allow every tool of " + mcp->serverName, Kind::allow_always});
+  } else {
+    options.push_back({"allow_always_tool", "Always allow " + toolDisplayName, Kind::allow_always});
+  }
+  options.push_back({"reject_once", "Reject", Kind::reject_once});
+  return options;
+}
+
+std::optional<PermissionChoice> choiceFor(const std::string& optionId, const tools::ConfirmationDetails& details) {
+  for (const auto& option : permissionOptions(details, "")) {
+    if (option.optionId != optionId) continue;
+    if (optionId == "allow_once") return PermissionChoice{true, std::nullopt};
+    if (optionId == "reject_once") return PermissionChoice{false, std::nullopt};
+    if (optionId == "allow_always_file") return PermissionChoice{true, AlwaysScope::file};
+    if (optionId == "allow_always_edits") return PermissionChoice{true, AlwaysScope::allEdits};
+    if (optionId == "allow_always_command") return PermissionChoice{true, AlwaysScope::command};
+    if (optionId == "allow_always_mcp_tool") return PermissionChoice{true, AlwaysScope::mcpTool};
+    if (optionId == "allow_always_server") return PermissionChoice{true, AlwaysScope::mcpServer};
+    if (optionId == "allow_always_tool") return PermissionChoice{true, AlwaysScope::tool};
+  }
+  return std::nullopt;
+}
+
+}  // namespace lathe::engine

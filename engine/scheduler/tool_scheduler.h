@@ -1,0 +1,51 @@
+// Runs the function calls of one model reply through the tools: look up,
+// validate and build, decide approval (asking the person when needed), run,
+// and answer the model. Consecutive read-only calls run in parallel; any
+// other call runs alone, in order. Called on the turn's thread; it starts
+// helper threads for a parallel batch. Session approvals live here.
+#pragma once
+
+#include <atomic>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "engine/scheduler/approval_policy.h"
+#include "engine/model/content.h"
+#include "engine/session/editor_client.h"
+#include "protocol/base/cancel.h"
+#include "tools/core/registry.h"
+
+namespace lathe::engine {
+
+class ToolScheduler {
+ public:
+  ToolScheduler(const tools::ToolRegistry& registry, EditorClient& editor, std::string sessionId,
+                const std::atomic<ApprovalMode>& mode, SessionApprovals configured = {});
+
+  // Returns the parts of the user content that answers the calls: one
+  // functionResponse per call, in call order, plus any inline data parts.
+  std::vector<Part> run(const std::vector<FunctionCall>& calls, const CancelToken& cancel);
+
+ private:
+  struct Outcome {
+    FunctionResponse response;
+    std::vector<Part> inlineParts;
+  };
+  class CallRun;
+
+  Outcome guarded(const FunctionCall& call, const CancelToken& cancel);
+  Outcome runOne(const FunctionCall& call, const CancelToken& cancel, int depth);
+  bool isReadOnlyCall(const FunctionCall& call) const;
+  std::string nextCallId();
+
+  const tools::ToolRegistry& registry_;
+  EditorClient& editor_;
+  std::string sessionId_;
+  const std::atomic<ApprovalMode>& mode_;
+  std::mutex approvalsMutex_;
+  SessionApprovals approvals_;
+  std::atomic<uint64_t> nextId_{0};
+};
+
+}  // namespace lathe::engine

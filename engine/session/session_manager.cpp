@@ -1,0 +1,161 @@
+// Session bookkeeping and turn threads.
+#include "engine/session/session_manager.h"
+
+#include <random>
+
+namespace lathe::engine {
+namespace {
+
+std::string randomId() {
+  std::random_device device;
+  std::uniform_int_distribution<int> nibble(0, 15);
+  std::string id = "sess_";
+  for (int i = 0; i < 24; ++i) id += "0123456789abcdef"[nibble(device)];
+  return id;
+}
+
+}  // namespace
+
+SessionManager::SessionManager(AgentConfig config, EditorClient& editor) : config_(std::move(config)), editor_(editor) {}
+
+SessionManager::~SessionManager() { shutdown(); }
+
+Result<std::string> SessionManager::newSession(const acp::NewSessionRequest& request) {
+  auto workspace = tools::Workspace::create(request.cwd, request.additionalDirectories);
+  if (!workspace) {
+    return makeError(Errc::invalid_params, "params.cwd: " + workspace.error().message);
+  }
+  auto shared = std::make_shared<const tools::Workspace>(std::move(workspace).value());
+  std::lock_guard lock(mutex_);
+  if (shuttingDown_) return makeError(Errc::internal, "the agent is shutting down");
+  reapRetired();
+  std::string id = randomId();
+  Entry entry;
+  entry.session = std::make_shared<Session>(id, shared, config_, editor_);
+  sessions_.emplace(id, std::move(entry));
+  return id;
+}
+
+Status SessionManager::startPrompt(const acp::PromptRequest& request, TurnDone done) {
+  std::unique_lock lock(mutex_);
+  if (shuttingDown_) return makeError(Errc::internal, "the agent is shutting down");
+  auto it = sessions_.find(request.sessionId);
+  if (it == sessions_.end()) {
+    return makeError(Errc::not_found, "params.sessionId: no session \"" + request.sessionId + "\"");
+  }
+  Entry& entry = it->second;
+  if (entry.busy) {
+    return makeError(Errc::invalid_request, "session " + request.sessionId + " is already running a prompt turn");
+  }
+  std::thread previous = std::move(entry.turn);  // finished (not busy): joined below, unlocked
+  entry.busy = true;
+  entry.turnToken = CancelToken::create();
+  entry.turnEnded = std::make_shared<std::atomic<bool>>(false);
+  try {
+    entry.turn = std::thread([this, session = entry.session, token = entry.turnToken, blocks = request.prompt,
+                              ended = entry.turnEnded, done = std::move(done)] {
+      Result<acp::StopReason> result = makeError(Errc::internal, "the turn ended unexpectedly");
+      try {
+        result = session->prompt(blocks, token);
+      } catch (const std::exception& e) {
+        result = makeError(Errc::internal, std::string("internal error during the turn: ") + e.what());
+      }
+      {
+        std::lock_guard inner(mutex_);
+        if (auto it = sessions_.find(session->id()); it != sessions_.end()) it->second.busy = false;
+      }
+      done(std::move(result));
+      *ended = true;
+    });
+  } catch (const std::system_error& e) {
+    entry.busy = false;
+    lock.unlock();
+    if (previous.joinable()) previous.join();
+    return makeError(Errc::internal, std::string("cannot start the turn: ") + e.what());
+  }
+  lock.unlock();
+  if (previous.joinable()) previous.join();
+  return {};
+}
+
+std::vector<acp::SessionMode> SessionManager::availableModes() {
+  return {
+      {"default", "Default", "Ask before edits, commands and other changes"},
+      {"autoEdit", "Auto edit", "Allow edits inside the workspace; still ask before commands"},
+      {"yolo", "YOLO", "Allow every tool call without asking"},
+      {"plan", "Plan", "Read-only: tools that change things are refused"},
+  };
+}
+
+Status SessionManager::setMode(const std::string& sessionId, const std::string& modeId) {
+  auto mode = parseApprovalMode(modeId);
+  if (!mode) return makeError(Errc::invalid_params, "params.modeId: unknown mode \"" + modeId + "\"");
+  std::shared_ptr<Session> session;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = sessions_.find(sessionId);
+    if (it == sessions_.end()) return makeError(Errc::not_found, "params.sessionId: no session \"" + sessionId + "\"");
+    session = it->second.session;
+  }
+  session->setMode(*mode);
+  editor_.sendUpdate(sessionId, acp::CurrentModeUpdate{toString(*mode)});
+  return {};
+}
+
+Status SessionManager::cancel(const std::string& sessionId) {
+  CancelToken token;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = sessions_.find(sessionId);
+    if (it == sessions_.end()) return makeError(Errc::not_found, "params.sessionId: no session \"" + sessionId + "\"");
+    if (!it->second.busy) return {};
+    token = it->second.turnToken;
+  }
+  token.cancel();  // outside the lock: cancel callbacks may take a moment
+  return {};
+}
+
+Status SessionManager::closeSession(const std::string& sessionId) {
+  CancelToken token;
+  {
+    std::lock_guard lock(mutex_);
+    reapRetired();
+    auto it = sessions_.find(sessionId);
+    if (it == sessions_.end()) return makeError(Errc::not_found, "params.sessionId: no session \"" + sessionId + "\"");
+    token = it->second.turnToken;
+    if (it->second.turn.joinable()) retired_.push_back({std::move(it->second.turn), it->second.turnEnded});
+    sessions_.erase(it);  // the turn, if any, holds the session until it ends
+  }
+  token.cancel();
+  return {};
+}
+
+void SessionManager::reapRetired() {
+  for (auto it = retired_.begin(); it != retired_.end();) {
+    if (!*it->ended) {
+      ++it;
+      continue;
+    }
+    it->turn.join();  // ended: returns at once
+    it = retired_.erase(it);
+  }
+}
+
+void SessionManager::shutdown() {
+  std::vector<std::thread> turns;
+  std::vector<CancelToken> tokens;
+  {
+    std::lock_guard lock(mutex_);
+    shuttingDown_ = true;
+    for (auto& [id, entry] : sessions_) {
+      tokens.push_back(entry.turnToken);
+      if (entry.turn.joinable()) turns.push_back(std::move(entry.turn));
+    }
+    for (auto& retired : retired_) turns.push_back(std::move(retired.turn));
+    retired_.clear();
+  }
+  for (auto& token : tokens) token.cancel();
+  for (auto& turn : turns) turn.join();
+}
+
+}  // namespace lathe::engine

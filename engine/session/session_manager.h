@@ -1,0 +1,77 @@
+// All sessions of one process. Creates sessions, starts each prompt turn on its
+// own thread, routes cancellation, and on shutdown cancels and joins every
+// turn. Its methods are thread-safe.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "engine/config/agent_config.h"
+#include "engine/session/editor_client.h"
+#include "engine/session/session.h"
+#include "protocol/acp/content.h"
+#include "protocol/acp/session.h"
+
+namespace lathe::engine {
+
+class SessionManager {
+ public:
+  using TurnDone = std::function<void(Result<acp::StopReason>)>;
+
+  SessionManager(AgentConfig config, EditorClient& editor);
+  ~SessionManager();
+
+  Result<std::string> newSession(const acp::NewSessionRequest& request);
+
+  // Starts a turn; done runs exactly once, on the turn's thread, after every
+  // update of the turn was sent. Fails at once for an unknown session or one
+  // that is already running a turn.
+  Status startPrompt(const acp::PromptRequest& request, TurnDone done);
+
+  // Changes a session's approval mode and tells the editor (current_mode_update).
+  Status setMode(const std::string& sessionId, const std::string& modeId);
+  ApprovalMode initialMode() const { return config_.approvalMode; }
+  // The modes offered to the editor, in display order.
+  static std::vector<acp::SessionMode> availableModes();
+
+  // Cancels the running turn of a session (no-op when idle).
+  Status cancel(const std::string& sessionId);
+
+  // Cancels the session's turn and forgets the session; what it owns is freed
+  // when its turn (if any) has ended. Never waits.
+  Status closeSession(const std::string& sessionId);
+
+  // Cancels every turn and waits for them to end.
+  void shutdown();
+
+ private:
+  struct Entry {
+    std::shared_ptr<Session> session;
+    CancelToken turnToken;
+    bool busy = false;
+    std::thread turn;
+    std::shared_ptr<std::atomic<bool>> turnEnded;  // set by the turn thread as its last act
+  };
+  // A turn thread whose session was closed: joined once it has ended.
+  struct Retired {
+    std::thread turn;
+    std::shared_ptr<std::atomic<bool>> ended;
+  };
+
+  void reapRetired();  // joins retired turns that have ended; mutex_ held
+
+  AgentConfig config_;
+  EditorClient& editor_;
+  std::mutex mutex_;
+  std::map<std::string, Entry> sessions_;
+  std::vector<Retired> retired_;
+  bool shuttingDown_ = false;
+};
+
+}  // namespace lathe::engine

@@ -1,0 +1,34 @@
+// The system instruction: who the agent is, how it works, where it is.
+#include "engine/session/system_prompt.h"
+
+#include <sys/utsname.h>
+
+#include <ctime>
+
+namespace lathe::engine {
+
+std::string buildSystemPrompt(const tools::Workspace& workspace) {
+  std::string prompt =
+      "You are Lathe, a coding agent working inside a programmer's editor. You help with software "
+      "engineering tasks in the workspace: reading and explaining code, finding things, fixing bugs, "
+      "and making changes.\n\n"
+      "How to work:\n"
+      "- Look before you act: use the tools to read the files that matter instead of guessing at their "
+      "contents, names or conventions.\n"
+      "- Follow the conventions of the code around you: style, naming, libraries already in use.\n"
+      "- Paths may be absolute or relative to the workspace root; nothing outside the workspace can be read "
+      "or changed.\n"
+      "- Keep answers short and concrete. Use Markdown; quote code in fenced blocks.\n"
+      "- When a tool fails, read its error and adjust; do not repeat the same failing call.\n"
+      "- When the request is done, say briefly what you did and stop.\n\n";
+  prompt += "Workspace root: " + workspace.cwd() + "\n";
+  for (size_t i = 1; i < workspace.roots().size(); ++i) prompt += "Also in the workspace: " + workspace.roots()[i] + "\n";
+  utsname uts{};
+  if (::uname(&uts) == 0) prompt += std::string("Operating system: ") + uts.sysname + " " + uts.release + "\n";
+  std::time_t now = std::time(nullptr);
+  char date[32];
+  if (std::strftime(date, sizeof date, "%Y-%m-%d", std::localtime(&now)) > 0) prompt += std::string("Today: ") + date + "\n";
+  return prompt;
+}
+
+}  // namespace lathe::engine

@@ -1,0 +1,73 @@
+// ACP initialize encoders and decoders.
+#include "protocol/acp/initialize.h"
+
+namespace lathe::acp {
+
+Result<InitializeRequest> InitializeRequest::fromJson(const json::Value& params) {
+  auto r = json::Reader::root(params);
+  InitializeRequest req;
+  req.protocolVersion = r.int64("protocolVersion");
+  if (auto caps = r.optObject("clientCapabilities")) {
+    if (auto fs = caps->optObject("fs")) {
+      req.clientCapabilities.readTextFile = fs->optBool("readTextFile").value_or(false);
+      req.clientCapabilities.writeTextFile = fs->optBool("writeTextFile").value_or(false);
+    }
+    req.clientCapabilities.terminal = caps->optBool("terminal").value_or(false);
+  }
+  if (auto info = r.optObject("clientInfo")) req.clientName = info->optStr("name").value_or("");
+  return finish(r, std::move(req));
+}
+
+namespace {
+
+void writeCapabilities(json::Writer& w, const AgentCapabilities& caps) {
+  w.StartObject();
+  json::put(w, "loadSession", caps.loadSession);
+  json::key(w, "promptCapabilities");
+  w.StartObject();
+  json::put(w, "image", caps.image);
+  json::put(w, "audio", caps.audio);
+  json::put(w, "embeddedContext", caps.embeddedContext);
+  w.EndObject();
+  json::key(w, "mcpCapabilities");
+  w.StartObject();
+  json::put(w, "http", caps.mcpHttp);
+  json::put(w, "sse", caps.mcpSse);
+  w.EndObject();
+  json::key(w, "sessionCapabilities");
+  w.StartObject();
+  if (caps.sessionAdditionalDirectories) json::put(w, "additionalDirectories", json::Raw{"{}"});
+  if (caps.sessionClose) json::put(w, "close", json::Raw{"{}"});
+  w.EndObject();
+  w.EndObject();
+}
+
+}  // namespace
+
+json::Raw InitializeResponse::toJson() const {
+  return {json::build([&](json::Writer& w) {
+    w.StartObject();
+    json::put(w, "protocolVersion", kProtocolVersion);
+    json::key(w, "agentCapabilities");
+    writeCapabilities(w, capabilities);
+    json::key(w, "authMethods");
+    w.StartArray();
+    w.EndArray();
+    json::key(w, "agentInfo");
+    w.StartObject();
+    json::put(w, "name", agentInfo.name);
+    json::put(w, "title", agentInfo.title);
+    json::put(w, "version", agentInfo.version);
+    w.EndObject();
+    w.EndObject();
+  })};
+}
+
+Result<AuthenticateRequest> AuthenticateRequest::fromJson(const json::Value& params) {
+  auto r = json::Reader::root(params);
+  AuthenticateRequest req;
+  req.methodId = r.str("methodId");
+  return finish(r, std::move(req));
+}
+
+}  // namespace lathe::acp

@@ -1,0 +1,56 @@
+// ACP session lifecycle encoders and decoders.
+#include "protocol/acp/session.h"
+
+namespace lathe::acp {
+
+Result<NewSessionRequest> NewSessionRequest::fromJson(const json::Value& params) {
+  auto r = json::Reader::root(params);
+  NewSessionRequest req;
+  req.cwd = r.str("cwd");
+  req.additionalDirectories = r.optStrings("additionalDirectories").value_or(std::vector<std::string>{});
+  auto servers = decodeMcpServers(r);
+  if (!servers) return servers.error();
+  req.mcpServers = std::move(servers).value();
+  return finish(r, std::move(req));
+}
+
+json::Raw NewSessionResponse::toJson() const {
+  return {json::build([&](json::Writer& w) {
+    w.StartObject();
+    json::put(w, "sessionId", sessionId);
+    if (!availableModes.empty()) {
+      json::key(w, "modes");
+      w.StartObject();
+      json::put(w, "currentModeId", currentModeId);
+      json::key(w, "availableModes");
+      w.StartArray();
+      for (const auto& mode : availableModes) {
+        w.StartObject();
+        json::put(w, "id", mode.id);
+        json::put(w, "name", mode.name);
+        if (!mode.description.empty()) json::put(w, "description", mode.description);
+        w.EndObject();
+      }
+      w.EndArray();
+      w.EndObject();
+    }
+    w.EndObject();
+  })};
+}
+
+Result<SetModeRequest> SetModeRequest::fromJson(const json::Value& params) {
+  auto r = json::Reader::root(params);
+  SetModeRequest req;
+  req.sessionId = r.str("sessionId");
+  req.modeId = r.str("modeId");
+  return finish(r, std::move(req));
+}
+
+Result<SessionRef> SessionRef::fromJson(const json::Value& params) {
+  auto r = json::Reader::root(params);
+  SessionRef ref;
+  ref.sessionId = r.str("sessionId");
+  return finish(r, std::move(ref));
+}
+
+}  // namespace lathe::acp

@@ -1,0 +1,46 @@
+// ACP session lifecycle: session/new, set_mode, cancel, close. Pure.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "protocol/acp/common.h"
+#include "protocol/acp/mcp_servers.h"
+
+namespace lathe::acp {
+
+struct NewSessionRequest {
+  std::string cwd;
+  std::vector<std::string> additionalDirectories;
+  std::vector<McpServer> mcpServers;
+  static Result<NewSessionRequest> fromJson(const json::Value& params);
+};
+
+struct SessionMode {
+  std::string id;
+  std::string name;
+  std::string description;
+};
+
+struct NewSessionResponse {
+  std::string sessionId;
+  std::string currentModeId;
+  std::vector<SessionMode> availableModes;
+  json::Raw toJson() const;
+};
+
+struct SetModeRequest {
+  std::string sessionId;
+  std::string modeId;
+  static Result<SetModeRequest> fromJson(const json::Value& params);
+};
+
+// session/cancel and session/close carry only the session.
+struct SessionRef {
+  std::string sessionId;
+  static Result<SessionRef> fromJson(const json::Value& params);
+};
+using CancelNotification = SessionRef;
+using CloseSessionRequest = SessionRef;
+
+}  // namespace lathe::acp

@@ -1,0 +1,72 @@
+// ACP tool call encoders.
+#include "protocol/acp/tool_call.h"
+
+namespace lathe::acp {
+namespace {
+
+void writeLocations(json::Writer& w, const std::vector<ToolCallLocation>& locations) {
+  json::key(w, "locations");
+  w.StartArray();
+  for (const auto& loc : locations) {
+    w.StartObject();
+    json::put(w, "path", loc.path);
+    if (loc.line) json::put(w, "line", *loc.line);
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
+void writeItem(json::Writer& w, const ToolCallContent& item) {
+  w.StartObject();
+  if (item.type == ToolCallContent::Type::diff) {
+    json::put(w, "type", "diff");
+    json::put(w, "path", item.path);
+    json::key(w, "oldText");
+    if (item.oldText) {
+      json::str(w, *item.oldText);
+    } else {
+      w.Null();
+    }
+    json::put(w, "newText", item.newText);
+  } else {
+    json::put(w, "type", "content");
+    json::key(w, "content");
+    w.StartObject();
+    json::put(w, "type", "text");
+    json::put(w, "text", item.text);
+    w.EndObject();
+  }
+  w.EndObject();
+}
+
+void writeContent(json::Writer& w, const std::vector<ToolCallContent>& content) {
+  json::key(w, "content");
+  w.StartArray();
+  for (const auto& item : content) writeItem(w, item);
+  w.EndArray();
+}
+
+}  // namespace
+
+void writeToolCallFields(json::Writer& w, const ToolCall& call) {
+  json::put(w, "toolCallId", call.toolCallId);
+  json::put(w, "title", call.title);
+  json::put(w, "kind", toString(call.kind));
+  json::put(w, "status", toString(call.status));
+  writeLocations(w, call.locations);
+  if (!call.rawInput.empty()) json::put(w, "rawInput", call.rawInput);
+  writeContent(w, call.content);
+}
+
+void writeToolCallUpdateFields(json::Writer& w, const ToolCallUpdate& u) {
+  json::put(w, "toolCallId", u.toolCallId);
+  if (u.status) json::put(w, "status", toString(*u.status));
+  if (u.title) json::put(w, "title", *u.title);
+  if (u.kind) json::put(w, "kind", toString(*u.kind));
+  if (u.content) writeContent(w, *u.content);
+  if (u.locations) writeLocations(w, *u.locations);
+  if (!u.rawInput.empty()) json::put(w, "rawInput", u.rawInput);
+  if (!u.rawOutput.empty()) json::put(w, "rawOutput", u.rawOutput);
+}
+
+}  // namespace lathe::acp

@@ -1,0 +1,59 @@
+// session/update encoding.
+#include "protocol/acp/updates.h"
+
+namespace lathe::acp {
+namespace {
+
+const char* chunkKind(MessageChunk::Role role) {
+  switch (role) {
+    case MessageChunk::Role::agent: return "agent_message_chunk";
+    case MessageChunk::Role::thought: return "agent_thought_chunk";
+    case MessageChunk::Role::user: return "user_message_chunk";
+  }
+  return "agent_message_chunk";
+}
+
+void writeUpdate(json::Writer& w, const SessionUpdate& update) {
+  std::visit(
+      [&](const auto& u) {
+        using T = std::decay_t<decltype(u)>;
+        if constexpr (std::is_same_v<T, MessageChunk>) {
+          json::put(w, "sessionUpdate", chunkKind(u.role));
+          json::key(w, "content");
+          w.StartObject();
+          json::put(w, "type", "text");
+          json::put(w, "text", u.text);
+          w.EndObject();
+        } else if constexpr (std::is_same_v<T, ToolCall>) {
+          json::put(w, "sessionUpdate", "tool_call");
+          writeToolCallFields(w, u);
+        } else if constexpr (std::is_same_v<T, ToolCallUpdate>) {
+          json::put(w, "sessionUpdate", "tool_call_update");
+          writeToolCallUpdateFields(w, u);
+        } else if constexpr (std::is_same_v<T, CurrentModeUpdate>) {
+          json::put(w, "sessionUpdate", "current_mode_update");
+          json::put(w, "currentModeId", u.currentModeId);
+        } else if constexpr (std::is_same_v<T, UsageUpdate>) {
+          json::put(w, "sessionUpdate", "usage_update");
+          json::put(w, "used", u.used);
+          json::put(w, "size", u.size);
+        }
+      },
+      update);
+}
+
+}  // namespace
+
+json::Raw sessionNotification(const std::string& sessionId, const SessionUpdate& update) {
+  return {json::build([&](json::Writer& w) {
+    w.StartObject();
+    json::put(w, "sessionId", sessionId);
+    json::key(w, "update");
+    w.StartObject();
+    writeUpdate(w, update);
+    w.EndObject();
+    w.EndObject();
+  })};
+}
+
+}  // namespace lathe::acp

@@ -1,0 +1,32 @@
+// ACP session/update: what the agent streams to the editor during a session.
+// Pure.
+#pragma once
+
+#include <string>
+#include <variant>
+
+#include "protocol/acp/common.h"
+#include "protocol/acp/tool_call.h"
+
+namespace lathe::acp {
+
+struct MessageChunk {
+  enum class Role { agent, thought, user } role = Role::agent;
+  std::string text;
+};
+
+struct UsageUpdate {
+  int64_t used = 0;  // tokens in context
+  int64_t size = 0;  // context window
+};
+
+struct CurrentModeUpdate {
+  std::string currentModeId;
+};
+
+using SessionUpdate = std::variant<MessageChunk, ToolCall, ToolCallUpdate, UsageUpdate, CurrentModeUpdate>;
+
+// The params of a session/update notification.
+json::Raw sessionNotification(const std::string& sessionId, const SessionUpdate& update);
+
+}  // namespace lathe::acp

@@ -1,0 +1,223 @@
+// Implementation of the JSON vocabulary. Pure functions; any thread.
+#include "protocol/base/json.h"
+
+#include <rapidjson/error/en.h>
+
+namespace lathe::json {
+
+Result<Document> parse(std::string_view text) {
+  Document doc;
+  doc.Parse<rapidjson::kParseValidateEncodingFlag>(text.data(), text.size());
+  if (doc.HasParseError()) {
+    return makeError(Errc::parse_error, std::string("invalid JSON at offset ") + std::to_string(doc.GetErrorOffset()) +
+                                            ": " + rapidjson::GetParseError_En(doc.GetParseError()));
+  }
+  return doc;
+}
+
+Result<std::shared_ptr<Document>> parseShared(std::string_view text) {
+  auto doc = parse(text);
+  if (!doc) return doc.error();
+  return std::make_shared<Document>(std::move(doc).value());
+}
+
+std::string stringify(const Value& value) {
+  return build([&](Writer& w) { value.Accept(w); });
+}
+
+void key(Writer& w, std::string_view k) { w.Key(k.data(), static_cast<rapidjson::SizeType>(k.size())); }
+void str(Writer& w, std::string_view v) { w.String(v.data(), static_cast<rapidjson::SizeType>(v.size())); }
+void raw(Writer& w, const Raw& r) {
+  if (r.empty()) {
+    w.Null();
+  } else {
+    w.RawValue(r.text.data(), r.text.size(), rapidjson::kObjectType);
+  }
+}
+void put(Writer& w, std::string_view k, std::string_view v) { key(w, k), str(w, v); }
+void put(Writer& w, std::string_view k, const char* v) { key(w, k), str(w, v); }
+void put(Writer& w, std::string_view k, const std::string& v) { key(w, k), str(w, v); }
+void put(Writer& w, std::string_view k, int64_t v) { key(w, k), w.Int64(v); }
+void put(Writer& w, std::string_view k, int v) { key(w, k), w.Int(v); }
+void put(Writer& w, std::string_view k, bool v) { key(w, k), w.Bool(v); }
+void put(Writer& w, std::string_view k, const Raw& v) { key(w, k), raw(w, v); }
+
+Reader::Reader(const Value* value, std::string path, std::shared_ptr<std::optional<Error>> error)
+    : value_(value), path_(std::move(path)), error_(error ? std::move(error) : std::make_shared<std::optional<Error>>()) {}
+
+Reader Reader::root(const Value& value, std::string path) {
+  Reader r(&value, std::move(path));
+  r.expectObject();
+  return r;
+}
+
+Error Reader::error() const { return error_->value_or(Error{Errc::invalid_params, ""}); }
+
+void Reader::fail(const std::string& where, const std::string& what) {
+  if (!error_->has_value()) *error_ = Error{Errc::invalid_params, where + ": " + what};
+}
+
+bool Reader::expectObject() {
+  if (isObject()) return true;
+  fail(path_, "expected an object");
+  return false;
+}
+
+std::string Reader::childPath(const char* k) const { return path_.empty() ? std::string(k) : path_ + "." + k; }
+
+const Value* Reader::member(const char* k) const {
+  if (!isObject()) return nullptr;
+  auto it = value_->FindMember(k);
+  if (it == value_->MemberEnd() || it->value.IsNull()) return nullptr;
+  return &it->value;
+}
+
+bool Reader::has(const char* k) const { return member(k) != nullptr; }
+
+std::optional<std::string> Reader::optStr(const char* k) {
+  const Value* v = member(k);
+  if (!v) return std::nullopt;
+  if (!v->IsString()) {
+    fail(childPath(k), "expected a string");
+    return std::nullopt;
+  }
+  return std::string(v->GetString(), v->GetStringLength());
+}
+
+std::string Reader::str(const char* k) {
+  if (!member(k)) {
+    fail(childPath(k), "required string is missing");
+    return {};
+  }
+  return optStr(k).value_or(std::string());
+}
+
+std::optional<int64_t> Reader::optInt64(const char* k) {
+  const Value* v = member(k);
+  if (!v) return std::nullopt;
+  if (!v->IsInt64()) {
+    fail(childPath(k), "expected an integer");
+    return std::nullopt;
+  }
+  return v->GetInt64();
+}
+
+int64_t Reader::int64(const char* k) {
+  if (!member(k)) {
+    fail(childPath(k), "required integer is missing");
+    return 0;
+  }
+  return optInt64(k).value_or(0);
+}
+
+std::optional<double> Reader::optNumber(const char* k) {
+  const Value* v = member(k);
+  if (!v) return std::nullopt;
+  if (!v->IsNumber()) {
+    fail(childPath(k), "expected a number");
+    return std::nullopt;
+  }
+  return v->GetDouble();
+}
+
+std::optional<bool> Reader::optBool(const char* k) {
+  const Value* v = member(k);
+  if (!v) return std::nullopt;
+  if (!v->IsBool()) {
+    fail(childPath(k), "expected a boolean");
+    return std::nullopt;
+  }
+  return v->GetBool();
+}
+
+bool Reader::boolean(const char* k) {
+  if (!member(k)) {
+    fail(childPath(k), "required boolean is missing");
+    return false;
+  }
+  return optBool(k).value_or(false);
+}
+
+std::optional<Reader> Reader::optObject(const char* k) {
+  const Value* v = member(k);
+  if (!v) return std::nullopt;
+  Reader r(v, childPath(k), error_);
+  if (!r.expectObject()) return std::nullopt;
+  return r;
+}
+
+Reader Reader::object(const char* k) {
+  if (auto r = optObject(k)) return *r;
+  if (!member(k)) fail(childPath(k), "required object is missing");
+  return Reader(nullptr, childPath(k), error_);
+}
+
+std::optional<std::vector<Reader>> Reader::optArray(const char* k) {
+  const Value* v = member(k);
+  if (!v) return std::nullopt;
+  if (!v->IsArray()) {
+    fail(childPath(k), "expected an array");
+    return std::nullopt;
+  }
+  std::vector<Reader> out;
+  out.reserve(v->Size());
+  for (rapidjson::SizeType i = 0; i < v->Size(); ++i) {
+    out.emplace_back(&(*v)[i], childPath(k) + "[" + std::to_string(i) + "]", error_);
+  }
+  return out;
+}
+
+std::vector<Reader> Reader::array(const char* k) {
+  if (!member(k)) {
+    fail(childPath(k), "required array is missing");
+    return {};
+  }
+  return optArray(k).value_or(std::vector<Reader>{});
+}
+
+std::optional<std::vector<std::string>> Reader::optStrings(const char* k) {
+  auto items = optArray(k);
+  if (!items) return std::nullopt;
+  std::vector<std::string> out;
+  for (auto& item : *items) out.push_back(item.asStr());
+  return out;
+}
+
+std::string Reader::asStr() {
+  if (!value_ || !value_->IsString()) {
+    fail(path_, "expected a string");
+    return {};
+  }
+  return std::string(value_->GetString(), value_->GetStringLength());
+}
+
+Raw Reader::rawMember(const char* k) const {
+  const Value* v = member(k);
+  return v ? Raw{stringify(*v)} : Raw{};
+}
+
+const Value* find(const Value& obj, const char* k) {
+  if (!obj.IsObject()) return nullptr;
+  auto it = obj.FindMember(k);
+  return it == obj.MemberEnd() ? nullptr : &it->value;
+}
+
+std::optional<std::string> getStr(const Value& obj, const char* k) {
+  const Value* v = find(obj, k);
+  if (!v || !v->IsString()) return std::nullopt;
+  return std::string(v->GetString(), v->GetStringLength());
+}
+
+std::optional<int64_t> getInt(const Value& obj, const char* k) {
+  const Value* v = find(obj, k);
+  if (!v || !v->IsInt64()) return std::nullopt;
+  return v->GetInt64();
+}
+
+std::optional<bool> getBool(const Value& obj, const char* k) {
+  const Value* v = find(obj, k);
+  if (!v || !v->IsBool()) return std::nullopt;
+  return v->GetBool();
+}
+
+}  // namespace lathe::json

@@ -1,0 +1,218 @@
+// JSON-RPC peer. Outgoing calls time out by waiting with a deadline on their
+// own thread; no timer thread is needed.
+#include "protocol/jsonrpc/peer.h"
+
+#include <future>
+
+#include "protocol/base/log.h"
+
+namespace lathe::rpc {
+
+Responder::Responder(std::shared_ptr<Peer> peer, Id id) : peer_(std::move(peer)), id_(std::move(id)) {}
+
+Responder::Responder(Responder&& other) noexcept : peer_(std::move(other.peer_)), id_(std::move(other.id_)) {
+  other.id_.reset();  // a moved-from optional stays engaged; the duty moves with it
+}
+
+Responder::~Responder() {
+  if (id_) fail(RpcError{code::kInternalError, "internal error: the request was dropped unanswered", {}});
+}
+
+void Responder::reply(const json::Raw& result) {
+  if (!id_) return;
+  peer_->send(encodeResult(*id_, result));
+  id_.reset();
+}
+
+void Responder::fail(const Error& error) { fail(RpcError{errorCodeFor(error.code), error.message, {}}); }
+
+void Responder::fail(const RpcError& error) {
+  if (!id_) return;
+  peer_->send(encodeError(*id_, error));
+  id_.reset();
+}
+
+std::shared_ptr<Peer> Peer::create(ByteChannel& channel, Options options) {
+  return std::shared_ptr<Peer>(new Peer(channel, options));
+}
+
+Peer::Peer(ByteChannel& channel, Options options) : channel_(channel), framing_(options.framing) {}
+
+Peer::~Peer() { close(); }
+
+void Peer::onRequest(const std::string& method, RequestHandler handler) {
+  std::lock_guard lock(mutex_);
+  requestHandlers_[method] = std::move(handler);
+}
+
+void Peer::onNotification(const std::string& method, NotificationHandler handler) {
+  std::lock_guard lock(mutex_);
+  notificationHandlers_[method] = std::move(handler);
+}
+
+void Peer::setGate(Gate gate) {
+  std::lock_guard lock(mutex_);
+  gate_ = std::move(gate);
+}
+
+void Peer::serve() {
+  char buffer[65536];
+  std::vector<Frame> frames;
+  for (;;) {
+    size_t n = channel_.read(buffer, sizeof buffer);
+    if (n == 0) break;
+    // Decoding never waits for a write in progress: a full output must not
+    // stop us reading (cancel and permission answers arrive this way).
+    decoder_.feed(std::string_view(buffer, n), frames);
+    if (framing_.load() == Framing::unknown) framing_ = decoder_.framing();
+    for (auto& frame : frames) handleFrame(std::move(frame));
+    frames.clear();
+  }
+  decoder_.finish(frames);
+  for (auto& frame : frames) handleFrame(std::move(frame));
+}
+
+void Peer::send(const std::string& json) {
+  std::lock_guard lock(writeMutex_);
+  if (outputBroken_) return;
+  if (!channel_.write(encodeFrame(json, framing_.load()))) {
+    outputBroken_ = true;
+    log(LogLevel::debug, "output closed; message dropped");
+  }
+}
+
+bool Peer::outputBroken() const {
+  std::lock_guard lock(writeMutex_);
+  return outputBroken_;
+}
+
+void Peer::handleFrame(Frame frame) {
+  if (frame.error) {
+    send(encodeError(std::nullopt, {code::kParseError, "Parse error: " + *frame.error, {}}));
+    return;
+  }
+  Decoded decoded = decode(frame.body);
+  if (decoded.failure) {
+    if (decoded.failure->wasResponse) {
+      // Never answer a response, broken or not: the id is ours, and the other
+      // side could take an answer for one of its own requests.
+      log(LogLevel::warn, "ignored a malformed response: " + decoded.failure->message);
+      if (decoded.failure->id) complete(decoded.failure->id->raw.text, makeError(Errc::invalid_request, decoded.failure->message));
+      return;
+    }
+    send(encodeError(decoded.failure->id, {decoded.failure->code, decoded.failure->message, {}}));
+    return;
+  }
+  Incoming& msg = *decoded.message;
+  if (msg.kind == Incoming::Kind::response) {
+    if (msg.error) {
+      std::string detail = msg.error->data.empty() ? "" : " " + msg.error->data.text.substr(0, 500);
+      complete(msg.id.raw.text, makeError(Errc::internal, "the other side answered " + std::to_string(msg.error->code) +
+                                                              ": " + msg.error->message + detail));
+    } else {
+      complete(msg.id.raw.text, Response{msg.doc, msg.result});
+    }
+    return;
+  }
+  dispatch(msg);
+}
+
+void Peer::dispatch(Incoming& msg) {
+  RequestHandler requestHandler;
+  NotificationHandler notificationHandler;
+  std::optional<Error> refused;
+  {
+    std::lock_guard lock(mutex_);
+    if (gate_) refused = gate_(msg.method);
+    if (msg.kind == Incoming::Kind::request) {
+      if (auto it = requestHandlers_.find(msg.method); it != requestHandlers_.end()) requestHandler = it->second;
+    } else if (auto it = notificationHandlers_.find(msg.method); it != notificationHandlers_.end()) {
+      notificationHandler = it->second;
+    }
+  }
+  if (msg.kind == Incoming::Kind::notification) {
+    // Notifications never get an answer, not even an error.
+    if (refused) {
+      log(LogLevel::warn, "ignored notification " + msg.method + ": " + refused->message);
+    } else if (notificationHandler) {
+      notificationHandler(msg);
+    } else {
+      log(LogLevel::debug, "ignored unknown notification " + msg.method);
+    }
+    return;
+  }
+  Responder responder(shared_from_this(), msg.id);
+  if (!requestHandler) {
+    responder.fail(RpcError{code::kMethodNotFound, "Method not found: " + msg.method, {}});
+  } else if (refused) {
+    responder.fail(*refused);
+  } else {
+    requestHandler(msg, std::move(responder));
+  }
+}
+
+void Peer::notify(const std::string& method, const json::Raw& params) { send(encodeNotification(method, params)); }
+
+std::string Peer::start(const std::string& method, const json::Raw& params, ResponseCallback callback) {
+  std::string id;
+  {
+    std::unique_lock lock(mutex_);
+    if (closed_) {
+      lock.unlock();
+      callback(makeError(Errc::io, "the connection is closed"));
+      return {};
+    }
+    id = std::to_string(++nextId_);
+    pending_.emplace(id, std::move(callback));
+  }
+  send(encodeRequest(Id{json::Raw{id}}, method, params));
+  if (outputBroken()) complete(id, makeError(Errc::io, "cannot send " + method + ": the connection is closed"));
+  return id;
+}
+
+void Peer::request(const std::string& method, const json::Raw& params, ResponseCallback callback) {
+  start(method, params, std::move(callback));
+}
+
+Result<Response> Peer::call(const std::string& method, const json::Raw& params, std::chrono::milliseconds timeout,
+                            const CancelToken& cancel) {
+  if (cancel.cancelled()) return makeError(Errc::cancelled, method + " was cancelled");  // no dialog for a dead turn
+  auto promise = std::make_shared<std::promise<Result<Response>>>();
+  auto future = promise->get_future();
+  std::string id = start(method, params, [promise](Result<Response> result) { promise->set_value(std::move(result)); });
+  if (id.empty()) return future.get();
+  CancelToken::Registration stop =
+      cancel.onCancel([this, id, method] { complete(id, makeError(Errc::cancelled, method + " was cancelled")); });
+  if (future.wait_for(timeout) == std::future_status::timeout) {
+    // complete() runs the callback at most once: an answer racing the deadline wins or loses cleanly.
+    complete(id, makeError(Errc::timeout, "no answer to " + method + " within " + std::to_string(timeout.count()) + " ms"));
+  }
+  return future.get();
+}
+
+void Peer::complete(const std::string& id, Result<Response> result) {
+  ResponseCallback callback;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = pending_.find(id);
+    if (it == pending_.end()) {
+      log(LogLevel::debug, "response to unknown or finished request " + id);
+      return;
+    }
+    callback = std::move(it->second);
+    pending_.erase(it);
+  }
+  callback(std::move(result));
+}
+
+void Peer::close() {
+  std::map<std::string, ResponseCallback> pending;
+  {
+    std::lock_guard lock(mutex_);
+    closed_ = true;
+    pending.swap(pending_);
+  }
+  for (auto& [id, callback] : pending) callback(makeError(Errc::io, "the connection closed"));
+}
+
+}  // namespace lathe::rpc

@@ -1,0 +1,186 @@
+// The disk FileStore: whole-file reads and atomic writes (temporary file in the
+// same directory, fsync, rename, fsync of the directory). Stateless apart from
+// an atomic counter, so one instance serves every worker thread at once.
+#include "tools/core/file_store.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <system_error>
+
+namespace lathe::tools {
+namespace {
+namespace fs = std::filesystem;
+
+std::string errnoText(int err) { return std::error_code(err, std::generic_category()).message(); }
+
+Error ioError(Errc code, const std::string& what, const std::string& path, int err) {
+  return makeError(code, what + " " + path + ": " + errnoText(err));
+}
+
+Errc errcFor(int err) {
+  if (err == ENOENT) return Errc::not_found;
+  if (err == EACCES || err == EPERM || err == EROFS) return Errc::forbidden;
+  return Errc::io;
+}
+
+// Closes a descriptor on scope exit unless released.
+class Fd {
+ public:
+  explicit Fd(int fd) : fd_(fd) {}
+  ~Fd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  int get() const { return fd_; }
+  // Closes now and reports the error close() gave (a late write error on NFS).
+  int close() {
+    int rc = ::close(fd_);
+    fd_ = -1;
+    return rc == 0 ? 0 : errno;
+  }
+
+ private:
+  int fd_;
+};
+
+int writeAll(int fd, std::string_view data) {
+  while (!data.empty()) {
+    ssize_t n = ::write(fd, data.data(), data.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return errno;
+    }
+    data.remove_prefix(static_cast<size_t>(n));
+  }
+  return 0;
+}
+
+// A name for the temporary file beside the target: hidden, recognisable, and
+// short enough for NAME_MAX even when the target's own name is at the limit.
+std::string tempName(const std::string& base, uint64_t salt) {
+  static std::atomic<uint64_t> counter{0};
+  uint64_t unique = salt ^ (static_cast<uint64_t>(::getpid()) << 32) ^ (counter.fetch_add(1) * 0x9E3779B97F4A7C15ull) ^
+                    static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+  char suffix[32];
+  std::snprintf(suffix, sizeof suffix, ".lathe-%016llx.tmp", static_cast<unsigned long long>(unique));
+  return "." + base.substr(0, 200) + suffix;
+}
+
+void syncDirectory(const std::string& dir) {
+  // Best effort: the rename already happened; some filesystems refuse fsync on
+  // a directory (EINVAL) and the new content is in place either way.
+  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  ::fsync(fd);
+  ::close(fd);
+}
+
+class DiskFileStore final : public FileStore {
+ public:
+  Result<std::string> readText(const std::string& path, const CancelToken& cancel) override {
+    if (cancel.cancelled()) return makeError(Errc::cancelled, "cancelled");
+    Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (fd.get() < 0) {
+      int err = errno;
+      if (err == ENOENT) return makeError(Errc::not_found, "file not found: " + path);
+      return ioError(errcFor(err), "cannot open", path, err);
+    }
+    struct stat st {};
+    if (::fstat(fd.get(), &st) != 0) return ioError(Errc::io, "cannot stat", path, errno);
+    if (S_ISDIR(st.st_mode)) return makeError(Errc::invalid_params, path + " is a directory, not a text file");
+    if (!S_ISREG(st.st_mode)) return makeError(Errc::invalid_params, path + " is not a regular file");
+    std::string text;
+    // One spare byte, so the read that sees the end needs no reallocation.
+    text.resize(static_cast<size_t>(st.st_size) + 1);
+    size_t used = 0;
+    for (;;) {
+      if (used == text.size()) text.resize(text.size() + 64 * 1024);  // the file grew, or st_size was 0
+      ssize_t n = ::read(fd.get(), text.data() + used, text.size() - used);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        return ioError(Errc::io, "cannot read", path, errno);
+      }
+      if (n == 0) break;
+      used += static_cast<size_t>(n);
+    }
+    text.resize(used);
+    return text;
+  }
+
+  Status writeText(const std::string& requested, const std::string& content, const CancelToken& cancel) override {
+    if (cancel.cancelled()) return makeError(Errc::cancelled, "cancelled");
+    if (requested.empty() || requested.front() != '/') {
+      return makeError(Errc::invalid_params, "path must be absolute: " + requested);
+    }
+    std::error_code ec;
+    // Write through a symlink to the file it names, never replacing the link.
+    fs::path target(requested);
+    if (fs::is_symlink(target, ec)) {
+      fs::path real = fs::weakly_canonical(target, ec);
+      if (ec) return makeError(Errc::io, "cannot resolve link " + requested + ": " + ec.message());
+      target = real;
+    }
+    const std::string path = target.string();
+    const std::string dir = target.parent_path().string();
+
+    struct stat existing {};
+    const bool exists = ::stat(path.c_str(), &existing) == 0;
+    if (!exists && errno != ENOENT) return ioError(errcFor(errno), "cannot stat", path, errno);
+    if (exists && S_ISDIR(existing.st_mode)) return makeError(Errc::invalid_params, path + " is a directory");
+    if (exists && !S_ISREG(existing.st_mode)) return makeError(Errc::invalid_params, path + " is not a regular file");
+    if (exists && ::access(path.c_str(), W_OK) != 0) return ioError(Errc::forbidden, "cannot write", path, errno);
+    if (!exists) {
+      fs::create_directories(dir, ec);
+      if (ec) return makeError(errcFor(ec.value()), "cannot create directory " + dir + ": " + ec.message());
+    }
+
+    // A fresh, exclusive temporary file; 0644 minus umask for a new file (the
+    // kernel applies the umask), the original's bits for an existing one.
+    std::string temp;
+    int raw = -1;
+    const std::string base = target.filename().string();
+    for (uint64_t attempt = 0; attempt < 64 && raw < 0; ++attempt) {
+      temp = dir + "/" + tempName(base, attempt);
+      raw = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+      if (raw < 0 && errno != EEXIST) return ioError(errcFor(errno), "cannot create a temporary file in", dir, errno);
+    }
+    if (raw < 0) return makeError(Errc::io, "cannot find a free temporary file name in " + dir);
+    Fd fd(raw);
+
+    auto fail = [&](Error error) -> Status {
+      ::unlink(temp.c_str());
+      return error;
+    };
+    if (exists) {
+      // Owner first: chown clears set-id bits, the chmod after puts them back.
+      if (::fchown(fd.get(), existing.st_uid, existing.st_gid) != 0) {
+        // Keeping the owner needs privileges we may not have; content and mode matter more.
+      }
+      if (::fchmod(fd.get(), existing.st_mode & 07777) != 0) {
+        return fail(ioError(Errc::io, "cannot set the mode of", temp, errno));
+      }
+    }
+    if (int err = writeAll(fd.get(), content)) return fail(ioError(errcFor(err), "cannot write", temp, err));
+    if (::fsync(fd.get()) != 0) return fail(ioError(Errc::io, "cannot sync", temp, errno));
+    if (int err = fd.close()) return fail(ioError(Errc::io, "cannot close", temp, err));
+    if (cancel.cancelled()) return fail(makeError(Errc::cancelled, "cancelled"));
+    if (::rename(temp.c_str(), path.c_str()) != 0) return fail(ioError(errcFor(errno), "cannot replace", path, errno));
+    syncDirectory(dir);
+    return {};
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<FileStore> makeDiskFileStore() { return std::make_shared<DiskFileStore>(); }
+
+}  // namespace lathe::tools

@@ -1,0 +1,171 @@
+// The Tool API: a Tool (the builder, what the model sees) validates parameters
+// and builds a ToolInvocation (one concrete call) that is described, maybe
+// confirmed, then executed into a ToolResult. Nothing touches the world before
+// execute(). Tools are immutable after construction and shared across threads;
+// an invocation runs on one worker thread at a time.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "protocol/base/cancel.h"
+#include "protocol/base/json.h"
+#include "protocol/base/result.h"
+
+namespace lathe::tools {
+
+class SchemaValidator;
+
+enum class Kind { read, edit, del, move, search, execute, think, agent, fetch, communicate, plan, switch_mode, other };
+const char* toString(Kind kind);
+// Read, search and fetch never change the world and may run in parallel.
+bool isReadOnlyKind(Kind kind);
+
+enum class ErrorType {
+  invalid_params,
+  unknown_tool,
+  file_not_found,
+  path_not_in_workspace,
+  is_directory,
+  not_a_directory,
+  no_occurrence_found,
+  occurrence_count_mismatch,
+  file_too_large,
+  binary_file,
+  permission_denied,
+  execution_failed,
+  cancelled,
+};
+const char* toString(ErrorType type);
+
+struct ToolError {
+  ErrorType type = ErrorType::execution_failed;
+  std::string message;
+};
+
+// What the model sees: text, or inline data such as an image.
+struct LlmPart {
+  std::string text;
+  std::string mimeType;  // set for inline data
+  std::string data;      // base64 inline data
+  bool isInline() const { return !mimeType.empty(); }
+};
+
+struct FileDiff {
+  std::string path;                      // absolute
+  std::optional<std::string> oldText;    // nullopt for a new file
+  std::string newText;
+};
+
+struct TailCall {
+  std::string name;
+  json::Raw args;
+};
+
+struct ToolResult {
+  std::vector<LlmPart> llmContent;
+  std::variant<std::string, FileDiff> returnDisplay;  // markdown/text, or a diff
+  std::vector<std::string> displayNotes;  // shown to the person after the display (e.g. syntax warnings)
+  std::optional<ToolError> error;
+  json::Raw data;
+  std::optional<TailCall> tailToolCallRequest;
+
+  static ToolResult text(std::string llm, std::string display);
+  static ToolResult failure(ErrorType type, std::string message);
+};
+
+struct Location {
+  std::string path;  // absolute
+  std::optional<int64_t> line;
+};
+
+// What a person must see before a call runs.
+struct EditConfirmation {
+  std::string title;
+  FileDiff diff;
+};
+struct ExecConfirmation {
+  std::string command;
+  std::vector<std::string> rootCommands;  // what "allow always" remembers; empty unless understood
+  // Each command the line runs, as its leading literal words (empty words: a
+  // computed command name). Filled whenever the line parsed, so exclusions
+  // see commands even in lines that must be asked about.
+  std::vector<std::vector<std::string>> commands;
+  std::vector<std::string> writtenFiles;  // through redirections
+  bool readOnly = false;                  // the whole line only reads
+  bool parsed = false;                    // the line parsed cleanly
+  bool understood = false;                // parsed, and nothing about it needs a person's judgement
+};
+struct McpConfirmation {
+  std::string serverName;
+  std::string toolName;
+};
+struct InfoConfirmation {
+  std::string prompt;
+  std::vector<std::string> urls;
+};
+using ConfirmationDetails = std::variant<EditConfirmation, ExecConfirmation, McpConfirmation, InfoConfirmation>;
+
+using OutputSink = std::function<void(const std::string& output)>;
+
+class ToolInvocation {
+ public:
+  virtual ~ToolInvocation() = default;
+  // One line saying what this call will do, shown before it runs.
+  virtual std::string description() const = 0;
+  // The paths this call touches (absolute, the primary one first).
+  virtual std::vector<Location> locations() const { return {}; }
+  // Details for a confirmation, or nullopt when none is needed. May read the
+  // world (to compute a diff) but never changes it.
+  virtual Result<std::optional<ConfirmationDetails>> shouldConfirmExecute(const CancelToken&) {
+    return std::optional<ConfirmationDetails>{};
+  }
+  virtual ToolResult execute(const CancelToken& cancel, const OutputSink& updateOutput) = 0;
+};
+
+struct BuildResult {
+  std::unique_ptr<ToolInvocation> invocation;
+  std::optional<ToolError> error;
+};
+
+struct ToolInfo {
+  std::string name;         // what the model calls
+  std::string displayName;  // what a person reads
+  std::string description;  // written for the model
+  Kind kind = Kind::other;
+  std::string parametersSchema;  // a JSON Schema object (draft-04 subset)
+  bool isOutputMarkdown = true;
+  bool canUpdateOutput = false;
+};
+
+class Tool {
+ public:
+  explicit Tool(ToolInfo info);
+  virtual ~Tool();
+  Tool(const Tool&) = delete;
+  Tool& operator=(const Tool&) = delete;
+
+  const ToolInfo& info() const { return info_; }
+  const std::string& name() const { return info_.name; }
+  Kind kind() const { return info_.kind; }
+  bool isReadOnly() const { return isReadOnlyKind(info_.kind); }
+
+  // The function declaration sent to the model: {name, description, parametersJsonSchema}.
+  void writeDeclaration(json::Writer& w) const;
+
+  // Validates params against the schema, then the tool's own checks.
+  BuildResult build(const json::Value& params) const;
+
+ protected:
+  virtual BuildResult createInvocation(const json::Value& params) const = 0;
+
+ private:
+  ToolInfo info_;
+  std::unique_ptr<SchemaValidator> validator_;
+};
+
+}  // namespace lathe::tools

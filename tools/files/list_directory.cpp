@@ -1,0 +1,111 @@
+// list_directory: the entries directly inside a directory, folders first.
+// Runs on a worker thread.
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "tools/builtin/builtin_tools.h"
+
+namespace lathe::tools {
+namespace {
+namespace fs = std::filesystem;
+
+constexpr const char* kSchema = R"({
+  "type": "object",
+  "properties": {
+    "dir_path": {"type": "string", "description": "Directory to list: absolute, or relative to the workspace root."},
+    "ignore": {"type": "array", "items": {"type": "string"}, "description": "Glob patterns of entry names to leave out, e.g. [\"*.log\", \"node_modules\"]."}
+  },
+  "required": ["dir_path"]
+})";
+
+struct Entry {
+  std::string name;
+  bool isDir = false;
+};
+
+class ListDirectoryInvocation final : public ToolInvocation {
+ public:
+  ListDirectoryInvocation(ToolContext context, std::string path, std::vector<std::string> ignore)
+      : context_(std::move(context)), path_(std::move(path)), ignore_(std::move(ignore)) {}
+
+  std::string description() const override { return context_.workspace->relative(path_); }
+  std::vector<Location> locations() const override { return {Location{path_, std::nullopt}}; }
+
+  ToolResult execute(const CancelToken& cancel, const OutputSink&) override {
+    std::error_code ec;
+    auto status = fs::status(path_, ec);
+    if (ec || !fs::exists(status)) return ToolResult::failure(ErrorType::file_not_found, "Directory not found: " + path_);
+    if (!fs::is_directory(status)) {
+      return ToolResult::failure(ErrorType::not_a_directory, path_ + " is not a directory");
+    }
+    std::vector<Entry> entries;
+    size_t ignored = 0;
+    fs::directory_iterator it(path_, fs::directory_options::skip_permission_denied, ec);
+    if (ec) return ToolResult::failure(ErrorType::permission_denied, "Cannot list " + path_ + ": " + ec.message());
+    for (; it != fs::directory_iterator(); it.increment(ec)) {
+      if (ec) break;
+      if (cancel.cancelled()) return ToolResult::failure(ErrorType::cancelled, "Cancelled");
+      std::string name = it->path().filename().string();
+      if (isIgnored(name)) {
+        ++ignored;
+        continue;
+      }
+      std::error_code typeEc;
+      entries.push_back(Entry{name, it->is_directory(typeEc)});
+    }
+    std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+      if (a.isDir != b.isDir) return a.isDir;
+      return a.name < b.name;
+    });
+    std::string llm = "Directory listing for " + path_ + ":\n";
+    if (entries.empty()) llm = "Directory " + path_ + " is empty.\n";
+    for (const auto& entry : entries) llm += (entry.isDir ? "[DIR] " : "") + entry.name + "\n";
+    if (ignored > 0) llm += "(" + std::to_string(ignored) + " entries left out by the ignore patterns)\n";
+    std::string display = "Listed " + std::to_string(entries.size()) + " entries in " + context_.workspace->relative(path_);
+    return ToolResult::text(std::move(llm), std::move(display));
+  }
+
+ private:
+  bool isIgnored(const std::string& name) const {
+    return std::any_of(ignore_.begin(), ignore_.end(),
+                       [&](const std::string& pattern) { return ::fnmatch(pattern.c_str(), name.c_str(), 0) == 0; });
+  }
+
+  ToolContext context_;
+  std::string path_;
+  std::vector<std::string> ignore_;
+};
+
+class ListDirectoryTool final : public Tool {
+ public:
+  explicit ListDirectoryTool(ToolContext context)
+      : Tool(ToolInfo{"list_directory", "ReadFolder",
+                      "Lists the files and folders directly inside a directory of the workspace, folders first "
+                      "(marked [DIR]), then files, each group sorted by name. Entries whose names match a glob "
+                      "in `ignore` are left out.",
+                      Kind::search, kSchema, true, false}),
+        context_(std::move(context)) {}
+
+ protected:
+  BuildResult createInvocation(const json::Value& params) const override {
+    json::Reader r(&params, "params");
+    std::string path = r.str("dir_path");
+    auto ignore = r.optStrings("ignore").value_or(std::vector<std::string>{});
+    auto resolved = resolveToolPath(*context_.workspace, path);
+    if (resolved.error) return {nullptr, resolved.error};
+    return {std::make_unique<ListDirectoryInvocation>(context_, resolved.path, std::move(ignore)), std::nullopt};
+  }
+
+ private:
+  ToolContext context_;
+};
+
+}  // namespace
+
+std::unique_ptr<Tool> makeListDirectoryTool(const ToolContext& context) {
+  return std::make_unique<ListDirectoryTool>(context);
+}
+
+}  // namespace lathe::tools
