@@ -1,5 +1,7 @@
-// The seam between the ReAct loop and a model API. A provider streams one model
-// reply for a request; it blocks, so the loop calls it on a worker thread.
+// The seam between the engine and a model API, free of any one provider's
+// wire: a provider streams one reply for a request (the ReAct loop), or
+// generates one whole reply (compression, loop checks, web tools, titles). Both
+// block, so callers use worker threads.
 #pragma once
 
 #include <functional>
@@ -10,6 +12,7 @@
 #include "engine/model/content.h"
 #include "protocol/base/cancel.h"
 #include "protocol/base/result.h"
+#include "tools/core/tool_declaration.h"
 
 namespace lathe::engine {
 
@@ -20,11 +23,14 @@ struct GenerationConfig {
   bool includeThoughts = true;
 };
 
+// Why a reply ended, whatever the provider called it.
+enum class FinishReason { unspecified, stop, max_tokens, safety, other };
+
 struct ModelRequest {
   std::string model;
   std::string systemInstruction;
-  const std::vector<Content>* contents = nullptr;  // owned by the session
-  json::Raw functionDeclarations;                  // a JSON array, or empty
+  const std::vector<Content>* contents = nullptr;            // owned by the caller
+  const std::vector<tools::ToolDeclaration>* tools = nullptr;  // none when null or empty
   GenerationConfig config;
 };
 
@@ -32,7 +38,7 @@ struct ModelRequest {
 // (a GenerateContentResponse for Gemini), kept so replies can be recorded.
 struct ModelChunk {
   std::vector<Part> parts;
-  std::optional<std::string> finishReason;
+  std::optional<FinishReason> finishReason;
   std::optional<Usage> usage;
   std::string rawJson;
 };
@@ -40,7 +46,7 @@ struct ModelChunk {
 // The whole reply, merged from its chunks.
 struct ModelReply {
   Content content{Role::model, {}};
-  std::string finishReason;  // STOP, MAX_TOKENS, SAFETY, ... (Gemini's spelling)
+  FinishReason finishReason = FinishReason::unspecified;
   std::optional<Usage> usage;
 };
 
@@ -54,6 +60,8 @@ class ModelProvider {
   // for a person. A cancelled token ends the call with Errc::cancelled.
   virtual Result<ModelReply> stream(const ModelRequest& request, const ChunkSink& onChunk,
                                     const CancelToken& cancel) = 0;
+  // One whole reply, not streamed.
+  virtual Result<ModelReply> generate(const ModelRequest& request, const CancelToken& cancel) = 0;
 };
 
 // Merges streamed chunks into one reply: adjacent text (and thought text) parts

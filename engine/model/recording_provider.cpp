@@ -64,13 +64,36 @@ Result<ModelReply> RecordingProvider::stream(const ModelRequest& request, const 
     w.EndArray();
     w.EndObject();
   });
-  line += '\n';
+  if (auto status = append(line); !status) return status.error();
+  return reply;
+}
 
+Result<ModelReply> RecordingProvider::generate(const ModelRequest& request, const CancelToken& cancel) {
+  auto reply = inner_->generate(request, cancel);
+  if (!reply) return reply;
+  ModelChunk whole;
+  whole.parts = reply->content.parts;
+  whole.finishReason = reply->finishReason;
+  whole.usage = reply->usage;
+  std::string compact = compactChunk(whole);
+  std::string line = json::build([&](json::Writer& w) {
+    w.StartObject();
+    json::put(w, "method", "generateContent");
+    json::key(w, "response");
+    w.RawValue(compact.data(), compact.size(), rapidjson::kObjectType);
+    w.EndObject();
+  });
+  if (auto status = append(line); !status) return status.error();
+  return reply;
+}
+
+Status RecordingProvider::append(std::string line) {
+  line += '\n';
   std::lock_guard lock(mutex_);
   if (std::fwrite(line.data(), 1, line.size(), file_) != line.size() || std::fflush(file_) != 0) {
     return makeError(Errc::io, "Cannot append to the --record-responses file " + path_ + ": " + std::strerror(errno));
   }
-  return reply;
+  return {};
 }
 
 }  // namespace lathe::engine

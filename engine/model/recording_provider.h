@@ -1,4 +1,4 @@
-// Wraps a provider and appends each successful streamed reply to a file in
+// Wraps a provider and appends each successful reply (streamed or generated) to a file in
 // Gemini CLI's `--record-responses` format, one JSON line per call, so a
 // ReplayProvider (or `gemini --fake-responses`) can play it back. Thread-safe.
 #pragma once
@@ -25,8 +25,11 @@ class RecordingProvider final : public ModelProvider {
   // A failure to write the record fails the call (Errc::io).
   Result<ModelReply> stream(const ModelRequest& request, const ChunkSink& onChunk,
                             const CancelToken& cancel) override;
+  // Generates through the wrapped provider; records it as a generateContent line.
+  Result<ModelReply> generate(const ModelRequest& request, const CancelToken& cancel) override;
 
  private:
+  Status append(std::string line);
   RecordingProvider(std::shared_ptr<ModelProvider> inner, std::string path, std::FILE* file);
 
   const std::shared_ptr<ModelProvider> inner_;

@@ -32,7 +32,7 @@ class ReplayProvider final : public ModelProvider {
   Result<ModelReply> stream(const ModelRequest& request, const ChunkSink& onChunk,
                             const CancelToken& cancel) override;
   // Replays the next generateContent record (a reply that is not streamed).
-  Result<ModelReply> generate(const ModelRequest& request, const CancelToken& cancel);
+  Result<ModelReply> generate(const ModelRequest& request, const CancelToken& cancel) override;
 
   size_t used() const;       // records taken so far
   size_t remaining() const;  // records not taken yet

@@ -179,7 +179,7 @@ ToolScheduler::ToolScheduler(const tools::ToolRegistry& registry, EditorClient& 
 std::string ToolScheduler::nextCallId() { return "call_" + std::to_string(++nextId_); }
 
 bool ToolScheduler::isReadOnlyCall(const FunctionCall& call) const {
-  const tools::Tool* tool = registry_.find(call.name);
+  auto tool = registry_.find(call.name);
   return tool && tool->isReadOnly();
 }
 
@@ -238,11 +238,11 @@ ToolScheduler::Outcome ToolScheduler::runOne(const FunctionCall& call, const Can
   announce.title = call.name;
   announce.rawInput = call.args.empty() ? json::Raw{"{}"} : call.args;
 
-  const tools::Tool* tool = registry_.find(call.name);
+  auto tool = registry_.find(call.name);
   if (!tool) {
     editor_.sendUpdate(sessionId_, announce);
     std::string names;
-    for (const tools::Tool* t : registry_.all()) names += (names.empty() ? "" : ", ") + t->name();
+    for (const auto& t : registry_.all()) names += (names.empty() ? "" : ", ") + t->name();
     return run.finish(CallState::error, "Tool \"" + call.name + "\" does not exist. Available tools: " + names + ".");
   }
   announce.kind = toAcpKind(tool->kind());

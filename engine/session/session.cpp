@@ -7,37 +7,10 @@
 #include "engine/session/system_prompt.h"
 #include "tools/shell/background_processes.h"
 #include "tools/builtin/builtin_tools.h"
+#include "protocol/base/json.h"
 
 namespace lathe::engine {
 namespace {
-
-bool contains(const std::vector<std::string>& names, const std::string& name) {
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
-
-// Built-ins, filtered by settings tools.core (only these) and tools.exclude.
-tools::ToolRegistry makeRegistry(const tools::ToolContext& context, const AgentConfig& config) {
-  std::vector<std::unique_ptr<tools::Tool>> builtins;
-  builtins.push_back(tools::makeReadFileTool(context));
-  builtins.push_back(tools::makeListDirectoryTool(context));
-  builtins.push_back(tools::makeWriteFileTool(context));
-  builtins.push_back(tools::makeReplaceTool(context));
-  builtins.push_back(tools::makeGlobTool(context));
-  builtins.push_back(tools::makeGrepSearchTool(context));
-  builtins.push_back(tools::makeReadManyFilesTool(context));
-  builtins.push_back(tools::makeOutlineTool(context));
-  builtins.push_back(tools::makeRunShellCommandTool(context));
-  builtins.push_back(tools::makeListBackgroundProcessesTool(context));
-  builtins.push_back(tools::makeReadBackgroundOutputTool(context));
-  tools::ToolRegistry registry;
-  for (auto& tool : builtins) {
-    if (!config.coreTools.empty() && !contains(config.coreTools, tool->name())) continue;
-    if (contains(config.excludeTools, tool->name())) continue;
-    (void)registry.add(std::move(tool));  // built-in names are unique
-  }
-  (void)registry.addAlias("search_file_content", "grep_search");  // Gemini CLI's older name
-  return registry;
-}
 
 // What the session's tools share: its workspace, files, limits, shell options,
 // data directory and background commands (ended when the session goes).
@@ -79,13 +52,31 @@ std::vector<Part> partsFromPrompt(const std::vector<acp::ContentBlock>& blocks) 
   return parts;
 }
 
-acp::StopReason stopReasonFor(const std::string& finishReason) {
-  if (finishReason == "MAX_TOKENS") return acp::StopReason::max_tokens;
-  if (finishReason == "SAFETY" || finishReason == "RECITATION" || finishReason == "BLOCKLIST" ||
-      finishReason == "PROHIBITED_CONTENT" || finishReason == "SPII" || finishReason == "IMAGE_SAFETY") {
-    return acp::StopReason::refusal;
+acp::StopReason stopReasonFor(FinishReason reason) {
+  switch (reason) {
+    case FinishReason::max_tokens: return acp::StopReason::max_tokens;
+    case FinishReason::safety: return acp::StopReason::refusal;
+    default: return acp::StopReason::end_turn;
   }
-  return acp::StopReason::end_turn;
+}
+
+// The person's own words, offered to the hooks so a recording can replay them.
+void recordPrompt(ObservedEditor& editor, const std::vector<acp::ContentBlock>& blocks) {
+  for (const auto& block : blocks) {
+    if (auto* text = std::get_if<acp::TextBlock>(&block)) {
+      editor.record(acp::MessageChunk{acp::MessageChunk::Role::user, text->text});
+    }
+  }
+}
+
+Part responsePart(const FunctionCall& call, const std::string& error) {
+  Part part;
+  part.functionResponse = FunctionResponse{call.id, call.name, json::Raw{json::build([&](json::Writer& w) {
+                                                                   w.StartObject();
+                                                                   json::put(w, "error", error);
+                                                                   w.EndObject();
+                                                                 })}};
+  return part;
 }
 
 }  // namespace
@@ -95,61 +86,110 @@ Session::Session(std::string id, std::shared_ptr<const tools::Workspace> workspa
     : id_(std::move(id)),
       workspace_(std::move(workspace)),
       config_(config),
-      editor_(editor),
+      editor_(editor, hooks_),
       mode_(config.approvalMode),
-      registry_(makeRegistry(makeToolContext(id_, workspace_, config, editor), config)),
-      declarations_(registry_.declarations()),
+      registry_(tools::ToolFilter{config.coreTools, config.excludeTools}),
       systemPrompt_(buildSystemPrompt(*workspace_)),
-      scheduler_(registry_, editor, id_, mode_, configuredApprovals(config.allowedTools, config.excludeTools)) {}
-
-void Session::appendUser(std::vector<Part> parts) {
-  if (parts.empty()) return;
-  // Consecutive user contents are merged so roles keep alternating.
-  if (!history_.empty() && history_.back().role == Role::user) {
-    for (auto& part : parts) history_.back().parts.push_back(std::move(part));
-    return;
-  }
-  history_.push_back(Content{Role::user, std::move(parts)});
+      scheduler_(registry_, editor_, id_, mode_, configuredApprovals(config.allowedTools, config.excludeTools)) {
+  tools::registerBuiltinTools(registry_, makeToolContext(id_, workspace_, config, editor_));
 }
 
-Result<ModelReply> Session::callModel(const CancelToken& cancel) {
+const std::vector<tools::ToolDeclaration>& Session::declarations() {
+  if (uint64_t now = registry_.generation(); now != declarationsGeneration_) {
+    declarations_ = registry_.declarations();
+    declarationsGeneration_ = now;
+  }
+  return declarations_;
+}
+
+acp::StopReason Session::stopWith(const TurnStop& stop) {
+  if (!stop.message.empty()) editor_.sendUpdate(id_, acp::MessageChunk{acp::MessageChunk::Role::agent, stop.message});
+  return stop.reason;
+}
+
+Result<ModelReply> Session::callModel(const CancelToken& cancel, std::optional<TurnStop>& stop) {
   ModelRequest request;
   request.model = config_.model;
   request.systemInstruction = systemPrompt_;
-  request.contents = &history_;
-  request.functionDeclarations = declarations_;
+  request.contents = &history_.contents();
+  request.tools = &declarations();
+  CancelToken call = cancel.child();  // a hook's stop ends this stream only
   auto onChunk = [&](const ModelChunk& chunk) {
+    for (const auto& hook : hooks_) {
+      if (stop) break;
+      if ((stop = hook->onChunk(chunk))) call.cancel();
+    }
+    if (stop) return;
     for (const Part& part : chunk.parts) {
       if (!part.text || part.text->empty() || part.functionCall) continue;
-      acp::MessageChunk message;
-      message.role = part.thought ? acp::MessageChunk::Role::thought : acp::MessageChunk::Role::agent;
-      message.text = *part.text;
-      editor_.sendUpdate(id_, message);
+      auto role = part.thought ? acp::MessageChunk::Role::thought : acp::MessageChunk::Role::agent;
+      editor_.sendUpdate(id_, acp::MessageChunk{role, *part.text});
     }
   };
-  return config_.provider->stream(request, onChunk, cancel);
+  return config_.provider->stream(request, onChunk, call);
+}
+
+std::vector<Part> Session::runCalls(const std::vector<FunctionCall>& calls, const CancelToken& cancel,
+                                    std::optional<TurnStop>& stop) {
+  std::vector<CallVerdict> verdicts;
+  std::vector<bool> runs;
+  std::vector<FunctionCall> allowed;
+  for (const FunctionCall& call : calls) {
+    CallVerdict verdict;
+    for (const auto& hook : hooks_) {
+      if (verdict.action != CallVerdict::Action::run || stop) break;
+      verdict = hook->onFunctionCall(call);
+    }
+    if (verdict.action == CallVerdict::Action::stop && !stop) stop = TurnStop{verdict.stopReason, verdict.message};
+    runs.push_back(verdict.action == CallVerdict::Action::run && !stop);
+    if (runs.back()) allowed.push_back(call);
+    verdicts.push_back(std::move(verdict));
+  }
+  std::vector<Part> ran = allowed.empty() ? std::vector<Part>{} : scheduler_.run(allowed, cancel);
+  // Every call is answered, in call order; the scheduler's extra parts (inline data) follow.
+  std::vector<Part> parts;
+  size_t next = 0;
+  for (size_t i = 0; i < calls.size(); ++i) {
+    if (runs[i]) {
+      parts.push_back(std::move(ran[next++]));
+    } else {
+      std::string why = verdicts[i].message.empty() ? "Not run: the turn was stopped." : verdicts[i].message;
+      parts.push_back(responsePart(calls[i], why));
+    }
+  }
+  for (size_t k = allowed.size(); k < ran.size(); ++k) parts.push_back(std::move(ran[k]));
+  return parts;
 }
 
 Result<acp::StopReason> Session::prompt(const std::vector<acp::ContentBlock>& blocks, const CancelToken& cancel) {
   std::vector<Part> userParts = partsFromPrompt(blocks);
   if (userParts.empty()) return makeError(Errc::invalid_params, "params.prompt: the prompt has no usable content");
-  const std::vector<Content> before = history_;
-  appendUser(std::move(userParts));
+  const History::Checkpoint before = history_.checkpoint();
+  if (auto status = history_.appendUser(std::move(userParts)); !status) return status.error();
+  recordPrompt(editor_, blocks);
+  bool modelAnswered = false;
+  // A turn stopped before the model said anything leaves no trace: the next
+  // prompt must not carry this one's text.
+  auto cancelled = [&] {
+    if (!modelAnswered) history_.rollback(before);
+    return acp::StopReason::cancelled;
+  };
 
   for (int request = 0;; ++request) {
-    if (cancel.cancelled()) return acp::StopReason::cancelled;
+    if (cancel.cancelled()) return cancelled();
     if (request >= config_.maxTurnRequests) return acp::StopReason::max_turn_requests;
-
-    auto reply = callModel(cancel);
+    std::optional<TurnStop> stop;
+    for (const auto& hook : hooks_) {
+      if ((stop = hook->beforeModelRequest(history_, cancel))) return stopWith(*stop);
+    }
+    auto reply = callModel(cancel, stop);
+    if (stop) return stopWith(*stop);
     if (!reply) {
-      if (cancel.cancelled() || reply.error().code == Errc::cancelled) return acp::StopReason::cancelled;
-      // Nothing happened yet: forget the prompt so the next one starts clean.
-      if (request == 0) history_ = before;
+      if (cancel.cancelled() || reply.error().code == Errc::cancelled) return cancelled();
+      if (!modelAnswered) history_.rollback(before);
       return reply.error();
     }
-    if (reply->usage) {
-      editor_.sendUpdate(id_, acp::UsageUpdate{reply->usage->totalTokens, config_.contextWindow});
-    }
+    if (reply->usage) editor_.sendUpdate(id_, acp::UsageUpdate{reply->usage->totalTokens, config_.contextWindow});
 
     Content modelContent{Role::model, {}};
     std::vector<FunctionCall> calls;
@@ -159,10 +199,12 @@ Result<acp::StopReason> Session::prompt(const std::vector<acp::ContentBlock>& bl
       if (part.thought && part.thoughtSignature.empty()) continue;
       modelContent.parts.push_back(std::move(part));
     }
-    if (!modelContent.parts.empty()) history_.push_back(std::move(modelContent));
+    if (auto status = history_.appendModel(std::move(modelContent)); !status) return status.error();
+    modelAnswered = true;
     if (calls.empty()) return stopReasonFor(reply->finishReason);
 
-    appendUser(scheduler_.run(calls, cancel));
+    if (auto status = history_.appendResponses(runCalls(calls, cancel, stop)); !status) return status.error();
+    if (stop) return stopWith(*stop);
     if (cancel.cancelled()) return acp::StopReason::cancelled;
   }
 }

@@ -1,6 +1,7 @@
 // One conversation: its workspace, tools and history, and the ReAct loop that
 // runs a prompt turn. A session runs one turn at a time; the turn owns the
-// session's state while it runs (on the turn's thread).
+// session's state while it runs (on the turn's thread). Hooks are added before
+// the first turn.
 #pragma once
 
 #include <atomic>
@@ -10,8 +11,11 @@
 
 #include "engine/config/agent_config.h"
 #include "engine/model/content.h"
-#include "engine/session/editor_client.h"
 #include "engine/scheduler/tool_scheduler.h"
+#include "engine/session/editor_client.h"
+#include "engine/session/history.h"
+#include "engine/session/observed_editor.h"
+#include "engine/session/turn_hooks.h"
 #include "protocol/acp/content.h"
 #include "protocol/base/cancel.h"
 #include "tools/core/registry.h"
@@ -25,31 +29,41 @@ class Session {
           EditorClient& editor);
 
   const std::string& id() const { return id_; }
-  const std::vector<Content>& history() const { return history_; }
-  const tools::ToolRegistry& registry() const { return registry_; }
+  const History& history() const { return history_; }
+  tools::ToolRegistry& registry() { return registry_; }
 
   ApprovalMode mode() const { return mode_.load(); }
   void setMode(ApprovalMode mode) { mode_ = mode; }
 
+  void addHooks(std::shared_ptr<TurnHooks> hooks) { hooks_.push_back(std::move(hooks)); }
+
   // Runs one prompt turn to its end: model calls and tool calls until the model
-  // answers without calls, the turn limit, or cancellation. An Error means the
-  // turn failed (e.g. the model API refused); its message is fit for a person.
+  // answers without calls, the turn limit, a hook's stop, or cancellation. An
+  // Error means the turn failed (e.g. the model API refused); its message is fit
+  // for a person. A turn that failed or was cancelled before the model answered
+  // leaves the history as it was.
   Result<acp::StopReason> prompt(const std::vector<acp::ContentBlock>& blocks, const CancelToken& cancel);
 
  private:
-  void appendUser(std::vector<Part> parts);
-  Result<ModelReply> callModel(const CancelToken& cancel);
+  Result<ModelReply> callModel(const CancelToken& cancel, std::optional<TurnStop>& stop);
+  // Runs the calls the hooks allow; answers the others as they say.
+  std::vector<Part> runCalls(const std::vector<FunctionCall>& calls, const CancelToken& cancel,
+                             std::optional<TurnStop>& stop);
+  const std::vector<tools::ToolDeclaration>& declarations();
+  acp::StopReason stopWith(const TurnStop& stop);
 
   std::string id_;
   std::shared_ptr<const tools::Workspace> workspace_;
   const AgentConfig& config_;
-  EditorClient& editor_;
+  std::vector<std::shared_ptr<TurnHooks>> hooks_;
+  ObservedEditor editor_;
   std::atomic<ApprovalMode> mode_;
   tools::ToolRegistry registry_;
-  json::Raw declarations_;
+  std::vector<tools::ToolDeclaration> declarations_;
+  uint64_t declarationsGeneration_ = ~uint64_t{0};
   std::string systemPrompt_;
   ToolScheduler scheduler_;
-  std::vector<Content> history_;
+  History history_;
 };
 
 }  // namespace lathe::engine

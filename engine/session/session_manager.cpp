@@ -62,7 +62,7 @@ Status SessionManager::startPrompt(const acp::PromptRequest& request, TurnDone d
       }
       {
         std::lock_guard inner(mutex_);
-        if (auto it = sessions_.find(session->id()); it != sessions_.end()) it->second.busy = false;
+        if (auto own = sessions_.find(session->id()); own != sessions_.end()) own->second.busy = false;
       }
       done(std::move(result));
       *ended = true;

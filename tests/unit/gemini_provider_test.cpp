@@ -210,7 +210,7 @@ TEST_CASE("provider: streams chunks in order as they arrive", "[gemini_provider]
   REQUIRE(reply->content.parts.size() == 1);
   CHECK(joinedText(*reply) == "Hello, world");
   CHECK(reply->content.role == Role::model);
-  CHECK(reply->finishReason == "STOP");
+  CHECK(reply->finishReason == FinishReason::stop);
   REQUIRE(reply->usage);
   CHECK(reply->usage->totalTokens == 13);
 

@@ -49,7 +49,8 @@ TEST_CASE("request body: contents, roles and function call/response pairing", "[
   request.model = "gemini-2.5-flash";
   request.systemInstruction = "You are Lathe.";
   request.contents = &history;
-  request.functionDeclarations = json::Raw{R"([{"name":"read_file","parametersJsonSchema":{"type":"object"}}])"};
+  std::vector<tools::ToolDeclaration> tools{{"read_file", "Reads a file.", R"({"type":"object"})"}};
+  request.tools = &tools;
   request.config.temperature = 0.5;
   request.config.topP = 1;
   request.config.maxOutputTokens = 1024;
@@ -121,7 +122,8 @@ TEST_CASE("request body: empty fields are omitted", "[gemini_wire]") {
     CHECK(response["response"].IsObject());
   }
   SECTION("an empty declaration array is omitted too") {
-    request.functionDeclarations = json::Raw{" [ ] "};
+    std::vector<tools::ToolDeclaration> none;
+    request.tools = &none;
     auto doc = parsed(gemini::buildRequestBody(request));
     CHECK_FALSE(doc.HasMember("tools"));
   }
@@ -186,7 +188,7 @@ TEST_CASE("response chunk: text, thoughts, calls, usage and finish reason", "[ge
   CHECK(str(args["dir_path"]) == "/w");
   CHECK(str(args["ignore"][0]) == "a");
   REQUIRE(chunk->finishReason);
-  CHECK(*chunk->finishReason == "STOP");
+  CHECK(*chunk->finishReason == FinishReason::stop);
   REQUIRE(chunk->usage);
   CHECK(chunk->usage->promptTokens == 100);
   CHECK(chunk->usage->candidatesTokens == 12);
@@ -215,7 +217,7 @@ TEST_CASE("response chunk: partial chunks and odd shapes", "[gemini_wire]") {
     auto chunk = gemini::parseResponseChunk(R"({"candidates":[{"finishReason":"MAX_TOKENS","index":0}]})");
     REQUIRE(chunk.ok());
     CHECK(chunk->parts.empty());
-    CHECK(*chunk->finishReason == "MAX_TOKENS");
+    CHECK(*chunk->finishReason == FinishReason::max_tokens);
   }
   SECTION("a function call without args or id") {
     auto chunk = gemini::parseResponseChunk(R"({"candidates":[{"content":{"parts":[{"functionCall":{"name":"now"}}]}}]})");
@@ -238,7 +240,7 @@ TEST_CASE("response chunk: partial chunks and odd shapes", "[gemini_wire]") {
     REQUIRE(chunk.ok());
     CHECK(chunk->parts.empty());
     REQUIRE(chunk->finishReason);
-    CHECK(*chunk->finishReason == "SAFETY");
+    CHECK(*chunk->finishReason == FinishReason::safety);
   }
   SECTION("wrong types in known fields are skipped") {
     auto chunk = gemini::parseResponseChunk(R"({"candidates":{"x":1},"usageMetadata":"lots"})");
@@ -314,7 +316,7 @@ TEST_CASE("response chunk rebuilt from a parsed chunk parses back the same", "[g
   CHECK(again->parts[2].functionCall->id == "i");
   CHECK(again->parts[2].functionCall->args.text == R"({"k":[1,2]})");
   CHECK(again->parts[2].thoughtSignature == "s");
-  CHECK(*again->finishReason == "STOP");
+  CHECK(*again->finishReason == FinishReason::stop);
   CHECK(again->usage->thoughtsTokens == 3);
   CHECK(again->usage->totalTokens == 6);
 }

@@ -101,6 +101,9 @@ class ScriptedProvider : public ModelProvider {
     if (failAtEnd) return makeError(Errc::http, "Gemini API error 500 (INTERNAL): boom");
     return reply.take();
   }
+  Result<ModelReply> generate(const ModelRequest& request, const CancelToken& cancel) override {
+    return stream(request, nullptr, cancel);
+  }
 };
 
 ModelChunk chunkFrom(const std::string& json) {
@@ -130,7 +133,7 @@ TEST_CASE("replay: records come back in order, chunk by chunk", "[replay]") {
   REQUIRE(first.ok());
   CHECK(texts == std::vector<std::string>{"Hel", "lo"});
   CHECK(textOf(*first) == "Hello");
-  CHECK(first->finishReason == "STOP");
+  CHECK(first->finishReason == FinishReason::stop);
 
   auto second = (*provider)->stream(request(), nullptr, CancelToken());
   REQUIRE(second.ok());
@@ -237,7 +240,7 @@ TEST_CASE("replay: non-strict order picks records by method", "[replay]") {
   auto routed = (*provider)->generate(request(), CancelToken());
   REQUIRE(routed.ok());
   CHECK(textOf(*routed) == "routed");
-  CHECK(routed->finishReason == "STOP");
+  CHECK(routed->finishReason == FinishReason::stop);
   auto two = (*provider)->stream(request(), nullptr, CancelToken());
   REQUIRE(two.ok());
   CHECK(textOf(*two) == "two");
@@ -301,7 +304,7 @@ TEST_CASE("record then replay gives the same chunks", "[replay][recording]") {
   };
   ModelChunk synthetic;  // a chunk from a provider with no Gemini payload
   synthetic.parts.push_back(Part::makeText("tail"));
-  synthetic.finishReason = "STOP";
+  synthetic.finishReason = FinishReason::stop;
   scripted->chunks.push_back(synthetic);
 
   std::string path = dir.file("recorded.jsonl");

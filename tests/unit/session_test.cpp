@@ -21,18 +21,24 @@ namespace {
 class ScriptedModel final : public ModelProvider {
  public:
   struct Reply {
-    Reply(std::vector<Part> p, std::string finish = "STOP", std::optional<Error> e = std::nullopt, bool block = false)
+    Reply(std::vector<Part> p, FinishReason finish = FinishReason::stop, std::optional<Error> e = std::nullopt, bool block = false)
         : parts(std::move(p)), finishReason(std::move(finish)), error(std::move(e)), blockUntilCancelled(block) {}
     std::vector<Part> parts;
-    std::string finishReason;
+    FinishReason finishReason;
     std::optional<Error> error;
     bool blockUntilCancelled;
   };
   std::vector<Reply> script;
   std::vector<std::vector<Content>> requests;
+  std::vector<tools::ToolDeclaration> lastTools;
+
+  Result<ModelReply> generate(const ModelRequest&, const CancelToken&) override {
+    return makeError(Errc::model, "not scripted");
+  }
 
   Result<ModelReply> stream(const ModelRequest& request, const ChunkSink& onChunk, const CancelToken& cancel) override {
     requests.push_back(*request.contents);
+    lastTools = request.tools ? *request.tools : std::vector<tools::ToolDeclaration>{};
     if (requests.size() > script.size()) return makeError(Errc::model, "script exhausted");
     const Reply& reply = script[requests.size() - 1];
     if (reply.blockUntilCancelled) {
@@ -131,7 +137,7 @@ TEST_CASE("a text-only reply streams chunks and ends the turn") {
   CHECK(chunks[2].text == "world");
   CHECK(f.editor.all<acp::UsageUpdate>().size() == 1);
   // Thoughts are shown but not replayed; the model's text is merged.
-  const auto& history = f.session->history();
+  const auto& history = f.session->history().contents();
   REQUIRE(history.size() == 2);
   REQUIRE(history[1].parts.size() == 1);
   CHECK(*history[1].parts[0].text == "Hello world");
@@ -205,20 +211,20 @@ TEST_CASE("the turn limit ends with max_turn_requests") {
   REQUIRE(stop.ok());
   CHECK(*stop == acp::StopReason::max_turn_requests);
   CHECK(f.model->requests.size() == 5);
-  requirePaired(f.session->history());
+  requirePaired(f.session->history().contents());
 }
 
 TEST_CASE("finish reasons map to stop reasons") {
   Fixture f;
-  f.model->script.push_back({{text("cut")}, "MAX_TOKENS"});
-  f.model->script.push_back({{}, "SAFETY"});
+  f.model->script.push_back({{text("cut")}, FinishReason::max_tokens});
+  f.model->script.push_back({{}, FinishReason::safety});
   CHECK(*f.session->prompt(promptText("a"), CancelToken()) == acp::StopReason::max_tokens);
   CHECK(*f.session->prompt(promptText("b"), CancelToken()) == acp::StopReason::refusal);
 }
 
 TEST_CASE("cancel during the model stream ends the turn as cancelled; the next turn is clean") {
   Fixture f;
-  f.model->script.push_back({{}, "STOP", std::nullopt, true});
+  f.model->script.push_back({{}, FinishReason::stop, std::nullopt, true});
   f.model->script.push_back({{text("fine")}});
   auto token = CancelToken::create();
   std::thread canceller([&] {
@@ -231,11 +237,88 @@ TEST_CASE("cancel during the model stream ends the turn as cancelled; the next t
   CHECK(*stop == acp::StopReason::cancelled);
   REQUIRE(*f.session->prompt(promptText("again"), CancelToken()) == acp::StopReason::end_turn);
   requirePaired(f.model->requests[1]);
+  // The cancelled prompt left nothing behind: the next request holds only "again".
+  REQUIRE(f.model->requests[1].size() == 1);
+  REQUIRE(f.model->requests[1][0].parts.size() == 1);
+  CHECK(*f.model->requests[1][0].parts[0].text == "again");
+}
+
+namespace {
+
+// Hooks that record what they see and act as told.
+struct TestHooks : TurnHooks {
+  std::vector<std::string> seen;  // "request", "chunk", "call:<name>", "update:<kind>"
+  std::string refuse;             // a tool to answer without running
+  std::string stopOnText;         // streamed text that ends the turn
+  std::optional<TurnStop> beforeModelRequest(History&, const CancelToken&) override {
+    seen.push_back("request");
+    return std::nullopt;
+  }
+  std::optional<TurnStop> onChunk(const ModelChunk& chunk) override {
+    seen.push_back("chunk");
+    for (const auto& part : chunk.parts) {
+      if (!stopOnText.empty() && part.text && *part.text == stopOnText) {
+        return TurnStop{acp::StopReason::max_turn_requests, "Stopped: the model repeated itself."};
+      }
+    }
+    return std::nullopt;
+  }
+  CallVerdict onFunctionCall(const FunctionCall& call) override {
+    seen.push_back("call:" + call.name);
+    if (call.name == refuse) return {CallVerdict::Action::refuse, "You already ran this; do something else.", {}};
+    return {};
+  }
+  void onUpdate(const acp::SessionUpdate& update) override {
+    if (auto* chunk = std::get_if<acp::MessageChunk>(&update)) {
+      seen.push_back(chunk->role == acp::MessageChunk::Role::user ? "update:user:" + chunk->text : "update:chunk");
+    } else if (std::holds_alternative<acp::ToolCall>(update)) {
+      seen.push_back("update:tool_call");
+    }
+  }
+};
+
+bool has(const std::vector<std::string>& v, const std::string& x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+
+}  // namespace
+
+TEST_CASE("turn hooks run in order: before each request, per chunk, per call, per update") {
+  Fixture f;
+  auto hooks = std::make_shared<TestHooks>();
+  hooks->refuse = "list_directory";
+  f.session->addHooks(hooks);
+  f.model->script.push_back({{call("list_directory", R"({"dir_path":"."})"), call("read_file", R"({"file_path":"notes.txt"})")}});
+  f.model->script.push_back({{text("done")}});
+  REQUIRE(*f.session->prompt(promptText("hi"), CancelToken()) == acp::StopReason::end_turn);
+  const auto& seen = hooks->seen;
+  REQUIRE(seen.size() > 4);
+  CHECK(seen[0] == "update:user:hi");  // the prompt, for recordings; the editor is not sent it
+  CHECK(seen[1] == "request");
+  CHECK(has(seen, "call:list_directory"));
+  CHECK(has(seen, "update:tool_call"));
+  CHECK(f.editor.all<acp::ToolCall>().size() == 1);  // only read_file ran
+  // The refused call was answered with the hook's words, paired as ever.
+  const auto& second = f.model->requests[1];
+  requirePaired(second);
+  CHECK_THAT(second.back().parts[0].functionResponse->response.text, Catch::Contains("do something else"));
+}
+
+TEST_CASE("a hook's stop ends the turn with its reason and a visible message") {
+  Fixture f;
+  auto hooks = std::make_shared<TestHooks>();
+  hooks->stopOnText = "again";
+  f.session->addHooks(hooks);
+  f.model->script.push_back({{text("again")}});
+  auto stop = f.session->prompt(promptText("hi"), CancelToken());
+  REQUIRE(stop.ok());
+  CHECK(*stop == acp::StopReason::max_turn_requests);
+  auto chunks = f.editor.all<acp::MessageChunk>();
+  REQUIRE_FALSE(chunks.empty());
+  CHECK(chunks.back().text == "Stopped: the model repeated itself.");
 }
 
 TEST_CASE("a model error on the first call fails the turn and forgets the prompt") {
   Fixture f;
-  f.model->script.push_back({{}, "STOP", Error{Errc::http, "Gemini API error 400: bad"}});
+  f.model->script.push_back({{}, FinishReason::stop, Error{Errc::http, "Gemini API error 400: bad"}});
   auto stop = f.session->prompt(promptText("x"), CancelToken());
   REQUIRE_FALSE(stop.ok());
   CHECK(stop.error().message == "Gemini API error 400: bad");
@@ -250,7 +333,7 @@ TEST_CASE("settings tools.core and tools.exclude decide which tools a session de
     auto ws = std::make_shared<const tools::Workspace>(tools::Workspace::create(dir.string()).value());
     Session session("s", ws, config, editor);
     std::vector<std::string> out;
-    for (const auto* tool : session.registry().all()) out.push_back(tool->name());
+    for (const auto& tool : session.registry().all()) out.push_back(tool->name());
     fs::remove_all(dir);
     return out;
   };

@@ -74,12 +74,28 @@ TEST_CASE("registry rejects duplicates, finds by name, declares in a stable orde
   CHECK(registry.find("old_read") == registry.find("read_file"));
   CHECK_FALSE(registry.addAlias("read_file", "list_directory").ok());
   CHECK_FALSE(registry.addAlias("ghost", "no_such_tool").ok());
-  auto decl = json::parse(registry.declarations().text).value();
-  REQUIRE(decl.IsArray());
-  REQUIRE(decl.Size() == 2);
-  CHECK(std::string(decl[0]["name"].GetString()) == "list_directory");
-  CHECK(std::string(decl[1]["name"].GetString()) == "read_file");
-  CHECK(decl[1]["parametersJsonSchema"].IsObject());
+  auto decl = registry.declarations();
+  REQUIRE(decl.size() == 2);
+  CHECK(decl[0].name == "list_directory");
+  CHECK(decl[1].name == "read_file");
+  CHECK(json::parse(decl[1].parametersSchema).value().IsObject());
+}
+
+TEST_CASE("registry: built-ins first, then discovered tools, then MCP tools by server; the generation moves") {
+  Fixture f;
+  ToolRegistry registry(ToolFilter{{}, {"glob"}});
+  uint64_t empty = registry.generation();
+  REQUIRE(registry.add(makeReadFileTool(f.context), {ToolSource::Group::mcp, "zeta"}).ok());
+  REQUIRE(registry.add(makeListDirectoryTool(f.context), {ToolSource::Group::mcp, "alpha"}).ok());
+  REQUIRE(registry.add(makeGrepSearchTool(f.context), {ToolSource::Group::discovered, ""}).ok());
+  REQUIRE(registry.add(makeWriteFileTool(f.context)).ok());
+  REQUIRE(registry.add(makeGlobTool(f.context)).ok());  // excluded by the filter: dropped
+  CHECK(registry.generation() != empty);
+  std::vector<std::string> names;
+  for (const auto& d : registry.declarations()) names.push_back(d.name);
+  CHECK(names == std::vector<std::string>{"write_file", "grep_search", "list_directory", "read_file"});
+  CHECK(registry.find("glob") == nullptr);
+  CHECK(registry.sourceOf("list_directory")->server == "alpha");
 }
 
 TEST_CASE("build validates parameters against the schema with a named field") {

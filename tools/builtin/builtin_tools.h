@@ -1,12 +1,17 @@
-// Factories for the built-in tools. Each tool lives in its own file.
+// The built-in tools: each lives in its own file under tools/; this is the one
+// place that lists them.
 #pragma once
 
 #include <memory>
 
 #include "tools/core/tool.h"
+#include "tools/core/registry.h"
 #include "tools/core/tool_context.h"
 
 namespace lathe::tools {
+
+// Adds every built-in tool the registry's filter allows, and their aliases.
+void registerBuiltinTools(ToolRegistry& registry, const ToolContext& context);
 
 std::unique_ptr<Tool> makeReadFileTool(const ToolContext& context);
 std::unique_ptr<Tool> makeListDirectoryTool(const ToolContext& context);

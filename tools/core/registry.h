@@ -1,36 +1,66 @@
-// The tool registry of one session: built-ins plus discovered tools, found by
-// name, declared to the model in a stable order. Filled at session start, then
-// read-only (any thread).
+// The tool registry of one session: built-in, discovered and MCP tools, found
+// by name, declared to the model built-ins first, then discovered tools, then
+// MCP tools (by server), each group by name. Tools can be added while the
+// session runs (an MCP server connecting); generation() changes whenever the
+// set does, so declarations are recomputed. Thread-safe; tools are shared, so
+// one found by a running call stays alive while it runs.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "protocol/base/json.h"
 #include "protocol/base/result.h"
 #include "tools/core/tool.h"
+#include "tools/core/tool_declaration.h"
 
 namespace lathe::tools {
 
+// Where a tool comes from; the order of the groups is the order the model sees.
+struct ToolSource {
+  enum class Group { builtin, discovered, mcp } group = Group::builtin;
+  std::string server;  // the MCP server's name, for Group::mcp
+};
+
+// Settings tools.core (only these, when not empty) and tools.exclude.
+struct ToolFilter {
+  std::vector<std::string> core;
+  std::vector<std::string> exclude;
+  bool allows(const std::string& name) const;
+};
+
 class ToolRegistry {
  public:
-  // Fails on a duplicate name.
-  Status add(std::unique_ptr<Tool> tool);
+  explicit ToolRegistry(ToolFilter filter = {}) : filter_(std::move(filter)) {}
+
+  // Fails on a duplicate name; a tool the filter leaves out is dropped quietly.
+  Status add(std::unique_ptr<Tool> tool, ToolSource source = {});
   // Another name the model may call a registered tool by (never declared).
   Status addAlias(const std::string& alias, const std::string& name);
-  const Tool* find(std::string_view name) const;
-  std::vector<const Tool*> all() const;  // sorted by name
-  bool empty() const { return tools_.empty(); }
 
-  // A JSON array of function declarations, sorted by name.
-  json::Raw declarations() const;
+  std::shared_ptr<const Tool> find(std::string_view name) const;
+  std::optional<ToolSource> sourceOf(std::string_view name) const;
+  std::vector<std::shared_ptr<const Tool>> all() const;  // in declaration order
+  std::vector<ToolDeclaration> declarations() const;     // in declaration order
+  uint64_t generation() const;
 
  private:
-  std::map<std::string, std::unique_ptr<Tool>, std::less<>> tools_;
+  struct Entry {
+    std::shared_ptr<const Tool> tool;
+    ToolSource source;
+  };
+  std::vector<const Entry*> ordered() const;  // mutex_ held
+
+  ToolFilter filter_;
+  mutable std::mutex mutex_;
+  std::map<std::string, Entry, std::less<>> tools_;
   std::map<std::string, std::string, std::less<>> aliases_;
+  uint64_t generation_ = 0;
 };
 
 }  // namespace lathe::tools

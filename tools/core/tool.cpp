@@ -62,14 +62,6 @@ Tool::Tool(ToolInfo info) : info_(std::move(info)), validator_(std::make_unique<
 
 Tool::~Tool() = default;
 
-void Tool::writeDeclaration(json::Writer& w) const {
-  w.StartObject();
-  json::put(w, "name", info_.name);
-  json::put(w, "description", info_.description);
-  json::put(w, "parametersJsonSchema", json::Raw{info_.parametersSchema});
-  w.EndObject();
-}
-
 BuildResult Tool::build(const json::Value& params) const {
   if (!params.IsObject()) return {nullptr, ToolError{ErrorType::invalid_params, "params: must be an object"}};
   if (auto problem = validator_->validate(params)) return {nullptr, ToolError{ErrorType::invalid_params, *problem}};

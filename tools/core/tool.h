@@ -154,9 +154,6 @@ class Tool {
   Kind kind() const { return info_.kind; }
   bool isReadOnly() const { return isReadOnlyKind(info_.kind); }
 
-  // The function declaration sent to the model: {name, description, parametersJsonSchema}.
-  void writeDeclaration(json::Writer& w) const;
-
   // Validates params against the schema, then the tool's own checks.
   BuildResult build(const json::Value& params) const;
 

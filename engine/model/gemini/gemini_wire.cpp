@@ -79,11 +79,40 @@ size_t writeParts(json::Writer& w, const std::vector<Part>& parts) {
   return written;
 }
 
-bool hasDeclarations(const json::Raw& declarations) {
-  std::string_view text = trim(declarations.text);
-  if (text.empty()) return false;
-  if (text.front() == '[' && text.back() == ']') return !trim(text.substr(1, text.size() - 2)).empty();
-  return true;
+// Gemini spells finish and block reasons in capitals; the engine needs only
+// what each means for the turn.
+FinishReason finishReasonFrom(std::string_view reason) {
+  if (reason == "STOP") return FinishReason::stop;
+  if (reason == "MAX_TOKENS") return FinishReason::max_tokens;
+  if (reason == "SAFETY" || reason == "RECITATION" || reason == "BLOCKLIST" || reason == "PROHIBITED_CONTENT" ||
+      reason == "SPII" || reason == "IMAGE_SAFETY") {
+    return FinishReason::safety;
+  }
+  if (reason.empty() || reason == "FINISH_REASON_UNSPECIFIED") return FinishReason::unspecified;
+  return FinishReason::other;
+}
+
+const char* geminiSpelling(FinishReason reason) {
+  switch (reason) {
+    case FinishReason::stop: return "STOP";
+    case FinishReason::max_tokens: return "MAX_TOKENS";
+    case FinishReason::safety: return "SAFETY";
+    case FinishReason::other: return "OTHER";
+    case FinishReason::unspecified: break;
+  }
+  return "FINISH_REASON_UNSPECIFIED";
+}
+
+void writeDeclarations(json::Writer& w, const std::vector<tools::ToolDeclaration>& declarations) {
+  w.StartArray();
+  for (const auto& d : declarations) {
+    w.StartObject();
+    json::put(w, "name", d.name);
+    json::put(w, "description", d.description);
+    json::put(w, "parametersJsonSchema", json::Raw{d.parametersSchema});
+    w.EndObject();
+  }
+  w.EndArray();
 }
 
 std::string stringOf(const json::Value& v) { return std::string(v.GetString(), v.GetStringLength()); }
@@ -198,13 +227,12 @@ std::string buildRequestBody(const ModelRequest& request) {
       w.EndObject();
     }
 
-    if (hasDeclarations(request.functionDeclarations)) {
+    if (request.tools && !request.tools->empty()) {
       json::key(w, "tools");
       w.StartArray();
       w.StartObject();
       json::key(w, "functionDeclarations");
-      w.RawValue(request.functionDeclarations.text.data(), request.functionDeclarations.text.size(),
-                 rapidjson::kArrayType);
+      writeDeclarations(w, *request.tools);
       w.EndObject();
       w.EndArray();
     }
@@ -253,11 +281,12 @@ Result<ModelChunk> parseResponseChunk(std::string_view text) {
         }
       }
     }
-    if (auto reason = json::getStr(candidate, "finishReason")) chunk.finishReason = std::move(*reason);
+    if (auto reason = json::getStr(candidate, "finishReason")) chunk.finishReason = finishReasonFrom(*reason);
   }
   if (!chunk.finishReason) {
     if (const json::Value* feedback = json::find(root, "promptFeedback")) {
-      if (auto reason = json::getStr(*feedback, "blockReason")) chunk.finishReason = std::move(*reason);
+      // A blocked prompt: every block reason is a refusal.
+      if (json::getStr(*feedback, "blockReason")) chunk.finishReason = FinishReason::safety;
     }
   }
   if (const json::Value* usage = json::find(root, "usageMetadata"); usage && usage->IsObject()) {
@@ -284,7 +313,7 @@ std::string buildResponseChunk(const ModelChunk& chunk) {
       json::key(w, "parts");
       writeParts(w, chunk.parts);
       w.EndObject();
-      if (chunk.finishReason) json::put(w, "finishReason", *chunk.finishReason);
+      if (chunk.finishReason) json::put(w, "finishReason", geminiSpelling(*chunk.finishReason));
       json::put(w, "index", 0);
       w.EndObject();
       w.EndArray();

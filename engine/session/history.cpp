@@ -1,0 +1,70 @@
+// History appends and their invariant.
+#include "engine/session/history.h"
+
+#include <algorithm>
+
+namespace lathe::engine {
+namespace {
+
+Error broken(const std::string& what) { return makeError(Errc::internal, "history invariant: " + what); }
+
+}  // namespace
+
+void History::addUserParts(std::vector<Part> parts) {
+  if (!contents_.empty() && contents_.back().role == Role::user) {
+    auto& last = contents_.back().parts;
+    last.insert(last.end(), std::make_move_iterator(parts.begin()), std::make_move_iterator(parts.end()));
+    return;
+  }
+  contents_.push_back(Content{Role::user, std::move(parts)});
+}
+
+Status History::appendUser(std::vector<Part> parts) {
+  if (!pending_.empty()) return broken(std::to_string(pending_.size()) + " function call(s) are still unanswered");
+  for (const Part& part : parts) {
+    if (part.functionCall || part.functionResponse) return broken("a prompt cannot carry function calls or responses");
+  }
+  if (!parts.empty()) addUserParts(std::move(parts));
+  return {};
+}
+
+Status History::appendModel(Content content) {
+  if (!pending_.empty()) return broken(std::to_string(pending_.size()) + " function call(s) are still unanswered");
+  if (content.role != Role::model) return broken("a model reply must have the model role");
+  for (const Part& part : content.parts) {
+    if (part.functionResponse) return broken("a model reply cannot carry function responses");
+    if (part.functionCall) pending_.push_back(*part.functionCall);
+  }
+  if (!content.parts.empty()) contents_.push_back(std::move(content));
+  return {};
+}
+
+Status History::appendResponses(std::vector<Part> parts) {
+  std::vector<FunctionCall> open = pending_;
+  for (const Part& part : parts) {
+    if (part.functionCall) return broken("function responses cannot carry function calls");
+    if (!part.functionResponse) continue;
+    const FunctionResponse& response = *part.functionResponse;
+    auto match = std::find_if(open.begin(), open.end(), [&](const FunctionCall& call) {
+      return !response.id.empty() && !call.id.empty() ? call.id == response.id : call.name == response.name;
+    });
+    if (match == open.end()) return broken("a response to " + response.name + " answers no pending call");
+    open.erase(match);
+  }
+  if (!open.empty()) return broken("the call to " + open.front().name + " has no response");
+  pending_.clear();
+  addUserParts(std::move(parts));
+  return {};
+}
+
+History::Checkpoint History::checkpoint() const {
+  return {contents_.size(), contents_.empty() ? 0 : contents_.back().parts.size(), pending_};
+}
+
+void History::rollback(const Checkpoint& checkpoint) {
+  contents_.resize(std::min(contents_.size(), checkpoint.contents));
+  if (!contents_.empty() && contents_.size() == checkpoint.contents) contents_.back().parts.resize(checkpoint.lastParts);
+  pending_ = checkpoint.pending;
+}
+
+}  // namespace lathe::engine

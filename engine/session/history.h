@@ -1,0 +1,49 @@
+// A session's conversation as the model sees it, with one invariant kept on
+// every append: each function call of a model content is answered, in the
+// next user content, by exactly one function response (matched by id when
+// the model gave one, else by name, in order). Roles alternate; consecutive
+// user parts are merged. A checkpoint is two numbers, so a turn can be undone
+// without copying the history. Owned by one turn's thread at a time.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "engine/model/content.h"
+#include "protocol/base/result.h"
+
+namespace lathe::engine {
+
+class History {
+ public:
+  const std::vector<Content>& contents() const { return contents_; }
+  bool empty() const { return contents_.empty(); }
+  size_t size() const { return contents_.size(); }
+
+  // User text or data (a prompt). Refused while calls are unanswered.
+  Status appendUser(std::vector<Part> parts);
+  // A model reply; its function calls become pending. Refused while calls are unanswered.
+  Status appendModel(Content content);
+  // Answers the pending calls: one functionResponse per call (any order by
+  // id, else in call order), plus any other parts (inline data).
+  Status appendResponses(std::vector<Part> parts);
+
+  // The calls still waiting for their responses.
+  const std::vector<FunctionCall>& pendingCalls() const { return pending_; }
+
+  struct Checkpoint {
+    size_t contents = 0;
+    size_t lastParts = 0;  // parts of the last content then (user parts merge into it)
+    std::vector<FunctionCall> pending;
+  };
+  Checkpoint checkpoint() const;
+  void rollback(const Checkpoint& checkpoint);
+
+ private:
+  void addUserParts(std::vector<Part> parts);
+
+  std::vector<Content> contents_;
+  std::vector<FunctionCall> pending_;
+};
+
+}  // namespace lathe::engine

@@ -1,0 +1,50 @@
+// The editor as one session's turn sees it: every update goes to the session's
+// hooks (in order, one at a time) and then to the real editor; the other calls
+// pass straight through. Thread-safe: parallel tool calls send updates too.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "engine/session/editor_client.h"
+#include "engine/session/turn_hooks.h"
+
+namespace lathe::engine {
+
+class ObservedEditor final : public EditorClient {
+ public:
+  ObservedEditor(EditorClient& editor, const std::vector<std::shared_ptr<TurnHooks>>& hooks)
+      : editor_(editor), hooks_(hooks) {}
+
+  void sendUpdate(const std::string& sessionId, const acp::SessionUpdate& update) override {
+    std::lock_guard lock(mutex_);
+    for (const auto& hook : hooks_) hook->onUpdate(update);
+    editor_.sendUpdate(sessionId, update);
+  }
+  // Offers an update to the hooks only (what the editor already shows itself).
+  void record(const acp::SessionUpdate& update) {
+    std::lock_guard lock(mutex_);
+    for (const auto& hook : hooks_) hook->onUpdate(update);
+  }
+  Result<acp::RequestPermissionResponse> requestPermission(const acp::RequestPermissionRequest& request,
+                                                           const CancelToken& cancel) override {
+    return editor_.requestPermission(request, cancel);
+  }
+  acp::ClientCapabilities capabilities() const override { return editor_.capabilities(); }
+  Result<std::string> readTextFile(const std::string& sessionId, const std::string& path,
+                                   const CancelToken& cancel) override {
+    return editor_.readTextFile(sessionId, path, cancel);
+  }
+  Status writeTextFile(const std::string& sessionId, const std::string& path, const std::string& content,
+                       const CancelToken& cancel) override {
+    return editor_.writeTextFile(sessionId, path, content, cancel);
+  }
+
+ private:
+  EditorClient& editor_;
+  const std::vector<std::shared_ptr<TurnHooks>>& hooks_;  // the session's; fixed while a turn runs
+  std::mutex mutex_;
+};
+
+}  // namespace lathe::engine

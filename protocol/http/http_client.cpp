@@ -1,0 +1,301 @@
+// One blocking cpp-httplib request per attempt; the body is fed through the SSE
+// parser (or kept whole); cancellation stops the client from the cancelling
+// thread. The retry loop asks the pure retry policy what to do.
+#include "protocol/http/http_client.h"
+
+#include <httplib.h>
+
+#include <algorithm>
+#include <cctype>
+#include <condition_variable>
+#include <mutex>
+#include <random>
+
+namespace lathe::http {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+constexpr size_t kMaxErrorBody = 64 * 1024;
+constexpr size_t kMaxStreamHead = 512;
+constexpr size_t kMaxWholeBody = 64u << 20;
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+// At most n bytes of text, not cutting a UTF-8 sequence.
+std::string utf8Prefix(std::string_view text, size_t n) {
+  if (text.size() <= n) return std::string(text);
+  while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
+  return std::string(text.substr(0, n)) + "...";
+}
+
+std::string describeTransport(httplib::Error error) {
+  std::string what;
+  switch (error) {
+    case httplib::Error::Connection: what = "could not connect"; break;
+    case httplib::Error::ConnectionTimeout: what = "the connection timed out"; break;
+    case httplib::Error::Read: what = "the connection broke while reading the reply"; break;
+    case httplib::Error::Write: what = "the request could not be sent"; break;
+    case httplib::Error::SSLConnection: what = "the TLS handshake failed"; break;
+    case httplib::Error::SSLLoadingCerts: what = "the system's CA certificates could not be loaded"; break;
+    case httplib::Error::SSLServerVerification: what = "the server's TLS certificate could not be verified"; break;
+    case httplib::Error::Compression: what = "the reply could not be decompressed"; break;
+    default: what = "the request failed"; break;
+  }
+  return what + " (httplib: " + httplib::to_string(error) + ")";
+}
+
+// Lets a cancel callback, on another thread, stop a client that may be gone:
+// the attempt clears the pointer under the mutex before the client dies.
+struct StopSwitch {
+  std::mutex mutex;
+  httplib::Client* client = nullptr;
+};
+
+Error cancelledError() { return makeError(Errc::cancelled, "The model request was cancelled."); }
+
+}  // namespace
+
+Result<Endpoint> parseBaseUrl(std::string_view url, const std::string& setting) {
+  url = trim(url);
+  auto bad = [&](const std::string& why) {
+    return makeError(Errc::invalid_params, setting + " \"" + std::string(url) + "\" " + why);
+  };
+  size_t sep = url.find("://");
+  if (sep == std::string_view::npos) return bad("has no scheme: use http:// or https://");
+  std::string scheme(url.substr(0, sep));
+  for (char& c : scheme) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (scheme != "http" && scheme != "https") return bad("must start with http:// or https://");
+  std::string_view rest = url.substr(sep + 3);
+  size_t slash = rest.find_first_of("/?#");
+  std::string_view hostPort = rest.substr(0, slash);
+  if (hostPort.empty()) return bad("has no host");
+  if (hostPort.find('@') != std::string_view::npos) return bad("must not carry credentials");
+  std::string path(slash == std::string_view::npos ? std::string_view() : rest.substr(slash));
+  if (size_t cut = path.find_first_of("?#"); cut != std::string::npos) path.resize(cut);
+  while (!path.empty() && path.back() == '/') path.pop_back();
+  return Endpoint{scheme + "://" + std::string(hostPort), path};
+}
+
+void cancellableSleep(milliseconds delay, const CancelToken& cancel) {
+  struct Waiter {
+    std::mutex mutex;
+    std::condition_variable cv;
+    bool woken = false;
+  };
+  auto waiter = std::make_shared<Waiter>();
+  auto registration = cancel.onCancel([waiter] {
+    std::lock_guard lock(waiter->mutex);
+    waiter->woken = true;
+    waiter->cv.notify_all();
+  });
+  std::unique_lock lock(waiter->mutex);
+  waiter->cv.wait_for(lock, delay, [&] { return waiter->woken; });
+}
+
+// One HTTP exchange and how it ended.
+struct Client::Attempt {
+  enum class Kind { success, cancelled, retry, fail };
+  Kind kind = Kind::success;
+  Error error;
+  std::optional<milliseconds> retryAfter;
+
+  static Attempt fail(Error e) { return {Kind::fail, std::move(e), std::nullopt}; }
+  static Attempt retry(Error e, std::optional<milliseconds> after = std::nullopt) {
+    return {Kind::retry, std::move(e), after};
+  }
+  static Attempt cancelled() { return {Kind::cancelled, cancelledError(), std::nullopt}; }
+};
+
+Client::Client(Endpoint endpoint, Options options) : endpoint_(std::move(endpoint)), options_(std::move(options)) {
+  if (!options_.sleep) options_.sleep = cancellableSleep;
+}
+
+double Client::jitter() {
+  static thread_local std::mt19937_64 rng{std::random_device{}()};
+  return std::uniform_real_distribution<double>(0.75, 1.25)(rng);
+}
+
+template <class Run>
+Status Client::withRetries(const Run& run, const CancelToken& cancel) {
+  for (int attempt = 1;; ++attempt) {
+    if (cancel.cancelled()) return cancelledError();
+    Attempt outcome = run();
+    if (outcome.kind == Attempt::Kind::success) return {};
+    if (outcome.kind != Attempt::Kind::retry) return outcome.error;
+    RetryDecision decision = decideRetry(options_.retry, attempt, true, outcome.retryAfter, jitter());
+    if (!decision.retry) {
+      outcome.error.message += decision.note;
+      return outcome.error;
+    }
+    options_.sleep(decision.delay, cancel);
+  }
+}
+
+namespace {
+
+// Sends one request; the receiver sees the status first, then body bytes.
+struct Exchange {
+  int status = -1;
+  std::string retryAfterHeader;
+  httplib::Error error = httplib::Error::Success;
+  bool ok = false;
+  Clock::time_point lastActivity = Clock::now();
+};
+
+Exchange send(const Endpoint& endpoint, const Client::Options& options, const std::string& path,
+              const std::string& body, const char* accept, const CancelToken& cancel,
+              const std::function<bool(Exchange&, std::string_view)>& onBytes) {
+  Exchange ex;
+  httplib::Client client(endpoint.origin);
+  client.set_connection_timeout(options.connectTimeout);
+  client.set_read_timeout(options.readTimeout);
+  client.set_write_timeout(options.readTimeout);
+  client.set_keep_alive(false);
+  httplib::Request req;
+  req.method = "POST";
+  req.path = endpoint.pathPrefix + path;
+  req.headers = {{"Content-Type", "application/json"}, {"Accept", accept}, {"User-Agent", "lathe"}};
+  for (const auto& [name, value] : options.headers) req.headers.emplace(name, value);
+  req.body = body;
+  req.response_handler = [&](const httplib::Response& res) {
+    ex.status = res.status;
+    ex.retryAfterHeader = res.get_header_value("Retry-After");
+    ex.lastActivity = Clock::now();
+    return !cancel.cancelled();
+  };
+  req.content_receiver = [&](const char* data, size_t size, uint64_t, uint64_t) {
+    if (cancel.cancelled()) return false;
+    ex.lastActivity = Clock::now();
+    return onBytes(ex, std::string_view(data, size));
+  };
+  auto stopSwitch = std::make_shared<StopSwitch>();
+  stopSwitch->client = &client;
+  auto registration = cancel.onCancel([stopSwitch] {
+    std::lock_guard lock(stopSwitch->mutex);
+    if (stopSwitch->client) stopSwitch->client->stop();
+  });
+  httplib::Response res;
+  ex.ok = !cancel.cancelled() && client.send(req, res, ex.error);
+  std::lock_guard lock(stopSwitch->mutex);
+  stopSwitch->client = nullptr;
+  return ex;
+}
+
+}  // namespace
+
+Status Client::streamEvents(const std::string& path, const std::string& body, const StreamCallbacks& callbacks,
+                            const CancelToken& cancel) {
+  const std::string url = endpoint_.origin + endpoint_.pathPrefix + path.substr(0, path.find('?'));
+  const std::string api = "The " + options_.apiName;
+  return withRetries([&]() -> Attempt {
+    if (callbacks.onAttempt) callbacks.onAttempt();
+    SseParser parser;
+    std::string kept;
+    bool delivered = false;
+    std::optional<EventError> eventError;
+    auto handle = [&](const SseEvent& event) {
+      if (trim(event.data).empty()) return true;
+      if (auto problem = callbacks.onEvent(event)) {
+        eventError = std::move(problem);
+        return false;
+      }
+      delivered = true;
+      return !cancel.cancelled();
+    };
+    Exchange ex = send(endpoint_, options_, path, body, "text/event-stream", cancel,
+                       [&](Exchange& x, std::string_view bytes) {
+                         // Keeps an error body, or the start of a stream in case it has no events.
+                         size_t keep = x.status != 200 ? kMaxErrorBody : kMaxStreamHead;
+                         kept.append(bytes.substr(0, keep - std::min(keep, kept.size())));
+                         if (x.status != 200) return true;
+                         for (const SseEvent& event : parser.feed(bytes)) {
+                           if (!handle(event)) return false;
+                         }
+                         return true;
+                       });
+    if (cancel.cancelled()) return Attempt::cancelled();
+    auto fromEvent = [&]() {
+      return eventError->retryable && !delivered ? Attempt::retry(eventError->error) : Attempt::fail(eventError->error);
+    };
+    if (eventError) return fromEvent();
+    if (ex.status == 200 && ex.ok) {
+      if (auto last = parser.finish(); last && !handle(*last)) {
+        if (cancel.cancelled()) return Attempt::cancelled();
+        if (eventError) return fromEvent();
+      }
+      if (delivered) return Attempt{};
+      std::string_view head = trim(kept);
+      if (head.empty() || head.front() == ':') {
+        return Attempt::retry(makeError(Errc::model, api + " at " + url + " ended its reply without sending anything."));
+      }
+      // Not an event stream (a proxy's page, plain JSON): retrying will not help.
+      return Attempt::fail(makeError(Errc::model, api + " at " + url +
+                                                      " did not reply with server-sent events; it began: " +
+                                                      utf8Prefix(head, 200)));
+    }
+    if (ex.status == 200) {  // the transport failed after the headers
+      std::string why = describeTransport(ex.error);
+      Errc code = Errc::http;
+      if (ex.error == httplib::Error::Read &&
+          Clock::now() - ex.lastActivity >= options_.readTimeout - milliseconds(500)) {
+        why = "no data arrived for " + inSeconds(options_.readTimeout) + " (httplib: Read)";
+        code = Errc::timeout;
+      }
+      Error broken = makeError(code, api + " stream from " + url + " broke off: " + why);
+      return delivered ? Attempt::fail(broken) : Attempt::retry(broken);
+    }
+    if (ex.status < 0) {
+      Errc code = ex.error == httplib::Error::ConnectionTimeout ? Errc::timeout : Errc::http;
+      return Attempt::retry(makeError(code, "Could not reach the " + options_.apiName + " at " + url + ": " +
+                                                describeTransport(ex.error)));
+    }
+    StatusError problem = callbacks.describeStatus(ex.status, kept);
+    std::optional<milliseconds> after = parseRetryAfter(ex.retryAfterHeader);
+    if (!after) after = problem.retryAfter;
+    if (retryableStatus(ex.status)) return Attempt::retry(std::move(problem.error), after);
+    return Attempt::fail(std::move(problem.error));
+  }, cancel);
+}
+
+Result<std::string> Client::post(const std::string& path, const std::string& body,
+                                 const DescribeStatus& describeStatus, const CancelToken& cancel) {
+  const std::string url = endpoint_.origin + endpoint_.pathPrefix + path.substr(0, path.find('?'));
+  std::string answer;
+  Status status = withRetries([&]() -> Attempt {
+    answer.clear();
+    bool tooLarge = false;
+    Exchange ex = send(endpoint_, options_, path, body, "application/json", cancel,
+                       [&](Exchange&, std::string_view bytes) {
+                         if (answer.size() + bytes.size() > kMaxWholeBody) {
+                           tooLarge = true;
+                           return false;
+                         }
+                         answer.append(bytes);
+                         return true;
+                       });
+    if (cancel.cancelled()) return Attempt::cancelled();
+    if (tooLarge) return Attempt::fail(makeError(Errc::model, "The " + options_.apiName + " reply from " + url +
+                                                                  " is larger than 64 MB."));
+    if (ex.status == 200 && ex.ok) return Attempt{};
+    if (ex.status < 0 || ex.status == 200) {
+      Errc code = ex.error == httplib::Error::ConnectionTimeout ? Errc::timeout : Errc::http;
+      return Attempt::retry(makeError(code, "Could not reach the " + options_.apiName + " at " + url + ": " +
+                                                describeTransport(ex.error)));
+    }
+    StatusError problem = describeStatus(ex.status, std::string_view(answer).substr(0, kMaxErrorBody));
+    std::optional<milliseconds> after = parseRetryAfter(ex.retryAfterHeader);
+    if (!after) after = problem.retryAfter;
+    if (retryableStatus(ex.status)) return Attempt::retry(std::move(problem.error), after);
+    return Attempt::fail(std::move(problem.error));
+  }, cancel);
+  if (!status) return status.error();
+  return answer;
+}
+
+}  // namespace lathe::http
