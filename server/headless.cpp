@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "engine/session/session_manager.h"
+#include "server/terminal_diff.h"
 
 namespace lathe::server {
 namespace {
@@ -53,7 +54,9 @@ class TerminalClient final : public engine::EditorClient {
     std::string question = "Allow " + request.toolCall.title.value_or("this tool call") + "?\n";
     if (request.toolCall.content) {
       for (const auto& item : *request.toolCall.content) {
-        question += item.type == acp::ToolCallContent::Type::diff ? "  (edit of " + item.path + ")\n" : "  " + item.text + "\n";
+        question += item.type == acp::ToolCallContent::Type::diff
+                        ? "Edit of " + item.path + ":\n" + terminalDiff(item.oldText, item.newText, ::isatty(STDERR_FILENO))
+                        : "  " + item.text + "\n";
       }
     }
     for (size_t i = 0; i < request.options.size(); ++i) {

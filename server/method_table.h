@@ -1,4 +1,5 @@
-// Binds JSON-RPC methods to typed member functions: params are decoded once
+// Binds JSON-RPC methods to typed member functions (the table itself may be a
+// temporary: bindings keep only the handler): params are decoded once
 // (a bad field answers -32602 naming it), the member is called, and its result
 // or error is encoded. Three shapes: a request answered at once, a request
 // answered later through its Responder, and a notification. Handlers run on
@@ -20,10 +21,10 @@ class MethodTable {
 
   template <class Request, class Response>
   MethodTable& request(const std::string& method, Result<Response> (Handler::*member)(const Request&)) {
-    peer_.onRequest(method, [this, member](const rpc::Incoming& msg, rpc::Responder responder) {
+    peer_.onRequest(method, [handler = &handler_, member](const rpc::Incoming& msg, rpc::Responder responder) {
       auto request = Request::fromJson(paramsOf(msg));
       if (!request) return responder.fail(request.error());
-      auto result = (handler_.*member)(*request);
+      auto result = (handler->*member)(*request);
       if (!result) return responder.fail(result.error());
       responder.reply(result->toJson());
     });
@@ -32,20 +33,20 @@ class MethodTable {
 
   template <class Request>
   MethodTable& deferred(const std::string& method, void (Handler::*member)(const Request&, rpc::Responder)) {
-    peer_.onRequest(method, [this, member](const rpc::Incoming& msg, rpc::Responder responder) {
+    peer_.onRequest(method, [handler = &handler_, member](const rpc::Incoming& msg, rpc::Responder responder) {
       auto request = Request::fromJson(paramsOf(msg));
       if (!request) return responder.fail(request.error());
-      (handler_.*member)(*request, std::move(responder));
+      (handler->*member)(*request, std::move(responder));
     });
     return *this;
   }
 
   template <class Notification>
   MethodTable& notification(const std::string& method, void (Handler::*member)(const Notification&)) {
-    peer_.onNotification(method, [this, member, method](const rpc::Incoming& msg) {
+    peer_.onNotification(method, [handler = &handler_, member, method](const rpc::Incoming& msg) {
       auto note = Notification::fromJson(paramsOf(msg));
       if (!note) return log(LogLevel::warn, "bad " + method + ": " + note.error().message);
-      (handler_.*member)(*note);
+      (handler->*member)(*note);
     });
     return *this;
   }

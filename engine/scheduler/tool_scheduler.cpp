@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "engine/scheduler/call_state.h"
+#include "engine/scheduler/markdown_fence.h"
 #include "engine/scheduler/permission_options.h"
 
 namespace lathe::engine {
@@ -48,20 +49,28 @@ acp::ToolCallContent textContent(std::string text) {
   return content;
 }
 
-acp::ToolCallContent diffContent(const tools::FileDiff& diff) {
+acp::ToolCallContent diffContent(tools::FileDiff diff) {
   acp::ToolCallContent content;
   content.type = acp::ToolCallContent::Type::diff;
-  content.path = diff.path;
-  content.oldText = diff.oldText;
-  content.newText = diff.newText;
+  content.path = std::move(diff.path);
+  content.oldText = std::move(diff.oldText);
+  content.newText = std::move(diff.newText);
   return content;
+}
+
+// The 1-based line where a diff's first change is, so the editor can jump there.
+int64_t firstChangedLine(const tools::FileDiff& diff) {
+  std::string_view before = diff.oldText ? std::string_view(*diff.oldText) : std::string_view();
+  std::string_view after = diff.newText;
+  size_t same = std::mismatch(before.begin(), before.end(), after.begin(), after.end()).first - before.begin();
+  return 1 + std::count(after.begin(), after.begin() + static_cast<std::ptrdiff_t>(same), '\n');
 }
 
 // What the person sees in a permission request for each confirmation type.
 std::vector<acp::ToolCallContent> confirmationContent(const tools::ConfirmationDetails& details) {
   if (auto* edit = std::get_if<tools::EditConfirmation>(&details)) return {diffContent(edit->diff)};
   if (auto* exec = std::get_if<tools::ExecConfirmation>(&details)) {
-    std::string text = "$ " + exec->command;
+    std::string text = fenced("$ " + exec->command, "sh");
     std::vector<std::string> names;
     for (const auto& words : exec->commands) {
       std::string name = words.empty() ? "(a computed command)" : words.front();
@@ -88,34 +97,30 @@ std::vector<acp::ToolCallContent> confirmationContent(const tools::ConfirmationD
 // One call's journey through its states, and its reports to the editor.
 class ToolScheduler::CallRun {
  public:
-  CallRun(ToolScheduler& owner, const FunctionCall& call)
-      : owner_(owner), id_(owner.nextCallId()) {
+  CallRun(ToolScheduler& owner, const FunctionCall& call) : owner_(owner), id_(owner.nextCallId()) {
     outcome_.response.id = call.id;
     outcome_.response.name = call.name;
   }
 
   const std::string& id() const { return id_; }
-  CallState state() const { return machine_.state(); }
+  // Raw output (a shell's) is fenced so Markdown clients show it as it is.
+  void setMarkdown(bool markdown) { markdown_ = markdown; }
 
-  // Ends the call with a message for the model and the person.
-  Outcome finish(CallState final, const std::string& message) {
+  // Ends the call: the model reads `forModel`; the person sees `forPerson`
+  // (the same when empty).
+  Outcome finish(CallState final, const std::string& forModel, const std::string& forPerson = "") {
     machine_.advance(final);
-    outcome_.response.response = responseJson("error", message);
-    acp::ToolCallUpdate update;
-    update.toolCallId = id_;
-    update.status = toAcpStatus(machine_.state());
-    update.content = std::vector<acp::ToolCallContent>{textContent(message)};
+    outcome_.response.response = responseJson("error", forModel);
+    acp::ToolCallUpdate update = updateOf(machine_.state());
+    update.content = std::vector<acp::ToolCallContent>{textContent(forPerson.empty() ? forModel : forPerson)};
+    update.rawOutput = outcome_.response.response;
     owner_.editor_.sendUpdate(owner_.sessionId_, update);
     return std::move(outcome_);
   }
 
   void moveTo(CallState next) {
-    if (!machine_.advance(next)) return;
-    if (next != CallState::executing) return;
-    acp::ToolCallUpdate update;
-    update.toolCallId = id_;
-    update.status = toAcpStatus(next);
-    owner_.editor_.sendUpdate(owner_.sessionId_, update);
+    if (!machine_.advance(next) || next != CallState::executing) return;
+    owner_.editor_.sendUpdate(owner_.sessionId_, updateOf(next));
   }
 
   // Live output, throttled; the final result replaces it.
@@ -126,12 +131,39 @@ class ToolScheduler::CallRun {
     lastOutput_ = now;
     acp::ToolCallUpdate update;
     update.toolCallId = id_;
-    update.content = std::vector<acp::ToolCallContent>{textContent(text)};
+    update.content = std::vector<acp::ToolCallContent>{textContent(display(text))};
     owner_.editor_.sendUpdate(owner_.sessionId_, update);
   }
 
   Outcome succeed(tools::ToolResult& result) {
     machine_.advance(CallState::success);
+    outcome_.response.response = responseJson("output", modelText(result));
+    acp::ToolCallUpdate done = updateOf(CallState::success);
+    std::vector<acp::ToolCallContent> content;
+    if (auto* diff = std::get_if<tools::FileDiff>(&result.returnDisplay)) {
+      done.locations = std::vector<acp::ToolCallLocation>{{diff->path, firstChangedLine(*diff)}};
+      content.push_back(diffContent(std::move(*diff)));
+    } else if (auto* text = std::get_if<std::string>(&result.returnDisplay); text && !text->empty()) {
+      content.push_back(textContent(display(*text)));
+    }
+    for (auto& note : result.displayNotes) content.push_back(textContent(std::move(note)));
+    done.content = std::move(content);
+    done.rawOutput = outcome_.response.response;
+    owner_.editor_.sendUpdate(owner_.sessionId_, done);
+    return std::move(outcome_);
+  }
+
+ private:
+  acp::ToolCallUpdate updateOf(CallState state) const {
+    acp::ToolCallUpdate update;
+    update.toolCallId = id_;
+    update.status = toAcpStatus(state);
+    return update;
+  }
+  std::string display(const std::string& text) const { return markdown_ ? text : fenced(text); }
+
+  // The text the model reads; inline data (images) travels as extra parts.
+  std::string modelText(tools::ToolResult& result) {
     std::string text;
     for (auto& part : result.llmContent) {
       if (part.isInline()) {
@@ -143,25 +175,12 @@ class ToolScheduler::CallRun {
         text += part.text;
       }
     }
-    outcome_.response.response = responseJson("output", text);
-    acp::ToolCallUpdate done;
-    done.toolCallId = id_;
-    done.status = acp::ToolCallStatus::completed;
-    std::vector<acp::ToolCallContent> content;
-    if (auto* diff = std::get_if<tools::FileDiff>(&result.returnDisplay)) {
-      content.push_back(diffContent(*diff));
-    } else if (auto* display = std::get_if<std::string>(&result.returnDisplay); display && !display->empty()) {
-      content.push_back(textContent(*display));
-    }
-    for (auto& note : result.displayNotes) content.push_back(textContent(std::move(note)));
-    done.content = std::move(content);
-    owner_.editor_.sendUpdate(owner_.sessionId_, done);
-    return std::move(outcome_);
+    return text;
   }
 
- private:
   ToolScheduler& owner_;
   std::string id_;
+  bool markdown_ = true;
   CallStateMachine machine_;
   Outcome outcome_;
   std::mutex outputMutex_;
@@ -233,105 +252,127 @@ ToolScheduler::Outcome ToolScheduler::guarded(const FunctionCall& call, const Ca
 
 ToolScheduler::Outcome ToolScheduler::runOne(const FunctionCall& call, const CancelToken& cancel, int depth) {
   CallRun run(*this, call);
-  acp::ToolCall announce;
-  announce.toolCallId = run.id();
-  announce.title = call.name;
-  announce.rawInput = call.args.empty() ? json::Raw{"{}"} : call.args;
-
-  auto tool = registry_.find(call.name);
-  if (!tool) {
-    editor_.sendUpdate(sessionId_, announce);
-    std::string names;
-    for (const auto& t : registry_.all()) names += (names.empty() ? "" : ", ") + t->name();
-    return run.finish(CallState::error, "Tool \"" + call.name + "\" does not exist. Available tools: " + names + ".");
-  }
-  announce.kind = toAcpKind(tool->kind());
-  auto args = json::parse(announce.rawInput.text);
-  if (!args) {
-    editor_.sendUpdate(sessionId_, announce);
-    return run.finish(CallState::error, "The arguments of " + call.name + " are not valid JSON: " + args.error().message);
-  }
-  tools::BuildResult built = tool->build(*args);
-  if (!built.invocation) {
-    editor_.sendUpdate(sessionId_, announce);
-    return run.finish(CallState::error, "Invalid parameters for " + call.name + ": " + built.error->message);
-  }
-  tools::ToolInvocation& invocation = *built.invocation;
-  announce.title = tool->info().displayName + ": " + invocation.description();
-  for (const auto& loc : invocation.locations()) announce.locations.push_back({loc.path, loc.line});
-  editor_.sendUpdate(sessionId_, announce);
-
+  Prepared prepared;
+  if (auto failed = prepare(call, run, prepared)) return std::move(*failed);
   if (cancel.cancelled()) return run.finish(CallState::cancelled, "Cancelled before it ran: the user stopped the turn.");
-
-  // Approval: a pure decision first; the person is asked only when it says so.
-  auto details = invocation.shouldConfirmExecute(cancel);
-  if (!details) return run.finish(CallState::error, details.error().message);
-  ApprovalQuery query{call.name, tool->kind(), details->has_value() ? &**details : nullptr};
-  Decision decision;
-  {
-    std::lock_guard lock(approvalsMutex_);
-    decision = decideApproval(mode_.load(), query, approvals_);
-  }
-  if (decision == Decision::deny) {
-    if (mode_.load() == ApprovalMode::plan && !tools::isReadOnlyKind(tool->kind())) {
-      return run.finish(CallState::error, "Refused: the session is in plan mode, which allows only read-only tools. "
-                                          "Describe the change instead of making it.");
-    }
-    return run.finish(CallState::error, "Refused: the settings exclude this command (tools.exclude).");
-  }
-  if (decision == Decision::ask) {
-    run.moveTo(CallState::awaiting_approval);
-    acp::RequestPermissionRequest ask;
-    ask.sessionId = sessionId_;
-    ask.toolCall.toolCallId = run.id();
-    ask.toolCall.title = announce.title;
-    ask.toolCall.kind = announce.kind;
-    ask.toolCall.status = acp::ToolCallStatus::pending;
-    ask.toolCall.locations = announce.locations;
-    ask.toolCall.rawInput = announce.rawInput;
-    ask.toolCall.content = confirmationContent(**details);
-    ask.options = permissionOptions(**details, tool->info().displayName);
-    auto answer = editor_.requestPermission(ask, cancel);
-    // Fail closed: anything but a selected option we offered means no.
-    if (cancel.cancelled()) return run.finish(CallState::cancelled, "Cancelled: the user stopped the turn.");
-    if (!answer) {
-      return run.finish(CallState::error, "Not run: permission could not be obtained (" + answer.error().message + ").");
-    }
-    std::optional<PermissionChoice> choice;
-    if (!answer->cancelled) choice = choiceFor(answer->optionId, **details);
-    if (!choice || !choice->allow) {
-      return run.finish(CallState::error, "The user rejected this tool call. Do not retry it; ask what they want "
-                                          "instead if it is unclear.");
-    }
-    if (choice->always) {
-      std::lock_guard lock(approvalsMutex_);
-      remember(approvals_, *choice->always, query);
-    }
-  }
+  if (auto refused = approve(call, run, prepared, cancel)) return std::move(*refused);
   run.moveTo(CallState::scheduled);
   run.moveTo(CallState::executing);
 
-  CancelToken callToken = cancel.child();
-  tools::ToolResult result = invocation.execute(callToken, [&run](const std::string& text) { run.output(text); });
+  tools::ToolResult result =
+      prepared.invocation->execute(cancel.child(), [&run](const std::string& text) { run.output(text); });
   // What the tool did is what is reported: a call that finished before the
   // cancel reached it really did its work, and the model must know.
   if (result.error && result.error->type == tools::ErrorType::cancelled) {
     return run.finish(CallState::cancelled, "Cancelled: the user stopped the turn.");
   }
   if (result.error) return run.finish(CallState::error, result.error->message);
+  if (!result.tailToolCallRequest || depth >= kMaxTailDepth) return run.succeed(result);
 
-  if (result.tailToolCallRequest && depth < kMaxTailDepth) {
-    // The tool asked for another to run right after it: the model sees the
-    // tail's result as the answer to its call.
-    Outcome first = run.succeed(result);
-    FunctionCall tail{call.id, result.tailToolCallRequest->name, result.tailToolCallRequest->args};
-    Outcome tailOutcome = runOne(tail, cancel, depth + 1);
-    tailOutcome.response.name = call.name;
-    tailOutcome.inlineParts.insert(tailOutcome.inlineParts.begin(), std::make_move_iterator(first.inlineParts.begin()),
-                                   std::make_move_iterator(first.inlineParts.end()));
-    return tailOutcome;
+  // The tool asked for another to run right after it: the model sees the
+  // tail's result as the answer to its call.
+  Outcome first = run.succeed(result);
+  FunctionCall tail{call.id, result.tailToolCallRequest->name, result.tailToolCallRequest->args};
+  Outcome tailOutcome = runOne(tail, cancel, depth + 1);
+  tailOutcome.response.name = call.name;
+  tailOutcome.inlineParts.insert(tailOutcome.inlineParts.begin(), std::make_move_iterator(first.inlineParts.begin()),
+                                 std::make_move_iterator(first.inlineParts.end()));
+  return tailOutcome;
+}
+
+// Looks the tool up, checks the arguments, builds the invocation and announces
+// the call (tool_call). An outcome only when the call ends here.
+std::optional<ToolScheduler::Outcome> ToolScheduler::prepare(const FunctionCall& call, CallRun& run,
+                                                             Prepared& prepared) {
+  acp::ToolCall& announce = prepared.announce;
+  announce.toolCallId = run.id();
+  announce.title = call.name;
+  announce.rawInput = call.args.empty() ? json::Raw{"{}"} : call.args;
+  prepared.tool = registry_.find(call.name);
+  auto failed = [&](const std::string& message) {
+    editor_.sendUpdate(sessionId_, announce);
+    return run.finish(CallState::error, message);
+  };
+  if (!prepared.tool) {
+    std::string names;
+    for (const auto& t : registry_.all()) names += (names.empty() ? "" : ", ") + t->name();
+    return failed("Tool \"" + call.name + "\" does not exist. Available tools: " + names + ".");
   }
-  return run.succeed(result);
+  const tools::Tool& tool = *prepared.tool;
+  announce.kind = toAcpKind(tool.kind());
+  run.setMarkdown(tool.info().isOutputMarkdown);
+  auto args = json::parse(announce.rawInput.text);
+  if (!args) return failed("The arguments of " + call.name + " are not valid JSON: " + args.error().message);
+  tools::BuildResult built = tool.build(*args);
+  if (!built.invocation) return failed("Invalid parameters for " + call.name + ": " + built.error->message);
+  prepared.invocation = std::move(built.invocation);
+  announce.title = tool.info().displayName + ": " + prepared.invocation->description();
+  for (const auto& loc : prepared.invocation->locations()) announce.locations.push_back({loc.path, loc.line});
+  editor_.sendUpdate(sessionId_, announce);
+  return std::nullopt;
+}
+
+// Decides whether the call may run, asking the person when the policy says
+// so. An outcome only when the call does not run.
+std::optional<ToolScheduler::Outcome> ToolScheduler::approve(const FunctionCall& call, CallRun& run,
+                                                             Prepared& prepared, const CancelToken& cancel) {
+  const tools::Tool& tool = *prepared.tool;
+  auto details = prepared.invocation->shouldConfirmExecute(cancel);
+  if (!details) return run.finish(CallState::error, details.error().message);
+  ApprovalQuery query{call.name, tool.kind(), details->has_value() ? &**details : nullptr};
+  Decision decision;
+  {
+    std::lock_guard lock(approvalsMutex_);
+    decision = decideApproval(mode_.load(), query, approvals_);
+  }
+  if (decision == Decision::allow) return std::nullopt;
+  if (decision == Decision::deny) {
+    if (mode_.load() == ApprovalMode::plan && !tools::isReadOnlyKind(tool.kind())) {
+      return run.finish(CallState::error,
+                        "Refused: the session is in plan mode, which allows only read-only tools. "
+                        "Describe the change instead of making it.",
+                        "Not run: plan mode allows only read-only tools.");
+    }
+    return run.finish(CallState::error, "Refused: the settings exclude this command (tools.exclude).",
+                      "Not run: your settings exclude this command (tools.exclude).");
+  }
+  run.moveTo(CallState::awaiting_approval);
+  auto answer = editor_.requestPermission(permissionRequest(run, prepared, **details), cancel);
+  // Fail closed: anything but a selected option we offered means no.
+  if (cancel.cancelled()) return run.finish(CallState::cancelled, "Cancelled: the user stopped the turn.");
+  if (!answer) {
+    return run.finish(CallState::error, "Not run: permission could not be obtained (" + answer.error().message + ").");
+  }
+  std::optional<PermissionChoice> choice;
+  if (!answer->cancelled) choice = choiceFor(answer->optionId, **details);
+  if (!choice || !choice->allow) {
+    return run.finish(CallState::error,
+                      "The user rejected this tool call. Do not retry it; ask what they want instead if it is unclear.",
+                      "You rejected this call; it did not run.");
+  }
+  if (choice->always) {
+    std::lock_guard lock(approvalsMutex_);
+    remember(approvals_, *choice->always, query);
+  }
+  return std::nullopt;
+}
+
+acp::RequestPermissionRequest ToolScheduler::permissionRequest(const CallRun& run, const Prepared& prepared,
+                                                               const tools::ConfirmationDetails& details) const {
+  acp::RequestPermissionRequest ask;
+  ask.sessionId = sessionId_;
+  ask.toolCall.toolCallId = run.id();
+  ask.toolCall.title = prepared.announce.title;
+  ask.toolCall.kind = prepared.announce.kind;
+  ask.toolCall.status = acp::ToolCallStatus::pending;
+  ask.toolCall.locations = prepared.announce.locations;
+  if (auto* edit = std::get_if<tools::EditConfirmation>(&details)) {
+    ask.toolCall.locations = std::vector<acp::ToolCallLocation>{{edit->diff.path, firstChangedLine(edit->diff)}};
+  }
+  ask.toolCall.rawInput = prepared.announce.rawInput;
+  ask.toolCall.content = confirmationContent(details);
+  ask.options = permissionOptions(details, prepared.tool->info().displayName);
+  return ask;
 }
 
 }  // namespace lathe::engine

@@ -6,13 +6,17 @@
 #pragma once
 
 #include <atomic>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "engine/scheduler/approval_policy.h"
 #include "engine/model/content.h"
 #include "engine/session/editor_client.h"
+#include "protocol/acp/client_calls.h"
+#include "protocol/acp/tool_call.h"
 #include "protocol/base/cancel.h"
 #include "tools/core/registry.h"
 
@@ -33,9 +37,19 @@ class ToolScheduler {
     std::vector<Part> inlineParts;
   };
   class CallRun;
+  // A call that passed lookup and validation.
+  struct Prepared {
+    acp::ToolCall announce;
+    std::shared_ptr<const tools::Tool> tool;
+    std::unique_ptr<tools::ToolInvocation> invocation;
+  };
 
   Outcome guarded(const FunctionCall& call, const CancelToken& cancel);
   Outcome runOne(const FunctionCall& call, const CancelToken& cancel, int depth);
+  std::optional<Outcome> prepare(const FunctionCall& call, CallRun& run, Prepared& prepared);
+  std::optional<Outcome> approve(const FunctionCall& call, CallRun& run, Prepared& prepared, const CancelToken& cancel);
+  acp::RequestPermissionRequest permissionRequest(const CallRun& run, const Prepared& prepared,
+                                                  const tools::ConfirmationDetails& details) const;
   bool isReadOnlyCall(const FunctionCall& call) const;
   std::string nextCallId();
 

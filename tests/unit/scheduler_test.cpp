@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <condition_variable>
 #include <mutex>
 #include <thread>
 
@@ -15,6 +16,23 @@ namespace {
 
 constexpr const char* kSchema = R"({"type":"object","properties":{"path":{"type":"string"}}})";
 
+// A timed latch: runs that meet here prove they overlapped; a run that waits
+// in vain (the calls ran one by one) records it.
+struct Meeting {
+  explicit Meeting(int count) : expected(count) {}
+  int expected;
+  std::mutex mutex;
+  std::condition_variable cv;
+  int arrived = 0;
+  bool missed = false;
+  void arriveAndWait() {
+    std::unique_lock lock(mutex);
+    ++arrived;
+    cv.notify_all();
+    if (!cv.wait_for(lock, std::chrono::seconds(10), [&] { return arrived >= expected; })) missed = true;
+  }
+};
+
 // An edit-like tool that needs confirmation and counts its runs.
 class FakeTool final : public tools::Tool {
  public:
@@ -24,6 +42,7 @@ class FakeTool final : public tools::Tool {
     std::optional<tools::TailCall> tail;
     std::vector<std::string> liveOutput;
     std::chrono::milliseconds sleep{0};
+    std::shared_ptr<struct Meeting> meeting;  // every run waits here for the others
   };
   FakeTool(std::string name, tools::Kind kind, Behaviour behaviour)
       : Tool(tools::ToolInfo{std::move(name), "Fake", "a fake", kind, kSchema, true, true}), behaviour_(behaviour) {}
@@ -55,6 +74,7 @@ class FakeTool final : public tools::Tool {
         output(line);
         std::this_thread::sleep_for(std::chrono::milliseconds(250));
       }
+      if (tool_.behaviour_.meeting) tool_.behaviour_.meeting->arriveAndWait();
       std::this_thread::sleep_for(tool_.behaviour_.sleep);
       --tool_.concurrent;
       ++tool_.runs;
@@ -171,13 +191,14 @@ TEST_CASE("modes: yolo and autoEdit run edits without asking; plan refuses them"
 
 TEST_CASE("read-only calls run in parallel, mutators alone, answers in call order") {
   FakeTool::Behaviour slowRead(false);
-  slowRead.sleep = std::chrono::milliseconds(150);
+  slowRead.meeting = std::make_shared<Meeting>(3);
   FakeTool::Behaviour slowEdit(false);
   slowEdit.sleep = std::chrono::milliseconds(50);
   Fixture f(slowEdit, slowRead);
   auto parts = f.scheduler->run({callOf("fake_read", "/r1"), callOf("fake_read", "/r2"), callOf("fake_read", "/r3"),
                                  callOf("fake_edit", "/e1"), callOf("fake_edit", "/e2")},
                                 CancelToken());
+  CHECK_FALSE(slowRead.meeting->missed);  // all three reads were running at once
   CHECK(f.reader->maxConcurrent == 3);
   CHECK(f.edit->maxConcurrent == 1);
   REQUIRE(parts.size() == 5);
@@ -217,4 +238,56 @@ TEST_CASE("cancel before a call runs answers it as cancelled") {
   auto parts = f.scheduler->run({callOf("fake_read")}, token);
   CHECK(f.reader->runs == 0);
   CHECK(responseText(parts[0]).find("Cancelled") != std::string::npos);
+}
+
+TEST_CASE("what the person sees: a human sentence on rejection, rawOutput, fenced raw output, the edit's line") {
+  Fixture f;
+  f.editor.answer = [](auto&) { return select("reject_once"); };
+  auto parts = f.scheduler->run({callOf("fake_edit")}, CancelToken());
+  auto rejected = f.editor.all<acp::ToolCallUpdate>().back();
+  REQUIRE(rejected.content);
+  CHECK((*rejected.content)[0].text == "You rejected this call; it did not run.");
+  CHECK_THAT(responseText(parts[0]), Catch::Contains("Do not retry"));
+  CHECK_THAT(rejected.rawOutput.text, Catch::Contains("Do not retry"));
+
+  f.editor.answer = [](auto&) { return select("allow_once"); };
+  f.scheduler->run({callOf("fake_edit")}, CancelToken());
+  REQUIRE(f.editor.asked.size() == 2);
+  REQUIRE(f.editor.asked[1].toolCall.locations);
+  CHECK((*f.editor.asked[1].toolCall.locations)[0].line == 1);
+  auto done = f.editor.all<acp::ToolCallUpdate>().back();
+  CHECK(done.rawOutput.text == R"({"output":"ran /w/file.txt"})");
+}
+
+namespace {
+
+// Output that is not Markdown, with a backtick run inside.
+class RawTool final : public tools::Tool {
+ public:
+  RawTool() : Tool(tools::ToolInfo{"raw", "Raw", "raw output", tools::Kind::read, kSchema, false, false}) {}
+
+ protected:
+  tools::BuildResult createInvocation(const json::Value&) const override {
+    struct Run final : tools::ToolInvocation {
+      std::string description() const override { return "raw"; }
+      tools::ToolResult execute(const CancelToken&, const tools::OutputSink&) override {
+        return tools::ToolResult::text("# title\n| a | b |", "# title\n```x```\n| a | b |");
+      }
+    };
+    return {std::make_unique<Run>(), std::nullopt};
+  }
+};
+
+}  // namespace
+
+TEST_CASE("raw tool output reaches the editor fenced, longer than any backtick run inside") {
+  tools::ToolRegistry registry;
+  (void)registry.add(std::make_unique<RawTool>());
+  FakeEditor editor;
+  std::atomic<ApprovalMode> mode{ApprovalMode::standard};
+  ToolScheduler scheduler(registry, editor, "s", mode);
+  scheduler.run({FunctionCall{"", "raw", json::Raw{"{}"}}}, CancelToken());
+  auto done = editor.all<acp::ToolCallUpdate>().back();
+  REQUIRE(done.content);
+  CHECK((*done.content)[0].text == "````\n# title\n```x```\n| a | b |\n````");
 }
