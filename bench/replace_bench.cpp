@@ -16,6 +16,12 @@
 #include <string>
 #include <vector>
 
+#include <fcntl.h>
+
+#include "engine/scheduler/tool_scheduler.h"
+#include "protocol/acp/updates.h"
+#include "protocol/jsonrpc/framing.h"
+#include "protocol/jsonrpc/message.h"
 #include "tools/builtin/builtin_tools.h"
 #include "tools/core/file_store.h"
 #include "tools/core/workspace.h"
@@ -45,6 +51,42 @@ struct Stats {
     std::printf("%-34s median %8.2f ms   min %8.2f   max %8.2f\n", label, sorted[sorted.size() / 2], sorted.front(),
                 sorted.back());
   }
+};
+
+// The editor as the ACP server sees it: every update and permission request
+// is encoded and framed exactly as for stdout, then written to /dev/null; the
+// person allows the edit.
+class WireEditor final : public engine::EditorClient {
+ public:
+  WireEditor() : fd_(::open("/dev/null", O_WRONLY)) {}
+  ~WireEditor() override { ::close(fd_); }
+  void sendUpdate(const std::string& sessionId, const acp::SessionUpdate& update) override {
+    emit(rpc::encodeNotification("session/update",
+                                 [&](json::Writer& w) { acp::writeSessionNotification(w, sessionId, update); }));
+  }
+  Result<acp::RequestPermissionResponse> requestPermission(const acp::RequestPermissionRequest& request,
+                                                           const CancelToken&) override {
+    emit(rpc::encodeRequest(rpc::Id{json::Raw{"1"}}, "session/request_permission",
+                            [&](json::Writer& w) { request.writeJson(w); }));
+    acp::RequestPermissionResponse allow;
+    allow.cancelled = false;
+    allow.optionId = "allow_once";
+    return allow;
+  }
+  acp::ClientCapabilities capabilities() const override { return {}; }
+  Result<std::string> readTextFile(const std::string&, const std::string&, const CancelToken&) override {
+    return makeError(Errc::internal, "no editor buffers");
+  }
+  Status writeTextFile(const std::string&, const std::string&, const std::string&, const CancelToken&) override {
+    return makeError(Errc::internal, "no editor buffers");
+  }
+
+ private:
+  // As the peer writes a frame: the text, then its newline.
+  void emit(const std::string& json) {
+    if (::write(fd_, json.data(), json.size()) < 0 || ::write(fd_, "\n", 1) < 0) std::perror("write");
+  }
+  int fd_;
 };
 
 // Numbered source-like lines up to `bytes`, with one unique line in the middle.
@@ -155,6 +197,24 @@ int main(int argc, char** argv) {
     execute.ms.push_back(tExecute);
   }
 
+  // The same call as a turn runs it: scheduler, permission request and final
+  // update encoded for the wire.
+  Stats turn;
+  {
+    tools::ToolRegistry registry;
+    (void)registry.add(makeReplaceTool(context));
+    WireEditor editor;
+    std::atomic<engine::ApprovalMode> mode{engine::ApprovalMode::standard};
+    engine::ToolScheduler scheduler(registry, editor, "bench", mode);
+    for (int run = 0; run < options.runs + 1; ++run) {
+      writePlain(file, original);
+      auto t0 = Clock::now();
+      auto parts = scheduler.run({engine::FunctionCall{"", "replace", json::Raw{args}}}, CancelToken());
+      if (run > 0) turn.ms.push_back(msSince(t0));
+      if (parts.empty() || parts[0].functionResponse->response.text.find("\"error\"") != std::string::npos) ++failures;
+    }
+  }
+
   for (int run = 0; run < options.runs; ++run) {
     writePlain(file, original);
     auto t0 = Clock::now();
@@ -179,6 +239,7 @@ int main(int argc, char** argv) {
   build.print("  build");
   confirm.print("  shouldConfirmExecute");
   execute.print("  execute (re-read, write, fsync)");
+  turn.print("as a turn runs it (ACP payloads)");
   bare.print("bare read + write (fstream)");
   store.print("disk store read + atomic write");
   if (failures) std::printf("failures: %d\n", failures);

@@ -21,12 +21,15 @@ acp::ClientCapabilities AcpEditorClient::capabilities() const {
 }
 
 void AcpEditorClient::sendUpdate(const std::string& sessionId, const acp::SessionUpdate& update) {
-  peer_->notify("session/update", acp::sessionNotification(sessionId, update));
+  // Written straight into the message: an edit's diff is encoded once.
+  peer_->notify("session/update",
+                [&](json::Writer& w) { acp::writeSessionNotification(w, sessionId, update); });
 }
 
 Result<acp::RequestPermissionResponse> AcpEditorClient::requestPermission(const acp::RequestPermissionRequest& request,
                                                                           const CancelToken& cancel) {
-  auto response = peer_->call("session/request_permission", request.toJson(), kPermissionTimeout, cancel);
+  auto response = peer_->call("session/request_permission", [&](json::Writer& w) { request.writeJson(w); },
+                              kPermissionTimeout, cancel);
   if (!response) return response.error();
   if (!response->result) return makeError(Errc::invalid_request, "the client answered without a result");
   return acp::RequestPermissionResponse::fromJson(*response->result);

@@ -68,7 +68,14 @@ int64_t firstChangedLine(const tools::FileDiff& diff) {
 
 // What the person sees in a permission request for each confirmation type.
 std::vector<acp::ToolCallContent> confirmationContent(const tools::ConfirmationDetails& details) {
-  if (auto* edit = std::get_if<tools::EditConfirmation>(&details)) return {diffContent(edit->diff)};
+  if (auto* edit = std::get_if<tools::EditConfirmation>(&details)) {
+    acp::ToolCallContent content;
+    content.type = acp::ToolCallContent::Type::diff;
+    content.encoded = acp::encodeDiff(edit->diff.path, edit->diff.oldText, edit->diff.newText);
+    std::vector<acp::ToolCallContent> items;
+    items.push_back(std::move(content));  // a braced list would copy it
+    return items;
+  }
   if (auto* exec = std::get_if<tools::ExecConfirmation>(&details)) {
     std::string text = fenced("$ " + exec->command, "sh");
     std::vector<std::string> names;
@@ -105,6 +112,8 @@ class ToolScheduler::CallRun {
   const std::string& id() const { return id_; }
   // Raw output (a shell's) is fenced so Markdown clients show it as it is.
   void setMarkdown(bool markdown) { markdown_ = markdown; }
+  // The diff the person approved, already encoded: the final update reuses it.
+  void setApprovedDiff(acp::ToolCallContent diff) { approvedDiff_ = std::move(diff); }
 
   // Ends the call: the model reads `forModel`; the person sees `forPerson`
   // (the same when empty).
@@ -114,7 +123,7 @@ class ToolScheduler::CallRun {
     acp::ToolCallUpdate update = updateOf(machine_.state());
     update.content = std::vector<acp::ToolCallContent>{textContent(forPerson.empty() ? forModel : forPerson)};
     update.rawOutput = outcome_.response.response;
-    owner_.editor_.sendUpdate(owner_.sessionId_, update);
+    owner_.editor_.sendUpdate(owner_.sessionId_, acp::SessionUpdate(std::move(update)));
     return std::move(outcome_);
   }
 
@@ -132,7 +141,7 @@ class ToolScheduler::CallRun {
     acp::ToolCallUpdate update;
     update.toolCallId = id_;
     update.content = std::vector<acp::ToolCallContent>{textContent(display(text))};
-    owner_.editor_.sendUpdate(owner_.sessionId_, update);
+    owner_.editor_.sendUpdate(owner_.sessionId_, acp::SessionUpdate(std::move(update)));
   }
 
   Outcome succeed(tools::ToolResult& result) {
@@ -142,14 +151,15 @@ class ToolScheduler::CallRun {
     std::vector<acp::ToolCallContent> content;
     if (auto* diff = std::get_if<tools::FileDiff>(&result.returnDisplay)) {
       done.locations = std::vector<acp::ToolCallLocation>{{diff->path, firstChangedLine(*diff)}};
-      content.push_back(diffContent(std::move(*diff)));
+      // The edit wrote what was approved (edit tools check), so its encoding serves again.
+      content.push_back(approvedDiff_ ? std::move(*approvedDiff_) : diffContent(std::move(*diff)));
     } else if (auto* text = std::get_if<std::string>(&result.returnDisplay); text && !text->empty()) {
       content.push_back(textContent(display(*text)));
     }
     for (auto& note : result.displayNotes) content.push_back(textContent(std::move(note)));
     done.content = std::move(content);
     done.rawOutput = outcome_.response.response;
-    owner_.editor_.sendUpdate(owner_.sessionId_, done);
+    owner_.editor_.sendUpdate(owner_.sessionId_, acp::SessionUpdate(std::move(done)));  // a variant built from an lvalue would copy the diff
     return std::move(outcome_);
   }
 
@@ -181,6 +191,7 @@ class ToolScheduler::CallRun {
   ToolScheduler& owner_;
   std::string id_;
   bool markdown_ = true;
+  std::optional<acp::ToolCallContent> approvedDiff_;
   CallStateMachine machine_;
   Outcome outcome_;
   std::mutex outputMutex_;
@@ -337,7 +348,8 @@ std::optional<ToolScheduler::Outcome> ToolScheduler::approve(const FunctionCall&
                       "Not run: your settings exclude this command (tools.exclude).");
   }
   run.moveTo(CallState::awaiting_approval);
-  auto answer = editor_.requestPermission(permissionRequest(run, prepared, **details), cancel);
+  acp::RequestPermissionRequest ask = permissionRequest(run, prepared, **details);
+  auto answer = editor_.requestPermission(ask, cancel);
   // Fail closed: anything but a selected option we offered means no.
   if (cancel.cancelled()) return run.finish(CallState::cancelled, "Cancelled: the user stopped the turn.");
   if (!answer) {
@@ -354,6 +366,7 @@ std::optional<ToolScheduler::Outcome> ToolScheduler::approve(const FunctionCall&
     std::lock_guard lock(approvalsMutex_);
     remember(approvals_, *choice->always, query);
   }
+  if (std::holds_alternative<tools::EditConfirmation>(**details)) run.setApprovedDiff(std::move(ask.toolCall.content->front()));
   return std::nullopt;
 }
 

@@ -14,25 +14,27 @@ const char* toString(PermissionOptionKind kind) {
 }
 
 json::Raw RequestPermissionRequest::toJson() const {
-  return {json::build([&](json::Writer& w) {
+  return {json::build([&](json::Writer& w) { writeJson(w); })};
+}
+
+void RequestPermissionRequest::writeJson(json::Writer& w) const {
+  w.StartObject();
+  json::put(w, "sessionId", sessionId);
+  json::key(w, "toolCall");
+  w.StartObject();
+  writeToolCallUpdateFields(w, toolCall);
+  w.EndObject();
+  json::key(w, "options");
+  w.StartArray();
+  for (const auto& option : options) {
     w.StartObject();
-    json::put(w, "sessionId", sessionId);
-    json::key(w, "toolCall");
-    w.StartObject();
-    writeToolCallUpdateFields(w, toolCall);
+    json::put(w, "optionId", option.optionId);
+    json::put(w, "name", option.name);
+    json::put(w, "kind", toString(option.kind));
     w.EndObject();
-    json::key(w, "options");
-    w.StartArray();
-    for (const auto& option : options) {
-      w.StartObject();
-      json::put(w, "optionId", option.optionId);
-      json::put(w, "name", option.name);
-      json::put(w, "kind", toString(option.kind));
-      w.EndObject();
-    }
-    w.EndArray();
-    w.EndObject();
-  })};
+  }
+  w.EndArray();
+  w.EndObject();
 }
 
 Result<RequestPermissionResponse> RequestPermissionResponse::fromJson(const json::Value& result) {

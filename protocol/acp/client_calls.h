@@ -23,6 +23,7 @@ struct RequestPermissionRequest {
   std::string sessionId;
   ToolCallUpdate toolCall;
   std::vector<PermissionOption> options;
+  void writeJson(json::Writer& w) const;
   json::Raw toJson() const;
 };
 

@@ -16,26 +16,31 @@ void writeLocations(json::Writer& w, const std::vector<ToolCallLocation>& locati
   w.EndArray();
 }
 
-void writeItem(json::Writer& w, const ToolCallContent& item) {
+void writeDiff(json::Writer& w, const std::string& path, const std::optional<std::string>& oldText,
+               const std::string& newText) {
   w.StartObject();
-  if (item.type == ToolCallContent::Type::diff) {
-    json::put(w, "type", "diff");
-    json::put(w, "path", item.path);
-    json::key(w, "oldText");
-    if (item.oldText) {
-      json::str(w, *item.oldText);
-    } else {
-      w.Null();
-    }
-    json::put(w, "newText", item.newText);
+  json::put(w, "type", "diff");
+  json::put(w, "path", path);
+  json::key(w, "oldText");
+  if (oldText) {
+    json::str(w, *oldText);
   } else {
-    json::put(w, "type", "content");
-    json::key(w, "content");
-    w.StartObject();
-    json::put(w, "type", "text");
-    json::put(w, "text", item.text);
-    w.EndObject();
+    w.Null();
   }
+  json::put(w, "newText", newText);
+  w.EndObject();
+}
+
+void writeItem(json::Writer& w, const ToolCallContent& item) {
+  if (!item.encoded.empty()) return json::raw(w, item.encoded);
+  if (item.type == ToolCallContent::Type::diff) return writeDiff(w, item.path, item.oldText, item.newText);
+  w.StartObject();
+  json::put(w, "type", "content");
+  json::key(w, "content");
+  w.StartObject();
+  json::put(w, "type", "text");
+  json::put(w, "text", item.text);
+  w.EndObject();
   w.EndObject();
 }
 
@@ -47,6 +52,10 @@ void writeContent(json::Writer& w, const std::vector<ToolCallContent>& content) 
 }
 
 }  // namespace
+
+json::Raw encodeDiff(const std::string& path, const std::optional<std::string>& oldText, const std::string& newText) {
+  return {json::build([&](json::Writer& w) { writeDiff(w, path, oldText, newText); })};
+}
 
 void writeToolCallFields(json::Writer& w, const ToolCall& call) {
   json::put(w, "toolCallId", call.toolCallId);

@@ -44,16 +44,18 @@ void writeUpdate(json::Writer& w, const SessionUpdate& update) {
 
 }  // namespace
 
+void writeSessionNotification(json::Writer& w, const std::string& sessionId, const SessionUpdate& update) {
+  w.StartObject();
+  json::put(w, "sessionId", sessionId);
+  json::key(w, "update");
+  w.StartObject();
+  writeUpdate(w, update);
+  w.EndObject();
+  w.EndObject();
+}
+
 json::Raw sessionNotification(const std::string& sessionId, const SessionUpdate& update) {
-  return {json::build([&](json::Writer& w) {
-    w.StartObject();
-    json::put(w, "sessionId", sessionId);
-    json::key(w, "update");
-    w.StartObject();
-    writeUpdate(w, update);
-    w.EndObject();
-    w.EndObject();
-  })};
+  return {json::build([&](json::Writer& w) { writeSessionNotification(w, sessionId, update); })};
 }
 
 }  // namespace lathe::acp

@@ -28,5 +28,6 @@ using SessionUpdate = std::variant<MessageChunk, ToolCall, ToolCallUpdate, Usage
 
 // The params of a session/update notification.
 json::Raw sessionNotification(const std::string& sessionId, const SessionUpdate& update);
+void writeSessionNotification(json::Writer& w, const std::string& sessionId, const SessionUpdate& update);
 
 }  // namespace lathe::acp

@@ -21,7 +21,28 @@ namespace lathe::json {
 
 using Value = rapidjson::Value;
 using Document = rapidjson::Document;
-using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
+// An output stream for RapidJSON's writer that builds a std::string, so a
+// finished text is moved out, not copied.
+struct StringOut {
+  using Ch = char;
+  std::string text;
+  void Put(char c) { text.push_back(c); }
+  void Flush() {}
+};
+
+// RapidJSON's writer into a string; large raw values and strings are
+// appended in bulk (its own RawValue copies byte by byte).
+class Writer : public rapidjson::Writer<StringOut> {
+ public:
+  explicit Writer(StringOut& out) : rapidjson::Writer<StringOut>(out), out_(out) {}
+  // Writes a complete JSON value given as text.
+  void bulkValue(std::string_view json, rapidjson::Type type);
+  // Writes a string value, escaped straight into the output.
+  void bulkString(std::string_view text);
+
+ private:
+  StringOut& out_;
+};
 
 // A complete JSON text carried without interpretation (tool arguments, raw
 // model payloads). Empty means "absent".
@@ -39,10 +60,10 @@ std::string stringify(const Value& value);
 // Builds a JSON text with a writer callback: json::build([&](Writer& w){...}).
 template <class Fn>
 std::string build(Fn&& fn) {
-  rapidjson::StringBuffer buffer;
-  Writer writer(buffer);
+  StringOut out;
+  Writer writer(out);
   fn(writer);
-  return std::string(buffer.GetString(), buffer.GetSize());
+  return std::move(out.text);
 }
 
 // Writer helpers: keys and strings from string_views, raw values spliced in.

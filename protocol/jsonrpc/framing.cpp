@@ -136,14 +136,17 @@ void FrameDecoder::decodeHeaders(std::vector<Frame>& out) {
   }
 }
 
+std::string frameHeader(size_t jsonSize, Framing framing) {
+  if (framing != Framing::content_length) return {};
+  return "Content-Length: " + std::to_string(jsonSize) + "\r\n\r\n";
+}
+
+std::string_view frameTrailer(Framing framing) { return framing == Framing::content_length ? "" : "\n"; }
+
 std::string encodeFrame(std::string_view json, Framing framing) {
-  if (framing == Framing::content_length) {
-    std::string out = "Content-Length: " + std::to_string(json.size()) + "\r\n\r\n";
-    out.append(json);
-    return out;
-  }
-  std::string out(json);
-  out.push_back('\n');
+  std::string out = frameHeader(json.size(), framing);
+  out.append(json);
+  out.append(frameTrailer(framing));
   return out;
 }
 

@@ -42,7 +42,11 @@ class FrameDecoder {
   size_t skip_ = 0;  // body bytes of an oversized framed message still to drop
 };
 
-// Wraps one JSON text for the wire in the given style (newline when unknown).
+// What goes before and after one JSON text on the wire in the given style
+// (newline when unknown), so a large message is written without a copy.
+std::string frameHeader(size_t jsonSize, Framing framing);
+std::string_view frameTrailer(Framing framing);
+// The whole frame: header, text, trailer.
 std::string encodeFrame(std::string_view json, Framing framing);
 
 }  // namespace lathe

@@ -81,25 +81,41 @@ Decoded decode(std::string_view text) {
   return {std::move(msg), std::nullopt};
 }
 
-std::string encodeRequest(const Id& id, std::string_view method, const json::Raw& params) {
+std::string encodeRequest(const Id& id, std::string_view method, const ParamsWriter& params) {
   return json::build([&](json::Writer& w) {
     w.StartObject();
     json::put(w, "jsonrpc", "2.0");
     json::put(w, "id", id.raw);
     json::put(w, "method", method);
-    if (!params.empty()) json::put(w, "params", params);
+    if (params) {
+      json::key(w, "params");
+      params(w);
+    }
+    w.EndObject();
+  });
+}
+
+std::string encodeRequest(const Id& id, std::string_view method, const json::Raw& params) {
+  if (params.empty()) return encodeRequest(id, method, ParamsWriter{});
+  return encodeRequest(id, method, [&](json::Writer& w) { json::raw(w, params); });
+}
+
+std::string encodeNotification(std::string_view method, const ParamsWriter& params) {
+  return json::build([&](json::Writer& w) {
+    w.StartObject();
+    json::put(w, "jsonrpc", "2.0");
+    json::put(w, "method", method);
+    if (params) {
+      json::key(w, "params");
+      params(w);
+    }
     w.EndObject();
   });
 }
 
 std::string encodeNotification(std::string_view method, const json::Raw& params) {
-  return json::build([&](json::Writer& w) {
-    w.StartObject();
-    json::put(w, "jsonrpc", "2.0");
-    json::put(w, "method", method);
-    if (!params.empty()) json::put(w, "params", params);
-    w.EndObject();
-  });
+  if (params.empty()) return encodeNotification(method, ParamsWriter{});
+  return encodeNotification(method, [&](json::Writer& w) { json::raw(w, params); });
 }
 
 std::string encodeResult(const Id& id, const json::Raw& result) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -64,8 +65,13 @@ struct Decoded {
 
 Decoded decode(std::string_view text);
 
+// Params either as JSON text or written in place (a payload of megabytes is
+// then encoded once, straight into the message).
+using ParamsWriter = std::function<void(json::Writer&)>;
 std::string encodeRequest(const Id& id, std::string_view method, const json::Raw& params);
+std::string encodeRequest(const Id& id, std::string_view method, const ParamsWriter& params);
 std::string encodeNotification(std::string_view method, const json::Raw& params);
+std::string encodeNotification(std::string_view method, const ParamsWriter& params);
 std::string encodeResult(const Id& id, const json::Raw& result);
 std::string encodeError(const std::optional<Id>& id, const RpcError& error);
 

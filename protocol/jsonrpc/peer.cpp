@@ -75,7 +75,11 @@ void Peer::serve() {
 void Peer::send(const std::string& json) {
   std::lock_guard lock(writeMutex_);
   if (outputBroken_) return;
-  if (!channel_.write(encodeFrame(json, framing_.load()))) {
+  const Framing framing = framing_.load();
+  std::string header = frameHeader(json.size(), framing);
+  bool written = (header.empty() || channel_.write(header)) && channel_.write(json) &&
+                 channel_.write(frameTrailer(framing));
+  if (!written) {
     outputBroken_ = true;
     log(LogLevel::debug, "output closed; message dropped");
   }
@@ -152,8 +156,16 @@ void Peer::dispatch(Incoming& msg) {
 }
 
 void Peer::notify(const std::string& method, const json::Raw& params) { send(encodeNotification(method, params)); }
+void Peer::notify(const std::string& method, const ParamsWriter& params) { send(encodeNotification(method, params)); }
 
-std::string Peer::start(const std::string& method, const json::Raw& params, ResponseCallback callback) {
+namespace {
+ParamsWriter rawParams(const json::Raw& params) {
+  if (params.empty()) return {};
+  return [&params](json::Writer& w) { json::raw(w, params); };
+}
+}  // namespace
+
+std::string Peer::start(const std::string& method, const ParamsWriter& params, ResponseCallback callback) {
   std::string id;
   {
     std::unique_lock lock(mutex_);
@@ -171,10 +183,15 @@ std::string Peer::start(const std::string& method, const json::Raw& params, Resp
 }
 
 void Peer::request(const std::string& method, const json::Raw& params, ResponseCallback callback) {
-  start(method, params, std::move(callback));
+  start(method, rawParams(params), std::move(callback));
 }
 
 Result<Response> Peer::call(const std::string& method, const json::Raw& params, std::chrono::milliseconds timeout,
+                            const CancelToken& cancel) {
+  return call(method, rawParams(params), timeout, cancel);
+}
+
+Result<Response> Peer::call(const std::string& method, const ParamsWriter& params, std::chrono::milliseconds timeout,
                             const CancelToken& cancel) {
   if (cancel.cancelled()) return makeError(Errc::cancelled, method + " was cancelled");  // no dialog for a dead turn
   auto promise = std::make_shared<std::promise<Result<Response>>>();

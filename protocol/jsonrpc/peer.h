@@ -74,12 +74,15 @@ class Peer : public std::enable_shared_from_this<Peer> {
   void handleFrame(Frame frame);
 
   void notify(const std::string& method, const json::Raw& params);
+  void notify(const std::string& method, const ParamsWriter& params);
   // The callback runs exactly once: with the result, the other side's error,
   // or a closed connection.
   void request(const std::string& method, const json::Raw& params, ResponseCallback callback);
   // Blocking form for worker threads: ends with the answer, Errc::timeout after
   // the timeout, or Errc::cancelled when cancel fires.
   Result<Response> call(const std::string& method, const json::Raw& params, std::chrono::milliseconds timeout,
+                        const CancelToken& cancel);
+  Result<Response> call(const std::string& method, const ParamsWriter& params, std::chrono::milliseconds timeout,
                         const CancelToken& cancel);
 
   // Fails every pending request; later requests fail at once.
@@ -92,7 +95,7 @@ class Peer : public std::enable_shared_from_this<Peer> {
   Peer(ByteChannel& channel, Options options);
   void send(const std::string& json);
   // Sends a request; returns its id, or empty after failing the callback.
-  std::string start(const std::string& method, const json::Raw& params, ResponseCallback callback);
+  std::string start(const std::string& method, const ParamsWriter& params, ResponseCallback callback);
   void complete(const std::string& id, Result<Response> result);
   void dispatch(Incoming& msg);
 

@@ -71,3 +71,20 @@ TEST_CASE("base64 encodes with padding") {
   CHECK(base64Encode("foo") == "Zm9v");
   CHECK(base64Encode(std::string("\x00\xff", 2)) == "AP8=");
 }
+
+TEST_CASE("long strings are escaped in bulk exactly as RapidJSON escapes short ones") {
+  std::string text;
+  for (int i = 0; i < 600; ++i) {
+    for (int c = 0; c < 0x20; ++c) text += static_cast<char>(c);
+    text += "plain \"quoted\" back\\slash / caf\xC3\xA9 ";
+  }
+  REQUIRE(text.size() > 4096);
+  std::string bulk = json::build([&](json::Writer& w) { json::str(w, text); });
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> reference(buffer);
+  reference.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
+  CHECK(bulk == std::string(buffer.GetString(), buffer.GetSize()));
+  auto back = json::parse(bulk);
+  REQUIRE(back.ok());
+  CHECK(std::string(back->GetString(), back->GetStringLength()) == text);
+}
