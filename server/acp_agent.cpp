@@ -34,6 +34,7 @@ void AcpAgent::bindMethods() {
 Result<acp::InitializeResponse> AcpAgent::initialize(const acp::InitializeRequest& request) {
   editor_.setCapabilities(request.clientCapabilities);
   initialized_ = true;
+  log(LogLevel::info, "initialize from " + (request.clientName.empty() ? std::string("an unnamed client") : request.clientName));
   acp::InitializeResponse response;
   response.agentInfo = {"lathe", "Lathe", kVersion};
   response.capabilities.image = true;

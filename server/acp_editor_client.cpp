@@ -13,11 +13,10 @@ constexpr std::chrono::seconds kFileTimeout{60};
 void AcpEditorClient::setCapabilities(const acp::ClientCapabilities& capabilities) {
   readTextFile_ = capabilities.readTextFile;
   writeTextFile_ = capabilities.writeTextFile;
-  terminal_ = capabilities.terminal;
 }
 
 acp::ClientCapabilities AcpEditorClient::capabilities() const {
-  return acp::ClientCapabilities{readTextFile_.load(), writeTextFile_.load(), terminal_.load()};
+  return acp::ClientCapabilities{readTextFile_.load(), writeTextFile_.load()};
 }
 
 void AcpEditorClient::sendUpdate(const std::string& sessionId, const acp::SessionUpdate& update) {

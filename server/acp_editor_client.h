@@ -30,7 +30,6 @@ class AcpEditorClient final : public engine::EditorClient {
   std::shared_ptr<rpc::Peer> peer_;
   std::atomic<bool> readTextFile_{false};
   std::atomic<bool> writeTextFile_{false};
-  std::atomic<bool> terminal_{false};
 };
 
 }  // namespace lathe::server

@@ -47,6 +47,36 @@ Result<engine::Settings> loadSettings(const server::Options& options, const std:
   return settings;
 }
 
+// The process-wide agent settings from flags, environment and settings files.
+Result<engine::AgentConfig> buildConfig(const server::Options& options, const std::string& cwd) {
+  auto provider = engine::makeProvider(options.provider);
+  if (!provider) return provider.error();
+  auto settings = loadSettings(options, cwd);
+  if (!settings) return settings.error();
+  engine::AgentConfig config;
+  config.model = options.model.value_or(settings->model.value_or(server::kDefaultModel));
+  config.provider = std::move(provider).value();
+  config.maxTurnRequests = options.maxTurnRequests;
+  config.coreTools = settings->coreTools.value_or(std::vector<std::string>{});
+  config.excludeTools = settings->excludeTools.value_or(std::vector<std::string>{});
+  config.allowedTools = settings->allowedTools.value_or(std::vector<std::string>{});
+  config.dataDir = dataDirectory();
+  config.shell.sandbox = options.sandbox || settings->sandbox.value_or(false);
+  config.shell.sandboxNetwork = options.sandboxNetwork || settings->sandboxNetwork.value_or(false);
+  if (config.shell.sandbox) {
+    // Asked for and unusable is an error now, not a surprise at the first command.
+    if (auto probe = tools::shell::probeSandbox(); !probe) {
+      return makeError(Errc::invalid_params, "--sandbox was asked for but cannot work: " + probe.error().message);
+    }
+  }
+  if (auto modeId = options.approvalMode ? options.approvalMode : settings->approvalMode) {
+    auto mode = engine::parseApprovalMode(*modeId);
+    if (!mode) return makeError(Errc::invalid_params, "unknown approval mode \"" + *modeId + "\" (default, autoEdit, yolo, plan)");
+    config.approvalMode = *mode;
+  }
+  return config;
+}
+
 int serveAcp(engine::AgentConfig config) {
   auto channel = rpc::makeFdChannel(STDIN_FILENO, STDOUT_FILENO);
   auto peer = rpc::Peer::create(*channel);
@@ -83,45 +113,14 @@ int main(int argc, char** argv) {
   }
   setLogLevel(options->logLevel);
 
-  auto provider = engine::makeProvider(options->provider);
-  if (!provider) {
-    std::fprintf(stderr, "lathe: %s\n", provider.error().message.c_str());
-    return 2;
-  }
   std::error_code ec;
   std::string cwd = options->cwd.empty() ? std::filesystem::current_path(ec).string()
                                          : std::filesystem::absolute(options->cwd, ec).string();
-  auto settings = loadSettings(*options, cwd);
-  if (!settings) {
-    std::fprintf(stderr, "lathe: %s\n", settings.error().message.c_str());
+  auto config = buildConfig(*options, cwd);
+  if (!config) {
+    std::fprintf(stderr, "lathe: %s\n", config.error().message.c_str());
     return 2;
   }
-  engine::AgentConfig config;
-  config.model = options->model.value_or(settings->model.value_or(server::kDefaultModel));
-  config.provider = std::move(provider).value();
-  config.maxTurnRequests = options->maxTurnRequests;
-  config.coreTools = settings->coreTools.value_or(std::vector<std::string>{});
-  config.excludeTools = settings->excludeTools.value_or(std::vector<std::string>{});
-  config.allowedTools = settings->allowedTools.value_or(std::vector<std::string>{});
-  config.dataDir = dataDirectory();
-  config.shell.sandbox = options->sandbox || settings->sandbox.value_or(false);
-  config.shell.sandboxNetwork = options->sandboxNetwork || settings->sandboxNetwork.value_or(false);
-  if (config.shell.sandbox) {
-    // Asked for and unusable is an error now, not a surprise at the first command.
-    if (auto probe = tools::shell::probeSandbox(); !probe) {
-      std::fprintf(stderr, "lathe: --sandbox was asked for but cannot work: %s\n", probe.error().message.c_str());
-      return 2;
-    }
-  }
-  if (auto modeId = options->approvalMode ? options->approvalMode : settings->approvalMode) {
-    auto mode = engine::parseApprovalMode(*modeId);
-    if (!mode) {
-      std::fprintf(stderr, "lathe: unknown approval mode \"%s\" (default, autoEdit, yolo, plan)\n", modeId->c_str());
-      return 2;
-    }
-    config.approvalMode = *mode;
-  }
-
-  if (options->mode == server::Mode::run) return server::runHeadless({options->prompt, cwd}, std::move(config));
-  return serveAcp(std::move(config));
+  if (options->mode == server::Mode::run) return server::runHeadless({options->prompt, cwd}, std::move(config).value());
+  return serveAcp(std::move(config).value());
 }

@@ -1,6 +1,9 @@
 // Session bookkeeping and turn threads.
 #include "engine/session/session_manager.h"
 
+#include <malloc.h>
+
+#include <algorithm>
 #include <random>
 
 namespace lathe::engine {
@@ -60,11 +63,15 @@ Status SessionManager::startPrompt(const acp::PromptRequest& request, TurnDone d
       } catch (const std::exception& e) {
         result = makeError(Errc::internal, std::string("internal error during the turn: ") + e.what());
       }
+      bool idle;
       {
         std::lock_guard inner(mutex_);
         if (auto own = sessions_.find(session->id()); own != sessions_.end()) own->second.busy = false;
+        idle = std::none_of(sessions_.begin(), sessions_.end(), [](const auto& e) { return e.second.busy; });
       }
       done(std::move(result));
+      // The last turn of a burst hands its threads' heap arenas back to the system.
+      if (idle) ::malloc_trim(0);
       *ended = true;
     });
   } catch (const std::system_error& e) {
@@ -127,6 +134,7 @@ Status SessionManager::closeSession(const std::string& sessionId) {
     sessions_.erase(it);  // the turn, if any, holds the session until it ends
   }
   token.cancel();
+  ::malloc_trim(0);  // what the session held goes back to the system, not just to the heap
   return {};
 }
 

@@ -12,7 +12,6 @@ Result<InitializeRequest> InitializeRequest::fromJson(const json::Value& params)
       req.clientCapabilities.readTextFile = fs->optBool("readTextFile").value_or(false);
       req.clientCapabilities.writeTextFile = fs->optBool("writeTextFile").value_or(false);
     }
-    req.clientCapabilities.terminal = caps->optBool("terminal").value_or(false);
   }
   if (auto info = r.optObject("clientInfo")) req.clientName = info->optStr("name").value_or("");
   return finish(r, std::move(req));

@@ -10,7 +10,6 @@ namespace lathe::acp {
 struct ClientCapabilities {
   bool readTextFile = false;
   bool writeTextFile = false;
-  bool terminal = false;
 };
 
 struct InitializeRequest {

@@ -29,7 +29,6 @@ bool isReadOnlyKind(Kind kind) { return kind == Kind::read || kind == Kind::sear
 const char* toString(ErrorType type) {
   switch (type) {
     case ErrorType::invalid_params: return "invalid_tool_params";
-    case ErrorType::unknown_tool: return "tool_not_registered";
     case ErrorType::file_not_found: return "file_not_found";
     case ErrorType::path_not_in_workspace: return "path_not_in_workspace";
     case ErrorType::is_directory: return "target_is_directory";

@@ -27,7 +27,6 @@ bool isReadOnlyKind(Kind kind);
 
 enum class ErrorType {
   invalid_params,
-  unknown_tool,
   file_not_found,
   path_not_in_workspace,
   is_directory,
