@@ -27,6 +27,7 @@ void AcpAgent::bindMethods() {
       .request("session/new", &AcpAgent::newSession)
       .deferred("session/prompt", &AcpAgent::prompt)
       .request("session/set_mode", &AcpAgent::setMode)
+      .request("session/set_config_option", &AcpAgent::setConfigOption)
       .request("session/close", &AcpAgent::closeSession)
       .notification("session/cancel", &AcpAgent::cancel);
 }
@@ -59,6 +60,7 @@ Result<acp::NewSessionResponse> AcpAgent::newSession(const acp::NewSessionReques
   response.sessionId = *id;
   response.currentModeId = engine::toString(sessions_.initialMode());
   response.availableModes = engine::SessionManager::availableModes();
+  if (auto options = sessions_.configOptions(*id)) response.configOptions = std::move(options).value();
   return response;
 }
 
@@ -74,6 +76,12 @@ void AcpAgent::prompt(const acp::PromptRequest& request, rpc::Responder responde
 Result<acp::Empty> AcpAgent::setMode(const acp::SetModeRequest& request) {
   if (auto status = sessions_.setMode(request.sessionId, request.modeId); !status) return status.error();
   return acp::Empty{};
+}
+
+Result<acp::SetConfigOptionResponse> AcpAgent::setConfigOption(const acp::SetConfigOptionRequest& request) {
+  auto options = sessions_.setConfigOption(request.sessionId, request.configId, request.value);
+  if (!options) return options.error();
+  return acp::SetConfigOptionResponse{std::move(options).value()};
 }
 
 Result<acp::Empty> AcpAgent::closeSession(const acp::CloseSessionRequest& request) {

@@ -30,6 +30,7 @@ class AcpAgent {
   Result<acp::NewSessionResponse> newSession(const acp::NewSessionRequest& request);
   void prompt(const acp::PromptRequest& request, rpc::Responder responder);
   Result<acp::Empty> setMode(const acp::SetModeRequest& request);
+  Result<acp::SetConfigOptionResponse> setConfigOption(const acp::SetConfigOptionRequest& request);
   Result<acp::Empty> closeSession(const acp::CloseSessionRequest& request);
   void cancel(const acp::CancelNotification& note);
 

@@ -25,7 +25,8 @@ Usage:
   lathe run [options] PROMPT     run one prompt in the current directory and print the answer
 
 Options:
-  -m, --model MODEL              model name (default: $GEMINI_MODEL or gemini-2.5-pro)
+  -m, --model MODEL              model name (default: $GEMINI_MODEL, or $OPENAI_MODEL with --provider
+                                 openai; then settings model.name; gemini-2.5-pro for Gemini)
   --cwd DIR                      workspace for `run` (default: the current directory)
   --fake-responses FILE          replay model replies from a Gemini CLI JSON-lines recording
   --fake-responses-non-strict FILE
@@ -37,6 +38,8 @@ Options:
   -s, --sandbox                  run shell commands under bubblewrap (workspace writable, no network)
   --sandbox-network              let sandboxed commands use the network
   --max-turns N                  model requests allowed in one prompt turn (default: 100)
+  --provider API                 gemini (default) or openai (any OpenAI-compatible Chat Completions API)
+  --openai-base-url URL          the OpenAI-compatible endpoint (or OPENAI_BASE_URL)
   --read-timeout SECONDS         longest silence allowed in a model stream (default: 300)
   --log-level LEVEL              error, warn, info or debug (default: warn), on stderr
   -h, --help                     show this help
@@ -45,15 +48,22 @@ Options:
 Environment:
   GEMINI_API_KEY                 API key for the Gemini API
   GOOGLE_GEMINI_BASE_URL         API endpoint (default: https://generativelanguage.googleapis.com)
-  GEMINI_MODEL                   default model
+  GEMINI_MODEL                   default model for the Gemini API
+  OPENAI_API_KEY                 API key for an OpenAI-compatible API (local servers may need none)
+  OPENAI_BASE_URL                its endpoint (default: https://api.openai.com/v1)
+  OPENAI_MODEL                   default model for it
 )";
 }
 
 Result<Options> parseCommandLine(const std::vector<std::string>& args, const GetEnv& getenv) {
   Options options;
-  options.model = getenv("GEMINI_MODEL");
+  options.geminiModel = getenv("GEMINI_MODEL");
+  options.openaiModel = getenv("OPENAI_MODEL");
   options.provider.apiKey = getenv("GEMINI_API_KEY").value_or("");
   options.provider.baseUrl = getenv("GOOGLE_GEMINI_BASE_URL").value_or("");
+  // The key only from the environment: a flag would show it in `ps`.
+  options.provider.openaiApiKey = getenv("OPENAI_API_KEY").value_or("");
+  options.provider.openaiBaseUrl = getenv("OPENAI_BASE_URL").value_or("");
 
   std::vector<std::string> positional;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -85,7 +95,8 @@ Result<Options> parseCommandLine(const std::vector<std::string>& args, const Get
     }
     if (arg == "-m" || arg == "--model" || arg == "--cwd" || arg == "--fake-responses" ||
         arg == "--fake-responses-non-strict" || arg == "--record-responses" || arg == "--max-turns" ||
-        arg == "--read-timeout" || arg == "--log-level" || arg == "--approval-mode" || arg == "--settings") {
+        arg == "--read-timeout" || arg == "--log-level" || arg == "--approval-mode" || arg == "--settings" ||
+        arg == "--provider" || arg == "--openai-base-url") {
       auto v = value();
       if (!v) return v.error();
       if (arg == "-m" || arg == "--model") {
@@ -99,6 +110,11 @@ Result<Options> parseCommandLine(const std::vector<std::string>& args, const Get
         options.approvalMode = *v;
       } else if (arg == "--settings") {
         options.settingsPath = *v;
+      } else if (arg == "--provider") {
+        if (!engine::parseModelApi(*v)) return makeError(Errc::invalid_params, "--provider must be gemini or openai");
+        options.modelApi = *v;
+      } else if (arg == "--openai-base-url") {
+        options.provider.openaiBaseUrl = *v;
       } else if (arg == "--record-responses") {
         options.provider.recordResponsesPath = *v;
       } else if (arg == "--max-turns") {

@@ -19,7 +19,10 @@ struct Options {
   Mode mode = Mode::acp;
   std::string prompt;  // run
   std::string cwd;     // run; empty: the current directory
-  std::optional<std::string> model;  // -m; else $GEMINI_MODEL, settings, default
+  std::optional<std::string> model;  // -m; else the API's variable, settings, default
+  std::optional<std::string> modelApi;      // --provider; else settings model.provider; else gemini
+  std::optional<std::string> geminiModel;   // $GEMINI_MODEL
+  std::optional<std::string> openaiModel;   // $OPENAI_MODEL
   int maxTurnRequests = 100;
   LogLevel logLevel = LogLevel::warn;
   std::optional<std::string> approvalMode;  // validated by the engine

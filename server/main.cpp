@@ -2,6 +2,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -47,14 +48,44 @@ Result<engine::Settings> loadSettings(const server::Options& options, const std:
   return settings;
 }
 
+// The editor's model picker: the current model first, then the configured
+// choices for this API (for Gemini, its current models when none are set).
+std::vector<std::string> modelChoices(const engine::Settings& settings, engine::ModelApi api, const std::string& current) {
+  std::vector<std::string> listed;
+  if (auto it = settings.modelChoices.find(engine::toString(api)); it != settings.modelChoices.end()) {
+    listed = it->second;
+  } else if (api == engine::ModelApi::gemini) {
+    listed = {"gemini-2.5-pro", "gemini-2.5-flash", "gemini-2.5-flash-lite"};
+  }
+  std::vector<std::string> choices{current};
+  for (auto& name : listed) {
+    if (std::find(choices.begin(), choices.end(), name) == choices.end()) choices.push_back(name);
+  }
+  return choices;
+}
+
 // The process-wide agent settings from flags, environment and settings files.
 Result<engine::AgentConfig> buildConfig(const server::Options& options, const std::string& cwd) {
-  auto provider = engine::makeProvider(options.provider);
-  if (!provider) return provider.error();
   auto settings = loadSettings(options, cwd);
   if (!settings) return settings.error();
+  engine::ProviderOptions providerOptions = options.provider;
+  if (auto name = options.modelApi ? options.modelApi : settings->provider) {
+    auto api = engine::parseModelApi(*name);
+    if (!api) return makeError(Errc::invalid_params, "unknown model provider \"" + *name + "\" (gemini or openai)");
+    providerOptions.api = *api;
+  }
+  const bool openai = providerOptions.api == engine::ModelApi::openai;
+  auto model = options.model ? options.model : openai ? options.openaiModel : options.geminiModel;
+  if (!model) model = settings->model;
+  // Only Gemini has a default: an OpenAI-compatible server's models are its own.
+  if (!model && openai) return makeError(Errc::invalid_params, "--provider openai needs a model: -m NAME, OPENAI_MODEL or settings model.name");
+  auto provider = engine::makeProvider(providerOptions);
+  if (!provider) return provider.error();
   engine::AgentConfig config;
-  config.model = options.model.value_or(settings->model.value_or(server::kDefaultModel));
+  config.model = model.value_or(server::kDefaultModel);
+  config.modelChoices = modelChoices(*settings, providerOptions.api, config.model);
+  config.contextLimits = settings->contextLimits;
+  if (openai) config.contextWindow = 128'000;
   config.provider = std::move(provider).value();
   config.maxTurnRequests = options.maxTurnRequests;
   config.coreTools = settings->coreTools.value_or(std::vector<std::string>{});

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,10 +15,12 @@
 namespace lathe::engine {
 
 struct AgentConfig {
-  std::string model = "gemini-2.5-pro";
+  std::string model = "gemini-2.5-pro";  // for new sessions
+  std::vector<std::string> modelChoices;  // offered in the editor's model picker, `model` first
   std::shared_ptr<ModelProvider> provider;
   int maxTurnRequests = 100;         // model calls in one prompt turn
-  int64_t contextWindow = 1'048'576; // tokens, for usage updates
+  int64_t contextWindow = 1'048'576;  // tokens, for models without a configured limit
+  std::map<std::string, int64_t> contextLimits;  // tokens per model name (settings model.contextLimits)
   tools::ToolLimits toolLimits;
   tools::ShellOptions shell;
   ApprovalMode approvalMode = ApprovalMode::standard;  // for new sessions
@@ -26,5 +29,11 @@ struct AgentConfig {
   std::vector<std::string> allowedTools;  // settings tools.allowed
   std::string dataDir;                    // per-session files go in dataDir/<sessionId>
 };
+
+// The context window of a model: configured, else the config's default.
+inline int64_t contextWindowOf(const AgentConfig& config, const std::string& model) {
+  auto it = config.contextLimits.find(model);
+  return it == config.contextLimits.end() ? config.contextWindow : it->second;
+}
 
 }  // namespace lathe::engine

@@ -48,6 +48,24 @@ Status mergeSettingsFile(const std::string& path, Settings& settings) {
   auto r = json::Reader::root(*doc, path);
   if (auto model = r.optObject("model")) {
     if (auto name = model->optStr("name")) settings.model = name;
+    if (auto provider = model->optStr("provider")) settings.provider = provider;
+    if (auto choices = model->optObject("choices")) {
+      for (const auto& member : choices->value()->GetObject()) {
+        std::string api(member.name.GetString(), member.name.GetStringLength());
+        auto names = choices->optStrings(api.c_str());
+        if (names) settings.modelChoices[api] = *names;
+      }
+    }
+    if (auto limits = model->optObject("contextLimits")) {
+      for (const auto& member : limits->value()->GetObject()) {
+        std::string name(member.name.GetString(), member.name.GetStringLength());
+        if (!member.value.IsInt64() || member.value.GetInt64() <= 0) {
+          r.fail(path + ".model.contextLimits." + name, "must be a positive number of tokens");
+          break;
+        }
+        settings.contextLimits[name] = member.value.GetInt64();
+      }
+    }
   }
   if (auto tools = r.optObject("tools")) {
     if (auto core = tools->optStrings("core")) settings.coreTools = core;

@@ -2,6 +2,8 @@
 // honours, merged in order so later files win. Read once at start-up.
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,6 +14,10 @@ namespace lathe::engine {
 
 struct Settings {
   std::optional<std::string> model;                      // model.name
+  std::optional<std::string> provider;                   // model.provider (Lathe's own): gemini or openai
+  // model.choices (Lathe's own): the models offered in the editor's picker, per provider
+  std::map<std::string, std::vector<std::string>> modelChoices;
+  std::map<std::string, int64_t> contextLimits;          // model.contextLimits: tokens per model name
   std::optional<std::vector<std::string>> coreTools;     // tools.core
   std::optional<std::vector<std::string>> excludeTools;  // tools.exclude
   std::optional<std::string> approvalMode;               // general.defaultApprovalMode

@@ -2,10 +2,19 @@
 #include "engine/model/provider_setup.h"
 
 #include "engine/model/gemini/gemini_provider.h"
+#include "engine/model/openai/openai_provider.h"
 #include "engine/model/recording_provider.h"
 #include "engine/model/replay_provider.h"
 
 namespace lathe::engine {
+
+const char* toString(ModelApi api) { return api == ModelApi::openai ? "openai" : "gemini"; }
+
+std::optional<ModelApi> parseModelApi(std::string_view name) {
+  if (name == "gemini") return ModelApi::gemini;
+  if (name == "openai") return ModelApi::openai;
+  return std::nullopt;
+}
 
 Result<std::shared_ptr<ModelProvider>> makeProvider(const ProviderOptions& options) {
   std::shared_ptr<ModelProvider> provider;
@@ -15,6 +24,14 @@ Result<std::shared_ptr<ModelProvider>> makeProvider(const ProviderOptions& optio
     auto opened = ReplayProvider::open(options.fakeResponsesPath, replay);
     if (!opened) return opened.error();
     provider = std::move(opened).value();
+  } else if (options.api == ModelApi::openai) {
+    OpenAiProvider::Options openai;
+    openai.apiKey = options.openaiApiKey;
+    if (!options.openaiBaseUrl.empty()) openai.baseUrl = options.openaiBaseUrl;
+    openai.readTimeout = options.readTimeout;
+    openai.connectTimeout = options.connectTimeout;
+    openai.maxAttempts = options.maxAttempts;
+    provider = std::make_shared<OpenAiProvider>(std::move(openai));
   } else {
     GeminiProvider::Options gemini;
     gemini.apiKey = options.apiKey;

@@ -1,9 +1,12 @@
 // Chooses and builds the model provider for a process: the Gemini API, a
 // replayed recording (--fake-responses), optionally recorded (--record-responses).
+// An OpenAI-compatible API is the other choice (--provider openai).
 #pragma once
 
 #include <chrono>
 #include <memory>
+#include <optional>
+#include <string_view>
 #include <string>
 
 #include "engine/model/model_provider.h"
@@ -11,9 +14,16 @@
 
 namespace lathe::engine {
 
+enum class ModelApi { gemini, openai };
+const char* toString(ModelApi api);
+std::optional<ModelApi> parseModelApi(std::string_view name);
+
 struct ProviderOptions {
+  ModelApi api = ModelApi::gemini;  // --provider, settings model.provider
   std::string apiKey;               // GEMINI_API_KEY
   std::string baseUrl;              // GOOGLE_GEMINI_BASE_URL; empty: Google's endpoint
+  std::string openaiApiKey;         // OPENAI_API_KEY
+  std::string openaiBaseUrl;        // OPENAI_BASE_URL, --openai-base-url; empty: api.openai.com
   std::string fakeResponsesPath;    // replay instead of calling the API
   bool fakeResponsesNonStrict = false;
   std::string recordResponsesPath;  // append every reply here

@@ -299,6 +299,9 @@ std::optional<ToolScheduler::Outcome> ToolScheduler::prepare(const FunctionCall&
   announce.toolCallId = run.id();
   announce.title = call.name;
   announce.rawInput = call.args.empty() ? json::Raw{"{}"} : call.args;
+  auto args = json::parse(announce.rawInput.text);
+  // Arguments that are not JSON (a model's mistake) reach the editor as a string, never spliced raw.
+  if (!args) announce.rawInput = json::Raw{json::build([&](json::Writer& w) { json::str(w, call.args.text); })};
   prepared.tool = registry_.find(call.name);
   auto failed = [&](const std::string& message) {
     editor_.sendUpdate(sessionId_, announce);
@@ -312,7 +315,6 @@ std::optional<ToolScheduler::Outcome> ToolScheduler::prepare(const FunctionCall&
   const tools::Tool& tool = *prepared.tool;
   announce.kind = toAcpKind(tool.kind());
   run.setMarkdown(tool.info().isOutputMarkdown);
-  auto args = json::parse(announce.rawInput.text);
   if (!args) return failed("The arguments of " + call.name + " are not valid JSON: " + args.error().message);
   tools::BuildResult built = tool.build(*args);
   if (!built.invocation) return failed("Invalid parameters for " + call.name + ": " + built.error->message);

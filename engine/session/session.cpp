@@ -88,10 +88,21 @@ Session::Session(std::string id, std::shared_ptr<const tools::Workspace> workspa
       config_(config),
       editor_(editor, hooks_),
       mode_(config.approvalMode),
+      model_(config.model),
       registry_(tools::ToolFilter{config.coreTools, config.excludeTools}),
       systemPrompt_(buildSystemPrompt(*workspace_)),
       scheduler_(registry_, editor_, id_, mode_, configuredApprovals(config.allowedTools, config.excludeTools)) {
   tools::registerBuiltinTools(registry_, makeToolContext(id_, workspace_, config, editor_));
+}
+
+std::string Session::model() const {
+  std::lock_guard lock(modelMutex_);
+  return model_;
+}
+
+void Session::setModel(std::string model) {
+  std::lock_guard lock(modelMutex_);
+  model_ = std::move(model);
 }
 
 const std::vector<tools::ToolDeclaration>& Session::declarations() {
@@ -109,7 +120,7 @@ acp::StopReason Session::stopWith(const TurnStop& stop) {
 
 Result<ModelReply> Session::callModel(const CancelToken& cancel, std::optional<TurnStop>& stop) {
   ModelRequest request;
-  request.model = config_.model;
+  request.model = model();
   request.systemInstruction = systemPrompt_;
   request.contents = &history_.contents();
   request.tools = &declarations();
@@ -189,7 +200,9 @@ Result<acp::StopReason> Session::prompt(const std::vector<acp::ContentBlock>& bl
       if (!modelAnswered) history_.rollback(before);
       return reply.error();
     }
-    if (reply->usage) editor_.sendUpdate(id_, acp::UsageUpdate{reply->usage->totalTokens, config_.contextWindow});
+    if (reply->usage) {
+      editor_.sendUpdate(id_, acp::UsageUpdate{reply->usage->totalTokens, contextWindowOf(config_, model())});
+    }
 
     Content modelContent{Role::model, {}};
     std::vector<FunctionCall> calls;

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,9 @@ class Session {
 
   ApprovalMode mode() const { return mode_.load(); }
   void setMode(ApprovalMode mode) { mode_ = mode; }
+  // The model for the next request; any thread.
+  std::string model() const;
+  void setModel(std::string model);
 
   void addHooks(std::shared_ptr<TurnHooks> hooks) { hooks_.push_back(std::move(hooks)); }
 
@@ -58,6 +62,8 @@ class Session {
   std::vector<std::shared_ptr<TurnHooks>> hooks_;
   ObservedEditor editor_;
   std::atomic<ApprovalMode> mode_;
+  mutable std::mutex modelMutex_;
+  std::string model_;
   tools::ToolRegistry registry_;
   std::vector<tools::ToolDeclaration> declarations_;
   uint64_t declarationsGeneration_ = ~uint64_t{0};

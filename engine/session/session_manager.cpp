@@ -94,19 +94,59 @@ std::vector<acp::SessionMode> SessionManager::availableModes() {
   };
 }
 
+Result<std::shared_ptr<Session>> SessionManager::find(const std::string& sessionId) {
+  std::lock_guard lock(mutex_);
+  auto it = sessions_.find(sessionId);
+  if (it == sessions_.end()) return makeError(Errc::not_found, "params.sessionId: no session \"" + sessionId + "\"");
+  return it->second.session;
+}
+
 Status SessionManager::setMode(const std::string& sessionId, const std::string& modeId) {
   auto mode = parseApprovalMode(modeId);
   if (!mode) return makeError(Errc::invalid_params, "params.modeId: unknown mode \"" + modeId + "\"");
-  std::shared_ptr<Session> session;
-  {
-    std::lock_guard lock(mutex_);
-    auto it = sessions_.find(sessionId);
-    if (it == sessions_.end()) return makeError(Errc::not_found, "params.sessionId: no session \"" + sessionId + "\"");
-    session = it->second.session;
-  }
-  session->setMode(*mode);
+  auto session = find(sessionId);
+  if (!session) return session.error();
+  (*session)->setMode(*mode);
   editor_.sendUpdate(sessionId, acp::CurrentModeUpdate{toString(*mode)});
+  editor_.sendUpdate(sessionId, acp::ConfigOptionUpdate{optionsOf(**session)});
   return {};
+}
+
+std::vector<acp::ConfigOption> SessionManager::optionsOf(const Session& session) const {
+  acp::ConfigOption model{"model", "Model", "The model that answers the next prompt", "model", session.model(), {}};
+  for (const auto& name : config_.modelChoices) model.choices.push_back({name, name, {}});
+  if (model.choices.empty()) model.choices.push_back({session.model(), session.model(), {}});
+  acp::ConfigOption mode{"mode", "Mode", "What may run without asking", "mode", toString(session.mode()), {}};
+  for (const auto& m : availableModes()) mode.choices.push_back({m.id, m.name, m.description});
+  return {std::move(model), std::move(mode)};
+}
+
+Result<std::vector<acp::ConfigOption>> SessionManager::configOptions(const std::string& sessionId) {
+  auto session = find(sessionId);
+  if (!session) return session.error();
+  return optionsOf(**session);
+}
+
+Result<std::vector<acp::ConfigOption>> SessionManager::setConfigOption(const std::string& sessionId,
+                                                                      const std::string& configId,
+                                                                      const std::string& value) {
+  auto session = find(sessionId);
+  if (!session) return session.error();
+  if (configId == "mode") {
+    auto mode = parseApprovalMode(value);
+    if (!mode) return makeError(Errc::invalid_params, "params.value: unknown mode \"" + value + "\"");
+    (*session)->setMode(*mode);
+    editor_.sendUpdate(sessionId, acp::CurrentModeUpdate{toString(*mode)});
+  } else if (configId == "model") {
+    const auto& choices = config_.modelChoices;
+    if (!choices.empty() && std::find(choices.begin(), choices.end(), value) == choices.end()) {
+      return makeError(Errc::invalid_params, "params.value: \"" + value + "\" is not one of the offered models");
+    }
+    (*session)->setModel(value);
+  } else {
+    return makeError(Errc::invalid_params, "params.configId: no option \"" + configId + "\" (model or mode)");
+  }
+  return optionsOf(**session);
 }
 
 Status SessionManager::cancel(const std::string& sessionId) {

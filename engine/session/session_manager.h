@@ -34,8 +34,15 @@ class SessionManager {
   // that is already running a turn.
   Status startPrompt(const acp::PromptRequest& request, TurnDone done);
 
-  // Changes a session's approval mode and tells the editor (current_mode_update).
+  // Changes a session's approval mode and tells the editor (current_mode_update
+  // and config_option_update).
   Status setMode(const std::string& sessionId, const std::string& modeId);
+
+  // The session's options for the editor's pickers: the model and the mode.
+  Result<std::vector<acp::ConfigOption>> configOptions(const std::string& sessionId);
+  // Sets one (from the next model request on) and returns them all.
+  Result<std::vector<acp::ConfigOption>> setConfigOption(const std::string& sessionId, const std::string& configId,
+                                                        const std::string& value);
   ApprovalMode initialMode() const { return config_.approvalMode; }
   // The modes offered to the editor, in display order.
   static std::vector<acp::SessionMode> availableModes();
@@ -65,6 +72,8 @@ class SessionManager {
   };
 
   void reapRetired();  // joins retired turns that have ended; mutex_ held
+  Result<std::shared_ptr<Session>> find(const std::string& sessionId);
+  std::vector<acp::ConfigOption> optionsOf(const Session& session) const;
 
   AgentConfig config_;
   EditorClient& editor_;

@@ -34,6 +34,10 @@ json::Raw NewSessionResponse::toJson() const {
       w.EndArray();
       w.EndObject();
     }
+    if (!configOptions.empty()) {
+      json::key(w, "configOptions");
+      writeConfigOptions(w, configOptions);
+    }
     w.EndObject();
   })};
 }

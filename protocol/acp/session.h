@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "protocol/acp/common.h"
+#include "protocol/acp/config_options.h"
 #include "protocol/acp/mcp_servers.h"
 
 namespace lathe::acp {
@@ -26,6 +27,7 @@ struct NewSessionResponse {
   std::string sessionId;
   std::string currentModeId;
   std::vector<SessionMode> availableModes;
+  std::vector<ConfigOption> configOptions;
   json::Raw toJson() const;
 };
 

@@ -33,6 +33,10 @@ void writeUpdate(json::Writer& w, const SessionUpdate& update) {
         } else if constexpr (std::is_same_v<T, CurrentModeUpdate>) {
           json::put(w, "sessionUpdate", "current_mode_update");
           json::put(w, "currentModeId", u.currentModeId);
+        } else if constexpr (std::is_same_v<T, ConfigOptionUpdate>) {
+          json::put(w, "sessionUpdate", "config_option_update");
+          json::key(w, "configOptions");
+          writeConfigOptions(w, u.configOptions);
         } else if constexpr (std::is_same_v<T, UsageUpdate>) {
           json::put(w, "sessionUpdate", "usage_update");
           json::put(w, "used", u.used);

@@ -6,6 +6,7 @@
 #include <variant>
 
 #include "protocol/acp/common.h"
+#include "protocol/acp/config_options.h"
 #include "protocol/acp/tool_call.h"
 
 namespace lathe::acp {
@@ -24,7 +25,12 @@ struct CurrentModeUpdate {
   std::string currentModeId;
 };
 
-using SessionUpdate = std::variant<MessageChunk, ToolCall, ToolCallUpdate, UsageUpdate, CurrentModeUpdate>;
+struct ConfigOptionUpdate {
+  std::vector<ConfigOption> configOptions;
+};
+
+using SessionUpdate =
+    std::variant<MessageChunk, ToolCall, ToolCallUpdate, UsageUpdate, CurrentModeUpdate, ConfigOptionUpdate>;
 
 // The params of a session/update notification.
 json::Raw sessionNotification(const std::string& sessionId, const SessionUpdate& update);

@@ -143,6 +143,7 @@ namespace {
 struct Exchange {
   int status = -1;
   std::string retryAfterHeader;
+  std::string contentType;
   httplib::Error error = httplib::Error::Success;
   bool ok = false;
   Clock::time_point lastActivity = Clock::now();
@@ -166,6 +167,7 @@ Exchange send(const Endpoint& endpoint, const Client::Options& options, const st
   req.response_handler = [&](const httplib::Response& res) {
     ex.status = res.status;
     ex.retryAfterHeader = res.get_header_value("Retry-After");
+    ex.contentType = res.get_header_value("Content-Type");
     ex.lastActivity = Clock::now();
     return !cancel.cancelled();
   };
@@ -197,6 +199,8 @@ Status Client::streamEvents(const std::string& path, const std::string& body, co
     if (callbacks.onAttempt) callbacks.onAttempt();
     SseParser parser;
     std::string kept;
+    std::string whole;  // a JSON answer to a streaming request
+    bool wholeTooLarge = false;
     bool delivered = false;
     std::optional<EventError> eventError;
     auto handle = [&](const SseEvent& event) {
@@ -214,6 +218,11 @@ Status Client::streamEvents(const std::string& path, const std::string& body, co
                          size_t keep = x.status != 200 ? kMaxErrorBody : kMaxStreamHead;
                          kept.append(bytes.substr(0, keep - std::min(keep, kept.size())));
                          if (x.status != 200) return true;
+                         if (callbacks.onWholeBody && x.contentType.find("application/json") != std::string::npos) {
+                           wholeTooLarge = whole.size() + bytes.size() > kMaxWholeBody;
+                           if (!wholeTooLarge) whole.append(bytes);
+                           return !wholeTooLarge;
+                         }
                          for (const SseEvent& event : parser.feed(bytes)) {
                            if (!handle(event)) return false;
                          }
@@ -224,6 +233,11 @@ Status Client::streamEvents(const std::string& path, const std::string& body, co
       return eventError->retryable && !delivered ? Attempt::retry(eventError->error) : Attempt::fail(eventError->error);
     };
     if (eventError) return fromEvent();
+    if (ex.status == 200 && ex.ok && !whole.empty()) {
+      if (auto problem = callbacks.onWholeBody(whole)) return Attempt::fail(problem->error);
+      return Attempt{};
+    }
+    if (wholeTooLarge) return Attempt::fail(makeError(Errc::model, api + " reply from " + url + " is larger than 64 MB."));
     if (ex.status == 200 && ex.ok) {
       if (auto last = parser.finish(); last && !handle(*last)) {
         if (cancel.cancelled()) return Attempt::cancelled();

@@ -45,6 +45,9 @@ struct StreamCallbacks {
   std::function<void()> onAttempt;  // a new attempt starts: drop partial state
   std::function<std::optional<EventError>(const SseEvent&)> onEvent;  // each event with data
   DescribeStatus describeStatus;
+  // When set, a 200 answer of Content-Type application/json (a server that
+  // ignored the request to stream) is handed over whole instead.
+  std::function<std::optional<EventError>(std::string_view body)> onWholeBody;
 };
 
 class Client {

@@ -223,9 +223,34 @@ EOF
   echo "ok: acpx edit $mode case"
 }
 
-mkdir -p "$TMP/replay" "$TMP/auto" "$TMP/edit-approve" "$TMP/edit-deny"
+# Case 5: acpx's `set model` reaches Lathe's configOptions in a named-less
+# persistent session; the next prompt asks the fake for the chosen model.
+case_set_model() {
+  local dir="$TMP/set-model" ws="$TMP/set-model/ws" rc=0
+  mkdir -p "$ws" "$dir/home"
+  printf 'model choice file\n' >"$ws/data.txt"
+  start_fake "$dir" --auto data.txt
+  acpx_session() {
+    (cd "$ws" && HOME="$dir/home" GOOGLE_GEMINI_BASE_URL="http://127.0.0.1:$PORT" GEMINI_API_KEY="test-key" \
+      GEMINI_MODEL="gemini-acpx-test" timeout 120 "$ACPX" --agent "'$LATHE' --acp" --approve-all "$@" \
+      </dev/null >>"$dir/acpx.out" 2>>"$dir/acpx.err")
+  }
+  acpx_session sessions new || rc=$?
+  [ "$rc" -eq 0 ] && { acpx_session set model gemini-2.5-flash || rc=$?; }
+  [ "$rc" -eq 0 ] && { acpx_session "read the file" || rc=$?; }
+  acpx_session sessions close || true
+  [ "$rc" -eq 0 ] || { cat "$dir/acpx.out" "$dir/acpx.err" >&2; fail "set model case: acpx exited $rc"; }
+  grep -q "model set: gemini-2.5-flash" "$dir/acpx.out" || { cat "$dir/acpx.out" >&2; fail "acpx did not set the model"; }
+  stop_fake "$dir" 2
+  grep -q "for model gemini-2.5-flash" "$dir/fake.stderr" || fail "the prompt did not use the chosen model: $(cat "$dir/fake.stderr")"
+  ! grep -q "for model gemini-acpx-test" "$dir/fake.stderr" || fail "a request still used the old model"
+  echo "ok: acpx set model case"
+}
+
+mkdir -p "$TMP/replay" "$TMP/auto" "$TMP/edit-approve" "$TMP/edit-deny" "$TMP/set-model"
 case_replay
 case_auto
 case_edit approve
 case_edit deny
+case_set_model
 echo "PASS: acpx end-to-end"

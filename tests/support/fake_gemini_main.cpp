@@ -90,6 +90,9 @@ int main(int argc, char** argv) {
     }
   }
   server.stop();
+  for (const auto& request : server.generateRequests()) {
+    std::fprintf(stderr, "fake_gemini: %s for model %s\n", request.action.c_str(), request.model.c_str());
+  }
   auto broken = server.violations();
   for (const auto& v : broken) std::fprintf(stderr, "fake_gemini: violation: %s\n", v.c_str());
   std::fprintf(stderr, "fake_gemini: served %zu request(s), %zu violation(s)\n", server.requests().size(),
