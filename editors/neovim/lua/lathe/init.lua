@@ -1,0 +1,272 @@
+-- lathe.nvim: a thin Neovim front end for Lathe over ACP. Lathe decides; this
+-- plugin renders the conversation and applies what Lathe asks of the editor.
+local config = require('lathe.config')
+local client = require('lathe.client')
+local chat = require('lathe.chat')
+local permission = require('lathe.permission')
+local context = require('lathe.context')
+local fs = require('lathe.fs')
+local render = require('lathe.render')
+
+local M = { pending_context = {} }
+
+local function notify(msg, level)
+  vim.notify('Lathe: ' .. msg, level or vim.log.levels.INFO)
+end
+M.notify = notify
+
+local function show(changed) chat.apply(changed) end
+
+local links = {
+  LatheToolPending = 'Comment', LatheToolRunning = 'DiagnosticWarn', LatheToolFailed = 'DiagnosticError',
+  LatheReviewAdd = 'DiffAdd', LatheReviewDelete = 'DiffDelete', LatheReviewHint = 'Comment',
+  LatheApplied = 'DiffAdd', LatheNotice = 'Comment',
+}
+
+-- Links to standard groups (default = true), so colour schemes decide the colours.
+function M.highlights()
+  for name, target in pairs(links) do vim.api.nvim_set_hl(0, name, { link = target, default = true }) end
+  local ok = vim.fn.hlexists('DiagnosticOk') == 1 and 'DiagnosticOk' or 'String'
+  vim.api.nvim_set_hl(0, 'LatheToolDone', { link = ok, default = true })
+end
+
+-- Requests Lathe makes of the editor.
+local handlers = {
+  ['fs/read_text_file'] = fs.read,
+  ['fs/write_text_file'] = fs.write,
+  ['session/request_permission'] = permission.ask,
+}
+
+local function wire()
+  client.ui = {
+    update = function(u) show(chat.transcript:apply(u)) end,
+    turn_end = function(stop_reason, err)
+      permission.cancel_all()
+      if err then show(chat.transcript:notice('Error: ' .. (err.message or vim.inspect(err)))) end
+      show(chat.transcript:finish(stop_reason))
+      M.last_stop = stop_reason or 'error'
+      vim.cmd('redrawstatus!')
+    end,
+    notice = function(text) show(chat.transcript:notice(text)); notify(text, vim.log.levels.WARN) end,
+    reset = function() chat.reset() end,
+    changed = function() pcall(vim.cmd, 'redrawstatus!') end,
+    request = function(method, params, reply)
+      local h = handlers[method]
+      if not h then return reply(nil, { code = -32601, message = 'Method not found: ' .. method }) end
+      h(params, reply)
+    end,
+  }
+  permission.on_awaiting = function(id, hint) if id then show(chat.transcript:awaiting(id, hint)) end end
+end
+
+function M.setup(opts)
+  config.set(opts)
+  M.highlights()
+  vim.api.nvim_create_autocmd('ColorScheme', {
+    group = vim.api.nvim_create_augroup('lathe_highlights', { clear = true }), callback = M.highlights,
+  })
+  vim.api.nvim_create_autocmd('VimLeavePre', {
+    group = vim.api.nvim_create_augroup('lathe_stop', { clear = true }), callback = client.stop,
+  })
+  M.did_setup = true
+end
+
+local function ensure_setup() if not M.did_setup then M.setup({}) end end
+
+-- The buffer the person was in before the chat (what #buffer names).
+local function remember_origin()
+  local b = vim.api.nvim_get_current_buf()
+  if not vim.api.nvim_buf_get_name(b):match('^lathe://') then M.origin = b end
+end
+
+local function embedded()
+  local caps = client.agent and client.agent.agentCapabilities or {}
+  return (caps.promptCapabilities or {}).embeddedContext == true
+end
+
+-- Sends text (with attached ranges and #references) as one turn.
+function M.send(text)
+  ensure_setup()
+  chat.open()
+  if client.state == 'busy' then return notify('a turn is running; :LatheCancel stops it', vim.log.levels.WARN) end
+  local attachments = M.pending_context
+  M.pending_context = {}
+  client.with_session(function(err)
+    if err then return show(chat.transcript:notice('Error: ' .. (err.message or ''))) end
+    local blocks, labels = { { type = 'text', text = text } }, {}
+    for _, a in ipairs(attachments) do
+      local label, block = context.block(a.buf, a.l1, a.l2, embedded())
+      labels[#labels + 1] = label
+      blocks[#blocks + 1] = block
+    end
+    for _, b in ipairs(context.references(text, M.origin, context.candidates())) do
+      local label, block = context.block(b, nil, nil, embedded())
+      labels[#labels + 1] = label
+      blocks[#blocks + 1] = block
+    end
+    show(chat.transcript:user(text, labels))
+    client.prompt(blocks)
+  end)
+end
+
+function M.send_prompt_buffer()
+  local lines = vim.api.nvim_buf_get_lines(chat.prompt, 0, -1, false)
+  local text = vim.trim(table.concat(lines, '\n'))
+  if text == '' then return end
+  vim.api.nvim_buf_set_lines(chat.prompt, 0, -1, false, {})
+  M.send(text)
+end
+
+-- :Lathe [prompt], with an optional range attached as context.
+function M.command(opts)
+  ensure_setup()
+  remember_origin()
+  if opts.range and opts.range > 0 and not vim.api.nvim_buf_get_name(0):match('^lathe://') then
+    M.pending_context[#M.pending_context + 1] = { buf = vim.api.nvim_get_current_buf(), l1 = opts.line1, l2 = opts.line2 }
+  end
+  if opts.args and opts.args ~= '' then return M.send(opts.args) end
+  chat.open()
+  client.with_session(function() end)
+  if #M.pending_context > 0 then
+    local labels = {}
+    for _, a in ipairs(M.pending_context) do
+      labels[#labels + 1] = context.block(a.buf, a.l1, a.l2, false)
+    end
+    notify('attached ' .. table.concat(labels, ', ') .. ' to the next prompt')
+  end
+end
+
+function M.cancel()
+  permission.cancel_all()
+  if not client.cancel() then notify('no turn is running') end
+end
+
+local function pick(items, prompt, fmt, cb)
+  vim.ui.select(items, { prompt = prompt, format_item = fmt }, function(choice) if choice then cb(choice) end end)
+end
+
+-- :LatheMode [id]: the modes Lathe offers for this session.
+function M.mode(arg)
+  ensure_setup()
+  client.with_session(function(err)
+    if err then return notify(err.message or 'not running', vim.log.levels.ERROR) end
+    local modes = client.modes()
+    if not modes or not modes.availableModes or #modes.availableModes == 0 then
+      return notify('Lathe offers no modes for this session')
+    end
+    local function set(id)
+      client.set_mode(id, function(e)
+        if e then notify('cannot set mode ' .. id .. ': ' .. (e.message or ''), vim.log.levels.ERROR)
+        else notify('mode ' .. id) end
+      end)
+    end
+    if arg and arg ~= '' then return set(arg) end
+    pick(modes.availableModes, 'Lathe mode', function(m) return m.name .. (m.description and (' — ' .. m.description) or '') end,
+      function(m) set(m.id) end)
+  end)
+end
+
+-- Flattens grouped select options.
+local function select_values(option)
+  local out = {}
+  for _, o in ipairs(option.options or {}) do
+    if o.options then vim.list_extend(out, o.options) else out[#out + 1] = o end
+  end
+  return out
+end
+M.select_values = select_values
+
+-- :LatheModel [value]: only when Lathe offers a model config option.
+function M.model(arg)
+  ensure_setup()
+  client.with_session(function(err)
+    if err then return notify(err.message or 'not running', vim.log.levels.ERROR) end
+    local option = client.model_option()
+    if not option then return notify('Lathe does not offer a model choice for this session') end
+    local function set(value)
+      client.set_config(option.id, value, function(e)
+        if e then notify('cannot set model: ' .. (e.message or ''), vim.log.levels.ERROR) else notify('model ' .. value) end
+      end)
+    end
+    if arg and arg ~= '' then return set(arg) end
+    pick(select_values(option), 'Lathe model', function(v) return v.name or v.value end, function(v) set(v.value) end)
+  end)
+end
+
+-- :LatheSessions: reopen a past session, only when Lathe supports listing and loading.
+function M.sessions()
+  ensure_setup()
+  client.with_session(function(err)
+    if err then return notify(err.message or 'not running', vim.log.levels.ERROR) end
+    if not client.can_reopen() then
+      return notify('reopening past sessions is not supported by this Lathe (no session/list and session/load)')
+    end
+    client.list_sessions(function(lerr, sessions)
+      if lerr then return notify('cannot list sessions: ' .. (lerr.message or ''), vim.log.levels.ERROR) end
+      if #sessions == 0 then return notify('no past sessions here') end
+      pick(sessions, 'Reopen session', function(s) return (s.title or s.sessionId) .. (s.updatedAt and ('  ' .. s.updatedAt) or '') end,
+        function(s)
+          chat.open()
+          client.load_session(s.sessionId, function(e)
+            if e then notify('cannot reopen: ' .. (e.message or ''), vim.log.levels.ERROR) end
+          end)
+        end)
+    end)
+  end)
+end
+
+-- :LatheNew: a fresh session; the chat starts over.
+function M.new_session()
+  ensure_setup()
+  if client.state == 'busy' then client.cancel() end
+  client.new_session(function(err)
+    if err then return notify(err.message or 'cannot start a session', vim.log.levels.ERROR) end
+    chat.reset()
+  end)
+end
+
+local function with_review(fn)
+  local p = permission.current(vim.api.nvim_get_current_buf())
+  if not p then return notify('nothing is waiting for your answer') end
+  fn(p)
+end
+function M.accept() with_review(permission.accept) end
+function M.reject() with_review(permission.reject) end
+function M.options() with_review(permission.choose) end
+function M.diff() with_review(function(p)
+  if not p.buf then return notify('this request has no diff') end
+  require('lathe.review').diff_split(p)
+end) end
+
+-- Status line of the chat window: agent, mode, model, usage, state.
+function M.status_text()
+  local parts = { 'Lathe' }
+  local s = client.session
+  if s and s.modes and s.modes.currentModeId then
+    local name = s.modes.currentModeId
+    for _, m in ipairs(s.modes.availableModes or {}) do if m.id == name then name = m.name end end
+    parts[#parts + 1] = name
+  end
+  local model = client.model_option()
+  if model then parts[#parts + 1] = tostring(model.currentValue) end
+  local usage = s and render.usage(s.usage)
+  if usage then parts[#parts + 1] = usage end
+  local state = ({ busy = 'working…', starting = 'starting…', failed = 'stopped', stopped = 'not running' })[client.state]
+  if state then parts[#parts + 1] = state end
+  return ' ' .. table.concat(parts, ' · ')
+end
+
+_G.LatheStatus = function() return M.status_text() end
+_G.LathePromptStatus = function()
+  local keys = {}
+  local km = require('lathe.keymaps')
+  if km.label('send') then keys[#keys + 1] = km.label('send') .. ' send' end
+  if km.label('cancel') then keys[#keys + 1] = km.label('cancel') .. ' cancel' end
+  if #((client.session or {}).commands or {}) > 0 then keys[#keys + 1] = '/ commands' end
+  keys[#keys + 1] = '#buffer attaches'
+  return ' Prompt · ' .. table.concat(keys, ' · ')
+end
+
+wire()
+M.client, M.chat, M.permission = client, chat, permission
+return M
