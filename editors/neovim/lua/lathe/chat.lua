@@ -130,13 +130,25 @@ local function start_of(i)
   return s
 end
 
+-- Closes a thought's fold (new folds from inserted lines may start open),
+-- unless the person is reading inside it.
+function M.fold(l1, l2)
+  if not valid_win(M.win) or l2 < l1 then return end
+  vim.api.nvim_win_call(M.win, function()
+    local cur = vim.api.nvim_win_get_cursor(0)[1]
+    if vim.api.nvim_get_current_win() == M.win and cur >= l1 and cur <= l2 then return end
+    pcall(vim.cmd, ('%d,%dfoldclose'):format(l1, l2))
+  end)
+end
+
 local function draw_block(i)
   local b = M.transcript.blocks[i]
   local first = start_of(i)
   local lines = render.block(b)
   local old = M.counts[i] or 0
+  M.counts[i] = #lines -- before the change: foldexpr runs during it and reads the new layout
   vim.api.nvim_buf_set_lines(M.buf, first, first + old, false, lines)
-  M.counts[i] = #lines
+  if b.kind == 'thought' then M.fold(first + 1, first + #lines - 1) end
   local status = render.status(b)
   if status then
     vim.api.nvim_buf_set_extmark(M.buf, M.ns, first, 0, {
@@ -198,8 +210,8 @@ _G.LatheChatFold = function(lnum)
 end
 
 _G.LatheChatFoldText = function()
-  local n = vim.v.foldend - vim.v.foldstart + 1
-  return ('> Thinking (%d line%s)'):format(n, n == 1 and '' or 's')
+  local n = vim.v.foldend - vim.v.foldstart
+  return ('> Thinking (%d line%s, zo opens)'):format(n, n == 1 and '' or 's')
 end
 
 return M

@@ -58,6 +58,7 @@ end
 
 local function save(b)
   if not config.options.write_edits then return true end
+  vim.fn.mkdir(vim.fn.fnamemodify(vim.api.nvim_buf_get_name(b), ':h'), 'p')
   return pcall(vim.api.nvim_buf_call, b, function() vim.cmd('silent write') end)
 end
 

@@ -47,8 +47,9 @@ local renderers = {
   end,
   heading = function() return { '## Lathe' } end,
   agent = function(b) return text_lines(b.text) end,
+  -- A heading line makes even a one-line thought a fold that can close.
   thought = function(b)
-    local out = {}
+    local out = { '> _Thinking_' }
     for _, l in ipairs(text_lines(b.text)) do out[#out + 1] = '> ' .. l end
     return out
   end,

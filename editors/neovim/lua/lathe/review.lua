@@ -48,9 +48,11 @@ function M.draw(b, old_text, new_text)
   vim.api.nvim_buf_clear_namespace(b, M.ns, 0, -1)
   local new_lines = diff.lines(new_text)
   local count = vim.api.nvim_buf_line_count(b)
+  local drawn = { removed = {}, added = {} } -- what the marks show, for :LatheDiff-free checks
   for i, h in ipairs(diff.hunks(old_text, new_text)) do
     for r = h.old_start - 1, h.old_start + h.old_count - 2 do
       if r < count then
+        drawn.removed[#drawn.removed + 1] = r
         vim.api.nvim_buf_set_extmark(b, M.ns, r, 0, {
           line_hl_group = 'LatheReviewDelete', sign_text = '-', sign_hl_group = 'LatheReviewDelete',
         })
@@ -59,6 +61,7 @@ function M.draw(b, old_text, new_text)
     local virt = {}
     for j = h.new_start, h.new_start + h.new_count - 1 do
       virt[#virt + 1] = { { padded(new_lines[j] or ''), 'LatheReviewAdd' } }
+      drawn.added[#drawn.added + 1] = new_lines[j] or ''
     end
     -- Added lines go below the last removed line, or below old_start for a pure insertion.
     local anchor = h.old_count > 0 and (h.old_start + h.old_count - 2) or (h.old_start - 1)
@@ -68,6 +71,7 @@ function M.draw(b, old_text, new_text)
     if i == 1 then opts.virt_text = { { ' ' .. M.hint(), 'LatheReviewHint' } } end
     vim.api.nvim_buf_set_extmark(b, M.ns, anchor, 0, opts)
   end
+  return drawn
 end
 
 local function map_review(p)
@@ -94,7 +98,7 @@ function M.show(p, d)
   end
   p.buf, p.diff = b, d
   if config.options.review.open then pcall(reveal, b) end
-  M.draw(b, d.oldText or '', d.newText or '')
+  p.drawn = M.draw(b, d.oldText or '', d.newText or '')
   map_review(p)
   return true
 end
