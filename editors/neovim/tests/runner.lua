@@ -28,6 +28,9 @@ _G.wait_for = function(cond, what, ms)
   if not done then error('timed out waiting for ' .. (what or 'a condition'), 2) end
 end
 
+-- Notifications go to stderr so stdout holds only results.
+vim.notify = function(msg) io.stderr:write('[notify] ' .. tostring(msg) .. '\n') end
+
 local spec = os.getenv('LATHE_TEST_SPEC')
 local label = os.getenv('LATHE_TEST_LABEL') or ''
 local loaded, err = pcall(dofile, spec)

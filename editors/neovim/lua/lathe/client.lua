@@ -175,7 +175,7 @@ function M.model_option()
 end
 
 function M.can_reopen()
-  local a = M.agent or {}
+  local a = (M.agent or {}).agentCapabilities or {}
   return a.loadSession == true and a.sessionCapabilities ~= nil and a.sessionCapabilities.list ~= nil
 end
 
