@@ -88,7 +88,7 @@ end
 function M.send(text)
   ensure_setup()
   chat.open()
-  if client.state == 'busy' then return notify('a turn is running; :LatheCancel stops it', vim.log.levels.WARN) end
+  if M.busy() then return end
   local attachments = M.pending_context
   M.pending_context = {}
   client.with_session(function(err)
@@ -109,7 +109,15 @@ function M.send(text)
   end)
 end
 
+-- One turn at a time: a prompt typed during a turn stays where it is.
+function M.busy()
+  if client.state ~= 'busy' then return false end
+  notify('a turn is running; :LatheCancel stops it', vim.log.levels.WARN)
+  return true
+end
+
 function M.send_prompt_buffer()
+  if M.busy() then return end
   local lines = vim.api.nvim_buf_get_lines(chat.prompt, 0, -1, false)
   local text = vim.trim(table.concat(lines, '\n'))
   if text == '' then return end
