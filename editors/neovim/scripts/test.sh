@@ -59,6 +59,8 @@ tui_check() { # label nvim
   cat >"$ws/replay.jsonl" <<JSON
 {"method":"generateContentStream","response":[{"candidates":[{"content":{"role":"model","parts":[{"text":"Looking at the workspace.","thought":true}]},"index":0}]},{"candidates":[{"content":{"role":"model","parts":[{"text":"I'll list the files."},{"functionCall":{"name":"list_directory","args":{"dir_path":"."}}}]},"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":900,"candidatesTokenCount":20,"totalTokenCount":920}}]}
 {"method":"generateContentStream","response":[{"candidates":[{"content":{"role":"model","parts":[{"text":"The workspace holds **notes.txt** and the recording. Nothing else to see."}]},"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":1000,"candidatesTokenCount":20,"totalTokenCount":1020}}]}
+{"method":"generateContentStream","response":[{"candidates":[{"content":{"role":"model","parts":[{"text":"Editing the first line."},{"functionCall":{"name":"replace","args":{"file_path":"$ws/notes.txt","instruction":"Mark the first line","old_string":"alpha","new_string":"alpha, edited by Lathe"}}}]},"finishReason":"STOP","index":0}]}]}
+{"method":"generateContentStream","response":[{"candidates":[{"content":{"role":"model","parts":[{"text":"The first line is marked now."}]},"finishReason":"STOP","index":0}]}]}
 JSON
   cat >"$ws/init.lua" <<LUA
 vim.opt.rtp:prepend('$HERE')
@@ -75,17 +77,40 @@ LUA
     tmux -L "$sock" capture-pane -p >"$cap" 2>/dev/null
     grep -q 'Nothing else to see' "$cap" && break; sleep 0.2
   done
+  # A second turn proposes an edit: the review is drawn in notes.txt, then
+  # accepted with the buffer-local key from the file's window.
+  tmux -L "$sock" send-keys ':Lathe mark the first line' Enter
+  for i in $(seq 1 300); do
+    tmux -L "$sock" capture-pane -p >"$cap.review" 2>/dev/null
+    grep -q 'Review the edit' "$cap.review" && grep -q 'alpha, edited by Lathe' "$cap.review" && break; sleep 0.2
+  done
+  tmux -L "$sock" send-keys C-w h
+  tmux -L "$sock" send-keys -l '\a'
+  for i in $(seq 1 300); do
+    grep -q 'edited by Lathe' "$ws/notes.txt" 2>/dev/null && \
+      tmux -L "$sock" capture-pane -p 2>/dev/null | grep -q 'marked now' && break; sleep 0.2
+  done
+  local disk
+  disk="$(cat "$ws/notes.txt")"
   tmux -L "$sock" kill-server 2>/dev/null
   rm -rf "$ws"
   local want ok_all=1
+  for want in 'Review the edit' 'alpha, edited by Lathe' '### Edit: notes.txt'; do
+    if ! grep -qF -- "$want" "$cap.review"; then
+      echo "FAIL - [$label] TUI check: the review screen lacks '$want'"; ok_all=0
+    fi
+  done
+  if [ "$disk" != $'alpha, edited by Lathe\nbeta' ]; then
+    echo "FAIL - [$label] TUI check: notes.txt after accepting is '$disk'"; ok_all=0
+  fi
   for want in '## You' 'what is in this workspace?' '## Lathe' 'Thinking' "I'll list the files." \
     'ReadFolder' 'completed' 'Nothing else to see.' 'Prompt'; do
     if ! grep -qF -- "$want" "$cap"; then
       echo "FAIL - [$label] TUI check: the captured screen lacks '$want'"; ok_all=0
     fi
   done
-  if [ $ok_all -eq 1 ]; then echo "ok   - [$label] TUI check: a turn in tmux, screen captured ($cap)"; passed=$((passed + 1))
-  else sed 's/^/    | /' "$cap"; failed=$((failed + 1)); fi
+  if [ $ok_all -eq 1 ]; then echo "ok   - [$label] TUI check: a turn and an accepted inline review in tmux ($cap, $cap.review)"; passed=$((passed + 1))
+  else sed 's/^/    | /' "$cap" "$cap.review"; failed=$((failed + 1)); fi
 }
 
 for entry in "${NVIMS[@]}"; do

@@ -52,6 +52,7 @@ it('an edit to a modified buffer is shown inline, accepted, and undone by one u'
   end
   eq({ 'hello world', 'second line UNSAVED' }, H.lines(b), 'the buffer is untouched while reviewing')
   ok(H.chat():find('Review the edit', 1, true), 'the chat says an answer is awaited')
+  ok(H.chat():find('-hello world\n+hello lathe', 1, true), 'the chat shows the proposed diff:\n' .. H.chat())
   vim.api.nvim_set_current_win(file_win)
   H.press('\\a')
   eq('end_turn', H.wait_turn())

@@ -34,7 +34,13 @@ end
 local handlers = {
   ['fs/read_text_file'] = fs.read,
   ['fs/write_text_file'] = fs.write,
-  ['session/request_permission'] = permission.ask,
+  -- The question carries the tool call as an update (its diff, say): show it, then ask.
+  ['session/request_permission'] = function(params, reply)
+    if params.toolCall and params.toolCall.toolCallId then
+      show(chat.transcript:apply(vim.tbl_extend('force', params.toolCall, { sessionUpdate = 'tool_call_update' })))
+    end
+    permission.ask(params, reply)
+  end,
 }
 
 local function wire()
