@@ -37,14 +37,14 @@ end)
 it('a shell tool call shows live output and its status', function()
   local dir
   dir = H.start({
-    H.reply({ { H.call('run_shell_command', { command = 'for i in 1 2 3; do echo step$i; done', description = 'count' }) } }),
+    H.reply({ { H.call('run_shell_command', { command = 'for i in 1 2 3; do echo step$i; done; echo "$LATHE_TEST_MARK"', description = 'count' }) } }),
     H.reply({ { H.text('Counted.') } }),
-  }, { approval_mode = 'yolo' })
+  }, { approval_mode = 'yolo', env = { LATHE_TEST_MARK = 'env-from-setup' } })
   vim.cmd('Lathe count please')
   eq('end_turn', H.wait_turn())
   local text = H.chat()
   ok(text:find('### Shell: for i in 1 2 3', 1, true), 'the tool block heading:\n' .. text)
-  ok(text:find('step1\nstep2\nstep3', 1, true), 'the shell output:\n' .. text)
+  ok(text:find('step1\nstep2\nstep3\nenv-from-setup', 1, true), 'the shell output, with setup env:\n' .. text)
   local chat = require('lathe.chat')
   local marks = vim.api.nvim_buf_get_extmarks(chat.buf, chat.ns, 0, -1, { details = true })
   local statuses = {}

@@ -80,18 +80,67 @@ it(':LatheMode switches to a mode Lathe offers', function()
   eq({ 'default', 'autoEdit', 'yolo', 'plan' }, vim.fn.getcompletion('LatheMode ', 'cmdline'))
 end)
 
-it('what this Lathe does not offer is reported, not faked', function()
-  H.start({})
-  local notes = capture_notify(function()
+-- Lathe decides what it offers: each case checks the real flow when the
+-- binary offers the feature, and the plain refusal when it does not.
+local function pick_first(fn)
+  local original = vim.ui.select
+  local shown
+  vim.ui.select = function(items, opts, cb) shown = vim.tbl_map(opts.format_item, items); cb(items[1]) end
+  local good, err = pcall(fn)
+  vim.ui.select = original
+  assert(good, err)
+  return shown
+end
+
+it('a past session is reopened when Lathe supports it, else reported', function()
+  H.start({ H.reply({ { H.text('Noted: the codeword is PELICAN.') } }) })
+  vim.cmd('Lathe remember the codeword PELICAN')
+  eq('end_turn', H.wait_turn())
+  local client = require('lathe.client')
+  if not client.can_reopen() then
+    local notes = capture_notify(function() vim.cmd('LatheSessions') end)
+    ok(notes[1] and notes[1]:find('not supported', 1, true), 'sessions: ' .. vim.inspect(notes))
+    return
+  end
+  local old = client.session.id
+  client.stop()
+  wait_for(function() return not client.running() end, 'Lathe to stop')
+  require('lathe.chat').reset()
+  pick_first(function()
     vim.cmd('LatheSessions')
-    wait_for(function() return require('lathe.client').state == 'ready' end, 'a session')
-    wait_for(function() return true end)
+    wait_for(function() return H.chat():find('PELICAN', 1, true) and client.state == 'ready' end, 'the replayed session')
   end)
-  ok(notes[1] and notes[1]:find('not supported', 1, true), 'sessions: ' .. vim.inspect(notes))
-  notes = capture_notify(function() vim.cmd('LatheModel') end)
-  ok(notes[1] and notes[1]:find('does not offer a model', 1, true), 'model: ' .. vim.inspect(notes))
-  eq({}, vim.fn.getcompletion('LatheModel ', 'cmdline'), 'no model completion')
-  eq({}, require('lathe.complete').items('/', true), 'no / commands before Lathe sends any')
+  eq(old, client.session.id)
+  ok(H.chat():find('remember the codeword PELICAN', 1, true), H.chat())
+end)
+
+it('the model choice is offered when Lathe offers it, else reported', function()
+  H.start({})
+  local client = require('lathe.client')
+  client.with_session(function() end)
+  wait_for(function() return client.state == 'ready' end, 'a session')
+  local option = client.model_option()
+  if not option then
+    local notes = capture_notify(function() vim.cmd('LatheModel') end)
+    ok(notes[1] and notes[1]:find('does not offer a model', 1, true), 'model: ' .. vim.inspect(notes))
+    eq({}, vim.fn.getcompletion('LatheModel ', 'cmdline'), 'no model completion')
+    return
+  end
+  local first = require('lathe').select_values(option)[1].value
+  local shown = pick_first(function()
+    vim.cmd('LatheModel')
+    wait_for(function() return client.model_option().currentValue == first end, 'the model change')
+  end)
+  ok(#shown > 0, 'models listed')
+end)
+
+it('/ commands appear only when Lathe sends them', function()
+  H.start({ H.reply({ { H.text('hi') } }) })
+  vim.cmd('Lathe hi')
+  eq('end_turn', H.wait_turn())
+  local commands = require('lathe.client').session.commands
+  eq(#commands, #require('lathe.complete').items('/', true), 'completion mirrors available_commands_update')
+  ok(#commands > 0 or not LathePromptStatus():find('/ commands', 1, true), 'no hint of commands when none were sent')
 end)
 
 it('a range and #buffer references attach unsaved buffer text', function()
