@@ -177,7 +177,7 @@ it('cancel while an edit is under review answers it cancelled and leaves the buf
   vim.cmd('Lathe edit it')
   wait_for(function() return #vim.api.nvim_buf_get_extmarks(b, review.ns, 0, -1, {}) > 0 end, 'the inline review')
   vim.cmd('LatheCancel')
-  eq('cancelled', H.wait_turn())
+  eq('cancelled', H.wait_turn(), H.chat())
   eq({ 'hello world' }, H.lines(b))
   eq('hello world\n', H.read(file))
   eq(0, #vim.api.nvim_buf_get_extmarks(b, review.ns, 0, -1, {}), 'review cleared')

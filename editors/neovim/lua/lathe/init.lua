@@ -150,9 +150,11 @@ function M.command(opts)
   end
 end
 
+-- session/cancel first, so Lathe knows why the open questions are then answered "cancelled".
 function M.cancel()
+  local running = client.cancel()
   permission.cancel_all()
-  if not client.cancel() then notify('no turn is running') end
+  if not running then notify('no turn is running') end
 end
 
 local function pick(items, prompt, fmt, cb)

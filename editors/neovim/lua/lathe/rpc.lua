@@ -21,7 +21,7 @@ function Peer:start(cmd, args, env, cwd)
   local handle, pid = uv.spawn(cmd, {
     args = args, env = env, cwd = cwd, stdio = { self.stdin, self.stdout, self.stderr },
   }, function(code, signal)
-    vim.schedule(function() self:_exited(code, signal) end)
+    vim.schedule(function() self:_ended({ code = code, signal = signal }) end)
   end)
   if not handle then
     close(self.stdin); close(self.stdout); close(self.stderr)
@@ -32,7 +32,10 @@ function Peer:start(cmd, args, env, cwd)
   -- Schedule the raw chunk: vim.schedule keeps order, and decoding on the main
   -- loop keeps this callback free of API calls.
   self.stdout:read_start(function(_, data)
-    if data then vim.schedule(function() for _, line in ipairs(split(data)) do self:_receive(line) end end) end
+    vim.schedule(function()
+      if not data then return self:_ended({ eof = true }) end
+      for _, line in ipairs(split(data)) do self:_receive(line) end
+    end)
   end)
   self.stderr:read_start(function(_, data)
     if data then vim.schedule(function() if self.handlers.on_stderr then self.handlers.on_stderr(data) end end) end
@@ -84,7 +87,21 @@ function Peer:_receive(line)
   end
 end
 
+-- The process is gone once it exited and its stdout ended, so the last
+-- messages it wrote are read before pending requests fail. A grandchild
+-- holding stdout open must not delay that forever, hence the short grace.
+function Peer:_ended(what)
+  local e = self.ending or {}
+  self.ending = e
+  if what.eof then e.eof = true else e.code, e.signal, e.exited = what.code, what.signal, true end
+  if e.exited and e.eof then return self:_exited(e.code, e.signal) end
+  if e.exited then
+    vim.defer_fn(function() self:_exited(e.code, e.signal) end, 500)
+  end
+end
+
 function Peer:_exited(code, signal)
+  if self.closed then return end
   self.closed = true
   close(self.stdin); close(self.stdout); close(self.stderr); close(self.handle)
   local pending = self.pending
