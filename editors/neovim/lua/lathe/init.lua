@@ -6,7 +6,7 @@ local chat = require('lathe.chat')
 local permission = require('lathe.permission')
 local context = require('lathe.context')
 local fs = require('lathe.fs')
-local render = require('lathe.render')
+local offered = require('lathe.offered')
 
 local M = { pending_context = {} }
 
@@ -157,79 +157,8 @@ function M.cancel()
   if not running then notify('no turn is running') end
 end
 
-local function pick(items, prompt, fmt, cb)
-  vim.ui.select(items, { prompt = prompt, format_item = fmt }, function(choice) if choice then cb(choice) end end)
-end
-
--- :LatheMode [id]: the modes Lathe offers for this session.
-function M.mode(arg)
-  ensure_setup()
-  client.with_session(function(err)
-    if err then return notify(err.message or 'not running', vim.log.levels.ERROR) end
-    local modes = client.modes()
-    if not modes or not modes.availableModes or #modes.availableModes == 0 then
-      return notify('Lathe offers no modes for this session')
-    end
-    local function set(id)
-      client.set_mode(id, function(e)
-        if e then notify('cannot set mode ' .. id .. ': ' .. (e.message or ''), vim.log.levels.ERROR)
-        else notify('mode ' .. id) end
-      end)
-    end
-    if arg and arg ~= '' then return set(arg) end
-    pick(modes.availableModes, 'Lathe mode', function(m) return m.name .. (m.description and (' — ' .. m.description) or '') end,
-      function(m) set(m.id) end)
-  end)
-end
-
--- Flattens grouped select options.
-local function select_values(option)
-  local out = {}
-  for _, o in ipairs(option.options or {}) do
-    if o.options then vim.list_extend(out, o.options) else out[#out + 1] = o end
-  end
-  return out
-end
-M.select_values = select_values
-
--- :LatheModel [value]: only when Lathe offers a model config option.
-function M.model(arg)
-  ensure_setup()
-  client.with_session(function(err)
-    if err then return notify(err.message or 'not running', vim.log.levels.ERROR) end
-    local option = client.model_option()
-    if not option then return notify('Lathe does not offer a model choice for this session') end
-    local function set(value)
-      client.set_config(option.id, value, function(e)
-        if e then notify('cannot set model: ' .. (e.message or ''), vim.log.levels.ERROR) else notify('model ' .. value) end
-      end)
-    end
-    if arg and arg ~= '' then return set(arg) end
-    pick(select_values(option), 'Lathe model', function(v) return v.name or v.value end, function(v) set(v.value) end)
-  end)
-end
-
--- :LatheSessions: reopen a past session, only when Lathe supports listing and loading.
-function M.sessions()
-  ensure_setup()
-  client.with_session(function(err)
-    if err then return notify(err.message or 'not running', vim.log.levels.ERROR) end
-    if not client.can_reopen() then
-      return notify('reopening past sessions is not supported by this Lathe (no session/list and session/load)')
-    end
-    client.list_sessions(function(lerr, sessions)
-      if lerr then return notify('cannot list sessions: ' .. (lerr.message or ''), vim.log.levels.ERROR) end
-      if #sessions == 0 then return notify('no past sessions here') end
-      pick(sessions, 'Reopen session', function(s) return (s.title or s.sessionId) .. (s.updatedAt and ('  ' .. s.updatedAt) or '') end,
-        function(s)
-          chat.open()
-          client.load_session(s.sessionId, function(e)
-            if e then notify('cannot reopen: ' .. (e.message or ''), vim.log.levels.ERROR) end
-          end)
-        end)
-    end)
-  end)
-end
+-- What Lathe offers (modes, models, past sessions): lathe.offered.
+M.mode, M.model, M.sessions, M.select_values = offered.mode, offered.model, offered.sessions, offered.select_values
 
 -- :LatheNew: a fresh session; the chat starts over.
 function M.new_session()
@@ -254,34 +183,7 @@ function M.diff() with_review(function(p)
   require('lathe.review').diff_split(p)
 end) end
 
--- Status line of the chat window: agent, mode, model, usage, state.
-function M.status_text()
-  local parts = { 'Lathe' }
-  local s = client.session
-  if s and s.modes and s.modes.currentModeId then
-    local name = s.modes.currentModeId
-    for _, m in ipairs(s.modes.availableModes or {}) do if m.id == name then name = m.name end end
-    parts[#parts + 1] = name
-  end
-  local model = client.model_option()
-  if model then parts[#parts + 1] = tostring(model.currentValue) end
-  local usage = s and render.usage(s.usage)
-  if usage then parts[#parts + 1] = usage end
-  local state = ({ busy = 'working…', starting = 'starting…', failed = 'stopped', stopped = 'not running' })[client.state]
-  if state then parts[#parts + 1] = state end
-  return ' ' .. table.concat(parts, ' · ')
-end
-
-_G.LatheStatus = function() return M.status_text() end
-_G.LathePromptStatus = function()
-  local keys = {}
-  local km = require('lathe.keymaps')
-  if km.label('send') then keys[#keys + 1] = km.label('send') .. ' send' end
-  if km.label('cancel') then keys[#keys + 1] = km.label('cancel') .. ' cancel' end
-  if #((client.session or {}).commands or {}) > 0 then keys[#keys + 1] = '/ commands' end
-  keys[#keys + 1] = '#buffer attaches'
-  return ' Prompt · ' .. table.concat(keys, ' · ')
-end
+M.status_text = require('lathe.status').text
 
 wire()
 M.client, M.chat, M.permission = client, chat, permission
