@@ -59,9 +59,14 @@ it('an edit to a modified buffer is shown inline, accepted, and undone by one u'
   eq({ 'hello lathe', 'second line UNSAVED' }, H.lines(b), 'unsaved text plus the edit')
   eq('hello lathe\nsecond line UNSAVED\n', H.read(file), 'saved so commands see it')
   eq(0, #review_marks(b), 'review marks cleared')
+  local applied = function() return vim.api.nvim_buf_get_extmarks(b, require('lathe.review').applied_ns, 0, -1, {}) end
+  eq(1, #applied(), 'the written line is highlighted')
+  eq(0, applied()[1][2], 'on row 0')
   vim.api.nvim_set_current_win(file_win)
   vim.cmd('silent normal u')
   eq({ 'hello world', 'second line UNSAVED' }, H.lines(b), 'one u undoes the edit only')
+  vim.cmd('doautocmd <nomodeline> TextChanged') -- headless Neovim does not fire it by itself
+  eq(0, #applied(), 'the highlight goes with the next change')
 end)
 
 it('a rejected edit leaves the buffer untouched', function()
