@@ -98,7 +98,7 @@ function M.send(text)
   local attachments = M.pending_context
   M.pending_context = {}
   client.with_session(function(err)
-    if err then return show(chat.transcript:notice('Error: ' .. (err.message or ''))) end
+    if err then return client.ui.turn_end(nil, err) end -- the turn ends before it began
     local blocks, labels = { { type = 'text', text = text } }, {}
     for _, a in ipairs(attachments) do
       local label, block = context.block(a.buf, a.l1, a.l2, embedded())
