@@ -1,0 +1,233 @@
+-- The ACP connection to one Lathe process and its current session: start,
+-- initialize, session/new, prompts, modes, config options, sessions, restarts.
+-- It keeps only what Lathe announced; the UI asks it what is offered.
+local Peer = require('lathe.rpc')
+local config = require('lathe.config')
+
+local M = {
+  state = 'stopped', -- stopped | starting | ready | busy | failed
+  agent = nil,       -- the initialize result
+  session = nil,     -- { id, modes, config_options, commands, usage }
+  waiting = {},      -- callbacks run once a session is ready
+  deaths = 0,
+  stderr = {},
+  version = '0.1.0',
+}
+
+-- Hooks the UI fills in (lathe.init): update, turn_end, notice, reset, changed, request.
+M.ui = setmetatable({}, { __index = function() return function() end end })
+
+local function env_list(extra)
+  if not extra or next(extra) == nil then return nil end -- inherit Neovim's environment
+  local env = vim.fn.environ()
+  for k, v in pairs(extra) do env[k] = tostring(v) end
+  local list = {}
+  for k, v in pairs(env) do list[#list + 1] = k .. '=' .. v end
+  return list
+end
+
+local function flush(err)
+  local waiting = M.waiting
+  M.waiting = {}
+  for _, cb in ipairs(waiting) do cb(err) end
+end
+
+local function set_state(s)
+  M.state = s
+  M.ui.changed()
+end
+
+function M.running() return M.peer ~= nil and not M.peer.closed end
+
+function M.pid() return M.running() and M.peer.pid or nil end
+
+local function on_notification(method, params)
+  if method ~= 'session/update' or not M.session or params.sessionId ~= M.session.id then return end
+  local u, s = params.update or {}, M.session
+  local kind = u.sessionUpdate
+  if kind == 'current_mode_update' then
+    if s.modes then s.modes.currentModeId = u.currentModeId end
+  elseif kind == 'available_commands_update' then
+    s.commands = u.availableCommands or {}
+  elseif kind == 'config_option_update' then
+    s.config_options = u.configOptions or {}
+  elseif kind == 'usage_update' then
+    s.usage = u
+  elseif kind == 'session_info_update' then
+    s.title = u.title or s.title
+  end
+  M.ui.update(u)
+  M.ui.changed()
+end
+
+local function adopt_session(id, res)
+  M.session = {
+    id = id, modes = res.modes, config_options = res.configOptions or {}, commands = {},
+  }
+end
+
+-- Applies setup's approval_mode once per new session, when Lathe offers that mode.
+local function apply_approval_mode(done)
+  local want, modes = config.options.approval_mode, M.session.modes
+  if not want or not modes or modes.currentModeId == want then return done() end
+  M.set_mode(want, function() done() end)
+end
+
+local function new_session(done)
+  M.peer:request('session/new', { cwd = vim.fn.getcwd(), mcpServers = {} }, function(err, res)
+    if err then return done(err) end
+    adopt_session(res.sessionId, res)
+    apply_approval_mode(function() done() end)
+  end)
+end
+
+local function on_exit(code, signal)
+  local stopping = M.peer and M.peer.stopping
+  M.peer = nil
+  if stopping then set_state('stopped'); return end
+  M.deaths = M.deaths + 1
+  local last = M.stderr[#M.stderr]
+  local why = ('Lathe exited (code %d%s)%s'):format(code or -1, (signal or 0) ~= 0 and (', signal ' .. signal) or '',
+    last and (': ' .. last) or '')
+  if config.options.restart and M.deaths <= config.options.max_restarts then
+    M.ui.notice(why .. '. Restarting it; the new session does not remember this conversation.')
+    M.start()
+  else
+    set_state('failed')
+    M.ui.notice(why .. '. Not restarting; run :Lathe to try again.')
+    flush({ message = why })
+  end
+end
+
+function M.start()
+  if M.running() then return end
+  M.stderr = {}
+  set_state('starting')
+  local opts = config.options
+  local cmd = vim.fn.exepath(opts.cmd)
+  if cmd == '' then cmd = opts.cmd end
+  M.peer = Peer.new({
+    on_request = function(method, params, reply) M.ui.request(method, params, reply) end,
+    on_notification = on_notification,
+    on_exit = on_exit,
+    on_stderr = function(text)
+      for line in text:gmatch('[^\n]+') do
+        M.stderr[#M.stderr + 1] = line
+        if #M.stderr > 50 then table.remove(M.stderr, 1) end
+      end
+    end,
+  })
+  local pid, err = M.peer:start(cmd, opts.args, env_list(opts.env), vim.fn.getcwd())
+  if not pid then
+    M.peer = nil
+    set_state('failed')
+    local why = ('Cannot start Lathe (%s): %s'):format(opts.cmd, err)
+    M.ui.notice(why)
+    return flush({ message = why })
+  end
+  M.peer:request('initialize', {
+    protocolVersion = 1,
+    clientCapabilities = { fs = { readTextFile = true, writeTextFile = true }, terminal = false },
+    clientInfo = { name = 'lathe.nvim', title = 'Lathe for Neovim', version = M.version },
+  }, function(ierr, res)
+    if ierr then return flush(ierr) end
+    M.agent = res
+    new_session(function(serr)
+      if serr then set_state('failed'); return flush(serr) end
+      set_state('ready')
+      flush(nil)
+    end)
+  end)
+end
+
+-- Runs cb(err) once a session is ready, starting Lathe when needed.
+function M.with_session(cb)
+  if M.session and M.running() and (M.state == 'ready' or M.state == 'busy') then return cb(nil) end
+  M.waiting[#M.waiting + 1] = cb
+  if M.state ~= 'starting' then M.start() end
+end
+
+function M.prompt(blocks)
+  M.with_session(function(err)
+    if err then return M.ui.turn_end(nil, err) end
+    set_state('busy')
+    M.peer:request('session/prompt', { sessionId = M.session.id, prompt = blocks }, function(perr, res)
+      if M.state == 'busy' then set_state('ready') end
+      if not perr then M.deaths = 0 end
+      M.ui.turn_end(res and res.stopReason, perr)
+    end)
+  end)
+end
+
+function M.cancel()
+  if M.state ~= 'busy' then return false end
+  M.peer:notify('session/cancel', { sessionId = M.session.id })
+  return true
+end
+
+-- What Lathe offers (nil when it does not).
+function M.modes() return M.session and M.session.modes end
+
+function M.model_option()
+  for _, o in ipairs(M.session and M.session.config_options or {}) do
+    if o.category == 'model' and o.type == 'select' then return o end
+  end
+end
+
+function M.can_reopen()
+  local a = (M.agent or {}).agentCapabilities or {}
+  return a.loadSession == true and a.sessionCapabilities ~= nil and a.sessionCapabilities.list ~= nil
+end
+
+function M.set_mode(id, cb)
+  M.peer:request('session/set_mode', { sessionId = M.session.id, modeId = id }, function(err)
+    if not err and M.session.modes then M.session.modes.currentModeId = id end
+    M.ui.changed()
+    if cb then cb(err) end
+  end)
+end
+
+function M.set_config(id, value, cb)
+  M.peer:request('session/set_config_option', { sessionId = M.session.id, configId = id, value = value },
+    function(err, res)
+      if not err and res and res.configOptions then M.session.config_options = res.configOptions end
+      M.ui.changed()
+      if cb then cb(err) end
+    end)
+end
+
+function M.list_sessions(cb)
+  M.peer:request('session/list', { cwd = vim.fn.getcwd() }, function(err, res)
+    cb(err, res and res.sessions or {})
+  end)
+end
+
+-- session/load replays the history as session/update before it answers, so
+-- the session is adopted (and the chat reset) before the request goes out.
+function M.load_session(id, cb)
+  M.ui.reset()
+  adopt_session(id, {})
+  set_state('busy')
+  M.peer:request('session/load', { sessionId = id, cwd = vim.fn.getcwd(), mcpServers = {} }, function(err, res)
+    if not err and res then
+      M.session.modes = res.modes
+      M.session.config_options = res.configOptions or {}
+    end
+    set_state('ready')
+    cb(err)
+  end)
+end
+
+-- A fresh session in the running Lathe (the chat starts over).
+function M.new_session(cb)
+  M.with_session(function(err)
+    if err then return cb(err) end
+    new_session(cb)
+  end)
+end
+
+function M.stop()
+  if M.peer then M.peer:stop() end
+end
+
+return M

@@ -1,0 +1,190 @@
+-- lathe.nvim: a thin Neovim front end for Lathe over ACP. Lathe decides; this
+-- plugin renders the conversation and applies what Lathe asks of the editor.
+local config = require('lathe.config')
+local client = require('lathe.client')
+local chat = require('lathe.chat')
+local permission = require('lathe.permission')
+local context = require('lathe.context')
+local fs = require('lathe.fs')
+local offered = require('lathe.offered')
+
+local M = { pending_context = {} }
+
+local function notify(msg, level)
+  vim.notify('Lathe: ' .. msg, level or vim.log.levels.INFO)
+end
+M.notify = notify
+
+local function show(changed) chat.apply(changed) end
+
+local links = {
+  LatheToolPending = 'Comment', LatheToolRunning = 'DiagnosticWarn', LatheToolFailed = 'DiagnosticError',
+  LatheReviewAdd = 'DiffAdd', LatheReviewDelete = 'DiffDelete', LatheReviewHint = 'Comment',
+  LatheApplied = 'DiffAdd',
+}
+
+-- Links to standard groups (default = true), so colour schemes decide the colours.
+function M.highlights()
+  for name, target in pairs(links) do vim.api.nvim_set_hl(0, name, { link = target, default = true }) end
+  local ok = vim.fn.hlexists('DiagnosticOk') == 1 and 'DiagnosticOk' or 'String'
+  vim.api.nvim_set_hl(0, 'LatheToolDone', { link = ok, default = true })
+end
+
+-- Requests Lathe makes of the editor.
+local handlers = {
+  ['fs/read_text_file'] = fs.read,
+  ['fs/write_text_file'] = fs.write,
+  -- The question carries the tool call as an update (its diff, say): show it, then ask.
+  ['session/request_permission'] = function(params, reply)
+    if params.toolCall and params.toolCall.toolCallId then
+      show(chat.transcript:apply(vim.tbl_extend('force', params.toolCall, { sessionUpdate = 'tool_call_update' })))
+    end
+    permission.ask(params, reply)
+  end,
+}
+
+local function wire()
+  client.ui = {
+    update = function(u) show(chat.transcript:apply(u)) end,
+    turn_end = function(stop_reason, err)
+      permission.cancel_all()
+      if err then show(chat.transcript:notice('Error: ' .. (err.message or vim.inspect(err)))) end
+      show(chat.transcript:finish(stop_reason))
+      M.last_stop = stop_reason or 'error'
+      vim.cmd('redrawstatus!')
+    end,
+    notice = function(text) show(chat.transcript:notice(text)); notify(text, vim.log.levels.WARN) end,
+    reset = function() chat.reset() end,
+    changed = function() pcall(vim.cmd, 'redrawstatus!') end,
+    request = function(method, params, reply)
+      local h = handlers[method]
+      if not h then return reply(nil, { code = -32601, message = 'Method not found: ' .. method }) end
+      h(params, reply)
+    end,
+  }
+  permission.on_awaiting = function(id, hint) if id then show(chat.transcript:awaiting(id, hint)) end end
+end
+
+function M.setup(opts)
+  config.set(opts)
+  M.highlights()
+  vim.api.nvim_create_autocmd('ColorScheme', {
+    group = vim.api.nvim_create_augroup('lathe_highlights', { clear = true }), callback = M.highlights,
+  })
+  vim.api.nvim_create_autocmd('VimLeavePre', {
+    group = vim.api.nvim_create_augroup('lathe_stop', { clear = true }), callback = client.stop,
+  })
+  M.did_setup = true
+end
+
+local function ensure_setup() if not M.did_setup then M.setup({}) end end
+
+-- The buffer the person was in before the chat (what #buffer names).
+local function remember_origin()
+  local b = vim.api.nvim_get_current_buf()
+  if not vim.api.nvim_buf_get_name(b):match('^lathe://') then M.origin = b end
+end
+
+local function embedded()
+  local caps = client.agent and client.agent.agentCapabilities or {}
+  return (caps.promptCapabilities or {}).embeddedContext == true
+end
+
+-- Sends text (with attached ranges and #references) as one turn.
+function M.send(text)
+  ensure_setup()
+  chat.open()
+  if M.busy() then return end
+  local attachments = M.pending_context
+  M.pending_context = {}
+  client.with_session(function(err)
+    if err then return client.ui.turn_end(nil, err) end -- the turn ends before it began
+    local blocks, labels = { { type = 'text', text = text } }, {}
+    for _, a in ipairs(attachments) do
+      local label, block = context.block(a.buf, a.l1, a.l2, embedded())
+      labels[#labels + 1] = label
+      blocks[#blocks + 1] = block
+    end
+    for _, b in ipairs(context.references(text, M.origin, context.candidates())) do
+      local label, block = context.block(b, nil, nil, embedded())
+      labels[#labels + 1] = label
+      blocks[#blocks + 1] = block
+    end
+    show(chat.transcript:user(text, labels))
+    client.prompt(blocks)
+  end)
+end
+
+-- One turn at a time: a prompt typed during a turn stays where it is.
+function M.busy()
+  if client.state ~= 'busy' then return false end
+  notify('a turn is running; :LatheCancel stops it', vim.log.levels.WARN)
+  return true
+end
+
+function M.send_prompt_buffer()
+  if M.busy() then return end
+  local lines = vim.api.nvim_buf_get_lines(chat.prompt, 0, -1, false)
+  local text = vim.trim(table.concat(lines, '\n'))
+  if text == '' then return end
+  vim.api.nvim_buf_set_lines(chat.prompt, 0, -1, false, {})
+  M.send(text)
+end
+
+-- :Lathe [prompt], with an optional range attached as context.
+function M.command(opts)
+  ensure_setup()
+  remember_origin()
+  if opts.range and opts.range > 0 and not vim.api.nvim_buf_get_name(0):match('^lathe://') then
+    M.pending_context[#M.pending_context + 1] = { buf = vim.api.nvim_get_current_buf(), l1 = opts.line1, l2 = opts.line2 }
+  end
+  if opts.args and opts.args ~= '' then return M.send(opts.args) end
+  chat.open()
+  client.with_session(function() end)
+  if #M.pending_context > 0 then
+    local labels = {}
+    for _, a in ipairs(M.pending_context) do
+      labels[#labels + 1] = context.block(a.buf, a.l1, a.l2, false)
+    end
+    notify('attached ' .. table.concat(labels, ', ') .. ' to the next prompt')
+  end
+end
+
+-- session/cancel first, so Lathe knows why the open questions are then answered "cancelled".
+function M.cancel()
+  local running = client.cancel()
+  permission.cancel_all()
+  if not running then notify('no turn is running') end
+end
+
+-- What Lathe offers (modes, models, past sessions): lathe.offered.
+M.mode, M.model, M.sessions, M.select_values = offered.mode, offered.model, offered.sessions, offered.select_values
+
+-- :LatheNew: a fresh session; the chat starts over.
+function M.new_session()
+  ensure_setup()
+  if client.state == 'busy' then client.cancel() end
+  client.new_session(function(err)
+    if err then return notify(err.message or 'cannot start a session', vim.log.levels.ERROR) end
+    chat.reset()
+  end)
+end
+
+local function with_review(fn)
+  local p = permission.current(vim.api.nvim_get_current_buf())
+  if not p then return notify('nothing is waiting for your answer') end
+  fn(p)
+end
+function M.accept() with_review(permission.accept) end
+function M.reject() with_review(permission.reject) end
+function M.options() with_review(permission.choose) end
+function M.diff() with_review(function(p)
+  if not p.buf then return notify('this request has no diff') end
+  require('lathe.review').diff_split(p)
+end) end
+
+M.status_text = require('lathe.status').text
+
+wire()
+M.client, M.chat, M.permission = client, chat, permission
+return M

@@ -1,0 +1,83 @@
+-- Pickers for what Lathe offers in a session: modes, a model option, past
+-- sessions. Each says so plainly when Lathe does not offer it.
+local client = require('lathe.client')
+local chat = require('lathe.chat')
+local M = {}
+
+local function notify(msg, level) vim.notify('Lathe: ' .. msg, level or vim.log.levels.INFO) end
+local function ensure_setup() if not require('lathe').did_setup then require('lathe').setup({}) end end
+
+local function pick(items, prompt, fmt, cb)
+  vim.ui.select(items, { prompt = prompt, format_item = fmt }, function(choice) if choice then cb(choice) end end)
+end
+
+-- :LatheMode [id]: the modes Lathe offers for this session.
+function M.mode(arg)
+  ensure_setup()
+  client.with_session(function(err)
+    if err then return notify(err.message or 'not running', vim.log.levels.ERROR) end
+    local modes = client.modes()
+    if not modes or not modes.availableModes or #modes.availableModes == 0 then
+      return notify('Lathe offers no modes for this session')
+    end
+    local function set(id)
+      client.set_mode(id, function(e)
+        if e then notify('cannot set mode ' .. id .. ': ' .. (e.message or ''), vim.log.levels.ERROR)
+        else notify('mode ' .. id) end
+      end)
+    end
+    if arg and arg ~= '' then return set(arg) end
+    pick(modes.availableModes, 'Lathe mode', function(m) return m.name .. (m.description and (' — ' .. m.description) or '') end,
+      function(m) set(m.id) end)
+  end)
+end
+
+-- Flattens grouped select options.
+function M.select_values(option)
+  local out = {}
+  for _, o in ipairs(option.options or {}) do
+    if o.options then vim.list_extend(out, o.options) else out[#out + 1] = o end
+  end
+  return out
+end
+
+-- :LatheModel [value]: only when Lathe offers a model config option.
+function M.model(arg)
+  ensure_setup()
+  client.with_session(function(err)
+    if err then return notify(err.message or 'not running', vim.log.levels.ERROR) end
+    local option = client.model_option()
+    if not option then return notify('Lathe does not offer a model choice for this session') end
+    local function set(value)
+      client.set_config(option.id, value, function(e)
+        if e then notify('cannot set model: ' .. (e.message or ''), vim.log.levels.ERROR) else notify('model ' .. value) end
+      end)
+    end
+    if arg and arg ~= '' then return set(arg) end
+    pick(M.select_values(option), 'Lathe model', function(v) return v.name or v.value end, function(v) set(v.value) end)
+  end)
+end
+
+-- :LatheSessions: reopen a past session, only when Lathe supports listing and loading.
+function M.sessions()
+  ensure_setup()
+  client.with_session(function(err)
+    if err then return notify(err.message or 'not running', vim.log.levels.ERROR) end
+    if not client.can_reopen() then
+      return notify('reopening past sessions is not supported by this Lathe (no session/list and session/load)')
+    end
+    client.list_sessions(function(lerr, sessions)
+      if lerr then return notify('cannot list sessions: ' .. (lerr.message or ''), vim.log.levels.ERROR) end
+      if #sessions == 0 then return notify('no past sessions here') end
+      pick(sessions, 'Reopen session', function(s) return (s.title or s.sessionId) .. (s.updatedAt and ('  ' .. s.updatedAt) or '') end,
+        function(s)
+          chat.open()
+          client.load_session(s.sessionId, function(e)
+            if e then notify('cannot reopen: ' .. (e.message or ''), vim.log.levels.ERROR) end
+          end)
+        end)
+    end)
+  end)
+end
+
+return M

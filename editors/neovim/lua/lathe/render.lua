@@ -1,0 +1,94 @@
+-- Transcript blocks to Markdown lines for the chat buffer. Pure. Every block
+-- ends with one blank line, so blocks can be replaced independently.
+local diff = require('lathe.diff')
+local M = {}
+
+local function text_lines(text)
+  local lines = vim.split(text or '', '\n', { plain = true })
+  while #lines > 1 and lines[#lines] == '' do lines[#lines] = nil end
+  return lines
+end
+
+-- A fence longer than any backtick run inside, so tool output stays verbatim.
+local function fenced(lines, lang)
+  local longest = 2
+  for _, l in ipairs(lines) do
+    for run in l:gmatch('`+') do longest = math.max(longest, #run) end
+  end
+  local fence = string.rep('`', longest + 1)
+  local out = { fence .. (lang or '') }
+  vim.list_extend(out, lines)
+  out[#out + 1] = fence
+  return out
+end
+
+local function tool_content(c)
+  if c.type == 'diff' then
+    local out = { '`' .. (c.path or '') .. '`' .. (c.oldText == nil and ' (new file)' or '') }
+    return vim.list_extend(out, fenced(diff.unified(c.oldText, c.newText), 'diff'))
+  elseif c.type == 'terminal' then
+    return { '_terminal ' .. tostring(c.terminalId) .. '_' }
+  elseif c.type == 'content' and c.content then
+    local text = require('lathe.transcript').content_text(c.content)
+    if text == '' then return {} end
+    return fenced(text_lines(text))
+  end
+  return {}
+end
+
+local plan_marks = { completed = '[x]', in_progress = '[-]', pending = '[ ]' }
+
+local renderers = {
+  user = function(b)
+    local out = { '## You', '' }
+    vim.list_extend(out, text_lines(b.text))
+    for _, a in ipairs(b.attachments or {}) do out[#out + 1] = '`@' .. a .. '`' end
+    return out
+  end,
+  heading = function() return { '## Lathe' } end,
+  agent = function(b) return text_lines(b.text) end,
+  -- A heading line makes even a one-line thought a fold that can close.
+  thought = function(b)
+    local out = { '> _Thinking_' }
+    for _, l in ipairs(text_lines(b.text)) do out[#out + 1] = '> ' .. l end
+    return out
+  end,
+  tool = function(b)
+    local out = { '### ' .. (b.title or 'Tool call'):gsub('\n', ' ') }
+    for _, c in ipairs(b.content or {}) do vim.list_extend(out, tool_content(c)) end
+    if b.awaiting then out[#out + 1] = '_' .. b.awaiting .. '_' end
+    return out
+  end,
+  plan = function(b)
+    local out = { '### Plan' }
+    for _, e in ipairs(b.entries or {}) do
+      out[#out + 1] = ('- %s %s'):format(plan_marks[e.status] or '[ ]', (e.content or ''):gsub('\n', ' '))
+    end
+    return out
+  end,
+  notice = function(b) return { '_' .. b.text .. '_' } end,
+}
+
+function M.block(b)
+  local lines = (renderers[b.kind] or function() return {} end)(b)
+  lines[#lines + 1] = ''
+  return lines
+end
+
+-- Status shown beside a tool call's heading.
+function M.status(b)
+  if b.kind ~= 'tool' then return nil end
+  return b.status or 'pending'
+end
+
+function M.usage(u)
+  if not u or not u.used then return nil end
+  local function short(n)
+    if n >= 1e6 then return ('%.1fM'):format(n / 1e6) end
+    if n >= 1e3 then return ('%.1fk'):format(n / 1e3) end
+    return tostring(n)
+  end
+  return ('%s/%s tokens'):format(short(u.used), short(u.size or 0))
+end
+
+return M

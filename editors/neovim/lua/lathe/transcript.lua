@@ -1,0 +1,112 @@
+-- The conversation as a list of blocks, built from ACP session/update
+-- notifications. Pure: the chat module renders it; tests feed it updates.
+local M = {}
+local T = {}
+T.__index = T
+
+function M.new()
+  return setmetatable({ blocks = {}, tools = {}, answering = false }, T)
+end
+
+-- Text for one ACP content block; non-text content gets a short label.
+function M.content_text(c)
+  if type(c) ~= 'table' then return '' end
+  if c.type == 'text' then return c.text or '' end
+  if c.type == 'resource_link' then return ('[%s](%s)'):format(c.name or c.uri or '', c.uri or '') end
+  if c.type == 'resource' and c.resource then return ('[%s]'):format(c.resource.uri or 'resource') end
+  return ('[%s]'):format(c.type or 'content')
+end
+
+function T:add(block)
+  self.blocks[#self.blocks + 1] = block
+  return #self.blocks
+end
+
+-- Agent-side output opens with a "Lathe" heading once per turn.
+function T:_answer(changed)
+  if not self.answering then
+    self.answering = true
+    changed[#changed + 1] = self:add({ kind = 'heading' })
+  end
+end
+
+function T:user(text, attachments)
+  self.answering = false
+  self.plan = nil
+  return { self:add({ kind = 'user', text = text, attachments = attachments or {} }) }
+end
+
+function T:notice(text)
+  return { self:add({ kind = 'notice', text = text }) }
+end
+
+-- Chunks extend the last block of their kind; anything in between starts a new one.
+function T:_append(kind, content, changed)
+  if kind ~= 'user' then self:_answer(changed) else self.answering = false end
+  local last = self.blocks[#self.blocks]
+  if last and last.kind == kind then
+    last.text = last.text .. M.content_text(content)
+    changed[#changed + 1] = #self.blocks
+  else
+    changed[#changed + 1] = self:add({ kind = kind, text = M.content_text(content), attachments = {} })
+  end
+end
+
+local tool_fields = { 'title', 'kind', 'status', 'content', 'locations', 'rawInput' }
+
+function T:_tool(u, changed)
+  local idx = self.tools[u.toolCallId]
+  if not idx then
+    self:_answer(changed)
+    idx = self:add({ kind = 'tool', id = u.toolCallId, title = 'Tool call', status = 'pending', content = {} })
+    self.tools[u.toolCallId] = idx
+  end
+  local b = self.blocks[idx]
+  for _, f in ipairs(tool_fields) do
+    if u[f] ~= nil then b[f == 'kind' and 'tool_kind' or f] = u[f] end
+  end
+  changed[#changed + 1] = idx
+end
+
+function T:tool(id) return self.blocks[self.tools[id] or 0], self.tools[id] end
+
+function T:_plan(u, changed)
+  if self.plan then
+    self.blocks[self.plan].entries = u.entries or {}
+    changed[#changed + 1] = self.plan
+  else
+    self:_answer(changed)
+    self.plan = self:add({ kind = 'plan', entries = u.entries or {} })
+    changed[#changed + 1] = self.plan
+  end
+end
+
+-- Applies one session/update; returns the indices of blocks that changed.
+function T:apply(u)
+  local changed, kind = {}, u.sessionUpdate
+  if kind == 'agent_message_chunk' then self:_append('agent', u.content, changed)
+  elseif kind == 'agent_thought_chunk' then self:_append('thought', u.content, changed)
+  elseif kind == 'user_message_chunk' then self:_append('user', u.content, changed)
+  elseif kind == 'tool_call' or kind == 'tool_call_update' then self:_tool(u, changed)
+  elseif kind == 'plan' then self:_plan(u, changed)
+  end
+  return changed
+end
+
+-- Marks a tool block as waiting for the person (or not).
+function T:awaiting(id, hint)
+  local b, idx = self:tool(id)
+  if not b then return {} end
+  b.awaiting = hint
+  return { idx }
+end
+
+function T:finish(stop_reason)
+  self.answering = false
+  if stop_reason and stop_reason ~= 'end_turn' then
+    return self:notice('Turn ended: ' .. stop_reason:gsub('_', ' '))
+  end
+  return {}
+end
+
+return M

@@ -1,0 +1,31 @@
+-- Commands for lathe.nvim. Nothing loads until one is used; no global keymaps.
+if vim.g.loaded_lathe then return end
+vim.g.loaded_lathe = true
+
+local function lathe() return require('lathe') end
+local cmd = vim.api.nvim_create_user_command
+
+cmd('Lathe', function(o) lathe().command(o) end,
+  { nargs = '*', range = true, desc = 'Open the Lathe chat; with text, send it; with a range, attach the lines' })
+cmd('LatheCancel', function() lathe().cancel() end, { desc = 'Cancel the running Lathe turn' })
+cmd('LatheMode', function(o) lathe().mode(o.args) end, {
+  nargs = '?', desc = 'Choose a Lathe mode',
+  complete = function()
+    local modes = require('lathe.client').modes() or {}
+    return vim.tbl_map(function(m) return m.id end, modes.availableModes or {})
+  end,
+})
+cmd('LatheModel', function(o) lathe().model(o.args) end, {
+  nargs = '?', desc = 'Choose the model, when Lathe offers a choice',
+  complete = function()
+    local option = require('lathe.client').model_option()
+    if not option then return {} end
+    return vim.tbl_map(function(v) return v.value end, lathe().select_values(option))
+  end,
+})
+cmd('LatheSessions', function() lathe().sessions() end, { desc = 'Reopen a past Lathe session, when supported' })
+cmd('LatheNew', function() lathe().new_session() end, { desc = 'Start a new Lathe session' })
+cmd('LatheAccept', function() lathe().accept() end, { desc = 'Accept the edit under review' })
+cmd('LatheReject', function() lathe().reject() end, { desc = 'Reject the edit under review' })
+cmd('LatheOptions', function() lathe().options() end, { desc = 'Answer the open question with any option Lathe offered' })
+cmd('LatheDiff', function() lathe().diff() end, { desc = 'Review the proposed edit in a diff split' })

@@ -1,0 +1,167 @@
+-- Edits and permissions against the real Lathe binary (default mode): inline
+-- review in a modified buffer, accept + undo, reject, a shell question through
+-- vim.ui.select, new and unloaded files.
+local H = dofile(os.getenv('LATHE_TEST_DIR') .. '/helpers.lua')
+
+local function replace(path, from, to)
+  return H.call('replace', { file_path = path, instruction = 'Change the greeting', old_string = from, new_string = to })
+end
+
+-- Opens file and types an unsaved change on line 2, as a person would.
+local function open_modified(path)
+  vim.cmd('edit ' .. vim.fn.fnameescape(path))
+  local b = vim.api.nvim_get_current_buf()
+  H.press('2GA UNSAVED<Esc>')
+  eq(true, vim.bo[b].modified, 'the buffer is modified')
+  return b
+end
+
+local function review_marks(b)
+  return vim.api.nvim_buf_get_extmarks(b, require('lathe.review').ns, 0, -1, { details = true })
+end
+
+local function virt_text_of(marks)
+  local out = {}
+  for _, m in ipairs(marks) do
+    for _, vl in ipairs(m[4].virt_lines or {}) do out[#out + 1] = vim.trim(vl[1][1]) end
+  end
+  return out
+end
+
+it('an edit to a modified buffer is shown inline, accepted, and undone by one u', function()
+  local dir = H.start({
+    H.reply({ { H.text('Changing the greeting.') }, { replace(vim.fn.getcwd() .. '/x', 'x', 'y') } }),
+  })
+  local file = dir .. '/hello.txt'
+  H.write(file, 'hello world\nsecond line\n')
+  -- The replay names the file by absolute path, so rewrite it now that dir is known.
+  H.replay_file(dir, { H.reply({ { H.text('Changing the greeting.') }, { replace(file, 'hello world', 'hello lathe') } }),
+    H.reply({ { H.text('Done.') } }) })
+  local b = open_modified(file)
+  local file_win = vim.api.nvim_get_current_win()
+  vim.cmd('Lathe change the greeting')
+  wait_for(function() return #review_marks(b) > 0 end, 'the inline review')
+  local marks = review_marks(b)
+  eq({ 'hello lathe' }, virt_text_of(marks), 'added line as virtual line')
+  local p = require('lathe.permission').open[1]
+  eq({ removed = { 0 }, added = { 'hello lathe' } }, p.drawn, 'what the review drew')
+  if vim.fn.has('nvim-0.10') == 1 then -- 0.7 does not report line_hl_group in extmark details
+    local deleted = {}
+    for _, m in ipairs(marks) do if m[4].line_hl_group then deleted[#deleted + 1] = m[2] end end
+    eq({ 0 }, deleted, 'removed line highlighted in place')
+  end
+  eq({ 'hello world', 'second line UNSAVED' }, H.lines(b), 'the buffer is untouched while reviewing')
+  ok(H.chat():find('Review the edit', 1, true), 'the chat says an answer is awaited')
+  ok(H.chat():find('-hello world\n+hello lathe', 1, true), 'the chat shows the proposed diff:\n' .. H.chat())
+  vim.api.nvim_set_current_win(file_win)
+  H.press('\\a')
+  eq('end_turn', H.wait_turn())
+  eq({ 'hello lathe', 'second line UNSAVED' }, H.lines(b), 'unsaved text plus the edit')
+  eq('hello lathe\nsecond line UNSAVED\n', H.read(file), 'saved so commands see it')
+  eq(0, #review_marks(b), 'review marks cleared')
+  local applied = function() return vim.api.nvim_buf_get_extmarks(b, require('lathe.review').applied_ns, 0, -1, {}) end
+  eq(1, #applied(), 'the written line is highlighted')
+  eq(0, applied()[1][2], 'on row 0')
+  vim.api.nvim_set_current_win(file_win)
+  vim.cmd('silent normal u')
+  eq({ 'hello world', 'second line UNSAVED' }, H.lines(b), 'one u undoes the edit only')
+  vim.cmd('doautocmd <nomodeline> TextChanged') -- headless Neovim does not fire it by itself
+  eq(0, #applied(), 'the highlight goes with the next change')
+end)
+
+it('a rejected edit leaves the buffer untouched', function()
+  local dir = H.start({})
+  local file = dir .. '/hello.txt'
+  H.write(file, 'hello world\nsecond line\n')
+  H.replay_file(dir, { H.reply({ { replace(file, 'hello world', 'goodbye') } }), H.reply({ { H.text('Left it alone.') } }) })
+  local b = open_modified(file)
+  local file_win = vim.api.nvim_get_current_win()
+  local seq = vim.fn.undotree().seq_cur
+  local tick = vim.api.nvim_buf_get_changedtick(b)
+  vim.cmd('Lathe change it')
+  wait_for(function() return #review_marks(b) > 0 end, 'the inline review')
+  vim.api.nvim_set_current_win(file_win)
+  H.press('\\r')
+  eq('end_turn', H.wait_turn())
+  eq({ 'hello world', 'second line UNSAVED' }, H.lines(b), 'buffer text')
+  eq(tick, vim.api.nvim_buf_get_changedtick(b), 'no change at all')
+  eq(seq, vim.fn.undotree().seq_cur, 'undo state')
+  eq(true, vim.bo[b].modified, 'still modified')
+  eq('hello world\nsecond line\n', H.read(file), 'disk untouched')
+  eq(0, #review_marks(b), 'review marks cleared')
+  ok(H.chat():find('Left it alone.', 1, true), 'the turn went on')
+end)
+
+it('a shell permission is answered through vim.ui.select with Lathe\'s options', function()
+  local dir = H.start({
+    H.reply({ { H.call('run_shell_command', { command = 'touch made.txt && echo made-it', description = 'make a file' }) } }),
+    H.reply({ { H.text('Made the file.') } }),
+  })
+  local asked
+  local original = vim.ui.select
+  vim.ui.select = function(items, opts, cb)
+    asked = { prompt = opts.prompt, items = vim.tbl_map(function(o) return opts.format_item(o) end, items), ids = vim.tbl_map(function(o) return o.optionId end, items) }
+    for _, o in ipairs(items) do if o.kind == 'allow_once' then return cb(o) end end
+  end
+  vim.cmd('Lathe make a file')
+  local stop = H.wait_turn()
+  vim.ui.select = original
+  eq('end_turn', stop)
+  ok(asked, 'vim.ui.select was called')
+  ok(asked.prompt:find('touch made.txt', 1, true), 'the question names the command: ' .. asked.prompt)
+  ok(vim.tbl_contains(asked.ids, 'allow_once') and vim.tbl_contains(asked.ids, 'reject_once'), vim.inspect(asked.ids))
+  ok(vim.loop.fs_stat(dir .. '/made.txt'), 'the command ran')
+  ok(H.chat():find('made-it', 1, true), 'its output is in the chat')
+end)
+
+it('a dismissed shell question rejects the command', function()
+  local dir = H.start({
+    H.reply({ { H.call('run_shell_command', { command = 'touch never.txt', description = 'make a file' }) } }),
+    H.reply({ { H.text('Did not run it.') } }),
+  })
+  local original = vim.ui.select
+  vim.ui.select = function(_, _, cb) cb(nil) end
+  vim.cmd('Lathe make a file')
+  local stop = H.wait_turn()
+  vim.ui.select = original
+  eq('end_turn', stop)
+  eq(nil, vim.loop.fs_stat(dir .. '/never.txt'), 'the command did not run')
+end)
+
+it('a new file is written and opened in a buffer; an unloaded file is edited on disk', function()
+  local dir = H.start({}, { approval_mode = 'yolo' })
+  H.write(dir .. '/disk.txt', 'on disk\n')
+  H.replay_file(dir, {
+    H.reply({ { H.call('write_file', { file_path = dir .. '/sub/new.txt', content = 'fresh\n' }) } }),
+    H.reply({ { replace(dir .. '/disk.txt', 'on disk', 'changed on disk') } }),
+    H.reply({ { H.text('Both done.') } }),
+  })
+  vim.cmd('Lathe make files')
+  eq('end_turn', H.wait_turn())
+  eq('fresh\n', H.read(dir .. '/sub/new.txt'), 'new file on disk')
+  local nb = require('lathe.fs').find_buf(dir .. '/sub/new.txt')
+  ok(nb and vim.bo[nb].buflisted, 'the new file has a listed buffer')
+  eq({ 'fresh' }, H.lines(nb))
+  eq('changed on disk\n', H.read(dir .. '/disk.txt'), 'unloaded file edited on disk')
+  eq(nil, require('lathe.fs').find_buf(dir .. '/disk.txt'), 'and not loaded')
+end)
+
+it(':LatheDiff reviews the edit in a diffthis split', function()
+  local dir = H.start({})
+  local file = dir .. '/hello.txt'
+  H.write(file, 'hello world\n')
+  H.replay_file(dir, { H.reply({ { replace(file, 'hello world', 'hello diff') } }), H.reply({ { H.text('ok') } }) })
+  vim.cmd('edit ' .. file)
+  local b = vim.api.nvim_get_current_buf()
+  vim.cmd('Lathe edit')
+  wait_for(function() return #review_marks(b) > 0 end, 'the inline review')
+  vim.cmd('LatheDiff')
+  local diffwins = vim.tbl_filter(function(w) return vim.wo[w].diff end, vim.api.nvim_list_wins())
+  eq(2, #diffwins, 'two windows in diff mode')
+  local proposed = vim.api.nvim_win_get_buf(vim.api.nvim_get_current_win())
+  eq({ 'hello diff' }, H.lines(proposed), 'the proposal')
+  vim.cmd('LatheAccept')
+  eq('end_turn', H.wait_turn())
+  eq({ 'hello diff' }, H.lines(b))
+  eq(0, #vim.tbl_filter(function(w) return vim.wo[w].diff end, vim.api.nvim_list_wins()), 'diff split closed')
+end)

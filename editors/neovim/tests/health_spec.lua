@@ -1,0 +1,27 @@
+-- :checkhealth lathe against the real binary.
+local H = dofile(os.getenv('LATHE_TEST_DIR') .. '/helpers.lua')
+
+it(':checkhealth lathe reports the binary, its version, the key and Neovim', function()
+  H.start({})
+  vim.cmd('silent checkhealth lathe')
+  local text = table.concat(H.lines(0), '\n')
+  ok(text:find('Lathe binary: ' .. vim.fn.exepath(H.bin), 1, true), text)
+  ok(text:find('Lathe version: ', 1, true), text)
+  ok(text:find('Neovim 0.', 1, true), text)
+  ok(text:find('GEMINI_API_KEY', 1, true), text)
+  ok(not text:find('ERROR', 1, true), text)
+end)
+
+it(':checkhealth lathe reports a missing binary as an error', function()
+  H.start({}, { cmd = '/nonexistent/lathe' })
+  vim.cmd('silent checkhealth lathe')
+  local text = table.concat(H.lines(0), '\n')
+  ok(text:find('Lathe binary not found', 1, true), text)
+end)
+
+it(':help lathe opens the plugin\'s help', function()
+  vim.cmd('help lathe')
+  ok(vim.api.nvim_buf_get_name(0):match('doc/lathe%.txt$'), vim.api.nvim_buf_get_name(0))
+  vim.cmd('help :LatheSessions')
+  ok(vim.api.nvim_get_current_line():find('LatheSessions', 1, true), vim.api.nvim_get_current_line())
+end)

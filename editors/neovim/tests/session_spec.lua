@@ -1,0 +1,199 @@
+-- Turn control and session features against the real Lathe binary: cancel
+-- during a long command, restart after Lathe dies, modes, context from a range
+-- and #buffer, and what the current Lathe does not offer (sessions, models).
+local H = dofile(os.getenv('LATHE_TEST_DIR') .. '/helpers.lua')
+
+local seen
+local function notes_seen() return seen end
+
+local function capture_notify(fn)
+  local original = vim.notify
+  seen = {}
+  vim.notify = function(msg) seen[#seen + 1] = msg end
+  local good, err = pcall(fn)
+  vim.notify = original
+  assert(good, err)
+  return seen
+end
+
+it('cancel during a long command ends the turn cancelled', function()
+  H.start({
+    H.reply({ { H.call('run_shell_command', { command = 'echo started; sleep 120; echo DONE-$((1+1))', description = 'wait' }) } }),
+    H.reply({ { H.text('after the command') } }),
+  }, { approval_mode = 'yolo' })
+  vim.cmd('Lathe run the long command')
+  wait_for(function() return H.chat():find('started', 1, true) end, 'live output of the command')
+  eq('busy', require('lathe.client').state)
+  -- A prompt typed during the turn is kept, not sent and not lost.
+  local chat = require('lathe.chat')
+  vim.api.nvim_buf_set_lines(chat.prompt, 0, -1, false, { 'typed meanwhile' })
+  require('lathe').send_prompt_buffer()
+  eq({ 'typed meanwhile' }, H.lines(chat.prompt))
+  vim.cmd('LatheCancel')
+  eq('cancelled', H.wait_turn('the cancelled turn'))
+  local text = H.chat()
+  ok(text:find('Turn ended: cancelled', 1, true), 'the chat says so:\n' .. text)
+  ok(not text:find('DONE-2', 1, true), 'the command did not finish')
+  local block = chat.transcript.blocks[#chat.transcript.blocks - 1]
+  eq('tool', block.kind)
+  ok(block.status ~= 'completed' and block.status ~= 'in_progress', 'the tool call is not shown running: ' .. tostring(block.status))
+  ok(not text:find('after the command', 1, true), 'the model was not asked again')
+  eq('ready', require('lathe.client').state)
+end)
+
+it('Lathe is restarted when it dies, and says so', function()
+  H.start({ H.reply({ { H.text('first answer') } }) })
+  vim.cmd('Lathe first')
+  eq('end_turn', H.wait_turn())
+  local client = require('lathe.client')
+  local pid = client.pid()
+  ok(pid, 'Lathe runs')
+  local notes = capture_notify(function()
+    vim.loop.kill(pid, 'sigkill')
+    wait_for(function() return client.state == 'ready' and client.pid() and client.pid() ~= pid end, 'a new Lathe')
+  end)
+  ok(H.chat():find('Lathe exited', 1, true), 'the chat says Lathe exited:\n' .. H.chat())
+  ok(H.chat():find('Restarting', 1, true), 'and that it restarts')
+  ok(#notes > 0 and notes[1]:find('Lathe exited', 1, true), 'a notification too: ' .. vim.inspect(notes))
+  require('lathe').last_stop = nil
+  vim.cmd('Lathe again') -- the new process replays the recording from its start
+  eq('end_turn', H.wait_turn())
+end)
+
+it(':LatheMode switches to a mode Lathe offers', function()
+  H.start({})
+  local chosen
+  local original = vim.ui.select
+  vim.ui.select = function(items, opts, cb)
+    chosen = vim.tbl_map(function(m) return m.id end, items)
+    for _, m in ipairs(items) do if m.id == 'autoEdit' then return cb(m) end end
+  end
+  local notes = capture_notify(function()
+    vim.cmd('LatheMode')
+    wait_for(function() return (require('lathe.client').modes() or {}).currentModeId == 'autoEdit' end, 'the mode change')
+    wait_for(function() return #notes_seen() > 0 end, 'the confirmation')
+  end)
+  eq('Lathe: mode autoEdit', notes[1])
+  vim.ui.select = original
+  ok(vim.tbl_contains(chosen, 'default') and vim.tbl_contains(chosen, 'plan'), vim.inspect(chosen))
+  ok(require('lathe').status_text():find('Auto edit', 1, true), require('lathe').status_text())
+  eq({ 'default', 'autoEdit', 'yolo', 'plan' }, vim.fn.getcompletion('LatheMode ', 'cmdline'))
+end)
+
+-- Lathe decides what it offers: each case checks the real flow when the
+-- binary offers the feature, and the plain refusal when it does not.
+local function pick_first(fn)
+  local original = vim.ui.select
+  local shown
+  vim.ui.select = function(items, opts, cb) shown = vim.tbl_map(opts.format_item, items); cb(items[1]) end
+  local good, err = pcall(fn)
+  vim.ui.select = original
+  assert(good, err)
+  return shown
+end
+
+it('a past session is reopened when Lathe supports it, else reported', function()
+  H.start({ H.reply({ { H.text('Noted: the codeword is PELICAN.') } }) })
+  vim.cmd('Lathe remember the codeword PELICAN')
+  eq('end_turn', H.wait_turn())
+  local client = require('lathe.client')
+  if not client.can_reopen() then
+    local notes = capture_notify(function() vim.cmd('LatheSessions') end)
+    ok(notes[1] and notes[1]:find('not supported', 1, true), 'sessions: ' .. vim.inspect(notes))
+    return
+  end
+  local old = client.session.id
+  client.stop()
+  wait_for(function() return not client.running() end, 'Lathe to stop')
+  require('lathe.chat').reset()
+  pick_first(function()
+    vim.cmd('LatheSessions')
+    wait_for(function() return H.chat():find('PELICAN', 1, true) and client.state == 'ready' end, 'the replayed session')
+  end)
+  eq(old, client.session.id)
+  ok(H.chat():find('remember the codeword PELICAN', 1, true), H.chat())
+end)
+
+it('the model choice is offered when Lathe offers it, else reported', function()
+  H.start({})
+  local client = require('lathe.client')
+  client.with_session(function() end)
+  wait_for(function() return client.state == 'ready' end, 'a session')
+  local option = client.model_option()
+  if not option then
+    local notes = capture_notify(function() vim.cmd('LatheModel') end)
+    ok(notes[1] and notes[1]:find('does not offer a model', 1, true), 'model: ' .. vim.inspect(notes))
+    eq({}, vim.fn.getcompletion('LatheModel ', 'cmdline'), 'no model completion')
+    return
+  end
+  local first = require('lathe').select_values(option)[1].value
+  local shown = pick_first(function()
+    vim.cmd('LatheModel')
+    wait_for(function() return client.model_option().currentValue == first end, 'the model change')
+  end)
+  ok(#shown > 0, 'models listed')
+end)
+
+it('/ commands appear only when Lathe sends them', function()
+  H.start({ H.reply({ { H.text('hi') } }) })
+  vim.cmd('Lathe hi')
+  eq('end_turn', H.wait_turn())
+  local commands = require('lathe.client').session.commands
+  eq(#commands, #require('lathe.complete').items('/', true), 'completion mirrors available_commands_update')
+  ok(#commands > 0 or not LathePromptStatus():find('/ commands', 1, true), 'no hint of commands when none were sent')
+end)
+
+it('a range and #buffer references attach unsaved buffer text', function()
+  local dir = H.start({ H.reply({ { H.text('I see the code.') } }) })
+  H.write(dir .. '/code.lua', 'local a = 1\nlocal b = 2\nlocal c = 3\n')
+  H.write(dir .. '/notes.md', 'disk notes\n')
+  vim.cmd('edit notes.md')
+  vim.api.nvim_buf_set_lines(0, 0, -1, false, { 'unsaved notes' })
+  vim.cmd('edit code.lua')
+  local client = require('lathe.client')
+  local sent
+  local real = client.prompt
+  client.prompt = function(blocks) sent = blocks; return real(blocks) end
+  vim.cmd('2,3Lathe explain this with #notes.md')
+  eq('end_turn', H.wait_turn())
+  client.prompt = real
+  eq('text', sent[1].type)
+  eq('explain this with #notes.md', sent[1].text)
+  eq('resource', sent[2].type)
+  eq('local b = 2\nlocal c = 3\n', sent[2].resource.text, 'the range')
+  ok(sent[2].resource.uri:find('code.lua#L2-L3', 1, true), sent[2].resource.uri)
+  eq('unsaved notes\n', sent[3].resource.text, '#notes.md from the buffer')
+  ok(H.chat():find('`@code.lua:2-3`', 1, true), 'attachments listed in the chat:\n' .. H.chat())
+end)
+
+it('cancel while an edit is under review answers it cancelled and leaves the buffer', function()
+  local dir = H.start({})
+  local file = dir .. '/hello.txt'
+  H.write(file, 'hello world\n')
+  H.replay_file(dir, { H.reply({ { H.call('replace', { file_path = file, instruction = 'x', old_string = 'hello world', new_string = 'never' }) } }) })
+  vim.cmd('edit ' .. file)
+  local b = vim.api.nvim_get_current_buf()
+  local review = require('lathe.review')
+  vim.cmd('Lathe edit it')
+  wait_for(function() return #vim.api.nvim_buf_get_extmarks(b, review.ns, 0, -1, {}) > 0 end, 'the inline review')
+  vim.cmd('LatheCancel')
+  eq('cancelled', H.wait_turn(), H.chat())
+  eq({ 'hello world' }, H.lines(b))
+  eq('hello world\n', H.read(file))
+  eq(0, #vim.api.nvim_buf_get_extmarks(b, review.ns, 0, -1, {}), 'review cleared')
+  eq(0, #require('lathe.permission').open, 'no open question')
+end)
+
+it('the chat opens as floating windows when layout is float', function()
+  H.start({ H.reply({ { H.text('floating answer') } }) }, { layout = 'float' })
+  vim.cmd('Lathe hi')
+  eq('end_turn', H.wait_turn())
+  local chat = require('lathe.chat')
+  eq('editor', vim.api.nvim_win_get_config(chat.win).relative)
+  eq('editor', vim.api.nvim_win_get_config(chat.prompt_win).relative)
+  ok(H.chat():find('floating answer', 1, true), H.chat())
+  vim.api.nvim_set_current_win(chat.win)
+  H.press('q')
+  ok(not chat.is_open(), 'q closes the chat')
+  require('lathe.config').set({})
+end)

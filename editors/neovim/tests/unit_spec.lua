@@ -1,0 +1,105 @@
+-- Unit tests of the pure parts: framing, diff hunks, update -> transcript ->
+-- chat lines, #references; no Lathe process.
+local framing = require('lathe.framing')
+local diff = require('lathe.diff')
+local transcript = require('lathe.transcript')
+local render = require('lathe.render')
+local context = require('lathe.context')
+
+local function lines_of(t)
+  local out = {}
+  for _, b in ipairs(t.blocks) do vim.list_extend(out, render.block(b)) end
+  return out
+end
+
+it('framing splits and joins lines across chunks', function()
+  local split = framing.splitter()
+  eq({}, split('{"a":'))
+  eq({ '{"a":1}', '{"b":2}' }, split('1}\n{"b":2}\r\n\n'))
+  eq({}, split('  '))
+  eq({ '{"c":3}' }, split('\n{"c":3}\n'))
+end)
+
+it('framing encodes one line, empty params as {}', function()
+  local line = framing.encode({ id = 1, method = 'm', params = { text = 'a\nb' } })
+  eq('\n', line:sub(-1))
+  eq(nil, line:sub(1, -2):find('\n', 1, true), 'no raw newline inside')
+  ok(framing.encode({ result = vim.empty_dict() }):find('"result":{}', 1, true), 'empty object')
+  local good, msg = framing.decode('{"x":null,"y":[1]}')
+  ok(good)
+  eq(nil, msg.x, 'null decodes to nil')
+  eq(false, (framing.decode('{bad')))
+end)
+
+it('diff hunks, lines and the single-span replacement', function()
+  eq({ 'a', 'b' }, diff.lines('a\nb\n'))
+  eq({ 'a', 'b' }, diff.lines('a\nb'))
+  eq({}, diff.lines(''))
+  eq({ { old_start = 2, old_count = 1, new_start = 2, new_count = 2 } }, diff.hunks('a\nb\nc\n', 'a\nB\nB2\nc\n'))
+  eq({ { old_start = 0, old_count = 0, new_start = 1, new_count = 1 } }, diff.hunks('', 'new\n'))
+  local first, last, repl = diff.span({ 'a', 'b', 'c', 'd' }, { 'a', 'X', 'd' })
+  eq({ 1, 3, { 'X' } }, { first, last, repl })
+  first, last, repl = diff.span({ 'a' }, { 'a' })
+  eq({ 1, 1, {} }, { first, last, repl })
+  eq({ '@@ -1 +1 @@', '-old', '+new' }, diff.unified('old\n', 'new\n'))
+end)
+
+it('updates render as a Markdown transcript', function()
+  local t = transcript.new()
+  t:user('fix it', { 'a.lua:1-2' })
+  t:apply({ sessionUpdate = 'agent_thought_chunk', content = { type = 'text', text = 'Let me ' } })
+  t:apply({ sessionUpdate = 'agent_thought_chunk', content = { type = 'text', text = 'think.' } })
+  t:apply({ sessionUpdate = 'agent_message_chunk', content = { type = 'text', text = 'Fixing ' } })
+  t:apply({ sessionUpdate = 'agent_message_chunk', content = { type = 'text', text = 'now.' } })
+  t:apply({ sessionUpdate = 'tool_call', toolCallId = 'c1', title = 'Edit: a.lua', kind = 'edit', status = 'pending' })
+  local changed = t:apply({ sessionUpdate = 'tool_call_update', toolCallId = 'c1', status = 'completed',
+    content = { { type = 'diff', path = '/w/a.lua', oldText = 'x = 1\n', newText = 'x = 2\n' } } })
+  eq({ 5 }, changed, 'an update changes only its block')
+  t:apply({ sessionUpdate = 'tool_call', toolCallId = 'c2', title = 'Shell: ls', status = 'in_progress',
+    content = { { type = 'content', content = { type = 'text', text = 'has ``` fence' } } } })
+  t:finish('cancelled')
+  eq({
+    '## You', '', 'fix it', '`@a.lua:1-2`', '',
+    '## Lathe', '',
+    '> _Thinking_', '> Let me think.', '',
+    'Fixing now.', '',
+    '### Edit: a.lua', '`/w/a.lua`', '```diff', '@@ -1 +1 @@', '-x = 1', '+x = 2', '```', '',
+    '### Shell: ls', '````', 'has ``` fence', '````', '',
+    '_Turn ended: cancelled_', '',
+  }, lines_of(t))
+  eq('completed', render.status(t:tool('c1')))
+end)
+
+it('a plan is shown and replaced by later plan updates', function()
+  local t = transcript.new()
+  t:user('plan it')
+  t:apply({ sessionUpdate = 'plan', entries = { { content = 'Read', status = 'in_progress', priority = 'high' },
+    { content = 'Write', status = 'pending', priority = 'low' } } })
+  t:apply({ sessionUpdate = 'agent_message_chunk', content = { type = 'text', text = 'Reading.' } })
+  t:apply({ sessionUpdate = 'plan', entries = { { content = 'Read', status = 'completed', priority = 'high' },
+    { content = 'Write', status = 'in_progress', priority = 'low' } } })
+  eq({ '## You', '', 'plan it', '', '## Lathe', '', '### Plan', '- [x] Read', '- [-] Write', '', 'Reading.', '' }, lines_of(t))
+end)
+
+it('replayed user messages (session/load) render as the person\'s turns', function()
+  local t = transcript.new()
+  t:apply({ sessionUpdate = 'user_message_chunk', content = { type = 'text', text = 'earlier question' } })
+  t:apply({ sessionUpdate = 'agent_message_chunk', content = { type = 'text', text = 'earlier answer' } })
+  t:apply({ sessionUpdate = 'user_message_chunk', content = { type = 'text', text = 'second' } })
+  eq({ '## You', '', 'earlier question', '', '## Lathe', '', 'earlier answer', '', '## You', '', 'second', '' }, lines_of(t))
+end)
+
+it('#references name open buffers', function()
+  local cands = { { buf = 11, rel = 'src/a.lua', tail = 'a.lua' }, { buf = 12, rel = 'b.md', tail = 'b.md' } }
+  eq({ 11 }, context.references('look at #a.lua.', 7, cands))
+  eq({ 12, 11 }, context.references('#b.md and #src/a.lua', 7, cands))
+  eq({ 7 }, context.references('fix #buffer', 7, cands))
+  eq({ 11, 12 }, context.references('all #buffers please', 7, cands))
+  eq({}, context.references('issue #42 and #unknown', 7, cands))
+end)
+
+it('usage reads short', function()
+  eq('15/1.0M tokens', render.usage({ used = 15, size = 1048576 }))
+  eq('12.3k/200.0k tokens', render.usage({ used = 12345, size = 200000 }))
+  eq(nil, render.usage(nil))
+end)
