@@ -12,11 +12,16 @@ AcpAgent::AcpAgent(std::shared_ptr<rpc::Peer> peer, engine::AgentConfig config)
   bindMethods();
 }
 
-AcpAgent::~AcpAgent() { shutdown(); }
+AcpAgent::~AcpAgent() {
+  shutdown();
+  peer_->onOutputClosed({});
+}
 
 void AcpAgent::shutdown() { sessions_.shutdown(); }
 
 void AcpAgent::bindMethods() {
+  // Nobody reads what the turns produce any more: stop them all.
+  peer_->onOutputClosed([this] { sessions_.cancelAll(); });
   peer_->setGate([this](const std::string& method) -> std::optional<Error> {
     if (method == "initialize" || initialized_.load()) return std::nullopt;
     return makeError(Errc::invalid_request, "the client must call initialize before " + method);

@@ -15,6 +15,7 @@ namespace {
 
 constexpr auto kOutputInterval = std::chrono::milliseconds(200);
 constexpr int kMaxTailDepth = 5;
+constexpr size_t kMaxParallelCalls = 8;  // walking and reading are I/O-bound: a few more than the cores
 
 acp::ToolKind toAcpKind(tools::Kind kind) {
   switch (kind) {
@@ -69,8 +70,8 @@ int64_t firstChangedLine(const tools::FileDiff& diff) {
 // What the person sees in a permission request for each confirmation type.
 std::vector<acp::ToolCallContent> confirmationContent(const tools::ConfirmationDetails& details) {
   if (auto* edit = std::get_if<tools::EditConfirmation>(&details)) {
-    acp::ToolCallContent content;
-    content.type = acp::ToolCallContent::Type::diff;
+    // Readers of the update (headless, tests) get the texts; the wire gets the encoding, made once.
+    acp::ToolCallContent content = diffContent(edit->diff);
     content.encoded = acp::encodeDiff(edit->diff.path, edit->diff.oldText, edit->diff.newText);
     std::vector<acp::ToolCallContent> items;
     items.push_back(std::move(content));  // a braced list would copy it
@@ -112,6 +113,8 @@ class ToolScheduler::CallRun {
   const std::string& id() const { return id_; }
   // Raw output (a shell's) is fenced so Markdown clients show it as it is.
   void setMarkdown(bool markdown) { markdown_ = markdown; }
+  // Text for the person: raw output is fenced.
+  std::string display(const std::string& text) const { return markdown_ ? text : fenced(text); }
   // The diff the person approved, already encoded: the final update reuses it.
   void setApprovedDiff(acp::ToolCallContent diff) { approvedDiff_ = std::move(diff); }
 
@@ -170,8 +173,6 @@ class ToolScheduler::CallRun {
     update.status = toAcpStatus(state);
     return update;
   }
-  std::string display(const std::string& text) const { return markdown_ ? text : fenced(text); }
-
   // The text the model reads; inline data (images) travels as extra parts.
   std::string modelText(tools::ToolResult& result) {
     std::string text;
@@ -214,6 +215,7 @@ bool ToolScheduler::isReadOnlyCall(const FunctionCall& call) const {
 }
 
 std::vector<Part> ToolScheduler::run(const std::vector<FunctionCall>& calls, const CancelToken& cancel) {
+  cancelledByPerson_ = false;
   std::vector<Outcome> outcomes(calls.size());
   size_t i = 0;
   while (i < calls.size()) {
@@ -221,19 +223,7 @@ std::vector<Part> ToolScheduler::run(const std::vector<FunctionCall>& calls, con
     if (isReadOnlyCall(calls[i])) {
       while (end < calls.size() && isReadOnlyCall(calls[end])) ++end;
     }
-    std::vector<std::thread> workers;
-    for (size_t k = i; k < end; ++k) {
-      if (end - i > 1) {
-        try {
-          workers.emplace_back([&, k] { outcomes[k] = guarded(calls[k], cancel); });
-          continue;
-        } catch (const std::system_error&) {
-          // No thread to be had: this call runs here, in order.
-        }
-      }
-      outcomes[k] = guarded(calls[k], cancel);
-    }
-    for (auto& worker : workers) worker.join();
+    runBatch(calls, i, end, outcomes, cancel);
     i = end;
   }
 
@@ -247,6 +237,26 @@ std::vector<Part> ToolScheduler::run(const std::vector<FunctionCall>& calls, con
     for (auto& extra : outcome.inlineParts) parts.push_back(std::move(extra));
   }
   return parts;
+}
+
+// Read-only calls [begin, end) run on a bounded set of workers that take the
+// next call as they finish one: a thousand calls never start a thousand threads.
+void ToolScheduler::runBatch(const std::vector<FunctionCall>& calls, size_t begin, size_t end,
+                             std::vector<Outcome>& outcomes, const CancelToken& cancel) {
+  std::atomic<size_t> next{begin};
+  auto work = [&] {
+    for (size_t k; (k = next.fetch_add(1)) < end;) outcomes[k] = guarded(calls[k], cancel);
+  };
+  std::vector<std::thread> workers;
+  for (size_t n = 1; n < std::min(end - begin, kMaxParallelCalls); ++n) {
+    try {
+      workers.emplace_back(work);
+    } catch (const std::system_error&) {
+      break;  // no more threads to be had: fewer workers do the same work
+    }
+  }
+  work();  // this thread is a worker too
+  for (auto& worker : workers) worker.join();
 }
 
 // A tool that throws (it should not) answers the model with an error instead
@@ -263,6 +273,7 @@ ToolScheduler::Outcome ToolScheduler::guarded(const FunctionCall& call, const Ca
 
 ToolScheduler::Outcome ToolScheduler::runOne(const FunctionCall& call, const CancelToken& cancel, int depth) {
   CallRun run(*this, call);
+  if (cancelledByPerson_) return run.finish(CallState::cancelled, "Not run: the user cancelled the turn.");
   Prepared prepared;
   if (auto failed = prepare(call, run, prepared)) return std::move(*failed);
   if (cancel.cancelled()) return run.finish(CallState::cancelled, "Cancelled before it ran: the user stopped the turn.");
@@ -275,7 +286,10 @@ ToolScheduler::Outcome ToolScheduler::runOne(const FunctionCall& call, const Can
   // What the tool did is what is reported: a call that finished before the
   // cancel reached it really did its work, and the model must know.
   if (result.error && result.error->type == tools::ErrorType::cancelled) {
-    return run.finish(CallState::cancelled, "Cancelled: the user stopped the turn.");
+    // What the person saw of the output stays on the card, marked as cancelled.
+    auto* shown = std::get_if<std::string>(&result.returnDisplay);
+    std::string forPerson = shown && !shown->empty() ? run.display(*shown) + "\n\nCancelled." : "";
+    return run.finish(CallState::cancelled, "Cancelled: the user stopped the turn.", forPerson);
   }
   if (result.error) return run.finish(CallState::error, result.error->message);
   if (!result.tailToolCallRequest || depth >= kMaxTailDepth) return run.succeed(result);
@@ -354,6 +368,12 @@ std::optional<ToolScheduler::Outcome> ToolScheduler::approve(const FunctionCall&
   auto answer = editor_.requestPermission(ask, cancel);
   // Fail closed: anything but a selected option we offered means no.
   if (cancel.cancelled()) return run.finish(CallState::cancelled, "Cancelled: the user stopped the turn.");
+  if (answer && answer->cancelled) {
+    // The editor cancelled the question: the person stopped the turn (the
+    // session/cancel that goes with it may still be on its way).
+    cancelledByPerson_ = true;
+    return run.finish(CallState::cancelled, "Cancelled: the user stopped the turn.");
+  }
   if (!answer) {
     return run.finish(CallState::error, "Not run: permission could not be obtained (" + answer.error().message + ").");
   }

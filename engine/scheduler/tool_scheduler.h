@@ -30,6 +30,9 @@ class ToolScheduler {
   // Returns the parts of the user content that answers the calls: one
   // functionResponse per call, in call order, plus any inline data parts.
   std::vector<Part> run(const std::vector<FunctionCall>& calls, const CancelToken& cancel);
+  // True when the last run() ended because the editor cancelled a permission
+  // question: the turn ends as cancelled.
+  bool cancelledByPerson() const { return cancelledByPerson_; }
 
  private:
   struct Outcome {
@@ -44,6 +47,8 @@ class ToolScheduler {
     std::unique_ptr<tools::ToolInvocation> invocation;
   };
 
+  void runBatch(const std::vector<FunctionCall>& calls, size_t begin, size_t end, std::vector<Outcome>& outcomes,
+                const CancelToken& cancel);
   Outcome guarded(const FunctionCall& call, const CancelToken& cancel);
   Outcome runOne(const FunctionCall& call, const CancelToken& cancel, int depth);
   std::optional<Outcome> prepare(const FunctionCall& call, CallRun& run, Prepared& prepared);
@@ -60,6 +65,7 @@ class ToolScheduler {
   std::mutex approvalsMutex_;
   SessionApprovals approvals_;
   std::atomic<uint64_t> nextId_{0};
+  std::atomic<bool> cancelledByPerson_{false};
 };
 
 }  // namespace lathe::engine

@@ -218,7 +218,7 @@ Result<acp::StopReason> Session::prompt(const std::vector<acp::ContentBlock>& bl
 
     if (auto status = history_.appendResponses(runCalls(calls, cancel, stop)); !status) return status.error();
     if (stop) return stopWith(*stop);
-    if (cancel.cancelled()) return acp::StopReason::cancelled;
+    if (cancel.cancelled() || scheduler_.cancelledByPerson()) return acp::StopReason::cancelled;
   }
 }
 

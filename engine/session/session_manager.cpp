@@ -189,6 +189,17 @@ void SessionManager::reapRetired() {
   }
 }
 
+void SessionManager::cancelAll() {
+  std::vector<CancelToken> tokens;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto& [id, entry] : sessions_) {
+      if (entry.busy) tokens.push_back(entry.turnToken);
+    }
+  }
+  for (auto& token : tokens) token.cancel();
+}
+
 void SessionManager::shutdown() {
   std::vector<std::thread> turns;
   std::vector<CancelToken> tokens;

@@ -54,6 +54,9 @@ class SessionManager {
   // when its turn (if any) has ended. Never waits.
   Status closeSession(const std::string& sessionId);
 
+  // Cancels every running turn without waiting (the editor is gone).
+  void cancelAll();
+
   // Cancels every turn and waits for them to end.
   void shutdown();
 

@@ -15,9 +15,10 @@ struct ToolCallLocation {
   std::optional<int64_t> line;
 };
 
-// One item of tool call content: text, or a diff of a file. A diff may come
-// already encoded (`encoded`, its JSON object), so a payload of megabytes is
-// built once and sent in both the permission request and the final update.
+// One item of tool call content: text, or a diff of a file. A diff may also
+// carry its encoding (`encoded`, its JSON object, written instead of the
+// fields), so a payload of megabytes is built once and sent in both the
+// permission request and the final update.
 struct ToolCallContent {
   enum class Type { text, diff } type = Type::text;
   std::string text;

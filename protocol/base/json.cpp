@@ -9,11 +9,41 @@
 
 #include <cstring>
 
+#include "protocol/base/utf8.h"
+
 namespace lathe::json {
 
+namespace {
+
+// The offset where nesting first passes kMaxDepth, if it does (strings skipped).
+std::optional<size_t> tooDeep(std::string_view text) {
+  int depth = 0;
+  bool inString = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (inString) {
+      if (c == '\\') ++i;
+      else if (c == '"') inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxDepth) return i;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 Result<Document> parse(std::string_view text) {
+  if (auto at = tooDeep(text)) {
+    return makeError(Errc::parse_error, "invalid JSON at offset " + std::to_string(*at) + ": nested deeper than " +
+                                            std::to_string(kMaxDepth) + " levels");
+  }
   Document doc;
-  doc.Parse<rapidjson::kParseValidateEncodingFlag>(text.data(), text.size());
+  doc.Parse<rapidjson::kParseValidateEncodingFlag | rapidjson::kParseIterativeFlag>(text.data(), text.size());
   if (doc.HasParseError()) {
     return makeError(Errc::parse_error, std::string("invalid JSON at offset ") + std::to_string(doc.GetErrorOffset()) +
                                             ": " + rapidjson::GetParseError_En(doc.GetParseError()));
@@ -32,6 +62,20 @@ std::string stringify(const Value& value) {
 }
 
 void key(Writer& w, std::string_view k) { w.Key(k.data(), static_cast<rapidjson::SizeType>(k.size())); }
+bool Writer::String(const char* text, rapidjson::SizeType length, bool copy) {
+  std::string_view view(text, length);
+  if (utf8::isValid(view)) return rapidjson::Writer<StringOut>::String(text, length, copy);
+  std::string clean = utf8::sanitize(view);
+  return rapidjson::Writer<StringOut>::String(clean.data(), static_cast<rapidjson::SizeType>(clean.size()), true);
+}
+
+bool Writer::Key(const char* text, rapidjson::SizeType length, bool copy) {
+  std::string_view view(text, length);
+  if (utf8::isValid(view)) return rapidjson::Writer<StringOut>::Key(text, length, copy);
+  std::string clean = utf8::sanitize(view);
+  return rapidjson::Writer<StringOut>::Key(clean.data(), static_cast<rapidjson::SizeType>(clean.size()), true);
+}
+
 void Writer::bulkValue(std::string_view json, rapidjson::Type type) {
   RawValue("", 0, type);  // the separator and the writer's bookkeeping
   out_.text.append(json);
@@ -87,7 +131,8 @@ void appendQuoted(std::string& out, std::string_view v) {
 
 void Writer::bulkString(std::string_view text) {
   RawValue("", 0, rapidjson::kStringType);
-  appendQuoted(out_.text, text);
+  if (utf8::isValid(text)) return appendQuoted(out_.text, text);
+  appendQuoted(out_.text, utf8::sanitize(text));
 }
 
 void str(Writer& w, std::string_view v) {

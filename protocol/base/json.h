@@ -35,6 +35,10 @@ struct StringOut {
 class Writer : public rapidjson::Writer<StringOut> {
  public:
   explicit Writer(StringOut& out) : rapidjson::Writer<StringOut>(out), out_(out) {}
+  // Strings and keys are written as valid UTF-8 whatever they hold (hides
+  // RapidJSON's own, so Value::Accept goes through these too).
+  bool String(const char* text, rapidjson::SizeType length, bool copy = false);
+  bool Key(const char* text, rapidjson::SizeType length, bool copy = false);
   // Writes a complete JSON value given as text.
   void bulkValue(std::string_view json, rapidjson::Type type);
   // Writes a string value, escaped straight into the output.
@@ -51,7 +55,12 @@ struct Raw {
   bool empty() const { return text.empty(); }
 };
 
-// Parses UTF-8 JSON, rejecting invalid encodings. The error says where.
+// JSON nested deeper than this is refused: every walker of parsed JSON may
+// then recurse safely, whatever the input.
+inline constexpr int kMaxDepth = 256;
+
+// Parses UTF-8 JSON (without recursion), rejecting invalid encodings and
+// nesting deeper than kMaxDepth. The error says where.
 Result<Document> parse(std::string_view text);
 Result<std::shared_ptr<Document>> parseShared(std::string_view text);
 

@@ -104,13 +104,25 @@ struct Client::Attempt {
   Kind kind = Kind::success;
   Error error;
   std::optional<milliseconds> retryAfter;
+  bool silent = false;  // the server said nothing at all for a whole read timeout
 
   static Attempt fail(Error e) { return {Kind::fail, std::move(e), std::nullopt}; }
   static Attempt retry(Error e, std::optional<milliseconds> after = std::nullopt) {
     return {Kind::retry, std::move(e), after};
   }
   static Attempt cancelled() { return {Kind::cancelled, cancelledError(), std::nullopt}; }
+  static Attempt silence(Error e) {
+    Attempt a = retry(std::move(e));
+    a.silent = true;
+    return a;
+  }
 };
+
+namespace {
+bool timedOutReading(httplib::Error error, Clock::time_point lastActivity, milliseconds readTimeout) {
+  return error == httplib::Error::Read && Clock::now() - lastActivity >= readTimeout - milliseconds(500);
+}
+}  // namespace
 
 Client::Client(Endpoint endpoint, Options options) : endpoint_(std::move(endpoint)), options_(std::move(options)) {
   if (!options_.sleep) options_.sleep = cancellableSleep;
@@ -123,11 +135,20 @@ double Client::jitter() {
 
 template <class Run>
 Status Client::withRetries(const Run& run, const CancelToken& cancel) {
+  // A server that accepts connections and then says nothing is not retried
+  // for ever: silence counts against one budget across attempts.
+  const milliseconds silenceBudget = options_.retry.maxSilence.count() > 0 ? options_.retry.maxSilence : options_.readTimeout;
+  milliseconds silence{0};
   for (int attempt = 1;; ++attempt) {
     if (cancel.cancelled()) return cancelledError();
     Attempt outcome = run();
     if (outcome.kind == Attempt::Kind::success) return {};
     if (outcome.kind != Attempt::Kind::retry) return outcome.error;
+    if (outcome.silent && (silence += options_.readTimeout) >= silenceBudget) {
+      outcome.error.message += " (" + options_.apiName + " sent nothing for " + inSeconds(silence) +
+                               " in all; giving up instead of waiting again)";
+      return outcome.error;
+    }
     RetryDecision decision = decideRetry(options_.retry, attempt, true, outcome.retryAfter, jitter());
     if (!decision.retry) {
       outcome.error.message += decision.note;
@@ -255,19 +276,18 @@ Status Client::streamEvents(const std::string& path, const std::string& body, co
     }
     if (ex.status == 200) {  // the transport failed after the headers
       std::string why = describeTransport(ex.error);
-      Errc code = Errc::http;
-      if (ex.error == httplib::Error::Read &&
-          Clock::now() - ex.lastActivity >= options_.readTimeout - milliseconds(500)) {
-        why = "no data arrived for " + inSeconds(options_.readTimeout) + " (httplib: Read)";
-        code = Errc::timeout;
-      }
-      Error broken = makeError(code, api + " stream from " + url + " broke off: " + why);
-      return delivered ? Attempt::fail(broken) : Attempt::retry(broken);
+      bool silent = timedOutReading(ex.error, ex.lastActivity, options_.readTimeout);
+      if (silent) why = "no data arrived for " + inSeconds(options_.readTimeout) + " (httplib: Read)";
+      Error broken = makeError(silent ? Errc::timeout : Errc::http, api + " stream from " + url + " broke off: " + why);
+      if (delivered) return Attempt::fail(broken);
+      return silent ? Attempt::silence(broken) : Attempt::retry(broken);
     }
     if (ex.status < 0) {
-      Errc code = ex.error == httplib::Error::ConnectionTimeout ? Errc::timeout : Errc::http;
-      return Attempt::retry(makeError(code, "Could not reach the " + options_.apiName + " at " + url + ": " +
-                                                describeTransport(ex.error)));
+      bool silent = timedOutReading(ex.error, ex.lastActivity, options_.readTimeout);
+      Errc code = ex.error == httplib::Error::ConnectionTimeout || silent ? Errc::timeout : Errc::http;
+      Error unreachable = makeError(code, "Could not reach the " + options_.apiName + " at " + url + ": " +
+                                              describeTransport(ex.error));
+      return silent ? Attempt::silence(unreachable) : Attempt::retry(unreachable);
     }
     StatusError problem = callbacks.describeStatus(ex.status, kept);
     std::optional<milliseconds> after = parseRetryAfter(ex.retryAfterHeader);

@@ -14,6 +14,8 @@ struct RetryPolicy {
   std::chrono::milliseconds initialBackoff{1'000};
   std::chrono::milliseconds maxBackoff{30'000};
   std::chrono::milliseconds maxRetryAfter{60'000};  // a longer Retry-After ends the call
+  // Total silence (no byte at all) tolerated across attempts; 0: one read timeout.
+  std::chrono::milliseconds maxSilence{0};
 };
 
 struct RetryDecision {

@@ -86,11 +86,19 @@ void FrameDecoder::decodeHeaders(std::vector<Frame>& out) {
       if (skip_ > 0) return;
     }
     if (!contentLength_) {
-      size_t end = buffer_.find("\r\n\r\n");
-      size_t sepLen = 4;
-      if (end == std::string::npos) {
-        end = buffer_.find("\n\n");
-        sepLen = 2;
+      // The headers end at the first empty line, whatever mix of LF and CRLF
+      // ends each line ("Content-Length: 5\n\r\n" included).
+      size_t end = std::string::npos, sepLen = 0;
+      for (size_t lineStart = 0;;) {
+        size_t nl = buffer_.find('\n', lineStart);
+        if (nl == std::string::npos) break;
+        size_t lineEnd = nl > lineStart && buffer_[nl - 1] == '\r' ? nl - 1 : nl;
+        if (lineEnd == lineStart && lineStart > 0) {
+          end = lineStart;
+          sepLen = nl + 1 - lineStart;
+          break;
+        }
+        lineStart = nl + 1;
       }
       if (end == std::string::npos) {
         if (buffer_.size() > 64 * 1024) {

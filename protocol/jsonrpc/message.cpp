@@ -1,6 +1,8 @@
 // JSON-RPC 2.0 codec.
 #include "protocol/jsonrpc/message.h"
 
+#include "protocol/base/utf8.h"
+
 namespace lathe::rpc {
 
 int errorCodeFor(Errc errc) {
@@ -22,9 +24,64 @@ int errorCodeFor(Errc errc) {
   return code::kInternalError;
 }
 
+namespace {
+
+// A message's top-level "id" read straight from the text, for one that does
+// not parse (bytes that are not UTF-8, nesting too deep elsewhere in it): the
+// error then goes to the right request. Also says whether it has a "method".
+struct TopLevel {
+  std::optional<Id> id;
+  bool hasMethod = false;
+};
+
+TopLevel scanTopLevel(std::string_view text) {
+  TopLevel found;
+  int depth = 0;
+  std::string lastKey;
+  bool expectKey = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '"') {
+      size_t end = i + 1;
+      while (end < text.size() && text[end] != '"') end += text[end] == '\\' ? 2 : 1;
+      if (end >= text.size()) break;
+      std::string_view token = text.substr(i, end + 1 - i);
+      if (depth == 1 && expectKey) {
+        lastKey = std::string(token.substr(1, token.size() - 2));
+        found.hasMethod = found.hasMethod || lastKey == "method";
+      } else if (depth == 1 && lastKey == "id" && utf8::isValid(token)) {
+        found.id = Id{json::Raw{std::string(token)}};
+      }
+      expectKey = false;
+      i = end;
+    } else if (c == '{' || c == '[') {
+      ++depth;
+      expectKey = c == '{' && depth == 1;
+    } else if (c == '}' || c == ']') {
+      --depth;
+    } else if (c == ',' && depth == 1) {
+      expectKey = true;
+      lastKey.clear();
+    } else if (depth == 1 && lastKey == "id" && (c == '-' || (c >= '0' && c <= '9'))) {
+      size_t end = i;
+      while (end < text.size() && (text[end] == '-' || (text[end] >= '0' && text[end] <= '9'))) ++end;
+      found.id = Id{json::Raw{std::string(text.substr(i, end - i))}};
+      lastKey.clear();
+      i = end - 1;
+    }
+  }
+  return found;
+}
+
+}  // namespace
+
 Decoded decode(std::string_view text) {
   auto parsed = json::parseShared(text);
-  if (!parsed) return {std::nullopt, DecodeFailure{code::kParseError, "Parse error: " + parsed.error().message, {}}};
+  if (!parsed) {
+    TopLevel top = scanTopLevel(text);
+    std::string why = utf8::isValid(text) ? parsed.error().message : "the message is not valid UTF-8";
+    return {std::nullopt, DecodeFailure{code::kParseError, "Parse error: " + why, top.id, top.id && !top.hasMethod}};
+  }
   auto doc = std::move(parsed).value();
   if (!doc->IsObject()) return {std::nullopt, DecodeFailure{code::kInvalidRequest, "Invalid Request: not an object", {}}};
 
@@ -66,6 +123,10 @@ Decoded decode(std::string_view text) {
   }
   if (!id) {
     return {std::nullopt, DecodeFailure{code::kInvalidRequest, "Invalid Request: no method and no id", {}, isResponse}};
+  }
+  if (!isResponse) {
+    // An id alone is neither a request nor a response: it must never complete one of ours.
+    return {std::nullopt, DecodeFailure{code::kInvalidRequest, "Invalid Request: no method, result or error", id}};
   }
   msg.kind = Incoming::Kind::response;
   msg.id = *id;

@@ -72,16 +72,28 @@ void Peer::serve() {
   for (auto& frame : frames) handleFrame(std::move(frame));
 }
 
-void Peer::send(const std::string& json) {
+void Peer::onOutputClosed(std::function<void()> callback) {
   std::lock_guard lock(writeMutex_);
-  if (outputBroken_) return;
-  const Framing framing = framing_.load();
-  std::string header = frameHeader(json.size(), framing);
-  bool written = (header.empty() || channel_.write(header)) && channel_.write(json) &&
-                 channel_.write(frameTrailer(framing));
-  if (!written) {
-    outputBroken_ = true;
-    log(LogLevel::debug, "output closed; message dropped");
+  onOutputClosed_ = std::move(callback);
+}
+
+void Peer::send(const std::string& json) {
+  std::function<void()> closed;
+  {
+    std::lock_guard lock(writeMutex_);
+    if (outputBroken_) return;
+    const Framing framing = framing_.load();
+    std::string header = frameHeader(json.size(), framing);
+    bool written = (header.empty() || channel_.write(header)) && channel_.write(json) &&
+                   channel_.write(frameTrailer(framing));
+    if (!written) {
+      outputBroken_ = true;
+      closed = std::move(onOutputClosed_);
+    }
+  }
+  if (closed) {
+    log(LogLevel::warn, "the other side stopped reading; message dropped");
+    closed();
   }
 }
 

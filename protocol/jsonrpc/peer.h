@@ -89,6 +89,8 @@ class Peer : public std::enable_shared_from_this<Peer> {
   void close();
   // True once the output is gone (the other side stopped reading).
   bool outputBroken() const;
+  // Called once, on the sending thread, when the output breaks.
+  void onOutputClosed(std::function<void()> callback);
 
  private:
   friend class Responder;
@@ -104,6 +106,7 @@ class Peer : public std::enable_shared_from_this<Peer> {
   std::atomic<Framing> framing_;
   mutable std::mutex writeMutex_;
   bool outputBroken_ = false;
+  std::function<void()> onOutputClosed_;  // guarded by writeMutex_
   std::mutex mutex_;
   std::map<std::string, RequestHandler> requestHandlers_;
   std::map<std::string, NotificationHandler> notificationHandlers_;

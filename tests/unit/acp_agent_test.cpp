@@ -116,3 +116,58 @@ TEST_CASE("the terminal diff shows the changed lines with context, coloured on r
   CHECK_THAT(coloured, Catch::Contains("\x1b[31m-d\x1b[0m") && Catch::Contains("\x1b[32m+D\x1b[0m"));
   CHECK(server::terminalDiff(std::nullopt, "new\n", false) == "--- /dev/null\n+++ b\n@@ -1 +1 @@\n+new\n");
 }
+
+namespace {
+
+// Streams a chunk every few milliseconds until cancelled.
+class EndlessModel final : public engine::ModelProvider {
+ public:
+  std::atomic<bool> cancelled{false};
+  std::atomic<int> chunks{0};
+  Result<engine::ModelReply> stream(const engine::ModelRequest&, const engine::ChunkSink& onChunk,
+                                    const CancelToken& cancel) override {
+    while (!cancel.cancelled()) {
+      engine::ModelChunk chunk;
+      chunk.parts.push_back(engine::Part::makeText("more "));
+      onChunk(chunk);
+      ++chunks;
+      std::this_thread::sleep_for(5ms);
+    }
+    cancelled = true;
+    return makeError(Errc::cancelled, "cancelled");
+  }
+  Result<engine::ModelReply> generate(const engine::ModelRequest& r, const CancelToken& c) override {
+    return stream(r, nullptr, c);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("an editor that stops reading cancels every turn") {
+  auto [agentSide, clientSide] = rpc::makeMemoryChannelPair();
+  auto agentPeer = rpc::Peer::create(*agentSide);
+  auto model = std::make_shared<EndlessModel>();
+  engine::AgentConfig config;
+  config.provider = model;
+  auto agent = std::make_unique<server::AcpAgent>(agentPeer, config);
+  std::thread loop([&] { agentPeer->serve(); });
+  testing::TempDir dir;
+  auto send = [&](const std::string& line) { REQUIRE(clientSide->write(line + "\n")); };
+  send(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}})");
+  send(R"({"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":")" + dir.str() + R"(","mcpServers":[]}})");
+  // Read until the session id shows up.
+  std::string seen;
+  char buffer[4096];
+  while (seen.find("sess_") == std::string::npos) seen.append(buffer, clientSide->read(buffer, sizeof buffer));
+  size_t at = seen.find("sess_");
+  std::string id = seen.substr(at, seen.find('"', at) - at);
+  send(R"({"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":")" + id +
+       R"(","prompt":[{"type":"text","text":"go on forever"}]}})");
+  while (model->chunks < 3) std::this_thread::sleep_for(1ms);
+  // The editor goes away; the agent notices when its next write fails.
+  clientSide.reset();
+  for (int i = 0; i < 2000 && !model->cancelled; ++i) std::this_thread::sleep_for(1ms);
+  CHECK(model->cancelled);
+  loop.join();
+  agent->shutdown();
+}

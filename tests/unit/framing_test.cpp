@@ -113,3 +113,15 @@ TEST_CASE("an oversized Content-Length body is skipped exactly; the next message
     CHECK(frames[1].body == "{}");
   }
 }
+
+TEST_CASE("Content-Length headers ended by LF lines, CRLF lines or a mix all decode") {
+  const std::string a = "{\"jsonrpc\":\"2.0\",\"method\":\"x\"}";
+  for (std::string end : {"\n\n", "\r\n\r\n", "\n\r\n", "\r\n\n"}) {
+    const std::string input = "Content-Length: " + std::to_string(a.size()) + end + a + "Content-Length: " +
+                              std::to_string(a.size()) + end + a;
+    for (size_t piece = 1; piece <= input.size(); ++piece) {
+      INFO("separator " << (end == "\n\r\n" ? "LF CRLF" : end.size() == 2 ? "LF LF" : "other") << ", piece " << piece);
+      REQUIRE(bodies(feedInPieces(input, piece)) == std::vector<std::string>{a, a});
+    }
+  }
+}

@@ -260,6 +260,25 @@ TEST_CASE("provider: silence longer than readTimeout ends the stream with a time
   CHECK(server.count() == 1);  // chunks were delivered: no retry
 }
 
+TEST_CASE("provider: a server that accepts and stays silent is given one read timeout, not five", "[gemini_provider]") {
+  LocalServer* self = nullptr;
+  LocalServer server([&](int, const httplib::Request&, httplib::Response& res) {
+    self->gate.wait(5000ms);  // says nothing until the test ends
+    res.set_content("{}", "application/json");
+  });
+  self = &server;
+  auto log = std::make_shared<SleepLog>();
+  auto o = options(server.url(), log);
+  o.readTimeout = 1000ms;
+  GeminiProvider provider(o);
+  auto reply = provider.stream(request(), nullptr, CancelToken());
+  REQUIRE_FALSE(reply.ok());
+  CHECK(reply.error().code == Errc::timeout);
+  CHECK_THAT(reply.error().message, Catch::Contains("sent nothing for 1 second in all"));
+  CHECK(server.count() == 1);
+  CHECK(log->get().empty());
+}
+
 TEST_CASE("provider: 429 with Retry-After waits as asked, then succeeds", "[gemini_provider]") {
   LocalServer server([](int n, const httplib::Request&, httplib::Response& res) {
     if (n == 1) {

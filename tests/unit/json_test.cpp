@@ -3,6 +3,7 @@
 
 #include "protocol/base/base64.h"
 #include "protocol/base/json.h"
+#include "protocol/base/utf8.h"
 
 using namespace lathe;
 
@@ -87,4 +88,30 @@ TEST_CASE("long strings are escaped in bulk exactly as RapidJSON escapes short o
   auto back = json::parse(bulk);
   REQUIRE(back.ok());
   CHECK(std::string(back->GetString(), back->GetStringLength()) == text);
+}
+
+TEST_CASE("deep nesting is refused with a clear error, never a stack overflow") {
+  std::string deep(1'000'000, '[');
+  auto parsed = json::parse(deep);
+  REQUIRE_FALSE(parsed.ok());
+  CHECK_THAT(parsed.error().message, Catch::Contains("nested deeper than 256 levels"));
+  std::string ok = std::string(256, '[') + std::string(256, ']');
+  CHECK(json::parse(ok).ok());
+  std::string inString = "[\"" + std::string(10'000, '[') + "\"]";
+  CHECK(json::parse(inString).ok());  // brackets inside strings do not count
+}
+
+TEST_CASE("everything written is valid UTF-8: lone surrogates and bad bytes become U+FFFD") {
+  auto doc = json::parse(R"({"t":"a\udc00b"})");  // a lone low surrogate decodes to invalid bytes
+  REQUIRE(doc.ok());
+  std::string out = json::stringify(*doc);
+  CHECK(utf8::isValid(out));
+  CHECK(out == "{\"t\":\"a\xEF\xBF\xBD" "b\"}");
+  std::string bad = "ok \xC3 \xED\xA0\x80 \xF4\x90\x80\x80 \xC0\xAF end";
+  std::string written = json::build([&](json::Writer& w) { json::str(w, bad); });
+  CHECK(utf8::isValid(written));
+  CHECK(utf8::sanitize("caf\xC3\xA9") == "caf\xC3\xA9");
+  std::string big(10'000, 'x');
+  big += "\xFF";
+  CHECK(utf8::isValid(json::build([&](json::Writer& w) { json::str(w, big); })));
 }

@@ -84,3 +84,38 @@ TEST_CASE("broken responses are marked so they are never answered; a null-id req
   CHECK(nullIdRequest.message->kind == Kind::request);
   CHECK(rpc::encodeResult(nullIdRequest.message->id, json::Raw{}) == R"({"jsonrpc":"2.0","id":null,"result":{}})");
 }
+
+TEST_CASE("an id alone is an Invalid Request answered with that id, never a response") {
+  for (std::string text : {R"({"jsonrpc":"2.0","id":1})", R"({"jsonrpc":"2.0","id":null})"}) {
+    auto d = rpc::decode(text);
+    REQUIRE(d.failure);
+    CHECK(d.failure->code == rpc::code::kInvalidRequest);
+    CHECK_FALSE(d.failure->wasResponse);
+    REQUIRE(d.failure->id);
+  }
+}
+
+TEST_CASE("a request whose bytes are not UTF-8 is answered with its id when it can be read") {
+  auto d = rpc::decode("{\"jsonrpc\":\"2.0\",\"id\":42,\"method\":\"session/prompt\",\"params\":{\"t\":\"\xFF\"}}");
+  REQUIRE(d.failure);
+  CHECK(d.failure->code == rpc::code::kParseError);
+  REQUIRE(d.failure->id);
+  CHECK(d.failure->id->raw.text == "42");
+  CHECK_THAT(d.failure->message, Catch::Contains("UTF-8"));
+  auto unreadable = rpc::decode("{\"id\":\xFF");
+  REQUIRE(unreadable.failure);
+  CHECK_FALSE(unreadable.failure->id);
+}
+
+TEST_CASE("a request too deep to parse is answered with its id") {
+  std::string deep = std::string(5000, '[') + std::string(5000, ']');
+  auto d = rpc::decode(R"({"jsonrpc":"2.0","id":"req-7","method":"session/new","params":{"mcpServers":)" + deep + "}}");
+  REQUIRE(d.failure);
+  CHECK(d.failure->code == rpc::code::kParseError);
+  REQUIRE(d.failure->id);
+  CHECK(d.failure->id->raw.text == "\"req-7\"");
+  CHECK_FALSE(d.failure->wasResponse);
+  auto nestedId = rpc::decode(R"({"jsonrpc":"2.0","params":{"id":3},"method":"x","x":)" + deep + "}");
+  REQUIRE(nestedId.failure);
+  CHECK_FALSE(nestedId.failure->id);  // only the top level counts
+}

@@ -131,3 +131,16 @@ TEST_CASE("a cancelled call returns at once; close fails what is pending") {
   auto afterClose = h.peer->call("x", json::Raw{"{}"}, 10s, CancelToken());
   CHECK(afterClose.error().code == Errc::io);
 }
+
+TEST_CASE("an id-only message is refused and never completes a pending request") {
+  Harness h;
+  std::promise<Result<Response>> pending;
+  h.peer->request("session/request_permission", json::Raw{"{}"}, [&](Result<Response> r) { pending.set_value(std::move(r)); });
+  CHECK(h.readLine() == R"({"jsonrpc":"2.0","id":1,"method":"session/request_permission","params":{}})");
+  h.feed(R"({"jsonrpc":"2.0","id":1})");
+  CHECK(h.readLine() == R"({"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Invalid Request: no method, result or error"}})");
+  auto future = pending.get_future();
+  CHECK(future.wait_for(std::chrono::milliseconds(50)) == std::future_status::timeout);
+  h.feed(R"({"jsonrpc":"2.0","id":1,"result":{"outcome":{"outcome":"cancelled"}}})");
+  REQUIRE(future.get().ok());
+}

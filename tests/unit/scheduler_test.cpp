@@ -291,3 +291,28 @@ TEST_CASE("raw tool output reaches the editor fenced, longer than any backtick r
   REQUIRE(done.content);
   CHECK((*done.content)[0].text == "````\n# title\n```x```\n| a | b |\n````");
 }
+
+TEST_CASE("a thousand read-only calls run on a bounded set of workers, answered in order") {
+  FakeTool::Behaviour read(false);
+  read.sleep = std::chrono::milliseconds(1);
+  Fixture f(FakeTool::Behaviour(), read);
+  std::vector<FunctionCall> calls;
+  for (int i = 0; i < 1000; ++i) calls.push_back(callOf("fake_read", "/r" + std::to_string(i)));
+  auto parts = f.scheduler->run(calls, CancelToken());
+  REQUIRE(parts.size() == 1000);
+  CHECK(f.reader->runs == 1000);
+  CHECK(f.reader->maxConcurrent <= 8);
+  CHECK(f.reader->maxConcurrent > 1);
+  CHECK_THAT(responseText(parts[999]), Catch::Contains("/r999"));
+}
+
+TEST_CASE("a permission question the editor cancels ends the run; later calls are not asked") {
+  Fixture f;
+  f.editor.answer = [](auto&) { return Result<acp::RequestPermissionResponse>(acp::RequestPermissionResponse{}); };
+  auto parts = f.scheduler->run({callOf("fake_edit", "/a"), callOf("fake_edit", "/b")}, CancelToken());
+  CHECK(f.scheduler->cancelledByPerson());
+  CHECK(f.edit->runs == 0);
+  CHECK(f.editor.asked.size() == 1);
+  REQUIRE(parts.size() == 2);
+  CHECK_THAT(responseText(parts[1]), Catch::Contains("cancelled"));
+}
