@@ -226,23 +226,23 @@ TEST_CASE("shell: cancel kills the whole tree, grandchildren included") {
 
 TEST_CASE("shell: SIGKILL follows SIGTERM for a tree that ignores it") {
   TempDir dir;
-  shell::SpawnSpec spec;
-  spec.argv = shell::bashArgv("trap '' TERM; sleep 100 & echo $! > pid; trap '' TERM; while :; do sleep 0.05; done");
+  process::RunSpec spec;
+  spec.argv = process::bashArgv("trap '' TERM; sleep 100 & echo $! > pid; trap '' TERM; while :; do sleep 0.05; done");
   spec.cwd = dir.path.string();
-  auto process = shell::ShellProcess::spawn(spec);
-  REQUIRE(process);
+  auto runner = process::ProcessRunner::spawn(spec);
+  REQUIRE(runner);
   REQUIRE(waitUntil([&] { return !readPids(dir.path / "pid").empty(); }, 10s));
   pid_t child = readPids(dir.path / "pid").front();
-  pid_t shellPid = (*process)->pgid();
+  pid_t shellPid = (*runner)->pgid();
   auto start = Clock::now();
-  (*process)->killTree(300ms);
+  (*runner)->killTree(300ms);
   auto took = Clock::now() - start;
   CHECK(took >= 250ms);
   CHECK(took < 3s);
   CHECK_FALSE(lathe::testing::processAlive(child));
   CHECK_FALSE(lathe::testing::processAlive(shellPid));
-  CHECK((*process)->shellExited());
-  CHECK((*process)->exit().signal == SIGKILL);
+  CHECK((*runner)->exited());
+  CHECK((*runner)->exit().signal == SIGKILL);
 }
 
 TEST_CASE("shell: inactivity ends a silent command and says so") {
@@ -331,7 +331,7 @@ TEST_CASE("shell: background commands start, list, read and end") {
 
 TEST_CASE("shell: a background command that ends by itself reports its exit code") {
   Fixture f;
-  auto started = f.context.background->start({shell::bashArgv("echo bye; exit 4"), f.root.path.string(), {}}, "x");
+  auto started = f.context.background->start({process::bashArgv("echo bye; exit 4"), f.root.path.string(), {}}, "x");
   REQUIRE(started);
   REQUIRE(waitUntil([&] { return !f.context.background->info(started->id)->running; }, 5s));
   auto info = *f.context.background->info(started->id);

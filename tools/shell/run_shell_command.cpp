@@ -78,6 +78,12 @@ std::string timestamp() {
   return buf;
 }
 
+// What every command finds in its environment: it runs under an agent, and
+// pagers must not wait for a terminal.
+std::vector<std::pair<std::string, std::string>> commandMarkers() {
+  return {{"GEMINI_CLI", "1"}, {"LATHE_AGENT", "1"}, {"PAGER", "cat"}, {"GIT_PAGER", "cat"}};
+}
+
 void trimTrailingNewlines(std::string& text) {
   while (!text.empty() && text.back() == '\n') text.pop_back();
 }
@@ -116,8 +122,9 @@ class RunShellInvocation final : public ToolInvocation {
     }
     if (!S_ISDIR(st.st_mode)) return ToolResult::failure(ErrorType::not_a_directory, dir_ + " is not a directory");
 
-    shell::SpawnSpec spec;
+    process::RunSpec spec;
     spec.cwd = dir_;
+    spec.env.set = commandMarkers();
     if (context_.shell.sandbox) {
       if (Status probe = shell::probeSandbox(); !probe) {
         return ToolResult::failure(ErrorType::execution_failed, "The command was not run: " + probe.error().message);
@@ -132,7 +139,7 @@ class RunShellInvocation final : public ToolInvocation {
       policy.network = context_.shell.sandboxNetwork;
       spec.argv = shell::sandboxArgv(policy, dir_, command_);
     } else {
-      spec.argv = shell::bashArgv(command_);
+      spec.argv = process::bashArgv(command_);
     }
     return background_ ? runInBackground(std::move(spec)) : runInForeground(spec, cancel, updateOutput);
   }
@@ -142,7 +149,7 @@ class RunShellInvocation final : public ToolInvocation {
     return context_.sessionDataDir.empty() ? std::string() : context_.sessionDataDir + "/shell-output";
   }
 
-  ToolResult runInBackground(shell::SpawnSpec spec) {
+  ToolResult runInBackground(process::RunSpec spec) {
     if (!context_.background) {
       return ToolResult::failure(ErrorType::execution_failed, "Background commands are not available in this session");
     }
@@ -160,13 +167,13 @@ class RunShellInvocation final : public ToolInvocation {
     return ToolResult::text(std::move(llm), "Started in the background (id " + id + ")");
   }
 
-  ToolResult runInForeground(const shell::SpawnSpec& spec, const CancelToken& cancel, const OutputSink& updateOutput) {
-    auto spawned = shell::ShellProcess::spawn(spec);
+  ToolResult runInForeground(const process::RunSpec& spec, const CancelToken& cancel, const OutputSink& updateOutput) {
+    auto spawned = process::ProcessRunner::spawn(spec);
     if (!spawned) {
       return ToolResult::failure(ErrorType::execution_failed, "Could not start the command: " + spawned.error().message);
     }
-    std::unique_ptr<shell::ShellProcess> process = std::move(spawned).value();
-    const pid_t pgid = process->pgid();
+    std::unique_ptr<process::ProcessRunner> runner = std::move(spawned).value();
+    const pid_t pgid = runner->pgid();
 
     shell::OutputBufferOptions bufferOptions;
     bufferOptions.maxChars = static_cast<size_t>(std::max<int64_t>(context_.shell.maxOutputChars, 100));
@@ -175,7 +182,7 @@ class RunShellInvocation final : public ToolInvocation {
     shell::OutputBuffer buffer(bufferOptions);
 
     uint64_t shown = 0;
-    shell::WaitOptions wait;
+    process::WaitOptions wait;
     if (context_.shell.inactivitySeconds > 0) wait.inactivity = std::chrono::seconds(context_.shell.inactivitySeconds);
     wait.tickInterval = kLiveInterval;
     wait.onTick = [&] {
@@ -183,25 +190,25 @@ class RunShellInvocation final : public ToolInvocation {
       shown = buffer.totalBytes();
       updateOutput(buffer.recent(kLiveBytes));
     };
-    shell::ShellExit exit = process->waitForShell(cancel, wait, [&](std::string_view chunk) { buffer.append(chunk); });
+    process::RunExit exit = runner->waitForExit(cancel, wait, [&](std::string_view chunk) { buffer.append(chunk); });
 
     // Processes the command left running (`server &`): reported, and kept
     // track of by the session so they end with it.
     std::vector<pid_t> leftovers;
     std::optional<int64_t> adoptedId;
-    if (!exit.cancelled && !exit.timedOut && process->groupAlive()) {
+    if (!exit.cancelled && !exit.timedOut && runner->groupAlive()) {
       if (context_.shell.sandbox) {
         // Its pid namespace is being torn down with the shell: make sure of it.
-        process->killTree(std::chrono::milliseconds(500));
+        runner->killTree(std::chrono::milliseconds(500));
       } else {
-        leftovers = process->leftovers();
+        leftovers = runner->leftovers();
       }
     }
     buffer.finish();
     std::string output = buffer.modelText();
     trimTrailingNewlines(output);
     if (!leftovers.empty() && context_.background) {
-      auto adopted = context_.background->adopt(std::move(process), command_, dir_, buffer.recent(64 * 1024), outputDir());
+      auto adopted = context_.background->adopt(std::move(runner), command_, dir_, buffer.recent(64 * 1024), outputDir());
       if (adopted) adoptedId = adopted->id;
     }
 

@@ -55,16 +55,16 @@ Status probeSandboxNow() {
                      "the sandbox needs bubblewrap (bwrap), which is not installed: install the bubblewrap package, "
                      "or turn the sandbox off (--sandbox / tools.sandbox)");
   }
-  SpawnSpec spec;
+  process::RunSpec spec;
   spec.argv = sandboxPrefix(SandboxPolicy{}, "/");
   spec.argv.insert(spec.argv.end(), {"--", "true"});
   spec.cwd = "/";
-  auto process = ShellProcess::spawn(spec);
-  if (!process) return makeError(Errc::io, "the sandbox cannot start bubblewrap: " + process.error().message);
+  auto runner = process::ProcessRunner::spawn(spec);
+  if (!runner) return makeError(Errc::io, "the sandbox cannot start bubblewrap: " + runner.error().message);
   std::string output;
-  WaitOptions options;
+  process::WaitOptions options;
   options.inactivity = std::chrono::seconds(20);
-  ShellExit exit = (*process)->waitForShell(CancelToken(), options, [&](std::string_view chunk) {
+  process::RunExit exit = (*runner)->waitForExit(CancelToken(), options, [&](std::string_view chunk) {
     if (output.size() < 2000) output.append(chunk);
   });
   if (exit.exitCode && *exit.exitCode == 0) return {};
