@@ -72,6 +72,7 @@ std::vector<acp::ToolCallContent> confirmationContent(const tools::ConfirmationD
       for (size_t i = 0; i < names.size(); ++i) text += (i ? ", " : "") + names[i];
     }
     if (!exec->understood) text += "\n(Lathe could not fully understand this command line: judge it yourself.)";
+    if (!exec->note.empty()) text += "\n" + exec->note;
     return {textContent(text)};
   }
   if (auto* mcp = std::get_if<tools::McpConfirmation>(&details)) {
@@ -308,6 +309,7 @@ ToolScheduler::Outcome ToolScheduler::runOne(const FunctionCall& call, const Can
       remember(approvals_, *choice->always, query);
     }
   }
+  invocation.setApproval(decision == Decision::allowSealed ? tools::Approval::judged : tools::Approval::person);
   run.moveTo(CallState::scheduled);
   run.moveTo(CallState::executing);
 

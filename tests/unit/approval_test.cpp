@@ -32,7 +32,9 @@ tools::ConfirmationDetails execWords(std::vector<std::vector<std::string>> comma
 tools::ConfirmationDetails mcpOf() { return tools::McpConfirmation{"srv", "do_it"}; }
 tools::ConfirmationDetails infoOf() { return tools::InfoConfirmation{"fetch it", {"https://example.com"}}; }
 
-const char* name(Decision d) { return d == Decision::allow ? "allow" : d == Decision::ask ? "ask" : "deny"; }
+const char* name(Decision d) {
+  return d == Decision::allow ? "allow" : d == Decision::allowSealed ? "sealed" : d == Decision::ask ? "ask" : "deny";
+}
 
 }  // namespace
 
@@ -129,9 +131,11 @@ TEST_CASE("shell lines: read-only parses, configured prefixes, exclusions") {
   auto decide = [&](ApprovalMode mode, const tools::ConfirmationDetails& d) {
     return name(decideApproval(mode, {"run_shell_command", Kind::execute, &d}, settings));
   };
-  // A whole parse that only reads needs no question, even in plan mode.
-  CHECK(decide(ApprovalMode::standard, readOnly) == std::string("allow"));
-  CHECK(decide(ApprovalMode::plan, readOnly) == std::string("allow"));
+  // A whole parse that only reads needs no question, even in plan mode; with
+  // nobody's approval it runs sealed, except in yolo mode.
+  CHECK(decide(ApprovalMode::standard, readOnly) == std::string("sealed"));
+  CHECK(decide(ApprovalMode::plan, readOnly) == std::string("sealed"));
+  CHECK(decide(ApprovalMode::yolo, readOnly) == std::string("allow"));
   // Not understood: a read-only claim is not trusted. With exclusions
   // configured, a line that did not parse is refused; without, it is asked.
   CHECK(decide(ApprovalMode::standard, notUnderstood) == std::string("deny"));
