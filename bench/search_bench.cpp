@@ -7,6 +7,11 @@
 //
 //   cmake --build build --target search_bench
 //   build/bench/search_bench [--runs 5] [--tree DIR] [--packages 60] [--regenerate]
+//                            [--threads N] [--cold] [--grep-only]
+//
+// --threads sets the tools' walker threads (0: the default). --cold drops the
+// page, dentry and inode caches (`sync; echo 3 > /proc/sys/vm/drop_caches`,
+// needs root) before every timed run of either side, for cold-cache figures.
 //
 // grep cases ask for every match (total_max_matches huge, context 0) and rg
 // gets the same semantics (-i, --hidden, .gitignore honoured); rg's output
@@ -32,6 +37,7 @@
 
 #include "tools/builtin/builtin_tools.h"
 #include "tools/core/workspace.h"
+#include "tools/search/file_walker.h"
 
 namespace fs = std::filesystem;
 using namespace lathe;
@@ -49,7 +55,23 @@ struct Options {
   int runs = 5;
   int packages = 60;  // x 25 modules x 40 files = 60,000 files
   bool regenerate = false;
+  unsigned threads = 0;  // walker threads; 0: the tools' default
+  bool cold = false;     // drop the caches before each timed run
+  bool grepOnly = false; // skip the glob cases
 };
+
+bool gCold = false;  // set once from --cold before any timing
+
+// Before a timed run: drop every cache when cold figures are wanted.
+void prepareRun() {
+  if (!gCold) return;
+  ::sync();
+  std::FILE* f = std::fopen("/proc/sys/vm/drop_caches", "w");
+  if (!f || std::fputs("3\n", f) < 0 || std::fclose(f) != 0) {
+    std::fprintf(stderr, "search_bench: cannot drop the caches (needs root)\n");
+    std::exit(2);
+  }
+}
 
 // ------------------------------------------------------------ tree generation
 
@@ -248,6 +270,7 @@ Measured timeTool(const Tool& tool, const std::string& args, int runs) {
   for (int i = 0; i <= runs; ++i) {  // the first run warms the cache
     auto built = tool.build(doc);
     if (!built.invocation) return {0, "build failed: " + built.error->message};
+    if (i > 0) prepareRun();
     auto start = Clock::now();
     auto result = built.invocation->execute(CancelToken(), [](const std::string&) {});
     double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
@@ -265,6 +288,7 @@ Measured timeCommand(const std::vector<std::string>& argv, int runs) {
   std::vector<double> times;
   size_t lines = 0;
   for (int i = 0; i <= runs; ++i) {
+    if (i > 0) prepareRun();
     auto [ms, n] = runCommand(argv);
     if (i > 0) times.push_back(ms);
     lines = n;
@@ -298,9 +322,13 @@ Options parseArgs(int argc, char** argv) {
     else if (a == "--tree") options.tree = value();
     else if (a == "--packages") options.packages = std::max(1, std::atoi(value().c_str()));
     else if (a == "--regenerate") options.regenerate = true;
+    else if (a == "--threads") options.threads = static_cast<unsigned>(std::max(0, std::atoi(value().c_str())));
+    else if (a == "--cold") options.cold = true;
+    else if (a == "--grep-only") options.grepOnly = true;
     else {
       std::fprintf(stderr,
-                   "usage: search_bench [--runs N] [--tree DIR] [--packages N (x1000 files)] [--regenerate]\n");
+                   "usage: search_bench [--runs N] [--tree DIR] [--packages N (x1000 files)] [--regenerate] "
+                   "[--threads N] [--cold] [--grep-only]\n");
       std::exit(a == "--help" ? 0 : 2);
     }
   }
@@ -322,12 +350,18 @@ int main(int argc, char** argv) {
   const std::string root = fs::canonical(options.tree).string();
   ToolContext context;
   context.workspace = std::make_shared<const Workspace>(Workspace::create(root).value());
+  context.limits.walkThreads = options.threads;
+  gCold = options.cold;
   auto grep = makeGrepSearchTool(context);
   auto glob = makeGlobTool(context);
   const int runs = options.runs;
 
-  std::printf("tree: %s, %zu source files, %.0f MB (+ ignored folders); %u cores; median of %d warm runs\n\n",
-              root.c_str(), tree->files, tree->bytes / 1e6, std::max(1u, std::thread::hardware_concurrency()), runs);
+  WalkOptions walk;
+  walk.threads = options.threads;
+  std::printf("tree: %s, %zu source files, %.0f MB (+ ignored folders); %u cores, %u walker threads; median of %d %s "
+              "runs\n\n",
+              root.c_str(), tree->files, tree->bytes / 1e6, std::max(1u, std::thread::hardware_concurrency()),
+              walkThreads(walk), runs, options.cold ? "cold-cache" : "warm");
   std::printf("%-34s %9s %9s  %-14s %7s   %s\n", "case", "lathe ms", "peer ms", "peer", "ratio", "results (lathe | peer)");
 
   const bool rg = haveCommand("rg");
@@ -361,6 +395,7 @@ int main(int argc, char** argv) {
     printRow("grep literal, default 100 limit", lathe, "(none)", Measured{0, "-"});
   }
 
+  if (options.grepOnly) return 0;
   Measured lathe = timeTool(*glob, R"({"pattern": "**/*.py"})", runs);
   Measured find = timeCommand({"find", root, "(", "-path", root + "/.git", "-o", "-path", root + "/generated", "-o",
                                "-path", root + "/logs", ")", "-prune", "-o", "-type", "f", "-iname", "*.py", "-print"},

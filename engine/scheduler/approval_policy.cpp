@@ -94,8 +94,14 @@ Decision decideApproval(ApprovalMode mode, const ApprovalQuery& query, const Ses
   const auto* exec = query.details ? std::get_if<tools::ExecConfirmation>(query.details) : nullptr;
   // Excluded commands never run, in any mode.
   if (exec && excludedCommand(*exec, approvals)) return Decision::deny;
-  // A command line whose whole parse only reads is as safe as a read tool.
-  if (exec && exec->readOnly && exec->understood && !exec->commands.empty()) return Decision::allow;
+  // A command line whose whole parse only reads runs without a question, but
+  // sealed (read-only sandbox) unless the person stands behind it: yolo, the
+  // tool allowed, or its commands allowed (settings or an "always").
+  if (exec && exec->readOnly && exec->understood && !exec->commands.empty()) {
+    bool person = mode == ApprovalMode::yolo || approvals.tools.count(query.toolName) > 0 ||
+                  remembered(*query.details, approvals);
+    return person ? Decision::allow : Decision::allowSealed;
+  }
   // Plan mode is read-only, whatever the tool says about confirmation.
   if (mode == ApprovalMode::plan && !tools::isReadOnlyKind(query.kind)) return Decision::deny;
   if (!query.details) return Decision::allow;

@@ -33,7 +33,9 @@ struct SessionApprovals {
 // run_shell_command(...) prefixes, tools.exclude run_shell_command(...) prefixes.
 SessionApprovals configuredApprovals(const std::vector<std::string>& allowed, const std::vector<std::string>& excluded);
 
-enum class Decision { allow, ask, deny };
+// allowSealed: allowed by the read-only judgement alone, with nobody's
+// approval; the call runs sealed (a shell line in the read-only sandbox).
+enum class Decision { allow, allowSealed, ask, deny };
 
 struct ApprovalQuery {
   std::string toolName;

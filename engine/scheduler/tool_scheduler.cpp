@@ -89,6 +89,7 @@ std::vector<acp::ToolCallContent> confirmationContent(const tools::ConfirmationD
       for (size_t i = 0; i < names.size(); ++i) text += (i ? ", " : "") + names[i];
     }
     if (!exec->understood) text += "\n(Lathe could not fully understand this command line: judge it yourself.)";
+    if (!exec->note.empty()) text += "\n" + exec->note;
     return {textContent(text)};
   }
   if (auto* mcp = std::get_if<tools::McpConfirmation>(&details)) {
@@ -352,7 +353,10 @@ std::optional<ToolScheduler::Outcome> ToolScheduler::approve(const FunctionCall&
     std::lock_guard lock(approvalsMutex_);
     decision = decideApproval(mode_.load(), query, approvals_);
   }
-  if (decision == Decision::allow) return std::nullopt;
+  // What allowed the call decides how it runs: a line allowed only by the
+  // judgement runs sealed.
+  prepared.invocation->setApproval(decision == Decision::allowSealed ? tools::Approval::judged : tools::Approval::person);
+  if (decision == Decision::allow || decision == Decision::allowSealed) return std::nullopt;
   if (decision == Decision::deny) {
     if (mode_.load() == ApprovalMode::plan && !tools::isReadOnlyKind(tool.kind())) {
       return run.finish(CallState::error,

@@ -502,7 +502,7 @@ TEST_CASE("e2e: --max-turns stops a model that keeps calling tools", "[e2e]") {
   REQUIRE_FALSE(sid.empty());
 
   PromptOutcome turn = client.prompt(sid, "list forever");
-  INFO("lathe stderr:\n" << agent->stderrText());
+  INFO("lathe stderr:\n" << agent->stderrText() << "\nerror: " << turn.error.value_or(""));
   REQUIRE_FALSE(turn.error);
   CHECK(turn.stopReason == "max_turn_requests");
   CHECK(fake->generateRequests().size() == 2);

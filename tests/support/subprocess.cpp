@@ -26,88 +26,32 @@ void closeFd(int& fd) {
   fd = -1;
 }
 
-double seconds(const timeval& tv) { return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) / 1e6; }
-
-std::vector<std::string> buildEnvironment(const SubprocessOptions& options) {
-  std::set<std::string> dropped(options.unsetEnv.begin(), options.unsetEnv.end());
-  for (const auto& [name, value] : options.env) dropped.insert(name);
-  std::vector<std::string> env;
-  for (char** e = environ; e && *e; ++e) {
-    std::string entry(*e);
-    std::string name = entry.substr(0, entry.find('='));
-    if (!dropped.count(name)) env.push_back(std::move(entry));
-  }
-  for (const auto& [name, value] : options.env) env.push_back(name + "=" + value);
-  return env;
-}
-
-std::vector<char*> pointers(std::vector<std::string>& strings) {
-  std::vector<char*> out;
-  for (auto& s : strings) out.push_back(s.data());
-  out.push_back(nullptr);
-  return out;
-}
-
 }  // namespace
 
-std::string ExitStatus::describe() const {
-  if (signal != 0) return "signal " + std::to_string(signal);
-  return "exit " + std::to_string(exitCode);
-}
-
 Result<std::unique_ptr<Subprocess>> Subprocess::spawn(const SubprocessOptions& options) {
-  if (options.argv.empty()) return makeError(Errc::invalid_params, "spawn: empty argv");
   signal(SIGPIPE, SIG_IGN);  // a child that exits must not kill us through a write
-
-  int in[2], out[2], err[2], wake[2];
-  if (pipe2(in, O_CLOEXEC) != 0) return makeError(Errc::io, std::string("pipe: ") + std::strerror(errno));
-  if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0 || pipe2(wake, O_CLOEXEC) != 0) {
-    return makeError(Errc::io, std::string("pipe: ") + std::strerror(errno));
+  tools::process::ProcessSpec spec;
+  spec.argv = options.argv;
+  spec.cwd = options.cwd;
+  spec.env.set = options.env;
+  spec.env.unset = options.unsetEnv;
+  spec.stdinMode = tools::process::StdinMode::pipe;
+  spec.output = tools::process::OutputMode::separate;
+  spec.grouping = tools::process::Grouping::newGroup;
+  int wake[2];
+  if (pipe2(wake, O_CLOEXEC) != 0) return makeError(Errc::io, std::string("pipe: ") + std::strerror(errno));
+  auto child = tools::process::ChildProcess::spawn(spec);
+  if (!child) {
+    ::close(wake[0]);
+    ::close(wake[1]);
+    return child.error();
   }
-
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, in[0], 0);
-  posix_spawn_file_actions_adddup2(&actions, out[1], 1);
-  posix_spawn_file_actions_adddup2(&actions, err[1], 2);
-  if (!options.cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, options.cwd.c_str());
-
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  sigset_t defaults, mask;
-  sigemptyset(&defaults);
-  sigaddset(&defaults, SIGPIPE);
-  sigaddset(&defaults, SIGINT);
-  sigaddset(&defaults, SIGTERM);
-  sigemptyset(&mask);
-  posix_spawnattr_setsigdefault(&attr, &defaults);
-  posix_spawnattr_setsigmask(&attr, &mask);
-  posix_spawnattr_setpgroup(&attr, 0);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-
-  std::vector<std::string> args = options.argv;
-  std::vector<std::string> env = buildEnvironment(options);
-  std::vector<char*> argp = pointers(args);
-  std::vector<char*> envp = pointers(env);
-  pid_t pid = -1;
-  bool usePath = options.argv[0].find('/') == std::string::npos;
-  int rc = usePath ? posix_spawnp(&pid, argp[0], &actions, &attr, argp.data(), envp.data())
-                   : posix_spawn(&pid, argp[0], &actions, &attr, argp.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
-  ::close(in[0]);
-  ::close(out[1]);
-  ::close(err[1]);
-  if (rc != 0) {
-    for (int fd : {in[1], out[0], err[0], wake[0], wake[1]}) ::close(fd);
-    return makeError(Errc::io, "spawn " + options.argv[0] + ": " + std::strerror(rc));
-  }
-
   std::unique_ptr<Subprocess> process(new Subprocess());
-  process->pid_ = pid;
-  process->stdinFd_ = in[1];
-  process->stdoutFd_ = out[0];
-  process->stderrFd_ = err[0];
+  process->child_ = std::move(child).value();
+  process->pid_ = process->child_->pid();
+  process->stdinFd_ = process->child_->takeStdin();
+  process->stdoutFd_ = process->child_->takeStdout();
+  process->stderrFd_ = process->child_->takeStderr();
   process->wakeRead_ = wake[0];
   process->wakeWrite_ = wake[1];
   process->reader_ = std::thread([p = process.get()] { p->readerLoop(); });
@@ -135,6 +79,8 @@ Subprocess::~Subprocess() {
   closeFd(wakeWrite_);
   // Whatever is left of the group (descendants that outlived the child).
   if (pid_ > 0) ::kill(-pid_, SIGKILL);
+  std::lock_guard lock(waitMutex_);
+  child_.reset();
 }
 
 void Subprocess::readerLoop() {
@@ -225,28 +171,8 @@ std::string Subprocess::drainStderr() {
 
 std::optional<ExitStatus> Subprocess::wait(std::chrono::milliseconds timeout) {
   std::lock_guard lock(waitMutex_);
-  if (status_) return status_;
-  auto deadline = std::chrono::steady_clock::now() + timeout;
-  auto step = std::chrono::microseconds(200);
-  for (;;) {
-    int raw = 0;
-    rusage usage{};
-    pid_t r = ::wait4(pid_, &raw, WNOHANG, &usage);
-    if (r == pid_) {
-      ExitStatus status;
-      if (WIFEXITED(raw)) status.exitCode = WEXITSTATUS(raw);
-      if (WIFSIGNALED(raw)) status.signal = WTERMSIG(raw);
-      status.maxRssKb = usage.ru_maxrss;
-      status.userSeconds = seconds(usage.ru_utime);
-      status.systemSeconds = seconds(usage.ru_stime);
-      status_ = status;
-      return status_;
-    }
-    if (r < 0 && errno != EINTR) return std::nullopt;  // not our child any more
-    if (std::chrono::steady_clock::now() >= deadline) return std::nullopt;
-    std::this_thread::sleep_for(step);
-    step = std::min(step * 2, std::chrono::microseconds(10000));
-  }
+  if (!status_) status_ = child_->waitFor(timeout);
+  return status_;
 }
 
 std::optional<ExitStatus> Subprocess::exitStatus() const {
@@ -259,7 +185,7 @@ void Subprocess::kill(int sig) {
     std::lock_guard lock(waitMutex_);
     if (status_) return;  // reaped: the pid may belong to someone else now
   }
-  if (pid_ > 0) ::kill(-pid_, sig);
+  child_->signalGroup(sig);
 }
 
 bool processAlive(pid_t pid) {

@@ -1,5 +1,6 @@
 // A child process with pipes on stdin, stdout and stderr, in its own process
-// group, for end-to-end tests and benchmarks. One background thread per child
+// group, for end-to-end tests and benchmarks; spawned by the product's process
+// module (tools/process/child_process.h). One background thread per child
 // drains stdout and stderr into buffers, so the child never blocks on a full
 // pipe; the public methods are thread-safe.
 #pragma once
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "protocol/base/result.h"
+#include "tools/process/child_process.h"
 
 namespace lathe::testing {
 
@@ -28,21 +30,10 @@ struct SubprocessOptions {
   std::string cwd;                                       // empty: the parent's
 };
 
-struct ExitStatus {
-  int exitCode = -1;  // when it exited
-  int signal = 0;     // when a signal ended it
-  // Peak resident memory from wait4 (ru_maxrss, covering waited-for
-  // descendants too). Linux carries the spawning process's RSS over exec, so
-  // this never reads below the test process's own RSS: small children need
-  // /proc sampling (see bench/memory_sampler.h).
-  long maxRssKb = 0;
-  double userSeconds = 0;
-  double systemSeconds = 0;
-
-  bool exited() const { return signal == 0 && exitCode >= 0; }
-  bool success() const { return signal == 0 && exitCode == 0; }
-  std::string describe() const;  // "exit 0", "signal 9"
-};
+// exitCode, signal, maxRssKb (from wait4: it never reads below the test
+// process's own RSS, so small children need /proc sampling, see
+// bench/memory_sampler.h), user and system seconds.
+using ExitStatus = tools::process::ExitStatus;
 
 class Subprocess {
  public:
@@ -80,6 +71,7 @@ class Subprocess {
   Subprocess() = default;
   void readerLoop();
 
+  std::unique_ptr<tools::process::ChildProcess> child_;  // guarded by waitMutex_
   pid_t pid_ = -1;
   int stdinFd_ = -1;
   int stdoutFd_ = -1;

@@ -22,17 +22,19 @@ tools::ConfirmationDetails editOf(const std::string& path) {
 tools::ConfirmationDetails execOf(std::vector<std::string> roots, bool readOnly = false) {
   std::vector<std::vector<std::string>> commands;
   for (const auto& root : roots) commands.push_back({root});
-  return tools::ExecConfirmation{"cmd", std::move(roots), std::move(commands), {}, readOnly, true, true};
+  return tools::ExecConfirmation{"cmd", std::move(roots), std::move(commands), {}, readOnly, true, true, {}};
 }
 tools::ConfirmationDetails execWords(std::vector<std::vector<std::string>> commands) {
   std::vector<std::string> roots;
   for (const auto& words : commands) roots.push_back(words.front());
-  return tools::ExecConfirmation{"cmd", std::move(roots), std::move(commands), {}, false, true, true};
+  return tools::ExecConfirmation{"cmd", std::move(roots), std::move(commands), {}, false, true, true, {}};
 }
 tools::ConfirmationDetails mcpOf() { return tools::McpConfirmation{"srv", "do_it"}; }
 tools::ConfirmationDetails infoOf() { return tools::InfoConfirmation{"fetch it", {"https://example.com"}}; }
 
-const char* name(Decision d) { return d == Decision::allow ? "allow" : d == Decision::ask ? "ask" : "deny"; }
+const char* name(Decision d) {
+  return d == Decision::allow ? "allow" : d == Decision::allowSealed ? "sealed" : d == Decision::ask ? "ask" : "deny";
+}
 
 }  // namespace
 
@@ -114,7 +116,7 @@ TEST_CASE("remembered approvals are exactly as wide as what was allowed") {
 
 TEST_CASE("shell lines: read-only parses, configured prefixes, exclusions") {
   auto readOnly = execOf({"ls", "grep"}, true);
-  auto notUnderstood = tools::ConfirmationDetails(tools::ExecConfirmation{"x $(y)", {}, {}, {}, true, false, false});
+  auto notUnderstood = tools::ConfirmationDetails(tools::ExecConfirmation{"x $(y)", {}, {}, {}, true, false, false, {}});
   auto gitStatus = execWords({{"git", "status", "--short"}});
   auto gitPush = execWords({{"git", "push"}});
   auto statusThenRm = execWords({{"git", "status"}, {"rm", "-rf", "x"}});
@@ -129,9 +131,11 @@ TEST_CASE("shell lines: read-only parses, configured prefixes, exclusions") {
   auto decide = [&](ApprovalMode mode, const tools::ConfirmationDetails& d) {
     return name(decideApproval(mode, {"run_shell_command", Kind::execute, &d}, settings));
   };
-  // A whole parse that only reads needs no question, even in plan mode.
-  CHECK(decide(ApprovalMode::standard, readOnly) == std::string("allow"));
-  CHECK(decide(ApprovalMode::plan, readOnly) == std::string("allow"));
+  // A whole parse that only reads needs no question, even in plan mode; with
+  // nobody's approval it runs sealed, except in yolo mode.
+  CHECK(decide(ApprovalMode::standard, readOnly) == std::string("sealed"));
+  CHECK(decide(ApprovalMode::plan, readOnly) == std::string("sealed"));
+  CHECK(decide(ApprovalMode::yolo, readOnly) == std::string("allow"));
   // Not understood: a read-only claim is not trusted. With exclusions
   // configured, a line that did not parse is refused; without, it is asked.
   CHECK(decide(ApprovalMode::standard, notUnderstood) == std::string("deny"));
@@ -205,7 +209,7 @@ TEST_CASE("permission options per confirmation, and unknown answers mean no") {
   CHECK_FALSE(choiceFor("proceed_always", edit).has_value());
   CHECK_FALSE(choiceFor("allow_always_tool", edit).has_value());  // not offered for edits
 
-  auto unparsed = tools::ConfirmationDetails(tools::ExecConfirmation{"x", {}, {}, {}, false, false, false});
+  auto unparsed = tools::ConfirmationDetails(tools::ExecConfirmation{"x", {}, {}, {}, false, false, false, {}});
   auto execOptions = permissionOptions(unparsed, "Shell");
   CHECK(execOptions.size() == 2);  // nothing to remember for a command we could not read
 }

@@ -4,6 +4,7 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -22,6 +23,7 @@
 #include "tools/shell/output_buffer.h"
 #include "tools/process/process_runner.h"
 #include "tools/shell/sandbox.h"
+#include "tools/shell/sealed_run.h"
 #include "tools/shell/terminal_text.h"
 #include "tools/core/workspace.h"
 #include "tests/support/subprocess.h"
@@ -91,6 +93,10 @@ struct Fixture {
     context.shell.inactivitySeconds = 60;
   }
 
+  // How the scheduler approved the calls: these tests run approved lines
+  // unless they test the sealed run.
+  Approval approval = Approval::person;
+
   BuildResult build(const std::string& args) const {
     auto tool = makeRunShellCommandTool(context);
     return tool->build(json::parse(args).value());
@@ -110,12 +116,14 @@ struct Fixture {
                      const OutputSink& sink = [](const std::string&) {}) const {
     auto built = build(args);
     if (!built.invocation) return ToolResult::failure(built.error->type, built.error->message);
+    built.invocation->setApproval(approval);
     return built.invocation->execute(cancel, sink);
   }
 
   ToolResult runTool(std::unique_ptr<Tool> tool, const std::string& args) const {
     auto built = tool->build(json::parse(args).value());
     if (!built.invocation) return ToolResult::failure(built.error->type, built.error->message);
+    built.invocation->setApproval(approval);
     return built.invocation->execute(CancelToken(), [](const std::string&) {});
   }
 };
@@ -226,23 +234,23 @@ TEST_CASE("shell: cancel kills the whole tree, grandchildren included") {
 
 TEST_CASE("shell: SIGKILL follows SIGTERM for a tree that ignores it") {
   TempDir dir;
-  shell::SpawnSpec spec;
-  spec.argv = shell::bashArgv("trap '' TERM; sleep 100 & echo $! > pid; trap '' TERM; while :; do sleep 0.05; done");
+  process::RunSpec spec;
+  spec.argv = process::bashArgv("trap '' TERM; sleep 100 & echo $! > pid; trap '' TERM; while :; do sleep 0.05; done");
   spec.cwd = dir.path.string();
-  auto process = shell::ShellProcess::spawn(spec);
-  REQUIRE(process);
+  auto runner = process::ProcessRunner::spawn(spec);
+  REQUIRE(runner);
   REQUIRE(waitUntil([&] { return !readPids(dir.path / "pid").empty(); }, 10s));
   pid_t child = readPids(dir.path / "pid").front();
-  pid_t shellPid = (*process)->pgid();
+  pid_t shellPid = (*runner)->pgid();
   auto start = Clock::now();
-  (*process)->killTree(300ms);
+  (*runner)->killTree(300ms);
   auto took = Clock::now() - start;
   CHECK(took >= 250ms);
   CHECK(took < 3s);
   CHECK_FALSE(lathe::testing::processAlive(child));
   CHECK_FALSE(lathe::testing::processAlive(shellPid));
-  CHECK((*process)->shellExited());
-  CHECK((*process)->exit().signal == SIGKILL);
+  CHECK((*runner)->exited());
+  CHECK((*runner)->exit().signal == SIGKILL);
 }
 
 TEST_CASE("shell: inactivity ends a silent command and says so") {
@@ -322,6 +330,12 @@ TEST_CASE("shell: background commands start, list, read and end") {
   CHECK(llmText(tail).find("\nready\n") == std::string::npos);
   auto unknown = f.runTool(makeReadBackgroundOutputTool(f.context), "{\"id\": 1}");
   CHECK(unknown.error);
+  // Gemini CLI declares the parameter as pid; id stays as an alias.
+  auto byPid = f.runTool(makeReadBackgroundOutputTool(f.context), "{\"pid\": " + std::to_string(id) + "}");
+  CHECK(llmText(byPid).find("ready\ntick1\ntick2\ntick3") != std::string::npos);
+  auto neither = f.runTool(makeReadBackgroundOutputTool(f.context), "{\"lines\": 2}");
+  REQUIRE(neither.error);
+  CHECK(neither.error->message.find("params.pid") != std::string::npos);
 
   REQUIRE(f.context.background->kill(id).ok());
   CHECK_FALSE(lathe::testing::processAlive(static_cast<pid_t>(id)));
@@ -331,7 +345,7 @@ TEST_CASE("shell: background commands start, list, read and end") {
 
 TEST_CASE("shell: a background command that ends by itself reports its exit code") {
   Fixture f;
-  auto started = f.context.background->start({shell::bashArgv("echo bye; exit 4"), f.root.path.string(), {}}, "x");
+  auto started = f.context.background->start({process::bashArgv("echo bye; exit 4"), f.root.path.string(), {}}, "x");
   REQUIRE(started);
   REQUIRE(waitUntil([&] { return !f.context.background->info(started->id)->running; }, 5s));
   auto info = *f.context.background->info(started->id);
@@ -561,4 +575,143 @@ TEST_CASE("sandbox: cancel ends a sandboxed tree") {
   CHECK(waitUntil([] { return processesRunning("4242.5") == 0; }, 5s));
   REQUIRE(result.error);
   CHECK(result.error->type == ErrorType::cancelled);
+}
+
+// ---------------------------------------------------------------- sealed run
+// A line nobody approved (judged read-only) runs in the read-only sandbox.
+
+namespace {
+
+// Whether a connection reached the listener (non-blocking accept).
+bool accepted(const Listener& listener) {
+  pollfd pending{listener.fd, POLLIN, 0};
+  if (::poll(&pending, 1, 0) <= 0) return false;
+  int fd = ::accept4(listener.fd, nullptr, nullptr, SOCK_CLOEXEC);
+  if (fd < 0) return false;
+  ::close(fd);
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("sealed: the read-only sandbox works here") {
+  auto probe = shell::probeSealedNow();
+  INFO((probe ? std::string("ok") : probe.error().message));
+  REQUIRE(probe.ok());
+}
+
+TEST_CASE("sealed: a read-only line works and reads the workspace") {
+  REQUIRE(shell::probeSealed().ok());
+  Fixture f;
+  f.approval = Approval::judged;
+  f.root.write("src/a.txt", "workspace text\n");
+  auto result = f.run("cat src/a.txt && ls src && pwd");
+  std::string llm = llmText(result);
+  CHECK(llm.find("workspace text") != std::string::npos);
+  CHECK(llm.find("a.txt") != std::string::npos);
+  CHECK(llm.find(f.root.path.string()) != std::string::npos);
+  CHECK(llm.find("Exit Code: 0") != std::string::npos);
+  CHECK(llm.find("Sandbox: this line ran without the person's approval") != std::string::npos);
+  CHECK(llm.find(shell::kSealedFailurePrefix) == std::string::npos);
+  CHECK(displayText(result).find(shell::kSealedDisplay) != std::string::npos);
+}
+
+TEST_CASE("sealed: writes in the workspace and in HOME fail, and say so") {
+  REQUIRE(shell::probeSealed().ok());
+  Fixture f;
+  f.approval = Approval::judged;
+  auto inside = f.run("echo x > pwned.txt && echo wrote");
+  std::string llm = llmText(inside);
+  CHECK_FALSE(fs::exists(f.root.path / "pwned.txt"));
+  CHECK(llm.find("Output: wrote") == std::string::npos);
+  CHECK(llm.find("Read-only file system") != std::string::npos);
+  CHECK(llm.find(std::string(shell::kSealedFailurePrefix) + "the command failed") != std::string::npos);
+
+  const char* home = std::getenv("HOME");
+  REQUIRE(home);
+  fs::path marker = fs::path(home) / ("lathe-sealed-test-" + std::to_string(::getpid()));
+  auto inHome = f.run("echo x > \"$HOME/" + marker.filename().string() + "\"");
+  CHECK_FALSE(fs::exists(marker));
+  CHECK(llmText(inHome).find("Read-only file system") != std::string::npos);
+  auto homeList = f.run("ls -A \"$HOME\" | wc -l");
+  CHECK(llmText(homeList).find("Output: 0") != std::string::npos);  // an empty HOME
+
+  // Temporary files are private and gone afterwards.
+  auto tmp = f.run("echo x > /tmp/lathe-sealed-tmp && cat /tmp/lathe-sealed-tmp");
+  CHECK(llmText(tmp).find("Output: x") != std::string::npos);
+  CHECK_FALSE(fs::exists("/tmp/lathe-sealed-tmp"));
+}
+
+TEST_CASE("sealed: files outside the workspace and secrets are not visible") {
+  REQUIRE(shell::probeSealed().ok());
+  Fixture f;
+  f.approval = Approval::judged;
+  TempDir outside("/var/tmp");
+  outside.write("secret.txt", "outside secret\n");
+  auto result = f.run("cat " + (outside.path / "secret.txt").string());
+  CHECK(llmText(result).find("outside secret") == std::string::npos);
+  CHECK(llmText(result).find("No such file or directory") != std::string::npos);
+
+  auto shadow = f.run("cat /etc/shadow 2>/dev/null | wc -c; ls /etc/ssh 2>/dev/null | wc -l");
+  CHECK(llmText(shadow).find("Output: 0\n0") != std::string::npos);
+}
+
+TEST_CASE("sealed: no network connection gets out") {
+  REQUIRE(shell::probeSealed().ok());
+  Fixture f;
+  f.approval = Approval::judged;
+  Listener listener;
+  REQUIRE(listener.port > 0);
+  auto result = f.run("exec 3<>/dev/tcp/127.0.0.1/" + std::to_string(listener.port) + " && echo connected");
+  CHECK(llmText(result).find("Output: connected") == std::string::npos);
+  CHECK_FALSE(accepted(listener));
+  CHECK(llmText(result).find(shell::kSealedFailurePrefix) != std::string::npos);
+}
+
+TEST_CASE("sealed: approved lines, yolo and the explicit sandbox keep today's behaviour") {
+  Fixture f;
+  f.approval = Approval::person;
+  auto approved = f.run("echo x > approved.txt && echo wrote");
+  CHECK(readFile(f.root.path / "approved.txt") == "x\n");
+  CHECK(llmText(approved).find("Sandbox:") == std::string::npos);
+
+  f.context.shell.sandbox = true;  // the explicit sandbox keeps the workspace writable
+  f.run("echo y > explicit.txt");
+  CHECK(readFile(f.root.path / "explicit.txt") == "y\n");
+}
+
+TEST_CASE("sealed: a line that failed sealed is asked about next time") {
+  REQUIRE(shell::probeSealed().ok());
+  Fixture f;
+  f.approval = Approval::judged;
+  auto tool = makeRunShellCommandTool(f.context);
+  auto confirmOf = [&](const std::string& command) {
+    auto built = tool->build(json::parse("{\"command\": " + json::build([&](json::Writer& w) { json::str(w, command); }) + "}").value());
+    REQUIRE(built.invocation);
+    auto details = built.invocation->shouldConfirmExecute(CancelToken());
+    REQUIRE(details);
+    REQUIRE(details->has_value());
+    return std::get<ExecConfirmation>(**details);
+  };
+  const std::string line = "ls missing-dir";
+  CHECK(confirmOf(line).readOnly);
+  auto built = tool->build(json::parse(R"({"command": "ls missing-dir"})").value());
+  REQUIRE(built.invocation);
+  built.invocation->setApproval(Approval::judged);
+  auto result = built.invocation->execute(CancelToken(), [](const std::string&) {});
+  CHECK(llmText(result).find(shell::kSealedFailurePrefix) != std::string::npos);
+  ExecConfirmation again = confirmOf(line);
+  CHECK_FALSE(again.readOnly);
+  CHECK(again.note.find("failed in the read-only sandbox") != std::string::npos);
+  CHECK(confirmOf("ls").readOnly);  // other lines are not affected
+}
+
+TEST_CASE("sealed: an invocation nobody told about approval runs sealed") {
+  REQUIRE(shell::probeSealed().ok());
+  Fixture f;
+  auto tool = makeRunShellCommandTool(f.context);
+  auto built = tool->build(json::parse(R"({"command": "touch default.txt"})").value());
+  REQUIRE(built.invocation);
+  built.invocation->execute(CancelToken(), [](const std::string&) {});  // no setApproval: fail closed
+  CHECK_FALSE(fs::exists(f.root.path / "default.txt"));
 }

@@ -10,7 +10,9 @@ using namespace lathe::engine;
 
 namespace {
 
-const char* name(Decision d) { return d == Decision::allow ? "allow" : d == Decision::ask ? "ask" : "deny"; }
+const char* name(Decision d) {
+  return d == Decision::allow ? "allow" : d == Decision::allowSealed ? "sealed" : d == Decision::ask ? "ask" : "deny";
+}
 
 std::string decisions(const std::string& command, const SessionApprovals& approvals) {
   tools::ConfirmationDetails details = tools::shell::execConfirmationFor(command, tools::shell::analyzeShellCommand(command));
@@ -23,7 +25,7 @@ std::string decisions(const std::string& command, const SessionApprovals& approv
 }
 
 // default autoEdit yolo plan
-constexpr const char* kReadOnly = "allow allow allow allow";
+constexpr const char* kReadOnly = "sealed sealed allow sealed";  // nobody approved: sealed, but yolo
 constexpr const char* kChanges = "ask ask allow deny";
 
 }  // namespace

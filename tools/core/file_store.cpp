@@ -88,7 +88,14 @@ class DiskFileStore final : public FileStore {
  public:
   Result<std::string> readText(const std::string& path, const CancelToken& cancel) override {
     if (cancel.cancelled()) return makeError(Errc::cancelled, "cancelled");
-    Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    struct stat before {};
+    if (::stat(path.c_str(), &before) == 0 && !S_ISREG(before.st_mode) && !S_ISDIR(before.st_mode)) {
+      // Sockets cannot even be opened; FIFOs and devices must not be read.
+      return makeError(Errc::invalid_params, path + " is " + describeFileType(before.st_mode) +
+                                                 ", not a regular file: it cannot be read as text");
+    }
+    // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below).
+    Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY));
     if (fd.get() < 0) {
       int err = errno;
       if (err == ENOENT) return makeError(Errc::not_found, "file not found: " + path);
@@ -97,7 +104,9 @@ class DiskFileStore final : public FileStore {
     struct stat st {};
     if (::fstat(fd.get(), &st) != 0) return ioError(Errc::io, "cannot stat", path, errno);
     if (S_ISDIR(st.st_mode)) return makeError(Errc::invalid_params, path + " is a directory, not a text file");
-    if (!S_ISREG(st.st_mode)) return makeError(Errc::invalid_params, path + " is not a regular file");
+    if (!S_ISREG(st.st_mode)) return makeError(Errc::invalid_params, path + " is " + describeFileType(st.st_mode) +
+                                                                   ", not a regular file: it cannot be read as text");
+    ::fcntl(fd.get(), F_SETFL, ::fcntl(fd.get(), F_GETFL) & ~O_NONBLOCK);
     std::string text;
     // One spare byte, so the read that sees the end needs no reallocation.
     text.resize(static_cast<size_t>(st.st_size) + 1);
@@ -136,7 +145,10 @@ class DiskFileStore final : public FileStore {
     const bool exists = ::stat(path.c_str(), &existing) == 0;
     if (!exists && errno != ENOENT) return ioError(errcFor(errno), "cannot stat", path, errno);
     if (exists && S_ISDIR(existing.st_mode)) return makeError(Errc::invalid_params, path + " is a directory");
-    if (exists && !S_ISREG(existing.st_mode)) return makeError(Errc::invalid_params, path + " is not a regular file");
+    if (exists && !S_ISREG(existing.st_mode)) {
+      return makeError(Errc::invalid_params,
+                       path + " is " + describeFileType(existing.st_mode) + ", not a regular file: it cannot be written");
+    }
     if (exists && ::access(path.c_str(), W_OK) != 0) return ioError(Errc::forbidden, "cannot write", path, errno);
     if (!exists) {
       fs::create_directories(dir, ec);
@@ -180,6 +192,17 @@ class DiskFileStore final : public FileStore {
 };
 
 }  // namespace
+
+std::string describeFileType(unsigned mode) {
+  if (S_ISREG(mode)) return "a regular file";
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISLNK(mode)) return "a symbolic link";
+  return "not a regular file";
+}
 
 std::shared_ptr<FileStore> makeDiskFileStore() { return std::make_shared<DiskFileStore>(); }
 

@@ -21,6 +21,10 @@ class FileStore {
   virtual Status writeText(const std::string& path, const std::string& content, const CancelToken& cancel) = 0;
 };
 
+// "a FIFO (named pipe)", "a socket", "a character device", ... for a stat
+// st_mode: how tools name what they refuse to read or write.
+std::string describeFileType(unsigned mode);
+
 // The disk: reads whole files; writes atomically (temporary file in the same
 // directory, fsync, rename), keeping an existing file's mode.
 std::shared_ptr<FileStore> makeDiskFileStore();

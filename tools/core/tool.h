@@ -98,6 +98,7 @@ struct ExecConfirmation {
   bool readOnly = false;                  // the whole line only reads
   bool parsed = false;                    // the line parsed cleanly
   bool understood = false;                // parsed, and nothing about it needs a person's judgement
+  std::string note;                       // shown to the person: why asking when it is not obvious
 };
 struct McpConfirmation {
   std::string serverName;
@@ -111,6 +112,11 @@ using ConfirmationDetails = std::variant<EditConfirmation, ExecConfirmation, Mcp
 
 using OutputSink = std::function<void(const std::string& output)>;
 
+enum class Approval {
+  judged,  // allowed by a policy judgement alone; nobody approved this call
+  person,  // the person approved it (once, always, in settings) or chose yolo mode
+};
+
 class ToolInvocation {
  public:
   virtual ~ToolInvocation() = default;
@@ -123,6 +129,11 @@ class ToolInvocation {
   virtual Result<std::optional<ConfirmationDetails>> shouldConfirmExecute(const CancelToken&) {
     return std::optional<ConfirmationDetails>{};
   }
+  // Who stands behind this call, told by the scheduler just before execute:
+  // the person (asked, remembered, configured, or yolo mode) or only a policy
+  // judgement (a shell line judged read-only). Until told, a call counts as
+  // not approved by the person: a shell line then runs sealed (fail closed).
+  virtual void setApproval(Approval approval) { (void)approval; }
   virtual ToolResult execute(const CancelToken& cancel, const OutputSink& updateOutput) = 0;
 };
 

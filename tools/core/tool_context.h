@@ -17,6 +17,7 @@ struct ToolLimits {
   int64_t grepDefaultMaxMatches = 100;
   int64_t globMaxResults = 1000;             // paths listed by glob
   int64_t readManyMaxBytes = 1024 * 1024;    // text read_many_files returns in all
+  unsigned walkThreads = 0;                  // file walker threads for searches; 0: the default (file_walker.h)
 };
 
 namespace shell {

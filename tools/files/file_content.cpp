@@ -3,6 +3,8 @@
 // and MIME types by extension.
 #include "tools/files/file_content.h"
 
+#include "tools/core/file_store.h"
+
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -48,8 +50,16 @@ void FileReader::unmap() {
 
 Result<std::string_view> FileReader::read(const char* path, size_t maxBytes) {
   unmap();
-  int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: a FIFO must not block the open; only regular files are read.
+  int fd = ::open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) return openError(path);
+  struct stat opened {};
+  if (::fstat(fd, &opened) != 0 || !S_ISREG(opened.st_mode)) {
+    ::close(fd);
+    return makeError(Errc::invalid_params, std::string(path) + " is " + describeFileType(opened.st_mode) +
+                                               ", not a regular file");
+  }
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
   if (buffer_.size() < kInitialBuffer) buffer_.resize(kInitialBuffer);
   size_t used = 0;
   while (true) {

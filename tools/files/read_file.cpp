@@ -9,6 +9,7 @@
 #include "protocol/base/base64.h"
 #include "tools/builtin/builtin_tools.h"
 #include "tools/files/file_content.h"
+#include "tools/files/store_text.h"
 
 namespace lathe::tools {
 namespace {
@@ -53,37 +54,67 @@ class ReadFileInvocation final : public ToolInvocation {
   std::vector<Location> locations() const override { return {Location{path_, start_}}; }
 
   ToolResult execute(const CancelToken& cancel, const OutputSink&) override {
+    // The disk says what kind of file this is (directory, image, binary);
+    // the text itself comes from the session's store, like the edit tools'.
     struct stat st {};
-    if (::stat(path_.c_str(), &st) != 0) {
-      return ToolResult::failure(ErrorType::file_not_found, "File not found: " + path_);
+    const bool onDisk = ::stat(path_.c_str(), &st) == 0;
+    if (onDisk) {
+      if (auto refused = checkDiskFile(st)) return *refused;
+      if (std::string mime = inlineMimeType(path_); !mime.empty()) return readInline(mime, cancel);
+      FileReader reader;
+      auto head = reader.read(path_.c_str(), kSniffBytes);
+      if (!head) return ToolResult::failure(ErrorType::permission_denied, "Cannot open " + path_ + " for reading");
+      if (looksBinary(*head)) return binaryFailure();
     }
+    auto text = readStoreText(context_, path_, cancel);
+    if (!text) {
+      ToolError error = storeReadError(text.error(), path_);
+      return ToolResult::failure(error.type, error.message);
+    }
+    if (cancel.cancelled()) return ToolResult::failure(ErrorType::cancelled, "Cancelled");
+    if (static_cast<int64_t>(text->size()) > context_.limits.maxFileBytes) return tooLarge(text->size());
+    if (!onDisk && looksBinary(*text)) return binaryFailure();
+    return readWindow(*text);
+  }
+
+ private:
+  static constexpr size_t kSniffBytes = 8192;
+
+  std::optional<ToolResult> checkDiskFile(const struct stat& st) const {
     if (S_ISDIR(st.st_mode)) {
       return ToolResult::failure(ErrorType::is_directory,
                                  path_ + " is a directory; use list_directory to see what it holds");
     }
-    if (st.st_size > context_.limits.maxFileBytes) {
-      return ToolResult::failure(ErrorType::file_too_large,
-                                 "File is too large to read (" + std::to_string(st.st_size) + " bytes; the limit is " +
-                                     std::to_string(context_.limits.maxFileBytes) + ")");
+    if (!S_ISREG(st.st_mode)) {
+      return ToolResult::failure(ErrorType::invalid_params, path_ + " is " + describeFileType(st.st_mode) +
+                                                                ", not a regular file: read_file reads only files");
     }
+    if (st.st_size > context_.limits.maxFileBytes) return tooLarge(static_cast<uint64_t>(st.st_size));
+    return std::nullopt;
+  }
+
+  ToolResult tooLarge(uint64_t size) const {
+    return ToolResult::failure(ErrorType::file_too_large, "File is too large to read (" + std::to_string(size) +
+                                                              " bytes; the limit is " +
+                                                              std::to_string(context_.limits.maxFileBytes) + ")");
+  }
+
+  ToolResult binaryFailure() const {
+    return ToolResult::failure(ErrorType::binary_file, "Cannot show the content of binary file " + path_);
+  }
+
+  // Images and PDFs: the disk's bytes as inline data.
+  ToolResult readInline(const std::string& mime, const CancelToken& cancel) const {
     std::ifstream in(path_, std::ios::binary);
     if (!in) return ToolResult::failure(ErrorType::permission_denied, "Cannot open " + path_ + " for reading");
     std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     if (cancel.cancelled()) return ToolResult::failure(ErrorType::cancelled, "Cancelled");
-
-    if (std::string mime = inlineMimeType(path_); !mime.empty()) {
-      ToolResult result;
-      result.llmContent.push_back(LlmPart{{}, mime, base64Encode(bytes)});
-      result.returnDisplay = "Read " + mime + " file " + context_.workspace->relative(path_);
-      return result;
-    }
-    if (looksBinary(bytes)) {
-      return ToolResult::failure(ErrorType::binary_file, "Cannot show the content of binary file " + path_);
-    }
-    return readWindow(bytes);
+    ToolResult result;
+    result.llmContent.push_back(LlmPart{{}, mime, base64Encode(bytes)});
+    result.returnDisplay = "Read " + mime + " file " + context_.workspace->relative(path_);
+    return result;
   }
 
- private:
   ToolResult readWindow(std::string_view text) const {
     if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
     auto lines = splitLines(text);
@@ -106,7 +137,8 @@ class ReadFileInvocation final : public ToolInvocation {
       } else {
         body.append(line);
       }
-      body += '\n';
+      // The text exactly: no newline the file does not have after its last line.
+      if (i < total || text.back() == '\n') body += '\n';
     }
     bool partial = start_ > 1 || last < total;
     std::string llm;

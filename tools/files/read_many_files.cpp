@@ -3,6 +3,7 @@
 // explicitly; binaries and ignored files listed as skipped with the reason.
 // execute() runs on a worker thread (globs walk with the file walker's threads).
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <set>
@@ -10,6 +11,7 @@
 #include "protocol/base/base64.h"
 #include "tools/builtin/builtin_tools.h"
 #include "tools/files/file_content.h"
+#include "tools/files/store_text.h"
 #include "tools/search/file_walker.h"
 #include "tools/search/glob_match.h"
 
@@ -139,6 +141,10 @@ class ReadManyInvocation final : public ToolInvocation {
           dirGlob = (pattern == "." ? "" : escapeGlob(pattern) + "/") + (params_.recursive ? "**" : "*");
         }
       }
+      if (dirGlob.empty() && inStoreOnly(abs, cancel)) {  // e.g. an editor buffer not saved yet
+        files.insert(abs);
+        continue;
+      }
       auto glob = GlobPattern::compile(dirGlob.empty() ? pattern : dirGlob, GlobCase::insensitive);
       if (!glob) return ToolResult::failure(ErrorType::invalid_params, "params.include: " + glob.error().message);
       globs.push_back(std::move(glob).value());
@@ -146,6 +152,7 @@ class ReadManyInvocation final : public ToolInvocation {
     if (globs.empty()) return std::nullopt;
 
     WalkOptions options;
+    options.threads = context_.limits.walkThreads;
     options.root = root;
     options.start = root;
     options.confine = context_.workspace.get();
@@ -188,6 +195,16 @@ class ReadManyInvocation final : public ToolInvocation {
     });
   }
 
+  static constexpr size_t kSniffBytes = 8192;
+
+  // A path named without wildcards that is not on disk but that the session's
+  // store can read.
+  bool inStoreOnly(const std::string& abs, const CancelToken& cancel) const {
+    if (abs.find_first_of("*?[{") != std::string::npos || ::access(abs.c_str(), F_OK) == 0) return false;
+    if (!context_.workspace->resolve(abs)) return false;
+    return static_cast<bool>(readStoreText(context_, abs, cancel));
+  }
+
   ToolResult readAll(const std::set<std::string>& files, std::vector<Skipped>& skipped, const CancelToken& cancel) const {
     const auto& limits = context_.limits;
     ToolResult result;
@@ -212,27 +229,39 @@ class ReadManyInvocation final : public ToolInvocation {
         skipped.push_back(Skipped{rel, "binary file"});
         continue;
       }
-      auto bytes = reader.read(path.c_str(), static_cast<size_t>(limits.maxFileBytes) + 1);
-      if (!bytes) {
+      // Images and PDFs are the disk's bytes; text comes from the session's
+      // store (the editor's buffer when it has one), sniffed on the disk.
+      auto bytes = reader.read(path.c_str(), mime.empty() ? kSniffBytes : static_cast<size_t>(limits.maxFileBytes) + 1);
+      const bool storeOnly = !bytes && bytes.error().code == Errc::not_found && mime.empty();
+      if (!bytes && !storeOnly) {
         skipped.push_back(Skipped{rel, "cannot read: " + bytes.error().message});
         continue;
       }
-      if (static_cast<int64_t>(bytes->size()) > limits.maxFileBytes) {
-        skipped.push_back(Skipped{rel, "larger than " + std::to_string(limits.maxFileBytes) + " bytes"});
-        continue;
-      }
       if (!mime.empty()) {
+        if (static_cast<int64_t>(bytes->size()) > limits.maxFileBytes) {
+          skipped.push_back(Skipped{rel, "larger than " + std::to_string(limits.maxFileBytes) + " bytes"});
+          continue;
+        }
         if (!text.empty()) result.llmContent.push_back(LlmPart{std::move(text), {}, {}});
         text.clear();
         result.llmContent.push_back(LlmPart{{}, mime, base64Encode(*bytes)});
         read.push_back(rel);
         continue;
       }
-      if (looksBinary(*bytes)) {
+      if (!storeOnly && looksBinary(*bytes)) {
         skipped.push_back(Skipped{rel, "binary file"});
         continue;
       }
-      std::string body = excerpt(*bytes);
+      auto stored = readStoreText(context_, path, cancel);
+      if (!stored) {
+        skipped.push_back(Skipped{rel, "cannot read: " + stored.error().message});
+        continue;
+      }
+      if (static_cast<int64_t>(stored->size()) > limits.maxFileBytes) {
+        skipped.push_back(Skipped{rel, "larger than " + std::to_string(limits.maxFileBytes) + " bytes"});
+        continue;
+      }
+      std::string body = excerpt(*stored);
       totalBytes += static_cast<int64_t>(body.size());
       text += "--- " + path + " ---\n\n" + body + "\n\n";
       read.push_back(rel);

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "tools/builtin/builtin_tools.h"
+#include "tools/files/omission_placeholders.h"
 #include "tools/files/edit_invocation.h"
 #include "tools/files/file_content.h"
 #include "tools/files/text_format.h"
@@ -194,7 +195,8 @@ class ReplaceTool final : public Tool {
                       "include a few lines of context around the change. Read the file first to copy the text "
                       "exactly. An empty old_string creates a new file containing new_string. The file keeps its "
                       "line endings (LF or CRLF), byte order mark and final newline. The person may review the "
-                      "change as a diff before it is written.",
+                      "change as a diff before it is written. new_string must be the complete new text: placeholders "
+                      "such as \"// ... existing code ...\" are refused.",
                       Kind::edit, kSchema, true, false}),
         context_(std::move(context)) {}
 
@@ -221,6 +223,9 @@ class ReplaceTool final : public Tool {
     p.oldString = normalize(oldString);
     // A new file is written as given; an edit is spliced into normalized text.
     p.newString = oldString.empty() ? std::move(newString) : normalize(newString);
+    if (auto line = newOmissionPlaceholder(p.newString, p.oldString)) {
+      return {nullptr, ToolError{ErrorType::invalid_params, omissionMessage(*line)}};
+    }
     if (!p.oldString.empty() && p.oldString == p.newString) {
       return {nullptr, ToolError{ErrorType::invalid_params,
                                  "No changes to apply: old_string and new_string are identical."}};

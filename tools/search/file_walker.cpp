@@ -278,8 +278,12 @@ std::string workspaceRootOf(const Workspace& workspace, const std::string& path)
 
 unsigned walkThreads(const WalkOptions& options) {
   if (options.threads > 0) return options.threads;
-  unsigned cores = std::thread::hardware_concurrency();
-  return std::clamp(cores, 1u, 16u);
+  // Walking and reading a cold tree waits on the disk, not the CPU: more
+  // threads than cores keep more requests in flight. Measured on 2 cores
+  // (bench/README.md): 8 threads search a cold 587 MB tree 1.8-2.4x faster
+  // than 2, and warm searches are no slower.
+  unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  return std::clamp(2 * cores, 8u, 16u);
 }
 
 Result<WalkStats> walkFiles(const WalkOptions& options, const CancelToken& cancel, const WalkVisitor& visit) {

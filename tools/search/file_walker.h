@@ -36,7 +36,7 @@ struct WalkOptions {
   std::optional<size_t> maxDepth;       // path segments below start (1: direct children only)
   // Return false to skip the subtree at `relDir` (relative to start).
   std::function<bool(std::string_view relDir)> descend;
-  unsigned threads = 0;                 // 0: one per core
+  unsigned threads = 0;                 // 0: the default, more than cores (walking is I/O-bound)
 };
 
 struct WalkStats {

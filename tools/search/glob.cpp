@@ -2,6 +2,8 @@
 // ones changed in the last 24 hours first (newest first), then the rest by
 // path. execute() runs on a worker thread and walks with the file walker's
 // threads; only matching files are stat'ed (for their modification time).
+// It lists the disk, not the session's FileStore: the store reads one named
+// file at a time and cannot enumerate (see grep_search.cpp).
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -113,6 +115,7 @@ class GlobInvocation final : public ToolInvocation {
     if (!glob) return ToolResult::failure(ErrorType::invalid_params, "params.pattern: " + glob.error().message);
 
     WalkOptions options;
+    options.threads = context_.limits.walkThreads;
     options.root = workspaceRootOf(*context_.workspace, dir);
     options.start = dir;
     options.confine = context_.workspace.get();

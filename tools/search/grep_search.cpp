@@ -3,6 +3,13 @@
 // CLI prints them. execute() runs on a worker thread and fans the search out
 // over the file walker's threads; each walker thread keeps its own reader,
 // match scratch and results, merged and sorted by path at the end.
+//
+// It scans the disk, not the session's FileStore (unlike read_file): the
+// store answers for one named file at a time (through the editor, a round
+// trip per file), so asking it for every file of a tree would make a search
+// cost one editor request per file, and no editor protocol lists which
+// buffers are unsaved. A match in text not saved yet is found once it is
+// saved; read_file then shows the buffer the edit tools will see.
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -260,6 +267,7 @@ class GrepInvocation final : public ToolInvocation {
       searchFile(path, path.substr(path.rfind('/') + 1), run, *workers[0]);
     } else {
       WalkOptions options;
+      options.threads = context_.limits.walkThreads;
       options.root = workspaceRootOf(*context_.workspace, params_.path);
       options.start = params_.path;
       options.confine = context_.workspace.get();

@@ -75,9 +75,9 @@ struct BackgroundProcesses::Entry {
   }
 
   // The command's thread: spawn (unless adopted), read, wait for the tree.
-  void run(std::optional<SpawnSpec> spec, std::unique_ptr<ShellProcess> process) {
-    if (!process) {
-      auto spawned = ShellProcess::spawn(*spec);
+  void run(std::optional<process::RunSpec> spec, std::unique_ptr<process::ProcessRunner> runner) {
+    if (!runner) {
+      auto spawned = process::ProcessRunner::spawn(*spec);
       if (!spawned) {
         std::lock_guard lock(m);
         spawnError = spawned.error();
@@ -86,25 +86,25 @@ struct BackgroundProcesses::Entry {
         cv.notify_all();
         return;
       }
-      process = std::move(spawned).value();
+      runner = std::move(spawned).value();
       std::lock_guard lock(m);
-      info.id = process->pgid();
+      info.id = runner->pgid();
     }
-    openLog(process->pgid());
+    openLog(runner->pgid());
     {
       std::lock_guard lock(m);
       started = true;
       cv.notify_all();
     }
-    ChunkSink sink = [this](std::string_view chunk) { append(chunk); };
-    if (!process->shellExited()) {
-      WaitOptions options;
+    process::ChunkSink sink = [this](std::string_view chunk) { append(chunk); };
+    if (!runner->exited()) {
+      process::WaitOptions options;
       options.killGrace = killGrace;
-      process->waitForShell(cancel, options, sink);
+      runner->waitForExit(cancel, options, sink);
     }
-    process->waitForTree(cancel, sink, killGrace);  // kills the tree at once if cancelled already
-    ShellExit exit = process->exit();
-    process.reset();
+    runner->waitForTree(cancel, sink, killGrace);  // kills the tree at once if cancelled already
+    process::RunExit exit = runner->exit();
+    runner.reset();
     if (logFd >= 0) ::close(logFd);
     logFd = -1;
     std::lock_guard lock(m);
@@ -126,7 +126,7 @@ BackgroundProcesses::BackgroundProcesses(BackgroundOptions options) : options_(o
 
 BackgroundProcesses::~BackgroundProcesses() { killAll(); }
 
-Result<BackgroundInfo> BackgroundProcesses::start(SpawnSpec spec, std::string command, std::string logDir) {
+Result<BackgroundInfo> BackgroundProcesses::start(process::RunSpec spec, std::string command, std::string logDir) {
   auto entry = std::make_shared<Entry>(options_);
   entry->info.command = std::move(command);
   entry->info.cwd = spec.cwd;
@@ -134,33 +134,33 @@ Result<BackgroundInfo> BackgroundProcesses::start(SpawnSpec spec, std::string co
   return launch(std::move(entry), &spec, nullptr);
 }
 
-Result<BackgroundInfo> BackgroundProcesses::adopt(std::unique_ptr<ShellProcess> process, std::string command,
+Result<BackgroundInfo> BackgroundProcesses::adopt(std::unique_ptr<process::ProcessRunner> runner, std::string command,
                                                   std::string cwd, std::string_view earlierOutput,
                                                   std::string logDir) {
-  if (!process) return makeError(Errc::invalid_params, "adopt: no process");
+  if (!runner) return makeError(Errc::invalid_params, "adopt: no process");
   auto entry = std::make_shared<Entry>(options_);
-  entry->info.id = process->pgid();
+  entry->info.id = runner->pgid();
   entry->info.command = std::move(command);
   entry->info.cwd = std::move(cwd);
-  entry->info.exitCode = process->exit().exitCode;
-  entry->info.signal = process->exit().signal;
+  entry->info.exitCode = runner->exit().exitCode;
+  entry->info.signal = runner->exit().signal;
   entry->logDir = std::move(logDir);
   entry->append(earlierOutput);  // no log yet: the thread writes it when it opens the log
-  return launch(std::move(entry), nullptr, std::move(process));
+  return launch(std::move(entry), nullptr, std::move(runner));
 }
 
-Result<BackgroundInfo> BackgroundProcesses::launch(std::shared_ptr<Entry> entry, SpawnSpec* spec,
-                                                   std::unique_ptr<ShellProcess> process) {
+Result<BackgroundInfo> BackgroundProcesses::launch(std::shared_ptr<Entry> entry, process::RunSpec* spec,
+                                                   std::unique_ptr<process::ProcessRunner> runner) {
   {
     std::lock_guard lock(mutex_);
     if (closed_) return makeError(Errc::cancelled, "the session has ended; no new background commands");
   }
   entry->info.started = std::chrono::system_clock::now();
-  std::optional<SpawnSpec> specCopy;
+  std::optional<process::RunSpec> specCopy;
   if (spec) specCopy = std::move(*spec);
   // The command's own thread spawns it: bwrap --die-with-parent ties the
   // sandbox to the thread that started it, which lives as long as the command.
-  entry->thread = std::thread([e = entry.get(), s = std::move(specCopy), p = std::move(process)]() mutable {
+  entry->thread = std::thread([e = entry.get(), s = std::move(specCopy), p = std::move(runner)]() mutable {
     e->run(std::move(s), std::move(p));
   });
   {

@@ -56,10 +56,10 @@ class BackgroundProcesses {
 
   // Spawns the command on its own thread and returns once it runs (or could
   // not start). `logDir`, when not empty, receives background-<id>.log.
-  Result<BackgroundInfo> start(SpawnSpec spec, std::string command, std::string logDir = {});
+  Result<BackgroundInfo> start(process::RunSpec spec, std::string command, std::string logDir = {});
   // Takes over a foreground command whose shell exited but whose tree still
   // runs; `earlierOutput` is what it printed so far.
-  Result<BackgroundInfo> adopt(std::unique_ptr<ShellProcess> process, std::string command, std::string cwd,
+  Result<BackgroundInfo> adopt(std::unique_ptr<process::ProcessRunner> runner, std::string command, std::string cwd,
                                std::string_view earlierOutput, std::string logDir = {});
 
   std::vector<BackgroundInfo> list() const;  // oldest first
@@ -73,7 +73,7 @@ class BackgroundProcesses {
 
  private:
   struct Entry;
-  Result<BackgroundInfo> launch(std::shared_ptr<Entry> entry, SpawnSpec* spec, std::unique_ptr<ShellProcess> process);
+  Result<BackgroundInfo> launch(std::shared_ptr<Entry> entry, process::RunSpec* spec, std::unique_ptr<process::ProcessRunner> runner);
   void pruneFinished();  // caller holds mutex_
 
   BackgroundOptions options_;

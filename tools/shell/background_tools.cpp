@@ -16,11 +16,11 @@ constexpr const char* kListSchema = R"({"type": "object", "properties": {}})";
 constexpr const char* kReadSchema = R"({
   "type": "object",
   "properties": {
-    "id": {"type": "integer", "description": "The id of the background command (as given when it started, or by list_background_processes)."},
+    "pid": {"type": "integer", "description": "The process id of the background command (as given when it started, or by list_background_processes)."},
+    "id": {"type": "integer", "description": "Older name of pid."},
     "lines": {"type": "integer", "minimum": 1, "description": "How many of the last lines to show. Defaults to 100."},
     "delay_ms": {"type": "integer", "minimum": 0, "description": "Wait this long first (at most 30000 ms), e.g. to let a server start and print something."}
-  },
-  "required": ["id"]
+  }
 })";
 
 constexpr int64_t kDefaultLines = 100;
@@ -148,7 +148,10 @@ class ReadBackgroundOutputTool final : public Tool {
  protected:
   BuildResult createInvocation(const json::Value& params) const override {
     json::Reader r(&params, "params");
-    int64_t id = r.int64("id");
+    auto pid = r.optInt64("pid");
+    if (!pid) pid = r.optInt64("id");  // older name
+    if (r.ok() && !pid) return {nullptr, ToolError{ErrorType::invalid_params, "params.pid: required"}};
+    int64_t id = pid.value_or(0);
     int64_t lines = r.optInt64("lines").value_or(kDefaultLines);
     int64_t delay = r.optInt64("delay_ms").value_or(0);
     if (!r.ok()) return {nullptr, ToolError{ErrorType::invalid_params, r.error().message}};

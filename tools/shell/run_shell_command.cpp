@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 
@@ -14,6 +15,7 @@
 #include "tools/shell/output_buffer.h"
 #include "tools/process/process_runner.h"
 #include "tools/shell/sandbox.h"
+#include "tools/shell/sealed_run.h"
 #include "tools/shell/exec_confirmation.h"
 #include "tools/shell/shell_analysis.h"
 
@@ -78,15 +80,22 @@ std::string timestamp() {
   return buf;
 }
 
+// What every command finds in its environment: it runs under an agent, and
+// pagers must not wait for a terminal.
+std::vector<std::pair<std::string, std::string>> commandMarkers() {
+  return {{"GEMINI_CLI", "1"}, {"LATHE_AGENT", "1"}, {"PAGER", "cat"}, {"GIT_PAGER", "cat"}};
+}
+
 void trimTrailingNewlines(std::string& text) {
   while (!text.empty() && text.back() == '\n') text.pop_back();
 }
 
 class RunShellInvocation final : public ToolInvocation {
  public:
-  RunShellInvocation(ToolContext context, std::string command, std::string description, std::string dir,
-                     bool background)
+  RunShellInvocation(ToolContext context, std::shared_ptr<shell::SealedFailures> sealedFailures, std::string command,
+                     std::string description, std::string dir, bool background)
       : context_(std::move(context)),
+        sealedFailures_(std::move(sealedFailures)),
         command_(std::move(command)),
         description_(std::move(description)),
         dir_(std::move(dir)),
@@ -105,8 +114,16 @@ class RunShellInvocation final : public ToolInvocation {
   Result<std::optional<ConfirmationDetails>> shouldConfirmExecute(const CancelToken& cancel) override {
     shell::ShellAnalysis analysis = shell::analyzeShellCommand(command_, cancel);
     if (cancel.cancelled()) return makeError(Errc::cancelled, "cancelled");
-    return std::optional<ConfirmationDetails>{shell::execConfirmationFor(command_, analysis)};
+    ExecConfirmation details = shell::execConfirmationFor(command_, analysis);
+    if (details.readOnly) {
+      Status sealable = shell::probeSealed();
+      shell::askInsteadOfSealing(details, sealable ? std::string() : sealable.error().message,
+                                 sealedFailures_->contains(command_));
+    }
+    return std::optional<ConfirmationDetails>{std::move(details)};
   }
+
+  void setApproval(Approval approval) override { approval_ = approval; }
 
   ToolResult execute(const CancelToken& cancel, const OutputSink& updateOutput) override {
     if (cancel.cancelled()) return ToolResult::failure(ErrorType::cancelled, "Cancelled before the command started");
@@ -116,9 +133,21 @@ class RunShellInvocation final : public ToolInvocation {
     }
     if (!S_ISDIR(st.st_mode)) return ToolResult::failure(ErrorType::not_a_directory, dir_ + " is not a directory");
 
-    shell::SpawnSpec spec;
+    process::RunSpec spec;
     spec.cwd = dir_;
-    if (context_.shell.sandbox) {
+    spec.env.set = commandMarkers();
+    if (sealed()) {
+      // Nobody approved this line: it runs where it cannot do harm.
+      if (Status probe = shell::probeSealed(); !probe) {
+        return ToolResult::failure(ErrorType::execution_failed,
+                                   "The command was not run: it was not approved, and " + probe.error().message);
+      }
+      shell::SealedPolicy policy;
+      policy.readableRoots = context_.workspace->roots();
+      const char* home = std::getenv("HOME");
+      policy.home = home ? home : "";
+      spec.argv = shell::sealedArgv(policy, dir_, command_);
+    } else if (context_.shell.sandbox) {
       if (Status probe = shell::probeSandbox(); !probe) {
         return ToolResult::failure(ErrorType::execution_failed, "The command was not run: " + probe.error().message);
       }
@@ -132,17 +161,21 @@ class RunShellInvocation final : public ToolInvocation {
       policy.network = context_.shell.sandboxNetwork;
       spec.argv = shell::sandboxArgv(policy, dir_, command_);
     } else {
-      spec.argv = shell::bashArgv(command_);
+      spec.argv = process::bashArgv(command_);
     }
     return background_ ? runInBackground(std::move(spec)) : runInForeground(spec, cancel, updateOutput);
   }
 
  private:
+  bool sealed() const { return approval_ == Approval::judged; }
+  // Under bubblewrap (either kind), the pid namespace dies with the shell.
+  bool sandboxed() const { return sealed() || context_.shell.sandbox; }
+
   std::string outputDir() const {
     return context_.sessionDataDir.empty() ? std::string() : context_.sessionDataDir + "/shell-output";
   }
 
-  ToolResult runInBackground(shell::SpawnSpec spec) {
+  ToolResult runInBackground(process::RunSpec spec) {
     if (!context_.background) {
       return ToolResult::failure(ErrorType::execution_failed, "Background commands are not available in this session");
     }
@@ -156,17 +189,18 @@ class RunShellInvocation final : public ToolInvocation {
                       "\nRead its output with read_background_output (id " + id +
                       "); list_background_processes shows whether it still runs. It is stopped when the session "
                       "ends";
-    llm += context_.shell.sandbox ? ".\n" : "; to stop it sooner, run `kill -- -" + id + "`.\n";
+    llm += sandboxed() ? ".\n" : "; to stop it sooner, run `kill -- -" + id + "`.\n";
+    if (sealed()) llm += shell::sealedNoteForModel(false) + "\n";
     return ToolResult::text(std::move(llm), "Started in the background (id " + id + ")");
   }
 
-  ToolResult runInForeground(const shell::SpawnSpec& spec, const CancelToken& cancel, const OutputSink& updateOutput) {
-    auto spawned = shell::ShellProcess::spawn(spec);
+  ToolResult runInForeground(const process::RunSpec& spec, const CancelToken& cancel, const OutputSink& updateOutput) {
+    auto spawned = process::ProcessRunner::spawn(spec);
     if (!spawned) {
       return ToolResult::failure(ErrorType::execution_failed, "Could not start the command: " + spawned.error().message);
     }
-    std::unique_ptr<shell::ShellProcess> process = std::move(spawned).value();
-    const pid_t pgid = process->pgid();
+    std::unique_ptr<process::ProcessRunner> runner = std::move(spawned).value();
+    const pid_t pgid = runner->pgid();
 
     shell::OutputBufferOptions bufferOptions;
     bufferOptions.maxChars = static_cast<size_t>(std::max<int64_t>(context_.shell.maxOutputChars, 100));
@@ -175,7 +209,7 @@ class RunShellInvocation final : public ToolInvocation {
     shell::OutputBuffer buffer(bufferOptions);
 
     uint64_t shown = 0;
-    shell::WaitOptions wait;
+    process::WaitOptions wait;
     if (context_.shell.inactivitySeconds > 0) wait.inactivity = std::chrono::seconds(context_.shell.inactivitySeconds);
     wait.tickInterval = kLiveInterval;
     wait.onTick = [&] {
@@ -183,25 +217,25 @@ class RunShellInvocation final : public ToolInvocation {
       shown = buffer.totalBytes();
       updateOutput(buffer.recent(kLiveBytes));
     };
-    shell::ShellExit exit = process->waitForShell(cancel, wait, [&](std::string_view chunk) { buffer.append(chunk); });
+    process::RunExit exit = runner->waitForExit(cancel, wait, [&](std::string_view chunk) { buffer.append(chunk); });
 
     // Processes the command left running (`server &`): reported, and kept
     // track of by the session so they end with it.
     std::vector<pid_t> leftovers;
     std::optional<int64_t> adoptedId;
-    if (!exit.cancelled && !exit.timedOut && process->groupAlive()) {
-      if (context_.shell.sandbox) {
+    if (!exit.cancelled && !exit.timedOut && runner->groupAlive()) {
+      if (sandboxed()) {
         // Its pid namespace is being torn down with the shell: make sure of it.
-        process->killTree(std::chrono::milliseconds(500));
+        runner->killTree(std::chrono::milliseconds(500));
       } else {
-        leftovers = process->leftovers();
+        leftovers = runner->leftovers();
       }
     }
     buffer.finish();
     std::string output = buffer.modelText();
     trimTrailingNewlines(output);
     if (!leftovers.empty() && context_.background) {
-      auto adopted = context_.background->adopt(std::move(process), command_, dir_, buffer.recent(64 * 1024), outputDir());
+      auto adopted = context_.background->adopt(std::move(runner), command_, dir_, buffer.recent(64 * 1024), outputDir());
       if (adopted) adoptedId = adopted->id;
     }
 
@@ -238,6 +272,12 @@ class RunShellInvocation final : public ToolInvocation {
       status += std::string(status.empty() ? "" : " ") + "[left running: " + joinPids(leftovers) + "]";
     }
     llm += "Process Group PGID: " + std::to_string(pgid);
+    if (sealed()) {
+      bool failed = !exit.cancelled && (exit.signal != 0 || exit.timedOut || exit.exitCode.value_or(1) != 0);
+      if (failed) sealedFailures_->add(command_);
+      llm += "\n" + shell::sealedNoteForModel(failed);
+      status += std::string(status.empty() ? "" : " ") + shell::kSealedDisplay;
+    }
 
     std::string display = output.empty() ? "(no output)" : output;
     if (!status.empty()) display += "\n" + status;
@@ -247,10 +287,12 @@ class RunShellInvocation final : public ToolInvocation {
   }
 
   ToolContext context_;
+  std::shared_ptr<shell::SealedFailures> sealedFailures_;
   std::string command_;
   std::string description_;
   std::string dir_;
   bool background_;
+  Approval approval_ = Approval::judged;  // until the scheduler says a person approved it
 };
 
 class RunShellCommandTool final : public Tool {
@@ -277,13 +319,15 @@ class RunShellCommandTool final : public Tool {
       if (resolved.error) return {nullptr, resolved.error};
       cwd = resolved.path;
     }
-    return {std::make_unique<RunShellInvocation>(context_, std::move(command), std::move(description), std::move(cwd),
-                                                 background),
+    return {std::make_unique<RunShellInvocation>(context_, sealedFailures_, std::move(command), std::move(description),
+                                                 std::move(cwd), background),
             std::nullopt};
   }
 
  private:
   ToolContext context_;
+  // This session's lines that failed sealed (one tool per session).
+  std::shared_ptr<shell::SealedFailures> sealedFailures_ = std::make_shared<shell::SealedFailures>();
 };
 
 }  // namespace

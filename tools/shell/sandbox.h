@@ -1,8 +1,14 @@
-// The bubblewrap sandbox for shell commands: the whole file system read-only,
-// the workspace roots (and the session's data directory) writable, a private
-// /tmp, /dev and /proc, its own pid namespace (nothing outlives the shell) and
-// no network unless allowed. The probe runs once per process; the argv
-// builder is pure. Any thread.
+// The bubblewrap sandboxes for shell commands. Two kinds:
+// - the explicit sandbox (--sandbox, tools.sandbox): the whole file system
+//   read-only, the workspace roots (and the session's data directory)
+//   writable, a private /tmp, /dev and /proc, its own pid namespace (nothing
+//   outlives the shell) and no network unless allowed;
+// - the sealed run, for lines that run without the person's approval (judged
+//   read-only): only the system's read-only parts (/usr, /bin, /lib*, /etc
+//   minus secrets) and the workspace roots, all read-only, an empty $HOME, a
+//   private /tmp, a minimal /dev, /proc, no network, no capabilities, every
+//   namespace unshared.
+// The probes run once per process; the argv builders are pure. Any thread.
 #pragma once
 
 #include <string>
@@ -27,5 +33,20 @@ Status probeSandboxNow();
 
 // The argv that runs `command` with bash inside the sandbox, in `cwd`.
 std::vector<std::string> sandboxArgv(const SandboxPolicy& policy, const std::string& cwd, const std::string& command);
+
+struct SealedPolicy {
+  std::vector<std::string> readableRoots;  // the workspace roots, bound read-only
+  std::string home;                        // $HOME inside: an empty directory ("" : /home/sandbox)
+};
+
+// The argv that runs `command` with bash sealed, in `cwd`.
+std::vector<std::string> sealedArgv(const SealedPolicy& policy, const std::string& cwd, const std::string& command);
+
+// Whether the sealed run works here; probed on the first call only.
+Status probeSealed();
+Status probeSealedNow();
+
+// The words that start the model's note when a sealed line failed.
+inline constexpr const char* kSealedFailurePrefix = "read-only sandbox: ";
 
 }  // namespace lathe::tools::shell

@@ -12,6 +12,7 @@
 #include "tools/builtin/builtin_tools.h"
 #include "tools/files/file_content.h"
 #include "tools/files/edit_support.h"
+#include "tools/files/store_text.h"
 #include "tools/search/file_walker.h"
 #include "tools/syntax/definitions.h"
 
@@ -35,12 +36,6 @@ constexpr int64_t kMaxDirBytes = 16 * 1024 * 1024;   // parsed in all for one di
 
 constexpr const char* kLanguages = "bash, C, C++, Go, Java, JavaScript, JSON, Python, Rust, TSX and TypeScript";
 
-
-std::optional<std::string> slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
 
 struct OutlineParams {
   std::string path;  // absolute, canonical
@@ -70,9 +65,17 @@ class OutlineInvocation final : public ToolInvocation {
   ToolResult execute(const CancelToken& cancel, const OutputSink&) override {
     struct stat st {};
     if (::stat(p_.path.c_str(), &st) != 0) {
+      // Not on disk: the session's store may still hold it (an editor buffer).
+      if (auto text = readStoreText(context_, p_.path, cancel); text && syntax::languageForPath(p_.path)) {
+        return outlineOneFile(static_cast<int64_t>(text->size()), cancel);
+      }
       return ToolResult::failure(ErrorType::file_not_found, "File or directory not found: " + p_.path);
     }
     if (S_ISDIR(st.st_mode)) return outlineDirectory(cancel);
+    if (!S_ISREG(st.st_mode)) {
+      return ToolResult::failure(ErrorType::invalid_params,
+                                 p_.path + " is " + describeFileType(st.st_mode) + ", not a regular file");
+    }
     return outlineOneFile(st.st_size, cancel);
   }
 
@@ -89,8 +92,15 @@ class OutlineInvocation final : public ToolInvocation {
                                                                 " bytes; the limit is " +
                                                                 std::to_string(context_.limits.maxFileBytes) + ")");
     }
-    auto bytes = slurp(p_.path);
-    if (!bytes) return ToolResult::failure(ErrorType::permission_denied, "Cannot open " + p_.path + " for reading");
+    auto bytes = readStoreText(context_, p_.path, cancel);
+    if (!bytes) {
+      ToolError error = storeReadError(bytes.error(), p_.path);
+      return ToolResult::failure(error.type, error.message);
+    }
+    if (static_cast<int64_t>(bytes->size()) > context_.limits.maxFileBytes) {
+      return ToolResult::failure(ErrorType::file_too_large, "File is too large to outline (" +
+                                                                std::to_string(bytes->size()) + " bytes)");
+    }
     if (hasNulPrefix(*bytes)) return ToolResult::failure(ErrorType::binary_file, p_.path + " is a binary file");
     std::string llm;
     FileOutline outline = outlineFile(p_.path, *language, std::move(*bytes), kMaxEntries, cancel, llm);
@@ -103,6 +113,7 @@ class OutlineInvocation final : public ToolInvocation {
 
   ToolResult outlineDirectory(const CancelToken& cancel) const {
     WalkOptions options;
+    options.threads = context_.limits.walkThreads;
     options.root = workspaceRootOf(*context_.workspace, p_.path);
     options.start = p_.path;
     options.confine = context_.workspace.get();
@@ -154,7 +165,7 @@ class OutlineInvocation final : public ToolInvocation {
         stoppedBy = "the limit is " + std::to_string(kMaxDirBytes / (1024 * 1024)) + " MB of source";
         break;
       }
-      auto bytes = slurp(file);
+      auto bytes = readStoreText(context_, file, cancel);
       if (!bytes) {
         skipped.push_back(file + " (unreadable)");
         continue;

@@ -1,0 +1,108 @@
+// Files that are not files: FIFOs, sockets and device nodes inside the
+// workspace are refused with a clear error by every tool that reads or
+// writes, at once (a FIFO must not hang the turn, a device must not be read
+// until memory runs out); searches skip them.
+#include <catch2/catch.hpp>
+
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <chrono>
+
+#include "tests/unit/tool_fixture.h"
+#include "tools/builtin/builtin_tools.h"
+
+using namespace lathe;
+using namespace lathe::tools;
+using lathe::testing::llmText;
+using lathe::testing::ToolFixture;
+using Clock = std::chrono::steady_clock;
+using namespace std::chrono_literals;
+
+namespace {
+
+std::string arg(const char* key, const std::string& value) {
+  return json::build([&](json::Writer& w) {
+    w.StartObject();
+    json::put(w, key, value);
+    w.EndObject();
+  });
+}
+
+struct SpecialFiles : ToolFixture {
+  std::vector<std::pair<std::string, std::string>> nodes;  // name, what the error says
+  int socketFd = -1;
+  SpecialFiles() {
+    context.files = makeDiskFileStore();
+    root.write("plain.txt", "findme in a plain file\n");
+    REQUIRE(::mkfifo((root.path / "fifo").c_str(), 0644) == 0);
+    nodes.emplace_back("fifo", "FIFO");
+    socketFd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    std::string path = (root.path / "sock").string();
+    if (path.size() < sizeof addr.sun_path) {
+      std::snprintf(addr.sun_path, sizeof addr.sun_path, "%s", path.c_str());
+      if (::bind(socketFd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0) nodes.emplace_back("sock", "socket");
+    }
+    // A character device like /dev/zero (needs CAP_MKNOD; skipped without it).
+    if (::mknod((root.path / "zero").c_str(), S_IFCHR | 0644, makedev(1, 5)) == 0) {
+      nodes.emplace_back("zero", "character device");
+    }
+  }
+  ~SpecialFiles() { ::close(socketFd); }
+};
+
+}  // namespace
+
+TEST_CASE("special files: read_file, read_outline, write_file and replace refuse them at once") {
+  SpecialFiles f;
+  auto read = makeReadFileTool(f.context);
+  auto outline = makeOutlineTool(f.context);
+  auto write = makeWriteFileTool(f.context);
+  auto replace = makeReplaceTool(f.context);
+  for (const auto& [name, kind] : f.nodes) {
+    INFO("node: " << name);
+    auto start = Clock::now();
+    auto r = f.run(*read, arg("file_path", name));
+    REQUIRE(r.error);
+    CHECK(r.error->message.find(kind) != std::string::npos);
+    CHECK(r.error->message.find("not a regular file") != std::string::npos);
+
+    auto o = f.run(*outline, arg("path", name));
+    REQUIRE(o.error);
+
+    auto w = f.run(*write, R"({"file_path": ")" + name + R"(", "content": "x"})");
+    REQUIRE(w.error);
+    CHECK(w.error->message.find("not a regular file") != std::string::npos);
+
+    auto p = f.run(*replace, R"({"file_path": ")" + name +
+                                 R"(", "instruction": "i", "old_string": "a", "new_string": "b"})");
+    REQUIRE(p.error);
+    CHECK(Clock::now() - start < 5s);
+  }
+  struct stat st {};
+  REQUIRE(::stat((f.root.path / "fifo").c_str(), &st) == 0);
+  CHECK(S_ISFIFO(st.st_mode));  // still a FIFO: nothing replaced it
+}
+
+TEST_CASE("special files: grep, glob and read_many_files pass them by without hanging") {
+  SpecialFiles f;
+  auto start = Clock::now();
+  auto grep = makeGrepSearchTool(f.context);
+  auto found = f.run(*grep, arg("pattern", "findme"));
+  REQUIRE_FALSE(found.error);
+  CHECK(llmText(found).find("plain.txt") != std::string::npos);
+
+  auto many = makeReadManyFilesTool(f.context);
+  auto read = f.run(*many, R"({"include": ["*"]})");
+  REQUIRE_FALSE(read.error);
+  CHECK(llmText(read).find("findme in a plain file") != std::string::npos);
+  auto named = f.run(*many, R"({"include": ["fifo"]})");
+  REQUIRE_FALSE(named.error);
+  CHECK(llmText(named).find("findme") == std::string::npos);
+  CHECK(Clock::now() - start < 10s);
+}

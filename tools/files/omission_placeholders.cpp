@@ -1,0 +1,85 @@
+// Recognising omission placeholders line by line. Pure; any thread.
+#include "tools/files/omission_placeholders.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+namespace lathe::tools {
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+// The comment's words: the line without comment markers, lower-cased.
+std::string commentWords(std::string_view line) {
+  for (std::string_view lead : {"//", "#", "/*", "<!--", "--", ";", "*", "{/*"}) {
+    if (line.substr(0, lead.size()) == lead) {
+      line = trim(line.substr(lead.size()));
+      break;
+    }
+  }
+  for (std::string_view tail : {"*/}", "*/", "-->"}) {
+    if (line.size() >= tail.size() && line.substr(line.size() - tail.size()) == tail) {
+      line = trim(line.substr(0, line.size() - tail.size()));
+      break;
+    }
+  }
+  std::string out(line);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+bool isComment(std::string_view line) {
+  for (std::string_view lead : {"//", "#", "/*", "<!--", "--", ";", "*", "{/*"}) {
+    if (line.substr(0, lead.size()) == lead) return true;
+  }
+  return false;
+}
+
+bool isPlaceholder(std::string_view raw) {
+  std::string_view line = trim(raw);
+  if (line.size() < 6 || line.size() > 160) return false;
+  const bool comment = isComment(line);
+  std::string words = commentWords(line);
+  const bool dots = words.find("...") != std::string::npos || words.find("\xE2\x80\xA6") != std::string::npos;
+  static constexpr std::array<std::string_view, 12> kPhrases = {
+      "existing code", "rest of", "remaining code", "unchanged", "omitted", "same as before",
+      "previous code", "other methods", "other code", "code continues", "as before", "keep existing"};
+  bool phrase = std::any_of(kPhrases.begin(), kPhrases.end(),
+                            [&](std::string_view p) { return words.find(p) != std::string::npos; });
+  if (words.empty()) return false;
+  // Dots with words about omitted text: "// ... existing code ...".
+  if (phrase && dots) return comment || words.front() == '.' || words.back() == '.';
+  // A comment that is nothing but the omission: "// rest of the code".
+  for (std::string_view start : {"rest of the ", "existing code", "remaining code", "other methods"}) {
+    if (comment && words.rfind(start, 0) == 0 && words.size() < 60) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::optional<std::string> newOmissionPlaceholder(std::string_view text, std::string_view before) {
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t nl = text.find('\n', start);
+    std::string_view line = text.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
+    if (isPlaceholder(line) && before.find(trim(line)) == std::string_view::npos) return std::string(trim(line));
+    if (nl == std::string_view::npos) break;
+    start = nl + 1;
+  }
+  return std::nullopt;
+}
+
+std::string omissionMessage(const std::string& line) {
+  return "The new text contains an omission placeholder instead of real code: \"" + line +
+         "\". The tool writes exactly the text it is given, so the placeholder would replace the real code. Write "
+         "the complete text (for a large file, change it in parts with replace, giving enough unchanged lines "
+         "around each change to make old_string unique).";
+}
+
+}  // namespace lathe::tools
