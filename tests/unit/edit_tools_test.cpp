@@ -4,6 +4,9 @@
 // standing in for the editor's unsaved buffers.
 #include <catch2/catch.hpp>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -229,6 +232,25 @@ TEST_CASE("edit: disk store writes atomically, keeps the mode and leaves no temp
   CHECK(fs::is_symlink(dir.path / "link.sh"));
   CHECK(readFile(script) == "via link\n");
   CHECK(modeOf(script) == 0755);
+}
+
+TEST_CASE("edit: a temporary left by a writer that was killed is removed by the next write of that file") {
+  TempDir dir;
+  auto store = makeDiskFileStore();
+  fs::path target = dir.write("notes.txt", "old");
+  // A pid that exists no more: a child that has already been reaped.
+  pid_t gone = ::fork();
+  if (gone == 0) ::_exit(0);
+  REQUIRE(gone > 0);
+  ::waitpid(gone, nullptr, 0);
+  fs::path stale = dir.write(".notes.txt.lathe-" + std::to_string(gone) + "-0badf00d.tmp", "torn");
+  fs::path ours = dir.write(".notes.txt.lathe-" + std::to_string(::getpid()) + "-0000beef.tmp", "in use");
+  fs::path other = dir.write(".other.txt.lathe-" + std::to_string(gone) + "-0badf00d.tmp", "someone else's");
+  REQUIRE(store->writeText(target.string(), "new", CancelToken()).ok());
+  CHECK(readFile(target) == "new");
+  CHECK_FALSE(fs::exists(stale));
+  CHECK(fs::exists(ours));   // a live writer's is left alone
+  CHECK(fs::exists(other));  // and so are other files' temporaries
 }
 
 TEST_CASE("edit: disk store reads whole files and reports missing files and directories clearly") {

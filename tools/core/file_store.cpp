@@ -1,6 +1,8 @@
-// The disk FileStore: whole-file reads and atomic writes (temporary file in the
-// same directory, fsync, rename, fsync of the directory). Stateless apart from
-// an atomic counter, so one instance serves every worker thread at once.
+// The disk FileStore: whole-file reads and atomic writes (an unnamed file in
+// the same directory, fsync, a name for an instant, rename, fsync of the
+// directory), so a process killed mid-write leaves neither a torn file nor a
+// temporary behind. Stateless apart from an atomic counter, so one instance
+// serves every worker thread at once.
 #include "tools/core/file_store.h"
 
 #include <fcntl.h>
@@ -9,6 +11,8 @@
 
 #include <atomic>
 #include <cerrno>
+#include <csignal>
+#include <cstdlib>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -64,15 +68,51 @@ int writeAll(int fd, std::string_view data) {
   return 0;
 }
 
-// A name for the temporary file beside the target: hidden, recognisable, and
-// short enough for NAME_MAX even when the target's own name is at the limit.
+// A name for the temporary file beside the target: hidden, recognisable, with
+// the writer's pid (so a later write can tell a leftover of a killed process),
+// and short enough for NAME_MAX even when the target's own name is at the limit.
+std::string tempPrefix(const std::string& base) { return "." + base.substr(0, 200) + ".lathe-"; }
+
 std::string tempName(const std::string& base, uint64_t salt) {
   static std::atomic<uint64_t> counter{0};
-  uint64_t unique = salt ^ (static_cast<uint64_t>(::getpid()) << 32) ^ (counter.fetch_add(1) * 0x9E3779B97F4A7C15ull) ^
+  uint64_t unique = salt ^ (counter.fetch_add(1) * 0x9E3779B97F4A7C15ull) ^
                     static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
-  char suffix[32];
-  std::snprintf(suffix, sizeof suffix, ".lathe-%016llx.tmp", static_cast<unsigned long long>(unique));
-  return "." + base.substr(0, 200) + suffix;
+  char suffix[48];
+  std::snprintf(suffix, sizeof suffix, "%d-%08llx.tmp", static_cast<int>(::getpid()),
+                static_cast<unsigned long long>(unique & 0xffffffffull));
+  return tempPrefix(base) + suffix;
+}
+
+// Removes this target's temporaries left by writers that died (kill -9 between
+// creating and renaming): their pid is gone.
+void removeStaleTemporaries(const std::string& dir, const std::string& base) {
+  const std::string prefix = tempPrefix(base);
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    std::string name = entry.path().filename().string();
+    if (name.rfind(prefix, 0) != 0 || name.size() < 4 || name.compare(name.size() - 4, 4, ".tmp") != 0) continue;
+    int pid = std::atoi(name.c_str() + prefix.size());
+    if (pid > 0 && ::kill(pid, 0) != 0 && errno == ESRCH) ::unlink(entry.path().c_str());
+  }
+}
+
+// An unnamed file in dir (O_TMPFILE): a process killed while writing it leaves
+// nothing behind. -1 where the filesystem has no O_TMPFILE.
+int openUnnamed(const std::string& dir) {
+#ifdef O_TMPFILE
+  return ::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+#else
+  (void)dir;
+  return -1;
+#endif
+}
+
+// Gives an unnamed file a name (a temporary one, renamed over the target next).
+bool linkUnnamed(int fd, const std::string& name) {
+  std::string self = "/proc/self/fd/" + std::to_string(fd);
+  if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) == 0) return true;
+  // Without /proc, the direct form (it needs CAP_DAC_READ_SEARCH).
+  return errno != EEXIST && ::linkat(fd, "", AT_FDCWD, name.c_str(), AT_EMPTY_PATH) == 0;
 }
 
 void syncDirectory(const std::string& dir) {
@@ -155,11 +195,14 @@ class DiskFileStore final : public FileStore {
       if (ec) return makeError(errcFor(ec.value()), "cannot create directory " + dir + ": " + ec.message());
     }
 
-    // A fresh, exclusive temporary file; 0644 minus umask for a new file (the
+    // A fresh file: unnamed until it is complete where the filesystem allows,
+    // else an exclusive temporary name. 0644 minus umask for a new file (the
     // kernel applies the umask), the original's bits for an existing one.
-    std::string temp;
-    int raw = -1;
     const std::string base = target.filename().string();
+    removeStaleTemporaries(dir, base);
+    std::string temp;
+    int raw = openUnnamed(dir);
+    const bool unnamed = raw >= 0;
     for (uint64_t attempt = 0; attempt < 64 && raw < 0; ++attempt) {
       temp = dir + "/" + tempName(base, attempt);
       raw = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
@@ -169,7 +212,7 @@ class DiskFileStore final : public FileStore {
     Fd fd(raw);
 
     auto fail = [&](Error error) -> Status {
-      ::unlink(temp.c_str());
+      if (!temp.empty()) ::unlink(temp.c_str());
       return error;
     };
     if (exists) {
@@ -178,13 +221,22 @@ class DiskFileStore final : public FileStore {
         // Keeping the owner needs privileges we may not have; content and mode matter more.
       }
       if (::fchmod(fd.get(), existing.st_mode & 07777) != 0) {
-        return fail(ioError(Errc::io, "cannot set the mode of", temp, errno));
+        return fail(ioError(Errc::io, "cannot set the mode of the new", path, errno));
       }
     }
-    if (int err = writeAll(fd.get(), content)) return fail(ioError(errcFor(err), "cannot write", temp, err));
-    if (::fsync(fd.get()) != 0) return fail(ioError(Errc::io, "cannot sync", temp, errno));
-    if (int err = fd.close()) return fail(ioError(Errc::io, "cannot close", temp, err));
+    if (int err = writeAll(fd.get(), content)) return fail(ioError(errcFor(err), "cannot write", path, err));
+    if (::fsync(fd.get()) != 0) return fail(ioError(Errc::io, "cannot sync", path, errno));
     if (cancel.cancelled()) return fail(makeError(Errc::cancelled, "cancelled"));
+    if (unnamed) {
+      // Named only now, for the instant before the rename.
+      for (uint64_t attempt = 0; temp.empty() && attempt < 64; ++attempt) {
+        std::string name = dir + "/" + tempName(base, attempt);
+        if (linkUnnamed(fd.get(), name)) temp = name;
+        else if (errno != EEXIST) return ioError(errcFor(errno), "cannot link the new file into", dir, errno);
+      }
+      if (temp.empty()) return makeError(Errc::io, "cannot find a free temporary file name in " + dir);
+    }
+    if (int err = fd.close()) return fail(ioError(Errc::io, "cannot close", path, err));
     if (::rename(temp.c_str(), path.c_str()) != 0) return fail(ioError(errcFor(errno), "cannot replace", path, errno));
     syncDirectory(dir);
     return {};
