@@ -12,3 +12,4 @@ cmake -S "$ROOT" -B "$BUILD" -G Ninja -DBUILD_TESTING=ON >/dev/null
 cmake --build "$BUILD" --parallel "$JOBS"
 cd "$BUILD"
 ctest --output-on-failure --parallel "$JOBS" --timeout 300
+bash "$ROOT/editors/vscode/scripts/test.sh" "$BUILD/server/lathe"
