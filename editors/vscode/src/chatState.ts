@@ -41,6 +41,8 @@ export interface ChatState {
   /** Whether the agent can list past sessions (hidden otherwise). */
   canListSessions: boolean;
   sessions?: { sessionId: string; title?: string | null; cwd: string }[];
+  /** Whether a listed session can be reopened. */
+  canLoadSession?: boolean;
 }
 
 export function emptyState(): ChatState {

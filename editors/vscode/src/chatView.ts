@@ -15,6 +15,8 @@ export type ViewMessage =
   | { type: "open"; path: string; line?: number }
   | { type: "sideBySide"; path: string }
   | { type: "attach" }
+  | { type: "listSessions" }
+  | { type: "loadSession"; sessionId: string }
   | { type: "detach"; index: number };
 
 export interface Attachment { label: string; uri: string; text?: string; range?: string }

@@ -91,6 +91,8 @@ export function activate(context: vscode.ExtensionContext): void {
       case "open": void vscode.window.showTextDocument(vscode.Uri.file(m.path), m.line ? { selection: new vscode.Range(m.line - 1, 0, m.line - 1, 0) } : {}); break;
       case "sideBySide": void review.sideBySide(m.path); break;
       case "attach": void pickFiles(); break;
+      case "listSessions": void session.listSessions(); break;
+      case "loadSession": void session.loadSession(m.sessionId); break;
       case "detach": view.attachments.splice(m.index, 1); view.update(session.state); break;
       default: break;
     }

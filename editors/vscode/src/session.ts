@@ -69,10 +69,14 @@ export class LatheSession {
     this.state.agentStatus = "starting";
     this.emit();
     try {
-      this.init = await proc.initialize();
+      // A process that dies before answering (missing binary, bad flags) must not hang the start.
+      const died = proc.exited.then((code) => { throw new Error(`lathe exited (${code}) before it answered`); });
+      this.init = await Promise.race([proc.initialize(), died]);
+      this.state.canListSessions = this.init.agentCapabilities?.sessionCapabilities?.list != null;
+      this.state.canLoadSession = this.init.agentCapabilities?.loadSession === true;
       await this.newSession();
     } catch (e) {
-      this.fail(`Could not start Lathe (${options.command}): ${(e as Error).message}`);
+      if (proc === this.process && !this.stopping) this.fail(`Could not start Lathe (${options.command}): ${(e as Error).message}`);
     }
   }
 
@@ -97,8 +101,10 @@ export class LatheSession {
       return;
     }
     this.restarts.push(now);
-    this.state.items.push({ kind: "error", text: `Lathe exited (${code}); restarting it with a new session.` });
     await this.start();
+    // Said after the restart: the new session starts with an empty chat.
+    this.state.items.push({ kind: "error", text: `Lathe exited (${code}); restarted it with a new session.` });
+    this.emit();
   }
 
   async newSession(): Promise<void> {
@@ -114,9 +120,35 @@ export class LatheSession {
     this.state = emptyState();
     this.state.agentStatus = "ready";
     this.state.canListSessions = keep.canListSessions;
+    this.state.canLoadSession = keep.canLoadSession;
     setModes(this.state, response.modes);
     setConfigOptions(this.state, response.configOptions);
     this.changes.reset();
+    this.emit();
+  }
+
+  /** Past sessions, when Lathe advertises `session/list` (the view hides it otherwise). */
+  async listSessions(): Promise<void> {
+    if (!this.process || !this.state.canListSessions) return;
+    const response = await this.process.agent.request("session/list", { cwd: this.host.folders()[0] });
+    this.state.sessions = response.sessions.map((x) => ({ sessionId: x.sessionId, title: x.title, cwd: x.cwd }));
+    this.emit();
+  }
+
+  /** Reopens a past session; Lathe replays its history as session updates. */
+  async loadSession(sessionId: string): Promise<void> {
+    if (!this.process || !this.init?.agentCapabilities?.loadSession || this.state.busy) return;
+    const keep = this.state;
+    this.state = emptyState();
+    this.state.agentStatus = "ready";
+    this.state.canListSessions = keep.canListSessions;
+    this.state.canLoadSession = keep.canLoadSession;
+    this.sessionId = sessionId;
+    this.changes.reset();
+    const [cwd] = this.host.folders();
+    const response = await this.process.agent.request("session/load", { sessionId, cwd, mcpServers: [] });
+    setModes(this.state, response.modes);
+    setConfigOptions(this.state, response.configOptions);
     this.emit();
   }
 

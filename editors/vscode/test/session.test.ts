@@ -54,3 +54,75 @@ test("session: reject then accept an edit, with the agent's own options", { skip
     session.dispose();
   }
 });
+
+function quietHost(command: string, dir: string, errors: string[], rec?: string): SessionHost {
+  return {
+    launchOptions: () => ({ command, args: rec ? ["--fake-responses", rec] : [], env: {}, cwd: dir, log: () => {}, trace: false }),
+    readText: async (p) => fs.readFileSync(p, "utf8"),
+    currentText: async () => undefined,
+    writeText: async () => {},
+    folders: () => [dir],
+    changed: () => {},
+    showError: (m) => errors.push(m),
+  };
+}
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 400 && !check(); i++) await new Promise((r) => setTimeout(r, 50));
+  assert.ok(check(), what);
+}
+
+test("session: a missing binary gives a clear message, not a hang", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lathe-missing-"));
+  const errors: string[] = [];
+  const session = new LatheSession(quietHost(path.join(dir, "no-such-lathe"), dir, errors));
+  try {
+    await session.start();
+    await until(() => errors.some((e) => e.includes("was not found")), `a not-found message (got ${JSON.stringify(errors)})`);
+    assert.equal(session.state.agentStatus, "error");
+  } finally {
+    session.dispose();
+  }
+});
+
+test("session: when lathe dies it is restarted and the chat says so", { skip: !bin && "LATHE_BIN not set" }, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lathe-restart-"));
+  const errors: string[] = [];
+  const session = new LatheSession(quietHost(bin!, dir, errors));
+  try {
+    await session.start();
+    assert.equal(session.state.agentStatus, "ready");
+    const first = (session as unknown as { process: { child: { pid: number; kill(): void } } }).process.child;
+    first.kill();
+    await until(() => session.state.items.some((i) => i.kind === "error" && i.text.includes("restarted it")), "a restart notice");
+    await until(() => session.state.agentStatus === "ready", "ready again");
+    const second = (session as unknown as { process: { child: { pid: number } } }).process.child;
+    assert.notEqual(second.pid, first.pid);
+    assert.deepEqual(errors, []);
+  } finally {
+    session.dispose();
+  }
+});
+
+test("session: in a multi-root workspace the other folders are additional directories", { skip: !bin && "LATHE_BIN not set" }, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lathe-root1-"));
+  const other = fs.mkdtempSync(path.join(os.tmpdir(), "lathe-root2-"));
+  const file = path.join(other, "b.txt");
+  fs.writeFileSync(file, "second root\n");
+  const rec = path.join(dir, "model.jsonl");
+  const replace = { functionCall: { name: "replace", args: { file_path: file, old_string: "second", new_string: "other", instruction: "x" } } };
+  fs.writeFileSync(rec, [line([replace]), line([{ text: "Done." }])].join("\n") + "\n");
+  const writes: string[] = [];
+  const host = quietHost(bin!, dir, [], rec);
+  host.folders = () => [dir, other];
+  host.writeText = async (_p, t) => { writes.push(t); };
+  const session = new LatheSession(host);
+  session.broker.onRequest = (id) => setTimeout(() => session.broker.answerKind(id, ["allow_once"]), 10);
+  try {
+    await session.start();
+    await session.prompt([{ type: "text", text: "edit the other root" }], "edit");
+    assert.deepEqual(writes, ["other root\n"]);
+  } finally {
+    session.dispose();
+  }
+});

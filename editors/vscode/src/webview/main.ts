@@ -64,8 +64,16 @@ function toolbarHtml(s: ChatState): string {
     `<option value="${esc(m.id)}" ${m.id === s.modes!.current ? "selected" : ""}>${esc(m.name)}</option>`).join("")}</select>`);
   if (s.models) parts.push(`<select id="model" title="Model">${s.models.options.map((m) =>
     `<option value="${esc(m.value)}" ${m.value === s.models!.current ? "selected" : ""}>${esc(m.name)}</option>`).join("")}</select>`);
+  if (s.canListSessions) parts.push(`<button id="sessions" title="Past sessions">Sessions</button>`);
   parts.push(`<button id="new" title="New session">New</button>`);
   return parts.join("");
+}
+
+function sessionsHtml(s: ChatState): string {
+  if (!s.sessions) return "";
+  return `<div class="sessions"><b>Past sessions</b>${s.sessions.map((x) =>
+    s.canLoadSession ? `<div><a href="#" class="load" data-id="${esc(x.sessionId)}">${esc(x.title ?? x.sessionId)}</a></div>`
+      : `<div>${esc(x.title ?? x.sessionId)}</div>`).join("") || "<div>none</div>"}</div>`;
 }
 
 function planHtml(s: ChatState): string {
@@ -85,7 +93,7 @@ function render(s: ChatState, attachments: string[]): void {
   $("toolbar").innerHTML = toolbarHtml(s);
   const log = $("log");
   const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
-  log.innerHTML = planHtml(s) + s.items.map(itemHtml).join("");
+  log.innerHTML = sessionsHtml(s) + planHtml(s) + s.items.map(itemHtml).join("");
   if (atBottom) log.scrollTop = log.scrollHeight;
   $("changes").innerHTML = changesHtml(s);
   $("usage").textContent = s.usage ? `${s.usage.used.toLocaleString()} / ${s.usage.size.toLocaleString()} tokens` : "";
@@ -118,6 +126,8 @@ document.addEventListener("click", (e) => {
   if (el.id === "send") send();
   else if (el.id === "stop") vscode.postMessage({ type: "stop" });
   else if (el.id === "new") vscode.postMessage({ type: "newSession" });
+  else if (el.id === "sessions") vscode.postMessage({ type: "listSessions" });
+  else if (el.classList.contains("load")) { e.preventDefault(); vscode.postMessage({ type: "loadSession", sessionId: d.id }); }
   else if (el.classList.contains("opt")) vscode.postMessage({ type: "permission", requestId: d.req, optionId: d.opt });
   else if (el.classList.contains("loc")) { e.preventDefault(); vscode.postMessage({ type: "open", path: d.path, line: d.line ? Number(d.line) : undefined }); }
   else if (el.classList.contains("sbs")) vscode.postMessage({ type: "sideBySide", path: d.path });
