@@ -163,7 +163,11 @@ export class LatheSession {
       const response = await this.process.agent.request("session/prompt", { sessionId: this.sessionId, prompt: blocks });
       if (response.stopReason !== "end_turn") this.state.items.push({ kind: "notice", text: `Stopped: ${response.stopReason}` });
     } catch (e) {
-      this.state.items.push({ kind: "error", text: (e as Error).message });
+      const error = e as Error & { code?: number };
+      // -32000 is ACP's "authentication required": for Lathe, no API key.
+      const hint = error.code === -32000 ? ' Set it in your environment or in the "lathe.env" setting, then run "Lathe: New Session".' : "";
+      this.state.items.push({ kind: "error", text: error.message + hint });
+      if (hint) this.host.showError(error.message + hint);
     } finally {
       this.state.busy = false;
       this.state.changes = await this.changes.summary();

@@ -126,3 +126,21 @@ test("session: in a multi-root workspace the other folders are additional direct
     session.dispose();
   }
 });
+
+test("session: without an API key the person is told how to set one", { skip: !bin && "LATHE_BIN not set" }, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lathe-nokey-"));
+  const errors: string[] = [];
+  const host = quietHost(bin!, dir, errors);
+  const base = host.launchOptions();
+  host.launchOptions = () => ({ ...base, env: { GEMINI_API_KEY: "", GOOGLE_API_KEY: "", HOME: dir } });
+  const session = new LatheSession(host);
+  try {
+    await session.start();
+    await session.prompt([{ type: "text", text: "hi" }], "hi");
+    assert.equal(errors.length, 1, JSON.stringify(errors));
+    assert.match(errors[0], /GEMINI_API_KEY/);
+    assert.match(errors[0], /lathe\.env/);
+  } finally {
+    session.dispose();
+  }
+});
