@@ -7,5 +7,5 @@ cd "$HERE"
 rm -rf out dist
 node_modules/.bin/tsc -p .
 node scripts/bundle.mjs
-node_modules/.bin/vsce package --no-dependencies --skip-license -o lathe-vscode.vsix </dev/null >/dev/null
+node_modules/.bin/vsce package --no-dependencies --skip-license --no-rewrite-relative-links --allow-missing-repository -o lathe-vscode.vsix </dev/null >/dev/null
 echo "$HERE/lathe-vscode.vsix"

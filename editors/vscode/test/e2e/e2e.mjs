@@ -193,6 +193,18 @@ await step("after a turn, one hunk of a changed file is undone", async () => {
   if (disk("multi.txt") !== want) throw new Error("Keep changed the file");
 });
 
+await step("the palette changes the mode and adds the selection to the chat", async () => {
+  await palette("Lathe: Change Mode");
+  await page.locator(".quick-input-list .monaco-list-row", { hasText: "Auto edit" }).first().click();
+  await until("the mode picker to show Auto edit", async () => (await chat.locator("#mode").inputValue()) === "autoEdit" || await chat.locator("#mode").inputValue());
+  await page.locator(".editor-group-container.active .monaco-editor .view-lines").first().click();
+  await page.keyboard.press("Control+Home");
+  await page.keyboard.press("Shift+ArrowDown");
+  await page.keyboard.press("Shift+ArrowDown");
+  await palette("Lathe: Add Selection to Chat");
+  await chat.locator(".chip", { hasText: "multi.txt:1-3" }).waitFor();
+});
+
 await context.close();
 fs.rmSync(profile, { recursive: true, force: true });
 const passed = results.filter((r) => r.ok).length;
