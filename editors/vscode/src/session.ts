@@ -50,7 +50,15 @@ export class LatheSession {
     return {
       update: (n) => { if (n.sessionId === this.sessionId) { applyUpdate(this.state, n.update); this.emit(); } },
       permission: (p) => this.broker.request(p),
-      read: async (p) => ({ content: await this.host.readText(p.path, p.line, p.limit) }),
+      read: async (p) => {
+        try {
+          return { content: await this.host.readText(p.path, p.line, p.limit) };
+        } catch (e) {
+          // ACP's "resource not found", so that Lathe can go on to create the file.
+          if ((await this.host.currentText(p.path)) === undefined) throw acp.RequestError.resourceNotFound(p.path);
+          throw e;
+        }
+      },
       write: async (p) => {
         await this.changes.before(p.path);
         await this.host.writeText(p.path, p.content);

@@ -144,3 +144,25 @@ test("session: without an API key the person is told how to set one", { skip: !b
     session.dispose();
   }
 });
+
+test("session: a new file is created through fs/write_text_file", { skip: !bin && "LATHE_BIN not set" }, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lathe-newfile-"));
+  const file = path.join(dir, "fresh.txt");
+  const rec = path.join(dir, "model.jsonl");
+  const write = { functionCall: { name: "write_file", args: { file_path: file, content: "fresh\n" } } };
+  fs.writeFileSync(rec, [line([write]), line([{ text: "Created." }])].join("\n") + "\n");
+  const writes: string[] = [];
+  const host = quietHost(bin!, dir, [], rec);
+  host.readText = async (p) => fs.readFileSync(p, "utf8"); // throws ENOENT, as VS Code's fs does
+  host.writeText = async (p, t) => { writes.push(`${path.basename(p)}:${t}`); };
+  const session = new LatheSession(host);
+  session.broker.onRequest = (id) => setTimeout(() => session.broker.answerKind(id, ["allow_once"]), 10);
+  try {
+    await session.start();
+    await session.prompt([{ type: "text", text: "create it" }], "create");
+    assert.deepEqual(writes, ["fresh.txt:fresh\n"]);
+    assert.ok(session.state.items.some((i) => i.kind === "agent" && i.text === "Created."));
+  } finally {
+    session.dispose();
+  }
+});
