@@ -1,99 +1,22 @@
 // Runs inside the chat webview: renders the ChatState the extension posts and
-// posts back what the person does. Markdown via markdown-it, code via highlight.js.
-import MarkdownIt from "markdown-it";
-import hljs from "highlight.js/lib/common";
-import type { ChatState, Item, ToolItem } from "../chatState";
-import { computeHunks } from "../hunks";
+// posts back what the person does.
+import type { ChatState } from "../chatState";
+import { changesHtml, completionsHtml, esc, itemHtml, planHtml, sessionsHtml, toolbarHtml } from "./render";
 
 declare function acquireVsCodeApi(): { postMessage(m: unknown): void };
 const vscode = acquireVsCodeApi();
-const md = new MarkdownIt({
-  html: false,
-  linkify: true,
-  highlight: (code, lang) => {
-    const html = lang && hljs.getLanguage(lang) ? hljs.highlight(code, { language: lang }).value : hljs.highlightAuto(code).value;
-    return `<pre class="hljs"><code>${html}</code></pre>`;
-  },
-});
-
 const $ = (id: string) => document.getElementById(id)!;
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const ICONS: Record<string, string> = { read: "📖", edit: "✏️", delete: "🗑", move: "↔", search: "🔍", execute: "▶", think: "💭", fetch: "🌐", switch_mode: "⇄", other: "⚙" };
 let state: ChatState | undefined;
-
-function diffHtml(oldText: string | null, newText: string): string {
-  const rows: string[] = [];
-  for (const h of computeHunks(oldText ?? "", newText)) {
-    rows.push(`<div class="hunk-head">@@ line ${h.newStart + 1} @@</div>`);
-    for (const l of h.oldLines) rows.push(`<div class="del">- ${esc(l)}</div>`);
-    for (const l of h.newLines) rows.push(`<div class="add">+ ${esc(l)}</div>`);
-  }
-  return `<div class="diff">${rows.join("")}</div>`;
-}
-
-function toolHtml(t: ToolItem): string {
-  const links = t.locations.map((l) =>
-    `<a href="#" class="loc" data-path="${esc(l.path)}" data-line="${l.line ?? ""}">${esc(l.path.split("/").pop() ?? l.path)}${l.line ? ":" + l.line : ""}</a>`).join(" ");
-  const body = t.text.map((x) => `<div class="md">${md.render(x)}</div>`).join("");
-  const diffs = t.diffs.map((d) =>
-    `${diffHtml(d.oldText, d.newText)}<button class="sbs" data-path="${esc(d.path)}">Side by side</button>`).join("");
-  const perm = t.permission
-    ? `<div class="permission">${t.permission.options.map((o) =>
-        `<button class="opt ${o.kind}" data-req="${t.permission!.requestId}" data-opt="${esc(o.optionId)}">${esc(o.name)}</button>`).join("")}</div>`
-    : "";
-  const answer = t.answer ? `<div class="answer">${esc(t.answer)}</div>` : "";
-  return `<div class="tool status-${t.status}" data-tool="${esc(t.id)}">
-<div class="tool-head"><span class="icon">${ICONS[t.toolKind] ?? "⚙"}</span><span class="title">${esc(t.title)}</span><span class="status">${esc(t.status)}</span></div>
-<div class="locs">${links}</div>${body}${diffs}${perm}${answer}</div>`;
-}
-
-function itemHtml(item: Item): string {
-  switch (item.kind) {
-    case "user": return `<div class="user">${esc(item.text)}</div>`;
-    case "agent": return `<div class="agent md">${md.render(item.text)}</div>`;
-    case "thought": return `<details class="thought"><summary>Thinking</summary><div class="md">${md.render(item.text)}</div></details>`;
-    case "error": return `<div class="error">${esc(item.text)}</div>`;
-    case "notice": return `<div class="notice">${esc(item.text)}</div>`;
-    case "tool": return toolHtml(item);
-  }
-}
-
-function toolbarHtml(s: ChatState): string {
-  const parts = [`<span id="status" class="agent-${s.agentStatus}">${s.busy ? "Working…" : esc(s.agentStatus)}</span>`];
-  if (s.modes) parts.push(`<select id="mode" title="Mode">${s.modes.available.map((m) =>
-    `<option value="${esc(m.id)}" ${m.id === s.modes!.current ? "selected" : ""}>${esc(m.name)}</option>`).join("")}</select>`);
-  if (s.models) parts.push(`<select id="model" title="Model">${s.models.options.map((m) =>
-    `<option value="${esc(m.value)}" ${m.value === s.models!.current ? "selected" : ""}>${esc(m.name)}</option>`).join("")}</select>`);
-  if (s.canListSessions) parts.push(`<button id="sessions" title="Past sessions">Sessions</button>`);
-  parts.push(`<button id="new" title="New session">New</button>`);
-  return parts.join("");
-}
-
-function sessionsHtml(s: ChatState): string {
-  if (!s.sessions) return "";
-  return `<div class="sessions"><b>Past sessions</b>${s.sessions.map((x) =>
-    s.canLoadSession ? `<div><a href="#" class="load" data-id="${esc(x.sessionId)}">${esc(x.title ?? x.sessionId)}</a></div>`
-      : `<div>${esc(x.title ?? x.sessionId)}</div>`).join("") || "<div>none</div>"}</div>`;
-}
-
-function planHtml(s: ChatState): string {
-  if (!s.plan?.length) return "";
-  return `<div class="plan"><b>Plan</b><ul>${s.plan.map((e) => `<li class="plan-${e.status}">${esc(e.content)}</li>`).join("")}</ul></div>`;
-}
-
-function changesHtml(s: ChatState): string {
-  if (s.busy || !s.changes.length) return "";
-  return `<div class="changes"><b>Changed files</b>${s.changes.map((f) => `<div class="file"><a href="#" class="loc" data-path="${esc(f.path)}">${esc(f.path.split("/").pop() ?? f.path)}</a>
-${f.hunks.map((h, i) => `<div class="hunk">${diffHtml(h.removed.join("\n") + (h.removed.length ? "\n" : ""), h.added.join("\n") + (h.added.length ? "\n" : "")).replace(/@@ line \d+ @@/, `@@ line ${h.newStart + 1} @@`)}
-<button class="keep" data-path="${esc(f.path)}" data-index="${i}">Keep</button><button class="undo" data-path="${esc(f.path)}" data-index="${i}">Undo</button></div>`).join("")}</div>`).join("")}</div>`;
-}
 
 function render(s: ChatState, attachments: string[]): void {
   state = s;
   $("toolbar").innerHTML = toolbarHtml(s);
   const log = $("log");
   const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+  // Re-rendering must not close a thought the person opened.
+  const open = Array.from(log.querySelectorAll("details.thought")).map((d) => (d as HTMLDetailsElement).open);
   log.innerHTML = sessionsHtml(s) + planHtml(s) + s.items.map(itemHtml).join("");
+  log.querySelectorAll("details.thought").forEach((d, i) => { if (open[i]) (d as HTMLDetailsElement).open = true; });
   if (atBottom) log.scrollTop = log.scrollHeight;
   $("changes").innerHTML = changesHtml(s);
   $("usage").textContent = s.usage ? `${s.usage.used.toLocaleString()} / ${s.usage.size.toLocaleString()} tokens` : "";
@@ -112,11 +35,7 @@ function send(): void {
 }
 
 function completions(): void {
-  const box = $("prompt") as HTMLTextAreaElement;
-  const list = $("completions");
-  const m = /^\/(\S*)$/.exec(box.value);
-  const cmds = m && state?.commands ? state.commands.filter((c) => c.name.startsWith(m[1])) : [];
-  list.innerHTML = cmds.map((c) => `<div class="cmd" data-name="${esc(c.name)}">/${esc(c.name)} <span>${esc(c.description)}</span></div>`).join("");
+  $("completions").innerHTML = completionsHtml(state, ($("prompt") as HTMLTextAreaElement).value);
 }
 
 document.addEventListener("click", (e) => {
