@@ -48,7 +48,8 @@ export class InlineReview implements vscode.CodeLensProvider, vscode.TextDocumen
 
   /** Re-applies decorations when an editor with a proposal becomes visible. */
   decorate(editor: vscode.TextEditor): void {
-    const p = this.proposals.get(editor.document.uri.fsPath);
+    // Only the file itself: the side-by-side view's right side shares its path.
+    const p = editor.document.uri.scheme === "file" ? this.proposals.get(editor.document.uri.fsPath) : undefined;
     const removed: vscode.DecorationOptions[] = [];
     const added: vscode.DecorationOptions[] = [];
     for (const h of p?.hunks ?? []) {

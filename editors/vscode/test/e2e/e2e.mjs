@@ -139,10 +139,19 @@ await step("Ctrl+Z undoes the agent's edit in one step", async () => {
   await page.locator(".tab.active.dirty").waitFor({ state: "detached" });
 });
 
-await step("a rejected edit changes nothing", async () => {
+await step("a rejected edit changes nothing (after a look side by side)", async () => {
   const before = disk("notes.txt");
   await prompt("Upper-case gamma in notes.txt");
   await page.locator(".codelens-decoration a", { hasText: "Accept (Lathe)" }).waitFor();
+  await page.locator(".codelens-decoration a", { hasText: "Side by side" }).click();
+  const diff = page.locator(".editor-group-container.active .monaco-diff-editor");
+  await diff.waitFor();
+  await page.locator(".tab.active", { hasText: "Lathe's proposal" }).waitFor();
+  await until("the proposal on the right", async () => (await diff.locator(".editor.modified .view-lines").innerText()).includes("GAMMA"));
+  await until("the buffer on the left", async () => (await diff.locator(".editor.original .view-lines").innerText()).includes("gamma"));
+  await page.screenshot({ path: path.join(out, "shots", "side-by-side.png") });
+  await palette("View: Close Editor");
+  await openFile("notes.txt");
   await chat.locator(".tool button.reject_once").click();
   await chat.locator(".agent", { hasText: "Understood, left it alone." }).waitFor();
   await turnDone();
