@@ -8,7 +8,7 @@ set -euo pipefail
 LATHE_BIN="$(realpath "${1:?usage: test.sh LATHE_BIN}")"
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
-OUT="${VSCODE_E2E_OUT:-$ROOT/build/vscode-e2e}"
+OUT="${VSCODE_E2E_OUT:-${LATHE_BUILD_DIR:-$ROOT/build}/vscode-e2e}"
 export CI=true VSCODE_E2E_OUT="$OUT"
 
 # Debian packages: Chromium for the browser, and what code-server's native

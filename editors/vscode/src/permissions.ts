@@ -53,16 +53,4 @@ export class PermissionBroker {
     }
     this.pending.clear();
   }
-
-  get(id: string): acp.RequestPermissionRequest | undefined {
-    return this.pending.get(id)?.request;
-  }
-
-  /** The pending request, if any, that proposes an edit of `path`. */
-  findByPath(path: string): string | undefined {
-    for (const [id, p] of this.pending) {
-      if ((p.request.toolCall.content ?? []).some((c) => c.type === "diff" && c.path === path)) return id;
-    }
-    return undefined;
-  }
 }
