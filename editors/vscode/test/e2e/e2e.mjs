@@ -214,6 +214,18 @@ await step("the palette changes the mode and adds the selection to the chat", as
   await chat.locator(".chip", { hasText: "multi.txt:1-3" }).waitFor();
 });
 
+await step("@ attaches a file, and New starts an empty session", async () => {
+  await chat.locator("#prompt").click();
+  await chat.locator("#prompt").pressSequentially("@");
+  await page.locator(".quick-input-widget input").fill("notes.txt");
+  await page.locator(".quick-input-list .monaco-list-row", { hasText: "notes.txt" }).first().click();
+  await chat.locator(".chip", { hasText: "notes.txt" }).waitFor();
+  if ((await chat.locator("#prompt").inputValue()).includes("@")) throw new Error("the @ stayed in the prompt");
+  await chat.locator("#new").click();
+  await until("an empty chat", async () => (await chat.locator("#log .user").count()) === 0 || await chat.locator("#log .user").count());
+  await chat.locator("#status", { hasText: "ready" }).waitFor();
+});
+
 await context.close();
 fs.rmSync(profile, { recursive: true, force: true });
 const passed = results.filter((r) => r.ok).length;
