@@ -13,3 +13,4 @@ cmake --build "$BUILD" --parallel "$JOBS"
 cd "$BUILD"
 ctest --output-on-failure --parallel "$JOBS" --timeout 300
 bash "$ROOT/editors/neovim/scripts/test.sh" "$BUILD/server/lathe"
+bash "$ROOT/editors/vscode/scripts/test.sh" "$BUILD/server/lathe"

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# End to end in a real VS Code: code-server 4.100.3 on 127.0.0.1 with the
+# packaged .vsix, driven by playwright-core in Debian's Chromium, against the
+# real lathe binary replaying a recorded model. Screenshots go to $OUT.
+# Usage: e2e.sh LATHE_BIN VSIX   (prints "N passed, N failed")
+set -euo pipefail
+LATHE_BIN="$(realpath "$1")"; VSIX="$(realpath "$2")"
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+CS="$ROOT/.deps/code-server-4.100.3/node_modules/.bin/code-server"
+OUT="${VSCODE_E2E_OUT:-${LATHE_BUILD_DIR:-$ROOT/build}/vscode-e2e}"
+rm -rf "$OUT"; mkdir -p "$OUT/ws" "$OUT/ud/User" "$OUT/ext" "$OUT/shots"
+WS="$OUT/ws"
+printf 'alpha\nbeta\ngamma\n' > "$WS/notes.txt"
+printf '%s\n' one two three four five six seven eight nine ten > "$WS/multi.txt"
+node "$HERE/test/e2e/recording.mjs" "$WS" > "$OUT/model.jsonl"
+node -e '
+const [ud, bin, rec] = process.argv.slice(1);
+require("fs").writeFileSync(ud + "/User/settings.json", JSON.stringify({
+  "workbench.startupEditor": "none", "security.workspace.trust.enabled": false,
+  "telemetry.telemetryLevel": "off", "update.mode": "none", "extensions.autoCheckUpdates": false,
+  "extensions.autoUpdate": false, "workbench.enableExperiments": false, "workbench.tips.enabled": false,
+  "files.autoSave": "off", "git.enabled": false, "git.openRepositoryInParentFolders": "never", "editor.codeLens": true, "editor.minimap.enabled": false,
+  "lathe.path": bin, "lathe.args": ["--fake-responses", rec], "lathe.traceProtocol": true }, null, 1));
+' "$OUT/ud" "$LATHE_BIN" "$OUT/model.jsonl"
+PORT="$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"
+printf 'bind-addr: 127.0.0.1:%s\nauth: none\ncert: false\n' "$PORT" > "$OUT/cs.yaml"
+CSARGS=(--config "$OUT/cs.yaml" --user-data-dir "$OUT/ud" --extensions-dir "$OUT/ext")
+"$CS" "${CSARGS[@]}" --install-extension "$VSIX" >"$OUT/install.log" 2>&1 </dev/null
+"$CS" "${CSARGS[@]}" --disable-telemetry --disable-update-check --disable-workspace-trust \
+  --disable-getting-started-override "$WS" >"$OUT/code-server.log" 2>&1 </dev/null &
+CS_PID=$!
+trap 'kill "$CS_PID" 2>/dev/null || true; wait "$CS_PID" 2>/dev/null || true' EXIT
+for _ in $(seq 1 120); do
+  curl -fs "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && break
+  sleep 0.5
+done
+node "$HERE/test/e2e/e2e.mjs" "http://127.0.0.1:$PORT/?folder=$WS" "$WS" "$OUT"

@@ -1,0 +1,56 @@
+// Pending `session/request_permission` calls. Each waits for the person to pick
+// one of the agent's own options (from the chat card or the inline CodeLens);
+// nothing is answered by default. Cancelling the turn answers `cancelled`.
+import type * as acp from "@agentclientprotocol/sdk";
+
+interface Pending {
+  request: acp.RequestPermissionRequest;
+  resolve: (response: acp.RequestPermissionResponse) => void;
+}
+
+export class PermissionBroker {
+  private pending = new Map<string, Pending>();
+  private nextId = 1;
+
+  /** Called when a request arrives; `id` names it for `answer`. */
+  onRequest: (id: string, request: acp.RequestPermissionRequest) => void = () => {};
+  /** Called when a request is settled, whatever settled it. */
+  onSettled: (id: string, request: acp.RequestPermissionRequest, optionId: string | undefined) => void = () => {};
+
+  request(request: acp.RequestPermissionRequest): Promise<acp.RequestPermissionResponse> {
+    const id = `perm-${this.nextId++}`;
+    return new Promise((resolve) => {
+      this.pending.set(id, { request, resolve });
+      this.onRequest(id, request);
+    });
+  }
+
+  /** Answers with one of the offered options; returns false when unknown. */
+  answer(id: string, optionId: string): boolean {
+    const p = this.pending.get(id);
+    if (!p || !p.request.options.some((o) => o.optionId === optionId)) return false;
+    this.pending.delete(id);
+    p.resolve({ outcome: { outcome: "selected", optionId } });
+    this.onSettled(id, p.request, optionId);
+    return true;
+  }
+
+  /** Answers with the first option of the given kind (Accept / Reject buttons). */
+  answerKind(id: string, kinds: acp.PermissionOptionKind[]): boolean {
+    const p = this.pending.get(id);
+    if (!p) return false;
+    for (const kind of kinds) {
+      const option = p.request.options.find((o) => o.kind === kind);
+      if (option) return this.answer(id, option.optionId);
+    }
+    return false;
+  }
+
+  cancelAll(): void {
+    for (const [id, p] of this.pending) {
+      p.resolve({ outcome: { outcome: "cancelled" } });
+      this.onSettled(id, p.request, undefined);
+    }
+    this.pending.clear();
+  }
+}

@@ -1,0 +1,222 @@
+// One Lathe process and its current session: the prompt turn, cancel, modes,
+// restarts. Turns ACP traffic into ChatState; the view renders it.
+import * as acp from "@agentclientprotocol/sdk";
+import { AgentProcess, type ClientHandlers, type LaunchOptions } from "./agentProcess";
+import { applyUpdate, emptyState, findTool, setConfigOptions, setModes, upsertTool, type ChatState } from "./chatState";
+import { PermissionBroker } from "./permissions";
+import { ChangeTracker } from "./changes";
+
+export interface SessionHost {
+  launchOptions(): LaunchOptions;
+  readText(path: string, line?: number | null, limit?: number | null): Promise<string>;
+  writeText(path: string, content: string): Promise<void>;
+  currentText(path: string): Promise<string | undefined>;
+  /** The workspace root and the other folders (multi-root). */
+  folders(): string[];
+  changed(state: ChatState): void;
+  showError(message: string): void;
+}
+
+export class LatheSession {
+  state: ChatState = emptyState();
+  readonly broker = new PermissionBroker();
+  readonly changes: ChangeTracker;
+  private process?: AgentProcess;
+  private init?: acp.InitializeResponse;
+  private sessionId?: string;
+  private stopping = false;
+  private restarts: number[] = [];
+
+  constructor(private host: SessionHost) {
+    this.changes = new ChangeTracker((p) => host.currentText(p));
+    this.broker.onRequest = (id, request) => {
+      const tool = upsertTool(this.state, request.toolCall);
+      tool.permission = { requestId: id, options: request.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })) };
+      this.emit();
+    };
+    this.broker.onSettled = (_id, request, optionId) => {
+      const tool = findTool(this.state, request.toolCall.toolCallId);
+      if (tool) {
+        tool.permission = undefined;
+        tool.answer = request.options.find((o) => o.optionId === optionId)?.name ?? "Cancelled";
+      }
+      this.emit();
+    };
+  }
+
+  private emit(): void { this.host.changed(this.state); }
+
+  private handlers(): ClientHandlers {
+    return {
+      update: (n) => { if (n.sessionId === this.sessionId) { applyUpdate(this.state, n.update); this.emit(); } },
+      permission: (p) => this.broker.request(p),
+      read: async (p) => {
+        try {
+          return { content: await this.host.readText(p.path, p.line, p.limit) };
+        } catch (e) {
+          // ACP's "resource not found", so that Lathe can go on to create the file.
+          if ((await this.host.currentText(p.path)) === undefined) throw acp.RequestError.resourceNotFound(p.path);
+          throw e;
+        }
+      },
+      write: async (p) => {
+        await this.changes.before(p.path);
+        await this.host.writeText(p.path, p.content);
+        return {};
+      },
+    };
+  }
+
+  /** Starts Lathe (again) and opens a new session. */
+  async start(): Promise<void> {
+    this.stopping = false;
+    const options = this.host.launchOptions();
+    const proc = new AgentProcess(options, this.handlers());
+    this.process = proc;
+    void proc.exited.then((code) => this.onExit(proc, code));
+    this.state.agentStatus = "starting";
+    this.emit();
+    try {
+      // A process that dies before answering (missing binary, bad flags) must not hang the start.
+      const died = proc.exited.then((code) => { throw new Error(`lathe exited (${code}) before it answered`); });
+      this.init = await Promise.race([proc.initialize(), died]);
+      this.state.canListSessions = this.init.agentCapabilities?.sessionCapabilities?.list != null;
+      this.state.canLoadSession = this.init.agentCapabilities?.loadSession === true;
+      await this.newSession();
+    } catch (e) {
+      if (proc === this.process && !this.stopping) this.fail(`Could not start Lathe (${options.command}): ${(e as Error).message}`);
+    }
+  }
+
+  private fail(message: string): void {
+    this.state.agentStatus = "error";
+    this.state.items.push({ kind: "error", text: message });
+    this.emit();
+    this.host.showError(message);
+  }
+
+  private async onExit(proc: AgentProcess, code: string): Promise<void> {
+    if (proc !== this.process || this.stopping) return;
+    this.broker.cancelAll();
+    this.state.busy = false;
+    const now = Date.now();
+    this.restarts = this.restarts.filter((t) => now - t < 60_000);
+    const missing = code.startsWith("error: spawn") || code.includes("ENOENT");
+    if (missing || this.restarts.length >= 3) {
+      this.fail(missing
+        ? `Lathe was not found (${this.host.launchOptions().command}). Set "lathe.path" to the lathe binary.`
+        : `Lathe exited (${code}) three times in a minute; not restarting. See the Lathe output channel.`);
+      return;
+    }
+    this.restarts.push(now);
+    await this.start();
+    // Said after the restart: the new session starts with an empty chat.
+    this.state.items.push({ kind: "error", text: `Lathe exited (${code}); restarted it with a new session.` });
+    this.emit();
+  }
+
+  async newSession(): Promise<void> {
+    if (!this.process || !this.init) return;
+    if (this.state.busy) await this.cancel();
+    const [cwd, ...others] = this.host.folders();
+    const extra = this.init.agentCapabilities?.sessionCapabilities?.additionalDirectories != null ? others : [];
+    const request: acp.NewSessionRequest = { cwd, mcpServers: [] };
+    if (extra.length) request.additionalDirectories = extra;
+    const response = await this.process.agent.request("session/new", request);
+    this.sessionId = response.sessionId;
+    const keep = this.state;
+    this.state = emptyState();
+    this.state.agentStatus = "ready";
+    this.state.canListSessions = keep.canListSessions;
+    this.state.canLoadSession = keep.canLoadSession;
+    setModes(this.state, response.modes);
+    setConfigOptions(this.state, response.configOptions);
+    this.changes.reset();
+    this.emit();
+  }
+
+  /** Past sessions, when Lathe advertises `session/list` (the view hides it otherwise). */
+  async listSessions(): Promise<void> {
+    if (!this.process || !this.state.canListSessions) return;
+    const response = await this.process.agent.request("session/list", { cwd: this.host.folders()[0] });
+    this.state.sessions = response.sessions.map((x) => ({ sessionId: x.sessionId, title: x.title, cwd: x.cwd }));
+    this.emit();
+  }
+
+  /** Reopens a past session; Lathe replays its history as session updates. */
+  async loadSession(sessionId: string): Promise<void> {
+    if (!this.process || !this.init?.agentCapabilities?.loadSession || this.state.busy) return;
+    const keep = this.state;
+    this.state = emptyState();
+    this.state.agentStatus = "ready";
+    this.state.canListSessions = keep.canListSessions;
+    this.state.canLoadSession = keep.canLoadSession;
+    this.sessionId = sessionId;
+    this.changes.reset();
+    const [cwd] = this.host.folders();
+    const response = await this.process.agent.request("session/load", { sessionId, cwd, mcpServers: [] });
+    setModes(this.state, response.modes);
+    setConfigOptions(this.state, response.configOptions);
+    this.emit();
+  }
+
+  async prompt(blocks: acp.ContentBlock[], shown: string): Promise<void> {
+    if (!this.process || !this.sessionId || this.state.busy) return;
+    this.state.items.push({ kind: "user", text: shown });
+    this.state.busy = true;
+    this.state.changes = [];
+    this.changes.reset();
+    this.emit();
+    try {
+      const response = await this.process.agent.request("session/prompt", { sessionId: this.sessionId, prompt: blocks });
+      if (response.stopReason !== "end_turn") this.state.items.push({ kind: "notice", text: `Stopped: ${response.stopReason}` });
+    } catch (e) {
+      const error = e as Error & { code?: number };
+      // -32000 is ACP's "authentication required": for Lathe, no API key.
+      const hint = error.code === -32000 ? ' Set it in your environment or in the "lathe.env" setting, then run "Lathe: New Session".' : "";
+      this.state.items.push({ kind: "error", text: error.message + hint });
+      if (hint) this.host.showError(error.message + hint);
+    } finally {
+      this.state.busy = false;
+      this.state.changes = await this.changes.summary();
+      this.emit();
+    }
+  }
+
+  async cancel(): Promise<void> {
+    if (!this.process || !this.sessionId) return;
+    this.broker.cancelAll();
+    await this.process.agent.notify("session/cancel", { sessionId: this.sessionId });
+  }
+
+  async setMode(modeId: string): Promise<void> {
+    if (!this.process || !this.sessionId || !this.state.modes) return;
+    await this.process.agent.request("session/set_mode", { sessionId: this.sessionId, modeId });
+    this.state.modes.current = modeId;
+    this.emit();
+  }
+
+  async setModel(value: string): Promise<void> {
+    const models = this.state.models;
+    if (!this.process || !this.sessionId || !models) return;
+    const r = await this.process.agent.request("session/set_config_option", { sessionId: this.sessionId, configId: models.configId, value });
+    setConfigOptions(this.state, r.configOptions);
+    this.emit();
+  }
+
+  /** Per-hunk Keep / Undo after a turn. */
+  async resolveHunk(path: string, index: number, keep: boolean): Promise<void> {
+    if (keep) await this.changes.keep(path, index);
+    else await this.changes.undo(path, index, (p, text) => this.host.writeText(p, text));
+    this.state.changes = await this.changes.summary();
+    this.emit();
+  }
+
+  get promptCapabilities(): acp.PromptCapabilities | undefined { return this.init?.agentCapabilities?.promptCapabilities; }
+
+  dispose(): void {
+    this.stopping = true;
+    this.broker.cancelAll();
+    this.process?.stop();
+  }
+}

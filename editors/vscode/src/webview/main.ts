@@ -1,0 +1,80 @@
+// Runs inside the chat webview: renders the ChatState the extension posts and
+// posts back what the person does.
+import type { ChatState } from "../chatState";
+import { changesHtml, completionsHtml, esc, itemHtml, planHtml, sessionsHtml, toolbarHtml } from "./render";
+
+declare function acquireVsCodeApi(): { postMessage(m: unknown): void };
+const vscode = acquireVsCodeApi();
+const $ = (id: string) => document.getElementById(id)!;
+let state: ChatState | undefined;
+
+function render(s: ChatState, attachments: string[]): void {
+  state = s;
+  $("toolbar").innerHTML = toolbarHtml(s);
+  const log = $("log");
+  const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+  // Re-rendering must not close a thought the person opened.
+  const open = Array.from(log.querySelectorAll("details.thought")).map((d) => (d as HTMLDetailsElement).open);
+  log.innerHTML = sessionsHtml(s) + planHtml(s) + s.items.map(itemHtml).join("");
+  log.querySelectorAll("details.thought").forEach((d, i) => { if (open[i]) (d as HTMLDetailsElement).open = true; });
+  if (atBottom) log.scrollTop = log.scrollHeight;
+  $("changes").innerHTML = changesHtml(s);
+  $("usage").textContent = s.usage ? `${s.usage.used.toLocaleString()} / ${s.usage.size.toLocaleString()} tokens` : "";
+  $("attachments").innerHTML = attachments.map((a, i) => `<span class="chip">${esc(a)}<a href="#" class="detach" data-index="${i}">×</a></span>`).join("");
+  ($("stop") as HTMLButtonElement).disabled = !s.busy;
+  ($("send") as HTMLButtonElement).disabled = s.busy;
+}
+
+function send(): void {
+  const box = $("prompt") as HTMLTextAreaElement;
+  const text = box.value.trim();
+  if (!text || state?.busy) return;
+  vscode.postMessage({ type: "send", text });
+  box.value = "";
+  completions();
+}
+
+function completions(): void {
+  $("completions").innerHTML = completionsHtml(state, ($("prompt") as HTMLTextAreaElement).value);
+}
+
+document.addEventListener("click", (e) => {
+  const el = (e.target as HTMLElement).closest("button, a, .cmd") as HTMLElement | null;
+  if (!el) return;
+  const d = el.dataset;
+  if (el.id === "send") send();
+  else if (el.id === "stop") vscode.postMessage({ type: "stop" });
+  else if (el.id === "new") vscode.postMessage({ type: "newSession" });
+  else if (el.id === "sessions") vscode.postMessage({ type: "listSessions" });
+  else if (el.classList.contains("load")) { e.preventDefault(); vscode.postMessage({ type: "loadSession", sessionId: d.id }); }
+  else if (el.classList.contains("opt")) vscode.postMessage({ type: "permission", requestId: d.req, optionId: d.opt });
+  else if (el.classList.contains("loc")) { e.preventDefault(); vscode.postMessage({ type: "open", path: d.path, line: d.line ? Number(d.line) : undefined }); }
+  else if (el.classList.contains("sbs")) vscode.postMessage({ type: "sideBySide", path: d.path });
+  else if (el.classList.contains("keep") || el.classList.contains("undo")) vscode.postMessage({ type: "hunk", path: d.path, index: Number(d.index), keep: el.classList.contains("keep") });
+  else if (el.classList.contains("detach")) { e.preventDefault(); vscode.postMessage({ type: "detach", index: Number(d.index) }); }
+  else if (el.classList.contains("cmd")) { ($("prompt") as HTMLTextAreaElement).value = `/${d.name} `; completions(); }
+});
+
+document.addEventListener("change", (e) => {
+  const el = e.target as HTMLSelectElement;
+  if (el.id === "mode") vscode.postMessage({ type: "mode", id: el.value });
+  if (el.id === "model") vscode.postMessage({ type: "model", value: el.value });
+});
+
+$("prompt").addEventListener("keydown", (e) => {
+  if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); send(); }
+});
+$("prompt").addEventListener("input", (e) => {
+  const box = e.target as HTMLTextAreaElement;
+  if ((e as InputEvent).data === "@") {
+    box.value = box.value.replace(/@$/, "");
+    vscode.postMessage({ type: "attach" });
+  }
+  completions();
+});
+
+window.addEventListener("message", (e) => {
+  if (e.data?.type === "state") render(e.data.state, e.data.attachments);
+  if (e.data?.type === "focus") ($("prompt") as HTMLTextAreaElement).focus();
+});
+vscode.postMessage({ type: "ready" });

@@ -1,0 +1,63 @@
+import { test } from "node:test";
+import * as assert from "node:assert/strict";
+import type * as acp from "@agentclientprotocol/sdk";
+import { applyUpdate, emptyState, setConfigOptions, setModes, type ToolItem } from "../src/chatState";
+
+const text = (t: string): acp.ContentBlock => ({ type: "text", text: t });
+
+test("state: message and thought chunks stream into one item each", () => {
+  const s = emptyState();
+  applyUpdate(s, { sessionUpdate: "agent_thought_chunk", content: text("hmm ") });
+  applyUpdate(s, { sessionUpdate: "agent_thought_chunk", content: text("ok") });
+  applyUpdate(s, { sessionUpdate: "agent_message_chunk", content: text("**Hel") });
+  applyUpdate(s, { sessionUpdate: "agent_message_chunk", content: text("lo**") });
+  assert.deepEqual(s.items, [{ kind: "thought", text: "hmm ok" }, { kind: "agent", text: "**Hello**" }]);
+});
+
+test("state: a tool call and its updates make one card with diff, output and locations", () => {
+  const s = emptyState();
+  applyUpdate(s, { sessionUpdate: "tool_call", toolCallId: "c1", title: "Edit a.txt", kind: "edit", status: "pending", locations: [{ path: "/w/a.txt" }] });
+  applyUpdate(s, { sessionUpdate: "tool_call_update", toolCallId: "c1", status: "completed",
+    content: [{ type: "diff", path: "/w/a.txt", oldText: "x\n", newText: "y\n" }, { type: "content", content: text("done") }],
+    locations: [{ path: "/w/a.txt", line: 3 }] });
+  assert.equal(s.items.length, 1);
+  const tool = s.items[0] as ToolItem;
+  assert.equal(tool.status, "completed");
+  assert.equal(tool.title, "Edit a.txt");
+  assert.deepEqual(tool.diffs, [{ path: "/w/a.txt", oldText: "x\n", newText: "y\n" }]);
+  assert.deepEqual(tool.text, ["done"]);
+  assert.deepEqual(tool.locations, [{ path: "/w/a.txt", line: 3 }]);
+});
+
+test("state: an update without content keeps the card's content", () => {
+  const s = emptyState();
+  applyUpdate(s, { sessionUpdate: "tool_call", toolCallId: "c1", title: "Shell", kind: "execute", content: [{ type: "content", content: text("$ ls") }] });
+  applyUpdate(s, { sessionUpdate: "tool_call_update", toolCallId: "c1", status: "in_progress" });
+  assert.deepEqual((s.items[0] as ToolItem).text, ["$ ls"]);
+});
+
+test("state: plan, commands, usage and mode updates", () => {
+  const s = emptyState();
+  applyUpdate(s, { sessionUpdate: "plan", entries: [{ content: "Read", status: "completed", priority: "high" }, { content: "Edit", status: "pending", priority: "low" }] });
+  applyUpdate(s, { sessionUpdate: "available_commands_update", availableCommands: [{ name: "compress", description: "Shrink history" }] });
+  applyUpdate(s, { sessionUpdate: "usage_update", used: 10, size: 100 });
+  assert.equal(s.plan?.length, 2);
+  assert.deepEqual(s.commands, [{ name: "compress", description: "Shrink history" }]);
+  assert.deepEqual(s.usage, { used: 10, size: 100 });
+  applyUpdate(s, { sessionUpdate: "current_mode_update", currentModeId: "plan" });
+  assert.equal(s.modes as unknown, undefined, "no picker when the agent offered no modes");
+  setModes(s, { currentModeId: "default", availableModes: [{ id: "default", name: "Default" }, { id: "plan", name: "Plan" }] });
+  applyUpdate(s, { sessionUpdate: "current_mode_update", currentModeId: "plan" });
+  assert.equal(s.modes!.current, "plan");
+});
+
+test("state: the model picker shows only when a model config option is offered", () => {
+  const s = emptyState();
+  setConfigOptions(s, undefined);
+  assert.equal(s.models, undefined);
+  setConfigOptions(s, [{ id: "model", name: "Model", category: "model", type: "select", currentValue: "pro",
+    options: [{ value: "pro", name: "Pro" }, { value: "flash", name: "Flash" }] }]);
+  assert.deepEqual(s.models, { configId: "model", current: "pro", options: [{ value: "pro", name: "Pro" }, { value: "flash", name: "Flash" }] });
+  applyUpdate(s, { sessionUpdate: "config_option_update", configOptions: [] });
+  assert.equal(s.models, undefined);
+});

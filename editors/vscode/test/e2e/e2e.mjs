@@ -1,0 +1,233 @@
+// Drives code-server with playwright-core: each step is a test; a failed step
+// saves a screenshot and fails the run. Usage: e2e.mjs URL WORKSPACE OUT
+import { chromium } from "playwright-core";
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+const [url, ws, out] = process.argv.slice(2);
+const LONG = 90_000; // generous: the machine is shared and loaded
+const results = [];
+const disk = (name) => fs.readFileSync(path.join(ws, name), "utf8");
+
+const profile = fs.mkdtempSync(path.join(out, "chromium-"));
+const context = await chromium.launchPersistentContext(profile, {
+  executablePath: "/usr/bin/chromium",
+  headless: true,
+  viewport: { width: 1400, height: 900 },
+  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync"],
+});
+const page = context.pages()[0] ?? (await context.newPage());
+page.setDefaultTimeout(LONG);
+const chat = page.frameLocator("iframe.webview.ready").frameLocator("#active-frame");
+
+async function until(what, check) {
+  const deadline = Date.now() + LONG;
+  let last;
+  while (Date.now() < deadline) {
+    try { last = await check(); if (last === true) return; } catch (e) { last = e.message; }
+    await page.waitForTimeout(250);
+  }
+  throw new Error(`timed out waiting for ${what} (last: ${String(last).slice(0, 300)})`);
+}
+
+async function step(name, body) {
+  const shot = path.join(out, "shots", `${String(results.length + 1).padStart(2, "0")}-${name.replace(/\W+/g, "-")}.png`);
+  if (results.some((r) => !r.ok)) { results.push({ name, ok: false }); console.log(`not ok - ${name} (skipped after a failure)`); return; }
+  try {
+    await body();
+    await page.screenshot({ path: shot });
+    results.push({ name, ok: true });
+    console.log(`ok - ${name}`);
+  } catch (e) {
+    await page.screenshot({ path: shot.replace(/\.png$/, "-FAILED.png") }).catch(() => {});
+    results.push({ name, ok: false });
+    console.log(`not ok - ${name}\n  ${e.message.split("\n").join("\n  ")}`);
+  }
+}
+
+async function palette(command) {
+  // Retried: the palette lists an extension's commands only once they are registered.
+  await until(`"${command}" in the palette`, async () => {
+    await page.keyboard.press("F1");
+    await page.locator(".quick-input-widget input").fill(`>${command}`);
+    const row = page.locator(".quick-input-list .monaco-list-row", { hasText: command }).first();
+    if (await row.isVisible()) return true;
+    await page.waitForTimeout(1000);
+    if (await row.isVisible()) return true;
+    await page.keyboard.press("Escape");
+    return "not listed";
+  });
+  await page.keyboard.press("Enter");
+}
+
+async function openFile(name) {
+  await page.keyboard.press("Control+P");
+  await page.locator(".quick-input-widget input").fill(name);
+  await page.locator(".quick-input-list .monaco-list-row", { hasText: name }).first().waitFor();
+  await page.keyboard.press("Enter");
+  await page.locator(`.tab.active[aria-label^="${name}"]`).waitFor();
+}
+
+const editorText = async () => (await page.locator(".editor-group-container.active .monaco-editor .view-lines").first().innerText()).replace(/\u00a0/g, " ");
+
+async function prompt(text) {
+  const box = chat.locator("#prompt");
+  await until("the prompt box to be enabled", async () => !(await chat.locator("#send").isDisabled()));
+  await box.click();
+  await box.fill(text);
+  await box.press("Enter");
+  await chat.locator(".user", { hasText: text }).waitFor();
+}
+
+const turnDone = () => until("the turn to end", async () => !(await chat.locator("#send").isDisabled()));
+
+await step("VS Code starts and the Lathe chat opens from the palette", async () => {
+  await page.goto(url);
+  await page.locator(".monaco-workbench").waitFor();
+  await page.locator("#workbench\\.parts\\.statusbar", { hasText: "Lathe:" }).waitFor();
+  await palette("Lathe: Open Chat");
+  await chat.locator("#prompt").waitFor();
+  await chat.locator("#status", { hasText: "ready" }).waitFor();
+  await chat.locator("#mode").waitFor(); // Lathe offers modes; the picker shows them
+});
+
+await step("a prompt's answer streams in as Markdown", async () => {
+  await prompt("Say hello");
+  await chat.locator(".agent", { hasText: "Streaming works." }).waitFor();
+  await chat.locator(".agent strong", { hasText: "Hello" }).waitFor();
+  await chat.locator(".agent pre.hljs code").waitFor();
+  await chat.locator("details.thought summary").waitFor();
+  if (await chat.locator("details.thought[open]").count()) throw new Error("the thought is not collapsed");
+  await chat.locator("#usage", { hasText: "tokens" }).waitFor();
+  await turnDone();
+});
+
+await step("an edit of an unsaved buffer is shown inline and accepted", async () => {
+  await openFile("notes.txt");
+  await page.locator(".editor-group-container.active .monaco-editor .view-lines").first().click();
+  await page.keyboard.press("Control+Home");
+  await page.keyboard.type("UNSAVED ");
+  await page.locator(".tab.active.dirty").waitFor();
+  await prompt("Upper-case beta in notes.txt");
+  const accept = page.locator(".codelens-decoration a", { hasText: "Accept (Lathe)" });
+  await accept.waitFor();
+  await page.locator(".codelens-decoration a", { hasText: "Side by side" }).waitFor();
+  await chat.locator(".tool .diff .add", { hasText: "BETA" }).waitFor();
+  await page.screenshot({ path: path.join(out, "shots", "inline-review.png") });
+  await accept.click();
+  await chat.locator(".agent", { hasText: "Edited notes.txt." }).waitFor();
+  await turnDone();
+  await until("the buffer to hold the unsaved text plus the edit", async () => {
+    const text = await editorText();
+    return (text.includes("UNSAVED alpha") && text.includes("BETA")) || text;
+  });
+  await until("the edit to be saved to disk", async () => disk("notes.txt") === "UNSAVED alpha\nBETA\ngamma\n" || disk("notes.txt"));
+  await until("the CodeLens to go after accepting", async () => (await page.locator(".codelens-decoration a", { hasText: "Accept (Lathe)" }).count()) === 0);
+});
+
+await step("Ctrl+Z undoes the agent's edit in one step", async () => {
+  await page.locator(".editor-group-container.active .monaco-editor .view-lines").first().click();
+  await page.keyboard.press("Control+Z");
+  await until("the edit to be undone", async () => {
+    const text = await editorText();
+    return (text.includes("UNSAVED alpha") && text.includes("beta") && !text.includes("BETA")) || text;
+  });
+  await page.keyboard.press("Control+Shift+Z");
+  await until("the edit to be redone", async () => (await editorText()).includes("BETA"));
+  await page.keyboard.press("Control+S");
+  await page.locator(".tab.active.dirty").waitFor({ state: "detached" });
+});
+
+await step("a rejected edit changes nothing (after a look side by side)", async () => {
+  const before = disk("notes.txt");
+  await prompt("Upper-case gamma in notes.txt");
+  await page.locator(".codelens-decoration a", { hasText: "Accept (Lathe)" }).waitFor();
+  await page.locator(".codelens-decoration a", { hasText: "Side by side" }).click();
+  const diff = page.locator(".editor-group-container.active .monaco-diff-editor");
+  await diff.waitFor();
+  await page.locator(".tab.active", { hasText: "Lathe's proposal" }).waitFor();
+  await until("the proposal on the right", async () => (await diff.locator(".editor.modified .view-lines").innerText()).includes("GAMMA"));
+  await until("the buffer on the left", async () => (await diff.locator(".editor.original .view-lines").innerText()).includes("gamma"));
+  await page.screenshot({ path: path.join(out, "shots", "side-by-side.png") });
+  await palette("View: Close Editor");
+  await openFile("notes.txt");
+  await chat.locator(".tool button.reject_once").click();
+  await chat.locator(".agent", { hasText: "Understood, left it alone." }).waitFor();
+  await turnDone();
+  await chat.locator(".tool.status-failed").last().waitFor();
+  if (disk("notes.txt") !== before) throw new Error(`the file changed: ${disk("notes.txt")}`);
+  const text = await editorText();
+  if (text.includes("GAMMA")) throw new Error("the buffer changed");
+  await until("the CodeLens to go after rejecting", async () => (await page.locator(".codelens-decoration a", { hasText: "Accept (Lathe)" }).count()) === 0);
+});
+
+await step("a shell command is allowed in its card and its output shown", async () => {
+  await prompt("Run the check");
+  const card = chat.locator(".tool", { hasText: "lathe-shell-ok" }).last();
+  await card.locator("button.allow_once").click();
+  await card.locator(".status", { hasText: "completed" }).waitFor();
+  await card.locator("pre", { hasText: /^lathe-shell-ok\s*$/ }).waitFor();
+  await chat.locator(".agent", { hasText: "The command ran." }).waitFor();
+  await turnDone();
+  if (!fs.existsSync(path.join(ws, "made-by-shell.txt"))) throw new Error("the command did not run");
+});
+
+await step("Stop cancels a long command", async () => {
+  await prompt("Wait a while");
+  const card = chat.locator(".tool", { hasText: "sleep 30" }).last();
+  await card.locator(".status", { hasText: "in_progress" }).waitFor();
+  await page.locator("#workbench\\.parts\\.statusbar", { hasText: "Lathe: working" }).waitFor();
+  await chat.locator("#stop").click();
+  await chat.locator(".notice", { hasText: "Stopped: cancelled" }).waitFor();
+  await card.locator(".status", { hasText: "failed" }).waitFor();
+  await turnDone();
+});
+
+await step("after a turn, one hunk of a changed file is undone", async () => {
+  await openFile("multi.txt");
+  await prompt("Upper-case two and nine");
+  await page.locator(".codelens-decoration a", { hasText: "Accept (Lathe)" }).first().waitFor();
+  await chat.locator(".tool button.allow_once").last().click();
+  await chat.locator(".agent", { hasText: "Wrote multi.txt." }).waitFor();
+  await turnDone();
+  const hunks = chat.locator(".changes .hunk");
+  await until("two hunks listed", async () => (await hunks.count()) === 2 || await hunks.count());
+  await hunks.nth(0).locator("button.undo").click();
+  const want = "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nNINE\nten\n";
+  await until("the first hunk undone on disk", async () => disk("multi.txt") === want || disk("multi.txt"));
+  await until("one hunk left", async () => (await hunks.count()) === 1 || await hunks.count());
+  await hunks.nth(0).locator("button.keep").click();
+  await until("no hunk left", async () => (await hunks.count()) === 0 || await hunks.count());
+  if (disk("multi.txt") !== want) throw new Error("Keep changed the file");
+});
+
+await step("the palette changes the mode and adds the selection to the chat", async () => {
+  await palette("Lathe: Change Mode");
+  await page.locator(".quick-input-list .monaco-list-row", { hasText: "Auto edit" }).first().click();
+  await until("the mode picker to show Auto edit", async () => (await chat.locator("#mode").inputValue()) === "autoEdit" || await chat.locator("#mode").inputValue());
+  await page.locator(".editor-group-container.active .monaco-editor .view-lines").first().click();
+  await page.keyboard.press("Control+Home");
+  await page.keyboard.press("Shift+ArrowDown");
+  await page.keyboard.press("Shift+ArrowDown");
+  await palette("Lathe: Add Selection to Chat");
+  await chat.locator(".chip", { hasText: "multi.txt:1-3" }).waitFor();
+});
+
+await step("@ attaches a file, and New starts an empty session", async () => {
+  await chat.locator("#prompt").click();
+  await chat.locator("#prompt").pressSequentially("@");
+  await page.locator(".quick-input-widget input").fill("notes.txt");
+  await page.locator(".quick-input-list .monaco-list-row", { hasText: "notes.txt" }).first().click();
+  await chat.locator(".chip", { hasText: "notes.txt" }).waitFor();
+  if ((await chat.locator("#prompt").inputValue()).includes("@")) throw new Error("the @ stayed in the prompt");
+  await chat.locator("#new").click();
+  await until("an empty chat", async () => (await chat.locator("#log .user").count()) === 0 || await chat.locator("#log .user").count());
+  await chat.locator("#status", { hasText: "ready" }).waitFor();
+});
+
+await context.close();
+fs.rmSync(profile, { recursive: true, force: true });
+const passed = results.filter((r) => r.ok).length;
+console.log(`${passed} passed, ${results.length - passed} failed`);
+process.exit(passed === results.length ? 0 : 1);

@@ -1,0 +1,28 @@
+// Writes the recorded model for the e2e run (Gemini CLI JSON lines, one line per
+// model call, replayed in order by `lathe --fake-responses`). WS is the workspace.
+const ws = process.argv[2];
+const chunk = (text, thought = false) => ({ candidates: [{ content: { role: "model", parts: [{ text, ...(thought ? { thought } : {}) }] }, index: 0 }] });
+const last = (parts) => ({ candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }],
+  usageMetadata: { promptTokenCount: 1200, candidatesTokenCount: 40, totalTokenCount: 1240 } });
+const call = (name, args) => last([{ functionCall: { name, args } }]);
+const say = (text) => last([{ text }]);
+const line = (...chunks) => JSON.stringify({ method: "generateContentStream", response: chunks });
+const multi = ["one", "TWO", "three", "four", "five", "six", "seven", "eight", "NINE", "ten", ""].join("\n");
+console.log([
+  // 1. A streamed answer with Markdown and a thought.
+  line(chunk("The person wants a greeting.", true), chunk("**Hello** from Lathe. "), chunk("Here is code:\n\n```js\nconst x = 1;\n```\n"), say("Streaming works.")),
+  // 2. An edit of a file with unsaved changes, accepted.
+  line(call("replace", { file_path: `${ws}/notes.txt`, old_string: "beta", new_string: "BETA", instruction: "upper-case beta" })),
+  line(say("Edited notes.txt.")),
+  // 3. The same kind of edit, rejected.
+  line(call("replace", { file_path: `${ws}/notes.txt`, old_string: "gamma", new_string: "GAMMA", instruction: "upper-case gamma" })),
+  line(say("Understood, left it alone.")),
+  // 4. A shell command that needs permission, allowed.
+  line(call("run_shell_command", { command: "touch made-by-shell.txt && echo lathe-shell-ok" })),
+  line(say("The command ran.")),
+  // 5. A long command, stopped (Lathe makes no further model call).
+  line(call("run_shell_command", { command: "sleep 30" })),
+  // 6. A two-hunk write, accepted, then one hunk undone.
+  line(call("write_file", { file_path: `${ws}/multi.txt`, content: multi })),
+  line(say("Wrote multi.txt.")),
+].join("\n"));

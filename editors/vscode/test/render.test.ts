@@ -1,0 +1,68 @@
+import { test } from "node:test";
+import * as assert from "node:assert/strict";
+import { applyUpdate, emptyState, setConfigOptions, setModes } from "../src/chatState";
+import { changesHtml, completionsHtml, itemHtml, planHtml, toolbarHtml } from "../src/webview/render";
+
+test("render: Markdown with highlighted code, raw HTML escaped, thoughts collapsed", () => {
+  const s = emptyState();
+  applyUpdate(s, { sessionUpdate: "agent_thought_chunk", content: { type: "text", text: "pondering" } });
+  applyUpdate(s, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "**bold** <script>x</script>\n\n```js\nconst a = 1;\n```\n" } });
+  const [thought, answer] = s.items.map(itemHtml);
+  assert.match(thought, /^<details class="thought"><summary>Thinking<\/summary>/);
+  assert.doesNotMatch(thought, /<details[^>]* open/);
+  assert.match(answer, /<strong>bold<\/strong>/);
+  assert.doesNotMatch(answer, /<script>/);
+  assert.match(answer, /<pre class="hljs"><code><span class="hljs-keyword">const<\/span>/);
+});
+
+test("render: a tool card has its icon, status, diff, links and the agent's options", () => {
+  const s = emptyState();
+  applyUpdate(s, { sessionUpdate: "tool_call", toolCallId: "c1", title: "Edit a.txt", kind: "edit", status: "pending",
+    content: [{ type: "diff", path: "/w/a.txt", oldText: "a\nb\n", newText: "a\nB\n" }], locations: [{ path: "/w/a.txt", line: 2 }] });
+  const tool = s.items[0];
+  if (tool.kind !== "tool") throw new Error("not a tool");
+  tool.permission = { requestId: "perm-1", options: [{ optionId: "ok", name: "Allow once", kind: "allow_once" }, { optionId: "no", name: "Reject", kind: "reject_once" }] };
+  const html = itemHtml(tool);
+  assert.match(html, /✏️/);
+  assert.match(html, /class="status">pending</);
+  assert.match(html, /<div class="del">- b<\/div><div class="add">\+ B<\/div>/);
+  assert.match(html, /data-path="\/w\/a.txt" data-line="2">a.txt:2</);
+  assert.match(html, /data-req="perm-1" data-opt="ok">Allow once</);
+  assert.match(html, /class="opt reject_once" data-req="perm-1" data-opt="no">Reject</);
+});
+
+test("render: the mode and model pickers and the plan show only when offered", () => {
+  const s = emptyState();
+  assert.doesNotMatch(toolbarHtml(s), /<select/);
+  assert.doesNotMatch(toolbarHtml(s), /Sessions/);
+  assert.equal(planHtml(s), "");
+  setModes(s, { currentModeId: "plan", availableModes: [{ id: "default", name: "Default" }, { id: "plan", name: "Plan" }] });
+  setConfigOptions(s, [{ id: "m", name: "Model", category: "model", type: "select", currentValue: "b", options: [{ value: "a", name: "A" }, { value: "b", name: "B" }] }]);
+  s.canListSessions = true;
+  const bar = toolbarHtml(s);
+  assert.match(bar, /<select id="mode"[^>]*>.*<option value="plan" selected>Plan<\/option>/);
+  assert.match(bar, /<select id="model"[^>]*>.*<option value="b" selected>B<\/option>/);
+  assert.match(bar, /id="sessions"/);
+  applyUpdate(s, { sessionUpdate: "plan", entries: [{ content: "Step one", status: "completed", priority: "high" }] });
+  assert.match(planHtml(s), /<li class="plan-completed">Step one<\/li>/);
+});
+
+test("render: / completion lists the agent's commands, and nothing when it sent none", () => {
+  const s = emptyState();
+  assert.equal(completionsHtml(s, "/"), "");
+  applyUpdate(s, { sessionUpdate: "available_commands_update", availableCommands: [{ name: "compress", description: "Shrink" }, { name: "clear", description: "Clear" }] });
+  assert.match(completionsHtml(s, "/co"), /\/compress <span>Shrink<\/span>/);
+  assert.doesNotMatch(completionsHtml(s, "/co"), /clear/);
+  assert.equal(completionsHtml(s, "hello /co"), "");
+});
+
+test("render: changed files list each hunk with Keep and Undo, not during a turn", () => {
+  const s = emptyState();
+  s.changes = [{ path: "/w/m.txt", hunks: [{ oldStart: 1, newStart: 1, removed: ["two"], added: ["TWO"] }, { oldStart: 8, newStart: 8, removed: ["nine"], added: ["NINE"] }] }];
+  const html = changesHtml(s);
+  assert.equal((html.match(/class="undo"/g) ?? []).length, 2);
+  assert.equal((html.match(/class="keep"/g) ?? []).length, 2);
+  assert.match(html, /@@ line 9 @@/);
+  s.busy = true;
+  assert.equal(changesHtml(s), "");
+});

@@ -1,0 +1,168 @@
+// The permission flow through the official SDK against the real lathe binary
+// (LATHE_BIN) replaying a recorded model: a rejected edit writes nothing, an
+// accepted one arrives through fs/write_text_file.
+import { test } from "node:test";
+import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { LatheSession, type SessionHost } from "../src/session";
+import type { ToolItem } from "../src/chatState";
+
+const bin = process.env.LATHE_BIN;
+const last = (parts: unknown[]) => ({ candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }] });
+const line = (parts: unknown[]) => JSON.stringify({ method: "generateContentStream", response: [last(parts)] });
+
+test("session: reject then accept an edit, with the agent's own options", { skip: !bin && "LATHE_BIN not set" }, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lathe-session-"));
+  const file = path.join(dir, "a.txt");
+  fs.writeFileSync(file, "hello world\n");
+  const replace = { functionCall: { name: "replace", args: { file_path: file, old_string: "world", new_string: "lathe", instruction: "x" } } };
+  const rec = path.join(dir, "model.jsonl");
+  fs.writeFileSync(rec, [line([replace]), line([{ text: "Left alone." }]), line([replace]), line([{ text: "Done." }])].join("\n") + "\n");
+  const buffer = new Map<string, string>([[file, "hello world\n"]]);
+  const writes: string[] = [];
+  const host: SessionHost = {
+    launchOptions: () => ({ command: bin!, args: ["--fake-responses", rec], env: {}, cwd: dir, log: () => {}, trace: false }),
+    readText: async (p) => buffer.get(p) ?? fs.readFileSync(p, "utf8"),
+    currentText: async (p) => buffer.get(p),
+    writeText: async (p, t) => { writes.push(t); buffer.set(p, t); },
+    folders: () => [dir],
+    changed: () => {},
+    showError: (m) => assert.fail(m),
+  };
+  const session = new LatheSession(host);
+  const answers = ["reject_once", "allow_once"];
+  session.broker.onRequest = ((show) => (id: string, request: Parameters<typeof show>[1]) => {
+    show(id, request);
+    const kind = answers.shift()!;
+    setTimeout(() => session.broker.answerKind(id, [kind as "allow_once"]), 10);
+  })(session.broker.onRequest);
+  try {
+    await session.start();
+    assert.ok(session.state.modes?.available.length, "Lathe offers modes");
+    await session.prompt([{ type: "text", text: "edit" }], "edit");
+    assert.deepEqual(writes, []);
+    const rejected = session.state.items.find((i) => i.kind === "tool") as ToolItem;
+    assert.equal(rejected.status, "failed");
+    assert.equal(rejected.answer, "Reject");
+    await session.prompt([{ type: "text", text: "edit" }], "edit");
+    assert.deepEqual(writes, ["hello lathe\n"]);
+    assert.deepEqual(session.state.changes.map((c) => c.hunks.length), [1]);
+    assert.ok(session.state.items.some((i) => i.kind === "agent" && i.text === "Done."));
+  } finally {
+    session.dispose();
+  }
+});
+
+function quietHost(command: string, dir: string, errors: string[], rec?: string): SessionHost {
+  return {
+    launchOptions: () => ({ command, args: rec ? ["--fake-responses", rec] : [], env: {}, cwd: dir, log: () => {}, trace: false }),
+    readText: async (p) => fs.readFileSync(p, "utf8"),
+    currentText: async () => undefined,
+    writeText: async () => {},
+    folders: () => [dir],
+    changed: () => {},
+    showError: (m) => errors.push(m),
+  };
+}
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 400 && !check(); i++) await new Promise((r) => setTimeout(r, 50));
+  assert.ok(check(), what);
+}
+
+test("session: a missing binary gives a clear message, not a hang", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lathe-missing-"));
+  const errors: string[] = [];
+  const session = new LatheSession(quietHost(path.join(dir, "no-such-lathe"), dir, errors));
+  try {
+    await session.start();
+    await until(() => errors.some((e) => e.includes("was not found")), `a not-found message (got ${JSON.stringify(errors)})`);
+    assert.equal(session.state.agentStatus, "error");
+  } finally {
+    session.dispose();
+  }
+});
+
+test("session: when lathe dies it is restarted and the chat says so", { skip: !bin && "LATHE_BIN not set" }, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lathe-restart-"));
+  const errors: string[] = [];
+  const session = new LatheSession(quietHost(bin!, dir, errors));
+  try {
+    await session.start();
+    assert.equal(session.state.agentStatus, "ready");
+    const first = (session as unknown as { process: { child: { pid: number; kill(): void } } }).process.child;
+    first.kill();
+    await until(() => session.state.items.some((i) => i.kind === "error" && i.text.includes("restarted it")), "a restart notice");
+    await until(() => session.state.agentStatus === "ready", "ready again");
+    const second = (session as unknown as { process: { child: { pid: number } } }).process.child;
+    assert.notEqual(second.pid, first.pid);
+    assert.deepEqual(errors, []);
+  } finally {
+    session.dispose();
+  }
+});
+
+test("session: in a multi-root workspace the other folders are additional directories", { skip: !bin && "LATHE_BIN not set" }, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lathe-root1-"));
+  const other = fs.mkdtempSync(path.join(os.tmpdir(), "lathe-root2-"));
+  const file = path.join(other, "b.txt");
+  fs.writeFileSync(file, "second root\n");
+  const rec = path.join(dir, "model.jsonl");
+  const replace = { functionCall: { name: "replace", args: { file_path: file, old_string: "second", new_string: "other", instruction: "x" } } };
+  fs.writeFileSync(rec, [line([replace]), line([{ text: "Done." }])].join("\n") + "\n");
+  const writes: string[] = [];
+  const host = quietHost(bin!, dir, [], rec);
+  host.folders = () => [dir, other];
+  host.writeText = async (_p, t) => { writes.push(t); };
+  const session = new LatheSession(host);
+  session.broker.onRequest = (id) => setTimeout(() => session.broker.answerKind(id, ["allow_once"]), 10);
+  try {
+    await session.start();
+    await session.prompt([{ type: "text", text: "edit the other root" }], "edit");
+    assert.deepEqual(writes, ["other root\n"]);
+  } finally {
+    session.dispose();
+  }
+});
+
+test("session: without an API key the person is told how to set one", { skip: !bin && "LATHE_BIN not set" }, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lathe-nokey-"));
+  const errors: string[] = [];
+  const host = quietHost(bin!, dir, errors);
+  const base = host.launchOptions();
+  host.launchOptions = () => ({ ...base, env: { GEMINI_API_KEY: "", GOOGLE_API_KEY: "", HOME: dir } });
+  const session = new LatheSession(host);
+  try {
+    await session.start();
+    await session.prompt([{ type: "text", text: "hi" }], "hi");
+    assert.equal(errors.length, 1, JSON.stringify(errors));
+    assert.match(errors[0], /GEMINI_API_KEY/);
+    assert.match(errors[0], /lathe\.env/);
+  } finally {
+    session.dispose();
+  }
+});
+
+test("session: a new file is created through fs/write_text_file", { skip: !bin && "LATHE_BIN not set" }, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lathe-newfile-"));
+  const file = path.join(dir, "fresh.txt");
+  const rec = path.join(dir, "model.jsonl");
+  const write = { functionCall: { name: "write_file", args: { file_path: file, content: "fresh\n" } } };
+  fs.writeFileSync(rec, [line([write]), line([{ text: "Created." }])].join("\n") + "\n");
+  const writes: string[] = [];
+  const host = quietHost(bin!, dir, [], rec);
+  host.readText = async (p) => fs.readFileSync(p, "utf8"); // throws ENOENT, as VS Code's fs does
+  host.writeText = async (p, t) => { writes.push(`${path.basename(p)}:${t}`); };
+  const session = new LatheSession(host);
+  session.broker.onRequest = (id) => setTimeout(() => session.broker.answerKind(id, ["allow_once"]), 10);
+  try {
+    await session.start();
+    await session.prompt([{ type: "text", text: "create it" }], "create");
+    assert.deepEqual(writes, ["fresh.txt:fresh\n"]);
+    assert.ok(session.state.items.some((i) => i.kind === "agent" && i.text === "Created."));
+  } finally {
+    session.dispose();
+  }
+});
