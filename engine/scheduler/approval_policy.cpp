@@ -41,7 +41,9 @@ bool anyPrefix(const std::vector<std::string>& words, const std::vector<std::vec
 // spelled by path (/bin/rm for rm) is caught too: refusing more is the safe side.
 bool excludedCommand(const tools::ExecConfirmation& exec, const SessionApprovals& approvals) {
   if (approvals.excludedCommandPrefixes.empty()) return false;
-  if (!exec.parsed) return true;
+  // A line the analysis cannot see into (eval of computed text, env -S, a
+  // shell reading a pipe) could run an excluded command unseen: refused.
+  if (!exec.parsed || !exec.understood) return true;
   return std::any_of(exec.commands.begin(), exec.commands.end(), [&](std::vector<std::string> words) {
     if (words.empty()) return true;
     words.front() = words.front().substr(words.front().find_last_of('/') + 1);
