@@ -22,6 +22,7 @@ struct EditPlan {
   std::string newText;                 // normalized, as the diff shows it
   std::optional<std::string> bytes;    // what gets written, when it differs from newText
   size_t replacements = 0;
+  bool flexible = false;  // matched ignoring indentation (replace's second chance)
   const std::string& toWrite() const { return bytes ? *bytes : newText; }
 };
 
