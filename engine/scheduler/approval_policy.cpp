@@ -108,6 +108,10 @@ Decision decideApproval(ApprovalMode mode, const ApprovalQuery& query, const Ses
   if (mode == ApprovalMode::plan && !tools::isReadOnlyKind(query.kind)) return Decision::deny;
   if (!query.details) return Decision::allow;
   if (mode == ApprovalMode::yolo) return Decision::allow;
+  // An edit to a file that changes how tools run is always asked about.
+  if (auto* edit = std::get_if<tools::EditConfirmation>(query.details); edit && !edit->sensitive.empty()) {
+    return Decision::ask;
+  }
   // Settings tools.allowed (or an earlier "always" for the tool) names it.
   if (approvals.tools.count(query.toolName)) return Decision::allow;
   // Edits are confined to the workspace by the tools, so autoEdit may allow them.

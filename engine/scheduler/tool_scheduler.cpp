@@ -59,7 +59,10 @@ acp::ToolCallContent diffContent(const tools::FileDiff& diff) {
 
 // What the person sees in a permission request for each confirmation type.
 std::vector<acp::ToolCallContent> confirmationContent(const tools::ConfirmationDetails& details) {
-  if (auto* edit = std::get_if<tools::EditConfirmation>(&details)) return {diffContent(edit->diff)};
+  if (auto* edit = std::get_if<tools::EditConfirmation>(&details)) {
+    if (edit->sensitive.empty()) return {diffContent(edit->diff)};
+    return {diffContent(edit->diff), textContent("Asked even when edits are allowed: " + edit->sensitive + ".")};
+  }
   if (auto* exec = std::get_if<tools::ExecConfirmation>(&details)) {
     std::string text = "$ " + exec->command;
     std::vector<std::string> names;

@@ -241,3 +241,16 @@ TEST_CASE("settings files: comments, merge order, bad fields") {
   std::remove(user.c_str());
   std::remove(project.c_str());
 }
+
+TEST_CASE("edits to files that change how tools run are always asked about, and say why") {
+  tools::ConfirmationDetails sensitive = tools::EditConfirmation{
+      "Edit", tools::FileDiff{"/w/.git/hooks/pre-commit", std::string("a"), "b"}, "it is inside .git/"};
+  SessionApprovals approvals;
+  approvals.allEdits = true;
+  approvals.editPaths.insert("/w/.git/hooks/pre-commit");
+  for (ApprovalMode mode : {ApprovalMode::standard, ApprovalMode::autoEdit}) {
+    CHECK(decideApproval(mode, {"replace", Kind::edit, &sensitive}, approvals) == Decision::ask);
+  }
+  CHECK(decideApproval(ApprovalMode::plan, {"replace", Kind::edit, &sensitive}, approvals) == Decision::deny);
+  CHECK(decideApproval(ApprovalMode::yolo, {"replace", Kind::edit, &sensitive}, approvals) == Decision::allow);
+}

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tools/files/sensitive_paths.h"
 #include "tools/files/syntax_warning.h"
 
 namespace lathe::tools {
@@ -63,7 +64,8 @@ Result<std::optional<ConfirmationDetails>> EditInvocation::shouldConfirmExecute(
   approved_ = TextFingerprint::of(planned.plan.oldText);
   shown_ = FileIdentity::of(path_);
   EditConfirmation confirmation{confirmTitle(),
-                                FileDiff{path_, std::move(planned.plan.oldText), std::move(planned.plan.newText)}};
+                                FileDiff{path_, std::move(planned.plan.oldText), std::move(planned.plan.newText)},
+                                sensitiveEditReason(*context_.workspace, path_)};
   return std::optional<ConfirmationDetails>{std::move(confirmation)};
 }
 
