@@ -718,3 +718,24 @@ TEST_CASE("sealed: an invocation nobody told about approval runs sealed") {
   built.invocation->execute(CancelToken(), [](const std::string&) {});  // no setApproval: fail closed
   CHECK_FALSE(fs::exists(f.root.path / "default.txt"));
 }
+
+TEST_CASE("sealed: a workspace inside HOME is visible, the rest of HOME is not") {
+  REQUIRE(shell::probeSealed().ok());
+  TempDir home;
+  home.write(".secret-config", "home secret\n");
+  home.write("proj/a.txt", "project text\n");
+  const char* oldHome = std::getenv("HOME");
+  std::string saved = oldHome ? oldHome : "";
+  ::setenv("HOME", home.str().c_str(), 1);
+  Fixture f;
+  f.context.workspace = std::make_shared<const Workspace>(Workspace::create((home.path / "proj").string()).value());
+  f.approval = Approval::judged;
+  auto result = f.run("cat a.txt; cat \"$HOME/.secret-config\"; ls -A \"$HOME\"; touch \"$HOME/new\"");
+  ::setenv("HOME", saved.c_str(), 1);
+  std::string llm = llmText(result);
+  INFO(llm);
+  CHECK(llm.find("project text") != std::string::npos);
+  CHECK(llm.find("home secret") == std::string::npos);
+  CHECK_FALSE(fs::exists(home.path / "new"));
+  CHECK_FALSE(fs::exists(home.path / "proj/new"));
+}
