@@ -41,7 +41,9 @@ bool anyPrefix(const std::vector<std::string>& words, const std::vector<std::vec
 // spelled by path (/bin/rm for rm) is caught too: refusing more is the safe side.
 bool excludedCommand(const tools::ExecConfirmation& exec, const SessionApprovals& approvals) {
   if (approvals.excludedCommandPrefixes.empty()) return false;
-  if (!exec.parsed) return true;
+  // A line the analysis cannot see into (eval of computed text, env -S, a
+  // shell reading a pipe) could run an excluded command unseen: refused.
+  if (!exec.parsed || !exec.understood) return true;
   return std::any_of(exec.commands.begin(), exec.commands.end(), [&](std::vector<std::string> words) {
     if (words.empty()) return true;
     words.front() = words.front().substr(words.front().find_last_of('/') + 1);
@@ -106,6 +108,10 @@ Decision decideApproval(ApprovalMode mode, const ApprovalQuery& query, const Ses
   if (mode == ApprovalMode::plan && !tools::isReadOnlyKind(query.kind)) return Decision::deny;
   if (!query.details) return Decision::allow;
   if (mode == ApprovalMode::yolo) return Decision::allow;
+  // An edit to a file that changes how tools run is always asked about.
+  if (auto* edit = std::get_if<tools::EditConfirmation>(query.details); edit && !edit->sensitive.empty()) {
+    return Decision::ask;
+  }
   // Settings tools.allowed (or an earlier "always" for the tool) names it.
   if (approvals.tools.count(query.toolName)) return Decision::allow;
   // Edits are confined to the workspace by the tools, so autoEdit may allow them.

@@ -75,6 +75,7 @@ std::vector<acp::ToolCallContent> confirmationContent(const tools::ConfirmationD
     content.encoded = acp::encodeDiff(edit->diff.path, edit->diff.oldText, edit->diff.newText);
     std::vector<acp::ToolCallContent> items;
     items.push_back(std::move(content));  // a braced list would copy it
+    if (!edit->sensitive.empty()) items.push_back(textContent("Asked even when edits are allowed: " + edit->sensitive + "."));
     return items;
   }
   if (auto* exec = std::get_if<tools::ExecConfirmation>(&details)) {

@@ -16,7 +16,7 @@ using tools::Kind;
 namespace {
 
 tools::ConfirmationDetails editOf(const std::string& path) {
-  return tools::EditConfirmation{"Edit", tools::FileDiff{path, std::string("a"), "b"}};
+  return tools::EditConfirmation{"Edit", tools::FileDiff{path, std::string("a"), "b"}, {}};
 }
 // A command line running one command per root name (each just its name).
 tools::ConfirmationDetails execOf(std::vector<std::string> roots, bool readOnly = false) {
@@ -240,4 +240,17 @@ TEST_CASE("settings files: comments, merge order, bad fields") {
   CHECK(bad.error().message.find("tools.core") != std::string::npos);
   std::remove(user.c_str());
   std::remove(project.c_str());
+}
+
+TEST_CASE("edits to files that change how tools run are always asked about, and say why") {
+  tools::ConfirmationDetails sensitive = tools::EditConfirmation{
+      "Edit", tools::FileDiff{"/w/.git/hooks/pre-commit", std::string("a"), "b"}, "it is inside .git/"};
+  SessionApprovals approvals;
+  approvals.allEdits = true;
+  approvals.editPaths.insert("/w/.git/hooks/pre-commit");
+  for (ApprovalMode mode : {ApprovalMode::standard, ApprovalMode::autoEdit}) {
+    CHECK(decideApproval(mode, {"replace", Kind::edit, &sensitive}, approvals) == Decision::ask);
+  }
+  CHECK(decideApproval(ApprovalMode::plan, {"replace", Kind::edit, &sensitive}, approvals) == Decision::deny);
+  CHECK(decideApproval(ApprovalMode::yolo, {"replace", Kind::edit, &sensitive}, approvals) == Decision::allow);
 }

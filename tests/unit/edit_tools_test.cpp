@@ -372,7 +372,7 @@ TEST_CASE("edit: replace with allow_multiple replaces every occurrence; without 
 TEST_CASE("edit: replace with no occurrence explains how to recover") {
   Fixture f;
   fs::path file = f.root.write("a.py", "def f():\n    return 1\n");
-  auto result = f.run(*f.replace, ReplaceArgs{"a.py", "def f():\n  return 1", "def f():\n  return 2"}.json());
+  auto result = f.run(*f.replace, ReplaceArgs{"a.py", "def g():\n  return 1", "def g():\n  return 2"}.json());
   CHECK(errorOf(result) == ErrorType::no_occurrence_found);
   CHECK_THAT(result.error->message, Catch::Contains("whitespace") && Catch::Contains("indentation") &&
                                         Catch::Contains("read_file"));
@@ -690,4 +690,27 @@ TEST_CASE("edit: tools read and write only through ToolContext::files") {
   CHECK(readFile(file) == "disk: hello\n");
   CHECK(f.root.entries() == std::vector<std::string>{"a.txt"});
   CHECK(buffers->writes == 3);
+}
+
+TEST_CASE("edit: replace matches ignoring indentation when nothing matches exactly, re-indenting new_string") {
+  Fixture f;
+  fs::path file = f.root.write("a.py", "class A:\n    def f(self):\n        return 1\n\n    def g(self):\n        pass\n");
+  // The model lost the class's indentation level.
+  auto result = f.run(*f.replace, ReplaceArgs{"a.py", "def f(self):\n    return 1", "def f(self):\n    x = 2\n    return x"}.json());
+  REQUIRE_FALSE(result.error);
+  CHECK(readFile(file) == "class A:\n    def f(self):\n        x = 2\n        return x\n\n    def g(self):\n        pass\n");
+  CHECK(llmText(result).find("matched ignoring indentation") != std::string::npos);
+  // The person was shown the real change.
+  CHECK(diffOf(result).newText.find("        x = 2\n") != std::string::npos);
+
+  // Exact first: an exact match elsewhere wins over a flexible one.
+  fs::path two = f.root.write("b.txt", "  b\nb\n");
+  REQUIRE_FALSE(f.run(*f.replace, ReplaceArgs{"b.txt", "\nb", "\nc"}.json()).error);
+  CHECK(readFile(two) == "  b\nc\n");
+
+  // Still refusing ambiguity.
+  fs::path amb = f.root.write("c.txt", "  a\n  b\n    a\n    b\n");
+  auto ambiguous = f.run(*f.replace, ReplaceArgs{"c.txt", "a\nb", "c\nd"}.json());
+  CHECK(errorOf(ambiguous) == ErrorType::occurrence_count_mismatch);
+  CHECK(readFile(amb) == "  a\n  b\n    a\n    b\n");
 }

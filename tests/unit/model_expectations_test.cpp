@@ -6,6 +6,7 @@
 #include "tests/unit/tool_fixture.h"
 #include "tools/builtin/builtin_tools.h"
 #include "tools/files/omission_placeholders.h"
+#include "tools/files/sensitive_paths.h"
 
 using namespace lathe;
 using namespace lathe::tools;
@@ -99,4 +100,26 @@ TEST_CASE("model expectations: every built-in tool declares a parameter schema t
     auto parsed = json::parse(tool->info().parametersSchema);
     CHECK(parsed.ok());
   }
+}
+
+TEST_CASE("model expectations: edits to .git, .gemini and tool configuration are marked sensitive") {
+  Fixture f;
+  const auto& ws = *f.context.workspace;
+  auto at = [&](const std::string& rel) { return sensitiveEditReason(ws, (f.root.path / rel).string()); };
+  CHECK_FALSE(at(".git/config").empty());
+  CHECK_FALSE(at(".git/hooks/pre-commit").empty());
+  CHECK_FALSE(at(".gemini/settings.json").empty());
+  CHECK_FALSE(at(".gitconfig").empty());
+  CHECK_FALSE(at("sub/.ripgreprc").empty());
+  CHECK(at("src/main.c").empty());
+  CHECK(at("docs/git.md").empty());
+
+  f.root.write(".git/config", "[core]\n");
+  auto write = makeWriteFileTool(f.context);
+  auto built = write->build(json::parse(R"({"file_path": ".git/config", "content": "[core]\n\tfsmonitor = x\n"})").value());
+  REQUIRE(built.invocation);
+  auto details = built.invocation->shouldConfirmExecute(CancelToken());
+  REQUIRE(details);
+  REQUIRE(details->has_value());
+  CHECK(std::get<EditConfirmation>(**details).sensitive.find(".git/") != std::string::npos);
 }

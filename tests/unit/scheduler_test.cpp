@@ -64,7 +64,7 @@ class FakeTool final : public tools::Tool {
     Result<std::optional<tools::ConfirmationDetails>> shouldConfirmExecute(const CancelToken&) override {
       if (!tool_.behaviour_.confirm) return std::optional<tools::ConfirmationDetails>{};
       return std::optional<tools::ConfirmationDetails>{
-          tools::EditConfirmation{"Edit", tools::FileDiff{path_, std::string("old"), "new"}}};
+          tools::EditConfirmation{"Edit", tools::FileDiff{path_, std::string("old"), "new"}, {}}};
     }
     tools::ToolResult execute(const CancelToken&, const tools::OutputSink& output) override {
       int now = ++tool_.concurrent;

@@ -24,6 +24,7 @@
 #include "tools/process/process_runner.h"
 #include "tools/shell/sandbox.h"
 #include "tools/shell/sealed_run.h"
+#include "tools/core/untrusted_text.h"
 #include "tools/shell/terminal_text.h"
 #include "tools/core/workspace.h"
 #include "tests/support/subprocess.h"
@@ -326,7 +327,8 @@ TEST_CASE("shell: background commands start, list, read and end") {
   CHECK(llmText(read).find("ready\ntick1\ntick2\ntick3") != std::string::npos);
   auto tail = f.runTool(makeReadBackgroundOutputTool(f.context), "{\"id\": " + std::to_string(id) + ", \"lines\": 2}");
   CHECK(llmText(tail).find("Showing the last 2 lines") != std::string::npos);
-  CHECK(llmText(tail).find("):\ntick2\ntick3") != std::string::npos);
+  CHECK(llmText(tail).find(std::string("):\n") + kUntrustedOutputNote + "\ntick2\ntick3") != std::string::npos);
+  CHECK(displayText(tail).find("):\ntick2\ntick3") != std::string::npos);
   CHECK(llmText(tail).find("\nready\n") == std::string::npos);
   auto unknown = f.runTool(makeReadBackgroundOutputTool(f.context), "{\"id\": 1}");
   CHECK(unknown.error);
@@ -612,6 +614,7 @@ TEST_CASE("sealed: a read-only line works and reads the workspace") {
   CHECK(llm.find(f.root.path.string()) != std::string::npos);
   CHECK(llm.find("Exit Code: 0") != std::string::npos);
   CHECK(llm.find("Sandbox: this line ran without the person's approval") != std::string::npos);
+  CHECK(llm.find(std::string(kUntrustedOutputNote) + "\nOutput: workspace text") != std::string::npos);
   CHECK(llm.find(shell::kSealedFailurePrefix) == std::string::npos);
   CHECK(displayText(result).find(shell::kSealedDisplay) != std::string::npos);
 }
@@ -714,4 +717,25 @@ TEST_CASE("sealed: an invocation nobody told about approval runs sealed") {
   REQUIRE(built.invocation);
   built.invocation->execute(CancelToken(), [](const std::string&) {});  // no setApproval: fail closed
   CHECK_FALSE(fs::exists(f.root.path / "default.txt"));
+}
+
+TEST_CASE("sealed: a workspace inside HOME is visible, the rest of HOME is not") {
+  REQUIRE(shell::probeSealed().ok());
+  TempDir home;
+  home.write(".secret-config", "home secret\n");
+  home.write("proj/a.txt", "project text\n");
+  const char* oldHome = std::getenv("HOME");
+  std::string saved = oldHome ? oldHome : "";
+  ::setenv("HOME", home.str().c_str(), 1);
+  Fixture f;
+  f.context.workspace = std::make_shared<const Workspace>(Workspace::create((home.path / "proj").string()).value());
+  f.approval = Approval::judged;
+  auto result = f.run("cat a.txt; cat \"$HOME/.secret-config\"; ls -A \"$HOME\"; touch \"$HOME/new\"");
+  ::setenv("HOME", saved.c_str(), 1);
+  std::string llm = llmText(result);
+  INFO(llm);
+  CHECK(llm.find("project text") != std::string::npos);
+  CHECK(llm.find("home secret") == std::string::npos);
+  CHECK_FALSE(fs::exists(home.path / "new"));
+  CHECK_FALSE(fs::exists(home.path / "proj/new"));
 }

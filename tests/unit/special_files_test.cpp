@@ -106,3 +106,52 @@ TEST_CASE("special files: grep, glob and read_many_files pass them by without ha
   CHECK(llmText(named).find("findme") == std::string::npos);
   CHECK(Clock::now() - start < 10s);
 }
+
+TEST_CASE("special files: a symlink swapped in while the edit question is open is not written through") {
+  ToolFixture f;
+  f.context.files = makeDiskFileStore();
+  f.root.write("a.txt", "hello\n");
+  auto outsideFile = f.outside.write("target.txt", "hello\n");
+  auto replace = makeReplaceTool(f.context);
+  auto built = replace->build(json::parse(R"({"file_path": "a.txt", "instruction": "i", "old_string": "hello",
+                                              "new_string": "pwned"})").value());
+  REQUIRE(built.invocation);
+  auto details = built.invocation->shouldConfirmExecute(CancelToken());
+  REQUIRE(details);
+  REQUIRE(details->has_value());
+  // While the person looks at the diff, a.txt becomes a link to a file outside.
+  std::filesystem::remove(f.root.path / "a.txt");
+  std::filesystem::create_symlink(outsideFile, f.root.path / "a.txt");
+  built.invocation->setApproval(Approval::person);
+  auto result = built.invocation->execute(CancelToken(), [](const std::string&) {});
+  REQUIRE(result.error);
+  CHECK(result.error->message.find("nothing was written") != std::string::npos);
+  CHECK(lathe::testing::readFile(outsideFile) == "hello\n");
+
+  // Another file put in its place (same text) is refused too.
+  f.root.write("b.txt", "hello\n");
+  auto again = replace->build(json::parse(R"({"file_path": "b.txt", "instruction": "i", "old_string": "hello",
+                                             "new_string": "bye"})").value());
+  REQUIRE(again.invocation);
+  REQUIRE(again.invocation->shouldConfirmExecute(CancelToken()));
+  f.root.write("other.txt", "hello\n");
+  std::filesystem::rename(f.root.path / "other.txt", f.root.path / "b.txt");
+  auto swapped = again.invocation->execute(CancelToken(), [](const std::string&) {});
+  REQUIRE(swapped.error);
+  CHECK(lathe::testing::readFile(f.root.path / "b.txt") == "hello\n");
+}
+
+TEST_CASE("special files: a hard link to a file outside the workspace is not written") {
+  ToolFixture f;
+  f.context.files = makeDiskFileStore();
+  auto outsideFile = f.outside.write("shared.txt", "original\n");
+  if (::link(outsideFile.c_str(), (f.root.path / "linked.txt").c_str()) != 0) {
+    WARN("hard links across these folders are not possible here");
+    return;
+  }
+  auto write = makeWriteFileTool(f.context);
+  auto result = f.run(*write, R"({"file_path": "linked.txt", "content": "changed\n"})");
+  REQUIRE(result.error);
+  CHECK(result.error->message.find("hard links") != std::string::npos);
+  CHECK(lathe::testing::readFile(outsideFile) == "original\n");
+}

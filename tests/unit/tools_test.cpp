@@ -196,12 +196,61 @@ TEST_CASE("list_directory lists folders first, sorted, with ignore patterns") {
   f.root.write("adir/y", "");
   auto tool = makeListDirectoryTool(f.context);
   auto all = llmText(f.run(*tool, R"({"dir_path": "."})"));
-  CHECK(all == "Directory listing for " + f.root.path.string() + ":\n[DIR] adir\n[DIR] zdir\na.log\nb.txt\n");
+  CHECK(all == "Directory listing for " + f.root.path.string() +
+                   ":\n[DIR] adir\n[DIR] zdir\na.log (0 bytes)\nb.txt (0 bytes)\n");
   auto filtered = llmText(f.run(*tool, R"({"dir_path": ".", "ignore": ["*.log", "z*"]})"));
   CHECK(filtered.find("a.log") == std::string::npos);
   CHECK(filtered.find("zdir") == std::string::npos);
-  CHECK(filtered.find("2 entries left out") != std::string::npos);
+  CHECK(filtered.find("(2 ignored)") != std::string::npos);
   CHECK(f.run(*tool, R"({"dir_path": "nope"})").error->type == ErrorType::file_not_found);
   CHECK(f.run(*tool, R"({"dir_path": "b.txt"})").error->type == ErrorType::not_a_directory);
   CHECK(f.run(*tool, R"({"dir_path": "/"})").error->type == ErrorType::path_not_in_workspace);
+}
+
+TEST_CASE("list_directory shows sizes, hides .git and honours .gitignore and .geminiignore") {
+  Fixture f;
+  f.root.write(".git/HEAD", "ref: refs/heads/main\n");
+  f.root.write(".gitignore", "build/\n*.o\n");
+  f.root.write(".geminiignore", "secret.env\n");
+  f.root.write("main.c", "int main(){}\n");
+  f.root.write("main.o", "obj");
+  f.root.write("secret.env", "KEY=1\n");
+  f.root.write("build/out", "x");
+  f.root.write("src/keep.c", "");
+  f.root.write("src/drop.o", "");
+  auto tool = makeListDirectoryTool(f.context);
+  std::string all = llmText(f.run(*tool, R"({"dir_path": "."})"));
+  CHECK(all.find(".git\n") == std::string::npos);
+  CHECK(all.find("[DIR] .git") == std::string::npos);
+  CHECK(all.find("main.c (13 bytes)") != std::string::npos);
+  CHECK(all.find("main.o") == std::string::npos);
+  CHECK(all.find("build") == std::string::npos);
+  CHECK(all.find("secret.env") == std::string::npos);
+  CHECK(all.find("(3 ignored)") != std::string::npos);
+  CHECK(all.find("[DIR] src\n") < all.find(".geminiignore"));  // folders first
+  std::string sub = llmText(f.run(*tool, R"({"dir_path": "src"})"));
+  CHECK(sub.find("keep.c") != std::string::npos);
+  CHECK(sub.find("drop.o") == std::string::npos);
+  std::string unfiltered = llmText(f.run(
+      *tool, R"({"dir_path": ".", "file_filtering_options": {"respect_git_ignore": false, "respect_gemini_ignore": false}})"));
+  CHECK(unfiltered.find("main.o (3 bytes)") != std::string::npos);
+  CHECK(unfiltered.find("secret.env") != std::string::npos);
+  CHECK(unfiltered.find(".git\n") == std::string::npos);
+}
+
+TEST_CASE("read_file refuses what .geminiignore ignores") {
+  Fixture f;
+  f.root.write(".geminiignore", "private/\n*.key\n");
+  f.root.write("private/notes.txt", "hidden");
+  f.root.write("id.key", "hidden");
+  f.root.write("open.txt", "visible");
+  auto tool = makeReadFileTool(f.context);
+  for (const char* path : {"private/notes.txt", "id.key"}) {
+    INFO(path);
+    auto result = f.run(*tool, std::string(R"({"file_path": ")") + path + "\"}");
+    REQUIRE(result.error);
+    CHECK(result.error->message.find(".geminiignore") != std::string::npos);
+    CHECK(llmText(result).find("hidden") == std::string::npos);
+  }
+  CHECK(llmText(f.run(*tool, R"({"file_path": "open.txt"})")) == "visible");
 }

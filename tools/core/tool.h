@@ -86,6 +86,10 @@ struct Location {
 struct EditConfirmation {
   std::string title;
   FileDiff diff;
+  // Why this file changes how tools run (.git/, .gitconfig, .gemini/, tool
+  // configuration), when it does: such edits are always asked about, even in
+  // autoEdit mode or after "always allow edits".
+  std::string sensitive;
 };
 struct ExecConfirmation {
   std::string command;

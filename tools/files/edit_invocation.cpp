@@ -1,9 +1,52 @@
 // Confirmation and writing for the edit tools.
 #include "tools/files/edit_invocation.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tools/files/sensitive_paths.h"
 #include "tools/files/syntax_warning.h"
 
 namespace lathe::tools {
+
+FileIdentity FileIdentity::of(const std::string& path) {
+  FileIdentity id;
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) return id;
+  id.exists = true;
+  id.isLink = S_ISLNK(st.st_mode);
+  id.device = st.st_dev;
+  id.inode = st.st_ino;
+  if (id.isLink) {
+    char target[4096];
+    ssize_t n = ::readlink(path.c_str(), target, sizeof target - 1);
+    if (n > 0) id.linkTarget.assign(target, static_cast<size_t>(n));
+  }
+  return id;
+}
+
+namespace {
+
+// Why writing `path` now would not write the file that was shown, if so.
+std::optional<std::string> swapped(const Workspace& workspace, const std::string& path,
+                                   const std::optional<FileIdentity>& shown) {
+  if (shown && FileIdentity::of(path) != *shown) {
+    return path + " was replaced after the change was shown (another file or a symbolic link now stands there); "
+                  "nothing was written. Read the file again and retry.";
+  }
+  if (auto resolved = workspace.resolve(path); !resolved || *resolved != path) {
+    return path + " no longer leads to the file inside the workspace that was shown (a folder on the way was "
+                  "replaced); nothing was written.";
+  }
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink > 1) {
+    return path + " has " + std::to_string(st.st_nlink) + " hard links, and another of them may be outside the "
+                  "workspace; Lathe does not write such files. Nothing was written.";
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 EditInvocation::EditInvocation(ToolContext context, std::string path)
     : context_(std::move(context)), path_(std::move(path)) {
@@ -19,8 +62,10 @@ Result<std::optional<ConfirmationDetails>> EditInvocation::shouldConfirmExecute(
     return std::optional<ConfirmationDetails>{};
   }
   approved_ = TextFingerprint::of(planned.plan.oldText);
+  shown_ = FileIdentity::of(path_);
   EditConfirmation confirmation{confirmTitle(),
-                                FileDiff{path_, std::move(planned.plan.oldText), std::move(planned.plan.newText)}};
+                                FileDiff{path_, std::move(planned.plan.oldText), std::move(planned.plan.newText)},
+                                sensitiveEditReason(*context_.workspace, path_)};
   return std::optional<ConfirmationDetails>{std::move(confirmation)};
 }
 
@@ -35,6 +80,7 @@ ToolResult EditInvocation::execute(const CancelToken& cancel, const OutputSink&)
                                path_ + " changed after this change was proposed and approved; nothing was written. "
                                        "Read the file again and retry against its current content.");
   }
+  if (auto why = swapped(*context_.workspace, path_, shown_)) return ToolResult::failure(ErrorType::execution_failed, *why);
   if (Status written = context_.files->writeText(path_, change.toWrite(), cancel); !written) {
     return ToolResult::failure(storeErrorType(written.error()), "Failed to write " + path_ + ": " + written.error().message);
   }

@@ -22,12 +22,25 @@ struct EditPlan {
   std::string newText;                 // normalized, as the diff shows it
   std::optional<std::string> bytes;    // what gets written, when it differs from newText
   size_t replacements = 0;
+  bool flexible = false;  // matched ignoring indentation (replace's second chance)
   const std::string& toWrite() const { return bytes ? *bytes : newText; }
 };
 
 struct PlannedEdit {
   EditPlan plan;
   std::optional<ToolError> error;
+};
+
+// What a path named when the person was asked: no symlink or other file may
+// be swapped in before the write.
+struct FileIdentity {
+  bool exists = false;
+  bool isLink = false;
+  unsigned long long device = 0;
+  unsigned long long inode = 0;
+  std::string linkTarget;
+  static FileIdentity of(const std::string& path);
+  bool operator==(const FileIdentity&) const = default;
 };
 
 class EditInvocation : public ToolInvocation {
@@ -51,6 +64,7 @@ class EditInvocation : public ToolInvocation {
   ToolContext context_;
   std::string path_;  // absolute
   std::optional<TextFingerprint> approved_;  // the text the approved diff started from
+  std::optional<FileIdentity> shown_;        // the file the person was shown (lstat at the question)
   std::optional<ToolError> confirmError_;
 };
 

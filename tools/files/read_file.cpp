@@ -10,6 +10,8 @@
 #include "tools/builtin/builtin_tools.h"
 #include "tools/files/file_content.h"
 #include "tools/files/store_text.h"
+#include "tools/search/file_walker.h"
+#include "tools/search/ignore_rules.h"
 
 namespace lathe::tools {
 namespace {
@@ -54,6 +56,10 @@ class ReadFileInvocation final : public ToolInvocation {
   std::vector<Location> locations() const override { return {Location{path_, start_}}; }
 
   ToolResult execute(const CancelToken& cancel, const OutputSink&) override {
+    if (ignoredByGemini()) {
+      return ToolResult::failure(ErrorType::invalid_params,
+                                 "File path " + path_ + " is ignored by the workspace's .geminiignore patterns");
+    }
     // The disk says what kind of file this is (directory, image, binary);
     // the text itself comes from the session's store, like the edit tools'.
     struct stat st {};
@@ -79,6 +85,16 @@ class ReadFileInvocation final : public ToolInvocation {
 
  private:
   static constexpr size_t kSniffBytes = 8192;
+
+  // Like Gemini CLI, read_file honours .geminiignore (not .gitignore: build
+  // outputs and local configuration are often worth reading).
+  bool ignoredByGemini() const {
+    std::string root = workspaceRootOf(*context_.workspace, path_);
+    if (path_.size() <= root.size()) return false;
+    IgnoreOptions options;
+    options.respectGitIgnore = false;
+    return isPathIgnored(root, std::string_view(path_).substr(root.size() + 1), false, options);
+  }
 
   std::optional<ToolResult> checkDiskFile(const struct stat& st) const {
     if (S_ISDIR(st.st_mode)) {

@@ -10,6 +10,7 @@
 #include "tools/files/omission_placeholders.h"
 #include "tools/files/edit_invocation.h"
 #include "tools/files/file_content.h"
+#include "tools/files/flexible_match.h"
 #include "tools/files/text_format.h"
 
 namespace lathe::tools {
@@ -88,7 +89,10 @@ class ReplaceInvocation final : public EditInvocation {
       return "Created new file: " + path() + " with " + std::to_string(countLines(change.newText)) + " lines.";
     }
     return "Successfully modified file: " + path() + " (" + std::to_string(change.replacements) +
-           (change.replacements == 1 ? " replacement)." : " replacements).");
+           (change.replacements == 1 ? " replacement" : " replacements") +
+           (change.flexible ? ", matched ignoring indentation and surrounding whitespace; new_string was re-indented "
+                              "to match the file)."
+                            : ").");
   }
 
   PlannedEdit plan(const CancelToken& cancel) const override {
@@ -135,6 +139,7 @@ class ReplaceInvocation final : public EditInvocation {
     std::string oldText = normalize(std::move(raw));
 
     const std::vector<size_t> at = findAll(oldText, p_.oldString);
+    if (at.empty()) return planFlexible(std::move(oldText), format);
     if (auto problem = checkCount(at.size())) {
       out.error = std::move(problem);
       return out;
@@ -155,6 +160,33 @@ class ReplaceInvocation final : public EditInvocation {
     out.plan.oldText = std::move(oldText);
     out.plan.newText = std::move(newText);
     out.plan.replacements = at.size();
+    return out;
+  }
+
+  // No exact match: whole lines equal but for surrounding whitespace, with
+  // new_string re-indented to the file's. Still one match unless more were
+  // allowed; the diff shows the real change.
+  PlannedEdit planFlexible(std::string oldText, const TextFormat& format) const {
+    PlannedEdit out;
+    std::vector<FlexibleMatch> matches = flexibleMatches(oldText, p_.oldString, p_.newString);
+    if (auto problem = checkCount(matches.size())) {
+      out.error = std::move(problem);
+      return out;
+    }
+    std::string newText;
+    size_t from = 0;
+    for (const auto& m : matches) {
+      newText.append(oldText, from, m.begin - from);
+      newText += m.replacement;
+      from = m.end;
+    }
+    newText.append(oldText, from);
+    newText = conformFinalNewline(std::move(newText), format);
+    if (needsRestore(format)) out.plan.bytes = restore(newText, format);
+    out.plan.oldText = std::move(oldText);
+    out.plan.newText = std::move(newText);
+    out.plan.replacements = matches.size();
+    out.plan.flexible = true;
     return out;
   }
 

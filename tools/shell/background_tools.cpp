@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "tools/builtin/builtin_tools.h"
+#include "tools/core/untrusted_text.h"
 #include "tools/shell/background_processes.h"
 
 namespace lathe::tools {
@@ -92,8 +93,11 @@ class ReadInvocation final : public ToolInvocation {
       } else {
         text += "All of its output (" + std::to_string(output->linesShown) + " lines):\n";
       }
-      text += output->text;
+      std::string display = text + output->text;
+      text += std::string(kUntrustedOutputNote) + "\n" + output->text;
       while (!text.empty() && text.back() == '\n') text.pop_back();
+      while (!display.empty() && display.back() == '\n') display.pop_back();
+      return ToolResult::text(std::move(text), std::move(display));
     }
     return ToolResult::text(text, text);
   }

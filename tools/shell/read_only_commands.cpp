@@ -19,6 +19,18 @@ bool oneOf(std::string_view text, std::initializer_list<std::string_view> names)
   return std::find(names.begin(), names.end(), text) != names.end();
 }
 
+// GNU programs (getopt_long, and git's parse-options) accept any unique
+// prefix of a long option: "--o=f" is "--output=f". True when `arg` could
+// be `full` written that way (at least "--" and one letter).
+bool abbreviates(std::string_view arg, std::string_view full) {
+  std::string_view name = arg.substr(0, arg.find('='));
+  return name.size() >= 3 && startsWith(name, "--") && startsWith(full, name);
+}
+
+bool abbreviatesAny(std::string_view arg, std::initializer_list<std::string_view> names) {
+  return std::any_of(names.begin(), names.end(), [&](std::string_view n) { return abbreviates(arg, n); });
+}
+
 // "-abc": a cluster of short options (not "-" nor "--long").
 bool isShortCluster(std::string_view arg) { return arg.size() > 1 && arg[0] == '-' && arg[1] != '-'; }
 
@@ -47,8 +59,8 @@ bool findReadOnly(const Args& args) {
 // sort without -o/--output or --compress-program (runs a program).
 bool sortReadOnly(const Args& args) {
   return std::none_of(args.begin(), args.end(), [](const std::string& a) {
-    return startsWith(a, "--output") || startsWith(a, "--compress-program") ||
-           (isShortCluster(a) && a.find('o') != std::string::npos);
+    return abbreviatesAny(a, {"--output", "--compress-program"}) || startsWith(a, "--output") ||
+           startsWith(a, "--compress-program") || (isShortCluster(a) && a.find('o') != std::string::npos);
   });
 }
 
@@ -69,14 +81,15 @@ bool uniqReadOnly(const Args& args) {
 // tree -o FILE writes its listing; -R with -H writes 00Tree.html files.
 bool treeReadOnly(const Args& args) {
   return std::none_of(args.begin(), args.end(), [](const std::string& a) {
-    return startsWith(a, "--output") || (isShortCluster(a) && a.find_first_of("oR") != std::string::npos);
+    return abbreviates(a, "--output") || startsWith(a, "--output") ||
+           (isShortCluster(a) && a.find_first_of("oR") != std::string::npos);
   });
 }
 
 // file -C compiles a magic file.
 bool fileReadOnly(const Args& args) {
   return std::none_of(args.begin(), args.end(), [](const std::string& a) {
-    return a == "--compile" || (isShortCluster(a) && a.find('C') != std::string::npos);
+    return abbreviates(a, "--compile") || (isShortCluster(a) && a.find('C') != std::string::npos);
   });
 }
 
@@ -84,7 +97,7 @@ bool fileReadOnly(const Args& args) {
 bool dateReadOnly(const Args& args) {
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    if (startsWith(a, "--set")) return false;
+    if (startsWith(a, "--set") || abbreviates(a, "--set")) return false;
     if (oneOf(a, {"--date", "--file", "--reference"})) {
       ++i;
     } else if (startsWith(a, "--")) {
@@ -108,7 +121,10 @@ bool dateReadOnly(const Args& args) {
 // rg --pre runs a preprocessor; --hostname-bin runs a program.
 bool rgReadOnly(const Args& args) {
   return std::none_of(args.begin(), args.end(),
-                      [](const std::string& a) { return startsWith(a, "--pre") || startsWith(a, "--hostname-bin"); });
+                      [](const std::string& a) {
+                        return startsWith(a, "--pre") || startsWith(a, "--hostname-bin") ||
+                               abbreviatesAny(a, {"--pre", "--hostname-bin"});
+                      });
 }
 
 bool gitBranchListing(const Args& rest) {
@@ -183,7 +199,10 @@ bool gitReadOnly(const Args& args) {
   Args rest(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
   for (const auto& a : rest) {
     // --output writes a file; -O / --open-files-in-pager (grep) runs a program.
-    if (startsWith(a, "--output") || startsWith(a, "--open-files-in-pager") || startsWith(a, "-O")) return false;
+    if (startsWith(a, "--output") || startsWith(a, "--open-files-in-pager") || startsWith(a, "-O") ||
+        abbreviatesAny(a, {"--output", "--output-directory", "--open-files-in-pager", "--ext-diff", "--textconv"})) {
+      return false;
+    }
   }
   if (oneOf(sub, {"status", "diff", "log", "show", "rev-parse", "ls-files", "ls-tree", "blame", "grep", "shortlog",
                   "describe", "rev-list", "cat-file", "show-ref", "merge-base", "for-each-ref", "check-ignore"})) {

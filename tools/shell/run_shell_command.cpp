@@ -11,6 +11,7 @@
 #include <filesystem>
 
 #include "tools/builtin/builtin_tools.h"
+#include "tools/core/untrusted_text.h"
 #include "tools/shell/background_processes.h"
 #include "tools/shell/output_buffer.h"
 #include "tools/process/process_runner.h"
@@ -239,7 +240,8 @@ class RunShellInvocation final : public ToolInvocation {
       if (adopted) adoptedId = adopted->id;
     }
 
-    std::string llm = "Command: " + command_ + "\nDirectory: " + dir_ + "\nOutput: " + (output.empty() ? "(empty)" : output) + "\n";
+    std::string llm = "Command: " + command_ + "\nDirectory: " + dir_ + "\n" + kUntrustedOutputNote + "\nOutput: " +
+                      (output.empty() ? "(empty)" : output) + "\n";
     std::string status;
     if (exit.cancelled) {
       llm += "Error: the command was cancelled; its whole process tree was killed.\n";

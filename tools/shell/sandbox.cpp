@@ -80,9 +80,11 @@ std::vector<std::string> sealedPrefix(const SealedPolicy& policy, const std::str
   addSystemDirs(argv);
   argv.insert(argv.end(), {"--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"});
   const std::string home = policy.home.empty() || policy.home == "/" ? "/home/sandbox" : policy.home;
-  // An empty, read-only $HOME, before the roots: a workspace may live in it.
-  argv.insert(argv.end(), {"--tmpfs", home, "--remount-ro", home, "--setenv", "HOME", home});
+  // An empty $HOME before the roots (a workspace may live in it), made
+  // read-only after them (their mount points are created in it first).
+  argv.insert(argv.end(), {"--tmpfs", home, "--setenv", "HOME", home});
   for (const auto& root : policy.readableRoots) argv.insert(argv.end(), {"--ro-bind", root, root});
+  argv.insert(argv.end(), {"--remount-ro", home});
   argv.insert(argv.end(), {"--chdir", cwd.empty() ? std::string("/") : cwd});
   return argv;
 }

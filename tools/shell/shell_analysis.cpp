@@ -86,7 +86,8 @@ std::vector<std::string> rootCommands(const ShellAnalysis& analysis) {
 }
 
 bool isReadOnly(const ShellAnalysis& analysis) {
-  if (!analysis.parsed || !analysis.reasons.empty() || !analysis.writtenFiles.empty() || analysis.commands.empty()) {
+  if (!analysis.parsed || !analysis.reasons.empty() || !analysis.notReadOnly.empty() || !analysis.writtenFiles.empty() ||
+      analysis.commands.empty()) {
     return false;
   }
   return std::all_of(analysis.commands.begin(), analysis.commands.end(), isReadOnlyCommand);

@@ -47,6 +47,9 @@ struct ShellAnalysis {
   // Why this line can never be allowed without asking (e.g. "eval of dynamic
   // text", "bash -c with a non-literal script", "defines a function").
   std::vector<std::string> reasons;
+  // Why the line, though understood, is not judged read-only (an assignment
+  // not known to be harmless): it is asked about, and "always" still applies.
+  std::vector<std::string> notReadOnly;
 };
 
 ShellAnalysis analyzeShellCommand(std::string_view command, const CancelToken& cancel = CancelToken());

@@ -2,6 +2,7 @@
 #include "tools/shell/shell_walker.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cctype>
 
 #include "tools/shell/node_children.h"
@@ -433,6 +434,16 @@ class Walker {
     }
     Word valueWord = ts_node_is_null(value) ? Word{} : evaluateWord(tree_, value);
     if (auto hazard = assignmentHazard(nameText, valueWord)) addReason(out_, *hazard);
+    // Before a command, an assignment reaches its environment; alone, only
+    // when the variable is already exported (inherited from Lathe's own).
+    const bool prefix = !ts_node_is_null(ts_node_parent(node)) && is(ts_node_parent(node), "command");
+    const bool exported = std::getenv(std::string(nameText).c_str()) != nullptr;
+    if ((prefix || exported) && !harmlessAssignment(nameText, valueWord)) {
+      std::string why = "assigns " + std::string(nameText);
+      if (std::find(out_.notReadOnly.begin(), out_.notReadOnly.end(), why) == out_.notReadOnly.end()) {
+        out_.notReadOnly.push_back(std::move(why));
+      }
+    }
     visitChildren(node, depth);
   }
 

@@ -36,12 +36,29 @@ struct OptionScan {
   }
 };
 
+// GNU getopt accepts any unique prefix of a long option ("--s" for
+// "--split-string"): the known option a prefix stands for, when only one
+// of `known` (" --a --b ") starts with it; else the name as written.
+std::string expandAbbreviation(const std::string& name, std::string_view known) {
+  if (name.size() < 3) return name;
+  std::string found;
+  for (size_t at = known.find(" " + name); at != std::string_view::npos; at = known.find(" " + name, at + 1)) {
+    size_t end = known.find(' ', at + 1);
+    std::string candidate(known.substr(at + 1, end - at - 1));
+    if (candidate == name) return name;
+    if (!found.empty() && found != candidate) return name;  // ambiguous: the program refuses it
+    found = candidate;
+  }
+  return found.empty() ? name : found;
+}
+
 // Reads the option word at `i` (and its argument); returns the next index.
 size_t readOption(const Words& words, size_t i, const OptionSpec& spec, std::vector<Option>& out) {
   const std::string& text = words[i].text;
   if (startsWith(text, "--")) {
     size_t eq = text.find('=');
     Option option{text.substr(0, eq), eq == std::string::npos ? std::string() : text.substr(eq + 1), words[i].literal};
+    option.name = expandAbbreviation(option.name, spec.longWithArgument);
     bool separate =
         eq == std::string::npos && spec.longWithArgument.find(" " + option.name + " ") != std::string_view::npos;
     if (separate && i + 1 < words.size()) {
@@ -203,6 +220,11 @@ class Resolver {
     if (std::find(reasons.begin(), reasons.end(), text) == reasons.end()) reasons.push_back(std::move(text));
   }
 
+  void notReadOnly(std::string text) {
+    auto& why = context_.out.notReadOnly;
+    if (std::find(why.begin(), why.end(), text) == why.end()) why.push_back(std::move(text));
+  }
+
   void written(const std::string& path) {
     auto& files = context_.out.writtenFiles;
     if (!path.empty() && std::find(files.begin(), files.end(), path) == files.end()) files.push_back(path);
@@ -219,6 +241,7 @@ class Resolver {
     Word value;
     while (i < words.size() && splitAssignment(words[i], name, value)) {
       if (auto hazard = assignmentHazard(name, value)) reason(*hazard);
+      if (!harmlessAssignment(name, value)) notReadOnly("assigns " + std::string(name));
       ++i;
     }
   }
@@ -291,7 +314,15 @@ class Resolver {
       if (w.text.size() < 2 || (w.text[0] != '-' && w.text[0] != '+')) break;
       if (startsWith(w.text, "--")) {
         if (w.text == "--rcfile" || w.text == "--init-file") ++i;
+        // Start-up files (an rc file, a login profile, an interactive shell's
+        // ~/.bashrc) run code the line does not show.
+        if (w.text != "--norc" && w.text != "--noprofile" && w.text != "--posix") {
+          notReadOnly(std::string(trustedName(words[0].text)) + " " + w.text + " reads start-up files");
+        }
         continue;
+      }
+      if (w.text[0] == '-' && w.text.find_first_of("il", 1) != std::string::npos) {
+        notReadOnly(std::string(trustedName(words[0].text)) + " " + w.text + " reads start-up files");
       }
       if (w.text.find('c', 1) != std::string::npos) command = true;
       if (w.text.find_first_of("oO", 1) != std::string::npos) ++i;  // -o option, -O shopt
@@ -456,6 +487,7 @@ class Resolver {
         Word value;
         if (splitAssignment(words[i], name, value)) {
           if (auto hazard = assignmentHazard(name, value)) reason(*hazard);
+          if (!harmlessAssignment(name, value)) notReadOnly("assigns " + std::string(name));
         } else if (riskyName(words[i]) || (words[i].text.find('=') != std::string::npos &&
                                            subscriptCanRun(words[i].text.substr(0, words[i].text.find('='))))) {
           reason(subscriptReason);
@@ -520,6 +552,21 @@ std::optional<std::string> assignmentHazard(std::string_view name, const Word& v
     return hazard();
   }
   return std::nullopt;
+}
+
+bool harmlessAssignment(std::string_view name, const Word& value) {
+  // Locale, time zone, terminal size and colour: they change how output
+  // looks, never what runs or which files are read or written.
+  static constexpr std::string_view kHarmless[] = {
+      "LANG",   "LANGUAGE",  "LC_ALL",          "TZ",          "COLUMNS",     "LINES",       "NO_COLOR",
+      "CLICOLOR", "CLICOLOR_FORCE", "FORCE_COLOR", "GREP_COLOR", "GREP_COLORS", "TIME_STYLE", "QUOTING_STYLE",
+      "TERM"};
+  if (startsWith(name, "LC_")) return true;
+  for (auto h : kHarmless) {
+    if (name == h) return true;
+  }
+  // A plain viewer as pager is what Lathe sets itself.
+  return oneOf(name, {"PAGER", "GIT_PAGER"}) && value.literal && value.text == "cat";
 }
 
 bool arithmeticNamesVariables(std::string_view text) {

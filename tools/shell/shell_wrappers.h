@@ -37,6 +37,12 @@ void resolveCommand(const Words& words, const ShellInput& input, ResolveContext&
 // a line unsafe to allow without asking: PATH, LD_*, BASH_ENV, PAGER, ...
 std::optional<std::string> assignmentHazard(std::string_view name, const Word& value);
 
+// True for the few assignments that cannot change what a read-only command
+// runs, reads or writes (LANG, LC_*, TZ, COLUMNS, NO_COLOR, PAGER=cat, ...).
+// Any other (HOME=, XDG_CONFIG_HOME=, GIT_DIR=, RIPGREP_CONFIG_PATH=, ...)
+// makes the line not read-only: asked about, or run sealed never.
+bool harmlessAssignment(std::string_view name, const Word& value);
+
 // True when bash would evaluate `text` as arithmetic that names a variable or
 // holds a substitution: a variable's value can then run commands
 // (x='a[$(cmd)]'; echo $((x))).
