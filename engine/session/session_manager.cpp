@@ -24,9 +24,19 @@ SessionManager::SessionManager(AgentConfig config, EditorClient& editor) : confi
 SessionManager::~SessionManager() { shutdown(); }
 
 Result<std::string> SessionManager::newSession(const acp::NewSessionRequest& request) {
+  if (auto cwd = tools::Workspace::create(request.cwd); !cwd) {
+    return makeError(Errc::invalid_params, "params.cwd: " + cwd.error().message);
+  }
   auto workspace = tools::Workspace::create(request.cwd, request.additionalDirectories);
   if (!workspace) {
-    return makeError(Errc::invalid_params, "params.cwd: " + workspace.error().message);
+    // cwd was fine, so one of the other roots is the problem: name it.
+    for (size_t i = 0; i < request.additionalDirectories.size(); ++i) {
+      if (auto one = tools::Workspace::create(request.additionalDirectories[i]); !one) {
+        return makeError(Errc::invalid_params,
+                         "params.additionalDirectories[" + std::to_string(i) + "]: " + one.error().message);
+      }
+    }
+    return makeError(Errc::invalid_params, "params.additionalDirectories: " + workspace.error().message);
   }
   auto shared = std::make_shared<const tools::Workspace>(std::move(workspace).value());
   std::lock_guard lock(mutex_);

@@ -86,6 +86,11 @@ TEST_CASE("ACP handlers run in-process over the in-memory channel") {
   REQUIRE_FALSE(bad.ok());
   CHECK_THAT(bad.error().message, Catch::Contains("mcpServers[0].type"));
 
+  auto badRoot = p.call("session/new", R"({"cwd":")" + dir.path.string() +
+                                           R"(","additionalDirectories":["/no/such/dir"],"mcpServers":[]})");
+  REQUIRE_FALSE(badRoot.ok());
+  CHECK_THAT(badRoot.error().message, Catch::Contains("params.additionalDirectories[0]"));
+
   auto created = p.call("session/new", R"({"cwd":")" + dir.path.string() +
                                            R"(","mcpServers":[{"name":"fs","command":"/bin/true","args":[],"env":[]}]})");
   REQUIRE(created.ok());
