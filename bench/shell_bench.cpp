@@ -111,7 +111,7 @@ void sealedCost(const std::string& repo, int runs) {
   }
   ToolContext context;
   context.workspace = std::make_shared<const Workspace>(Workspace::create(repo).value());
-  auto tool = makeRunShellCommandTool(context);
+  auto tool = makeRunShellCommandTool(context, ShellSetup{});
   std::printf("\nsealed (read-only sandbox) against unsealed, in %s (%d runs each)\n", repo.c_str(), runs);
   for (const char* command : {"ls", "git status", "grep -r --exclude-dir=build --exclude-dir=.deps --exclude-dir=.git TODO ."}) {
     Stats plain, sealed;
@@ -169,8 +169,8 @@ int main(int argc, char** argv) {
   ToolContext context;
   context.workspace = std::make_shared<const Workspace>(Workspace::create((root / "ws").string()).value());
   context.sessionDataDir = (root / "session").string();
-  context.background = std::make_shared<shell::BackgroundProcesses>();
-  auto tool = makeRunShellCommandTool(context);
+  ShellSetup shell{{}, std::make_shared<shell::BackgroundProcesses>()};
+  auto tool = makeRunShellCommandTool(context, shell);
 
   std::printf("run_shell_command against bare bash -c (%d runs each)\n", runs);
   compare(*tool, "true", runs, "bare bash -c true", "run_shell_command true");
@@ -178,9 +178,9 @@ int main(int argc, char** argv) {
           "run_shell_command 'seq 100000'");
 
   if (shell::probeSandboxNow()) {
-    ToolContext sandboxed = context;
-    sandboxed.shell.sandbox = true;
-    auto sandboxTool = makeRunShellCommandTool(sandboxed);
+    ShellSetup sandboxed = shell;
+    sandboxed.options.sandbox = true;
+    auto sandboxTool = makeRunShellCommandTool(context, sandboxed);
     Stats sandbox;
     runTool(*sandboxTool, "true");
     for (int i = 0; i < runs; ++i) {
@@ -214,7 +214,7 @@ int main(int argc, char** argv) {
   treeGone.print("cancel -> grandchildren gone");
   returned.print("cancel -> execute() returned");
 
-  context.background->killAll();
+  shell.background->killAll();
   fs::remove_all(root);
   sealedCost(repo, std::max(runs / 2, 5));
   return 0;

@@ -11,6 +11,7 @@
 #include "engine/scheduler/approval_policy.h"
 #include "engine/model/model_provider.h"
 #include "tools/core/tool_context.h"
+#include "tools/shell/shell_setup.h"
 
 namespace lathe::engine {
 

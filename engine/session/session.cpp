@@ -5,24 +5,20 @@
 
 #include "engine/session/editor_file_store.h"
 #include "engine/session/system_prompt.h"
-#include "tools/shell/background_processes.h"
 #include "tools/builtin/builtin_tools.h"
 #include "protocol/base/json.h"
 
 namespace lathe::engine {
 namespace {
 
-// What the session's tools share: its workspace, files, limits, shell options,
-// data directory and background commands (ended when the session goes).
+// What every tool of the session shares: its workspace, files, limits and data directory.
 tools::ToolContext makeToolContext(const std::string& id, std::shared_ptr<const tools::Workspace> workspace,
                                    const AgentConfig& config, EditorClient& editor) {
   tools::ToolContext context;
   context.workspace = std::move(workspace);
   context.files = makeEditorFileStore(editor, id);
   context.limits = config.toolLimits;
-  context.shell = config.shell;
   if (!config.dataDir.empty()) context.sessionDataDir = config.dataDir + "/" + id;
-  context.background = std::make_shared<tools::shell::BackgroundProcesses>();
   return context;
 }
 
@@ -92,7 +88,7 @@ Session::Session(std::string id, std::shared_ptr<const tools::Workspace> workspa
       registry_(tools::ToolFilter{config.coreTools, config.excludeTools}),
       systemPrompt_(buildSystemPrompt(*workspace_)),
       scheduler_(registry_, editor_, id_, mode_, configuredApprovals(config.allowedTools, config.excludeTools)) {
-  tools::registerBuiltinTools(registry_, makeToolContext(id_, workspace_, config, editor_));
+  tools::registerBuiltinTools(registry_, makeToolContext(id_, workspace_, config, editor_), config.shell);
 }
 
 std::string Session::model() const {

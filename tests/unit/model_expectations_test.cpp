@@ -92,9 +92,9 @@ TEST_CASE("model expectations: every built-in tool declares a parameter schema t
   tools.push_back(makeWriteFileTool(f.context));
   tools.push_back(makeReplaceTool(f.context));
   tools.push_back(makeOutlineTool(f.context));
-  tools.push_back(makeRunShellCommandTool(f.context));
-  tools.push_back(makeListBackgroundProcessesTool(f.context));
-  tools.push_back(makeReadBackgroundOutputTool(f.context));
+  tools.push_back(makeRunShellCommandTool(f.context, ShellSetup{}));
+  tools.push_back(makeListBackgroundProcessesTool(ShellSetup{}));
+  tools.push_back(makeReadBackgroundOutputTool(ShellSetup{}));
   for (const auto& tool : tools) {
     INFO(tool->name());
     auto parsed = json::parse(tool->info().parametersSchema);

@@ -130,12 +130,17 @@ std::string jsonArgs(const std::string& command) {
 tools::ToolContext contextFor(const Bait& bait) {
   tools::ToolContext context;
   context.workspace = std::make_shared<const tools::Workspace>(tools::Workspace::create(bait.root.str()).value());
-  context.shell.inactivitySeconds = 20;
   return context;
 }
 
+tools::ShellSetup shellFor() {
+  tools::ShellSetup shell;
+  shell.options.inactivitySeconds = 20;
+  return shell;
+}
+
 std::string runLine(const Bait& bait, const std::string& line, tools::Approval approval) {
-  auto tool = tools::makeRunShellCommandTool(contextFor(bait));
+  auto tool = tools::makeRunShellCommandTool(contextFor(bait), shellFor());
   auto built = tool->build(json::parse(jsonArgs(line)).value());
   REQUIRE(built.invocation);
   built.invocation->setApproval(approval);
@@ -177,7 +182,7 @@ TEST_CASE("attack table: every line is asked about or runs sealed without a side
     Bait bait;
     const std::string line = lineFor(raw, bait);
     INFO("line: " << line);
-    auto tool = tools::makeRunShellCommandTool(contextFor(bait));
+    auto tool = tools::makeRunShellCommandTool(contextFor(bait), shellFor());
     auto built = tool->build(json::parse(jsonArgs(line)).value());
     REQUIRE(built.invocation);
     auto details = built.invocation->shouldConfirmExecute(CancelToken());

@@ -87,11 +87,12 @@ struct Fixture {
   TempDir root;
   TempDir data;
   ToolContext context;
+  ShellSetup shell;
   Fixture() {
     context.workspace = std::make_shared<const Workspace>(Workspace::create(root.path.string()).value());
     context.sessionDataDir = (data.path / "session").string();
-    context.background = std::make_shared<shell::BackgroundProcesses>();
-    context.shell.inactivitySeconds = 60;
+    shell.background = std::make_shared<shell::BackgroundProcesses>();
+    shell.options.inactivitySeconds = 60;
   }
 
   // How the scheduler approved the calls: these tests run approved lines
@@ -99,7 +100,7 @@ struct Fixture {
   Approval approval = Approval::person;
 
   BuildResult build(const std::string& args) const {
-    auto tool = makeRunShellCommandTool(context);
+    auto tool = makeRunShellCommandTool(context, shell);
     return tool->build(json::parse(args).value());
   }
 
@@ -202,7 +203,7 @@ TEST_CASE("shell: description and locations") {
   CHECK(built.invocation->description() == "make test [in sub] (run the tests)");
   REQUIRE(built.invocation->locations().size() == 1);
   CHECK(built.invocation->locations()[0].path == (f.root.path / "sub").string());
-  auto tool = makeRunShellCommandTool(f.context);
+  auto tool = makeRunShellCommandTool(f.context, f.shell);
   CHECK(tool->kind() == Kind::execute);
   CHECK(tool->info().canUpdateOutput);
 }
@@ -256,7 +257,7 @@ TEST_CASE("shell: SIGKILL follows SIGTERM for a tree that ignores it") {
 
 TEST_CASE("shell: inactivity ends a silent command and says so") {
   Fixture f;
-  f.context.shell.inactivitySeconds = 1;
+  f.shell.options.inactivitySeconds = 1;
   auto start = Clock::now();
   auto result = f.run("echo started; sleep 100 & echo $! > pid; wait");
   auto took = Clock::now() - start;
@@ -319,41 +320,41 @@ TEST_CASE("shell: background commands start, list, read and end") {
   REQUIRE(std::regex_search(text, match, std::regex("with id ([0-9]+)")));
   int64_t id = std::stoll(match[1].str());
 
-  auto list = f.runTool(makeListBackgroundProcessesTool(f.context), "{}");
+  auto list = f.runTool(makeListBackgroundProcessesTool(f.shell), "{}");
   CHECK(llmText(list).find("[id " + std::to_string(id) + "] RUNNING") != std::string::npos);
 
-  REQUIRE(waitUntil([&] { return f.context.background->info(id)->outputBytes >= 24; }, 5s));
-  auto read = f.runTool(makeReadBackgroundOutputTool(f.context), "{\"id\": " + std::to_string(id) + "}");
+  REQUIRE(waitUntil([&] { return f.shell.background->info(id)->outputBytes >= 24; }, 5s));
+  auto read = f.runTool(makeReadBackgroundOutputTool(f.shell), "{\"id\": " + std::to_string(id) + "}");
   CHECK(llmText(read).find("ready\ntick1\ntick2\ntick3") != std::string::npos);
-  auto tail = f.runTool(makeReadBackgroundOutputTool(f.context), "{\"id\": " + std::to_string(id) + ", \"lines\": 2}");
+  auto tail = f.runTool(makeReadBackgroundOutputTool(f.shell), "{\"id\": " + std::to_string(id) + ", \"lines\": 2}");
   CHECK(llmText(tail).find("Showing the last 2 lines") != std::string::npos);
   CHECK(llmText(tail).find(std::string("):\n") + kUntrustedOutputNote + "\ntick2\ntick3") != std::string::npos);
   CHECK(displayText(tail).find("):\ntick2\ntick3") != std::string::npos);
   CHECK(llmText(tail).find("\nready\n") == std::string::npos);
-  auto unknown = f.runTool(makeReadBackgroundOutputTool(f.context), "{\"id\": 1}");
+  auto unknown = f.runTool(makeReadBackgroundOutputTool(f.shell), "{\"id\": 1}");
   CHECK(unknown.error);
   // Gemini CLI declares the parameter as pid; id stays as an alias.
-  auto byPid = f.runTool(makeReadBackgroundOutputTool(f.context), "{\"pid\": " + std::to_string(id) + "}");
+  auto byPid = f.runTool(makeReadBackgroundOutputTool(f.shell), "{\"pid\": " + std::to_string(id) + "}");
   CHECK(llmText(byPid).find("ready\ntick1\ntick2\ntick3") != std::string::npos);
-  auto neither = f.runTool(makeReadBackgroundOutputTool(f.context), "{\"lines\": 2}");
+  auto neither = f.runTool(makeReadBackgroundOutputTool(f.shell), "{\"lines\": 2}");
   REQUIRE(neither.error);
   CHECK(neither.error->message.find("params.pid") != std::string::npos);
 
-  REQUIRE(f.context.background->kill(id).ok());
+  REQUIRE(f.shell.background->kill(id).ok());
   CHECK_FALSE(lathe::testing::processAlive(static_cast<pid_t>(id)));
-  auto after = f.runTool(makeListBackgroundProcessesTool(f.context), "{}");
+  auto after = f.runTool(makeListBackgroundProcessesTool(f.shell), "{}");
   CHECK(llmText(after).find("[id " + std::to_string(id) + "] KILLED") != std::string::npos);
 }
 
 TEST_CASE("shell: a background command that ends by itself reports its exit code") {
   Fixture f;
-  auto started = f.context.background->start({process::bashArgv("echo bye; exit 4"), f.root.path.string(), {}}, "x");
+  auto started = f.shell.background->start({process::bashArgv("echo bye; exit 4"), f.root.path.string(), {}}, "x");
   REQUIRE(started);
-  REQUIRE(waitUntil([&] { return !f.context.background->info(started->id)->running; }, 5s));
-  auto info = *f.context.background->info(started->id);
+  REQUIRE(waitUntil([&] { return !f.shell.background->info(started->id)->running; }, 5s));
+  auto info = *f.shell.background->info(started->id);
   CHECK(info.exitCode == 4);
   CHECK_FALSE(info.killed);
-  auto out = f.context.background->readOutput(started->id, 10, 1000);
+  auto out = f.shell.background->readOutput(started->id, 10, 1000);
   REQUIRE(out);
   CHECK(out->text == "bye\n");
 }
@@ -370,16 +371,16 @@ TEST_CASE("shell: killAll ends every background tree, and processes a command le
   std::string llm = llmText(left);
   CHECK(llm.find("Output: done") != std::string::npos);
   CHECK(llm.find("Background PIDs: ") != std::string::npos);
-  CHECK(f.context.background->list().size() == 4);
+  CHECK(f.shell.background->list().size() == 4);
 
   REQUIRE(waitUntil([&] { return readPids(f.root.path / "pids").size() == 4; }, 5s));
   pids = readPids(f.root.path / "pids");
   for (pid_t pid : pids) CHECK(lathe::testing::processAlive(pid));
   auto start = Clock::now();
-  f.context.background->killAll();
+  f.shell.background->killAll();
   CHECK(Clock::now() - start < 5s);
   for (pid_t pid : pids) CHECK(waitUntil([&] { return !lathe::testing::processAlive(pid); }, 5s));
-  CHECK(f.context.background->list().empty());
+  CHECK(f.shell.background->list().empty());
   auto refused = f.runArgs(R"({"command": "true", "is_background": true})");
   CHECK(refused.error);
 }
@@ -516,7 +517,7 @@ TEST_CASE("sandbox: the workspace is writable, the rest is not") {
   REQUIRE(shell::probeSandbox().ok());
   Fixture f;
   TempDir outside("/var/tmp");  // not under /tmp, which the sandbox replaces with its own
-  f.context.shell.sandbox = true;
+  f.shell.options.sandbox = true;
 
   auto inside = f.run("echo hi > inside.txt && echo wrote-inside");
   CHECK(llmText(inside).find("Output: wrote-inside") != std::string::npos);
@@ -550,12 +551,12 @@ TEST_CASE("sandbox: no network unless allowed") {
   auto plain = f.run(connect);
   CHECK(llmText(plain).find("Output: connected") != std::string::npos);
 
-  f.context.shell.sandbox = true;
+  f.shell.options.sandbox = true;
   auto blocked = f.run(connect);
   CHECK(llmText(blocked).find("Output: connected") == std::string::npos);
   CHECK(llmText(blocked).find("Exit Code: 0") == std::string::npos);
 
-  f.context.shell.sandboxNetwork = true;
+  f.shell.options.sandboxNetwork = true;
   auto allowed = f.run(connect);
   CHECK(llmText(allowed).find("Output: connected") != std::string::npos);
 }
@@ -563,7 +564,7 @@ TEST_CASE("sandbox: no network unless allowed") {
 TEST_CASE("sandbox: cancel ends a sandboxed tree") {
   REQUIRE(shell::probeSandbox().ok());
   Fixture f;
-  f.context.shell.sandbox = true;
+  f.shell.options.sandbox = true;
   CancelToken cancel = CancelToken::create();
   ToolResult result;
   // A sleep length no other test uses, to find its processes from outside
@@ -678,7 +679,7 @@ TEST_CASE("sealed: approved lines, yolo and the explicit sandbox keep today's be
   CHECK(readFile(f.root.path / "approved.txt") == "x\n");
   CHECK(llmText(approved).find("Sandbox:") == std::string::npos);
 
-  f.context.shell.sandbox = true;  // the explicit sandbox keeps the workspace writable
+  f.shell.options.sandbox = true;  // the explicit sandbox keeps the workspace writable
   f.run("echo y > explicit.txt");
   CHECK(readFile(f.root.path / "explicit.txt") == "y\n");
 }
@@ -687,7 +688,7 @@ TEST_CASE("sealed: a line that failed sealed is asked about next time") {
   REQUIRE(shell::probeSealed().ok());
   Fixture f;
   f.approval = Approval::judged;
-  auto tool = makeRunShellCommandTool(f.context);
+  auto tool = makeRunShellCommandTool(f.context, f.shell);
   auto confirmOf = [&](const std::string& command) {
     auto built = tool->build(json::parse("{\"command\": " + json::build([&](json::Writer& w) { json::str(w, command); }) + "}").value());
     REQUIRE(built.invocation);
@@ -712,7 +713,7 @@ TEST_CASE("sealed: a line that failed sealed is asked about next time") {
 TEST_CASE("sealed: an invocation nobody told about approval runs sealed") {
   REQUIRE(shell::probeSealed().ok());
   Fixture f;
-  auto tool = makeRunShellCommandTool(f.context);
+  auto tool = makeRunShellCommandTool(f.context, f.shell);
   auto built = tool->build(json::parse(R"({"command": "touch default.txt"})").value());
   REQUIRE(built.invocation);
   built.invocation->execute(CancelToken(), [](const std::string&) {});  // no setApproval: fail closed

@@ -1,14 +1,17 @@
 // The built-in tools, registered in one place.
 #include "tools/builtin/builtin_tools.h"
 
+#include "tools/shell/background_processes.h"
+
 namespace lathe::tools {
 
-void registerBuiltinTools(ToolRegistry& registry, const ToolContext& context) {
+void registerBuiltinTools(ToolRegistry& registry, const ToolContext& context, const ShellOptions& shell) {
+  ShellSetup shellSetup{shell, std::make_shared<shell::BackgroundProcesses>()};  // ended with the tools
   std::unique_ptr<Tool> builtins[] = {
       makeReadFileTool(context),         makeListDirectoryTool(context),      makeWriteFileTool(context),
       makeReplaceTool(context),          makeGlobTool(context),               makeGrepSearchTool(context),
-      makeReadManyFilesTool(context),    makeOutlineTool(context),            makeRunShellCommandTool(context),
-      makeListBackgroundProcessesTool(context), makeReadBackgroundOutputTool(context),
+      makeReadManyFilesTool(context),    makeOutlineTool(context),            makeRunShellCommandTool(context, shellSetup),
+      makeListBackgroundProcessesTool(shellSetup), makeReadBackgroundOutputTool(shellSetup),
   };
   // Built-in names are unique; the registry's filter may leave some out.
   for (auto& tool : builtins) (void)registry.add(std::move(tool));

@@ -7,11 +7,13 @@
 #include "tools/core/tool.h"
 #include "tools/core/registry.h"
 #include "tools/core/tool_context.h"
+#include "tools/shell/shell_setup.h"
 
 namespace lathe::tools {
 
-// Adds every built-in tool the registry's filter allows, and their aliases.
-void registerBuiltinTools(ToolRegistry& registry, const ToolContext& context);
+// Adds every built-in tool the registry's filter allows, and their aliases;
+// the shell tools get their own setup (options, the session's background commands).
+void registerBuiltinTools(ToolRegistry& registry, const ToolContext& context, const ShellOptions& shell);
 
 std::unique_ptr<Tool> makeReadFileTool(const ToolContext& context);
 std::unique_ptr<Tool> makeListDirectoryTool(const ToolContext& context);
@@ -21,8 +23,8 @@ std::unique_ptr<Tool> makeReadManyFilesTool(const ToolContext& context);
 std::unique_ptr<Tool> makeWriteFileTool(const ToolContext& context);
 std::unique_ptr<Tool> makeReplaceTool(const ToolContext& context);
 std::unique_ptr<Tool> makeOutlineTool(const ToolContext& context);
-std::unique_ptr<Tool> makeRunShellCommandTool(const ToolContext& context);
-std::unique_ptr<Tool> makeListBackgroundProcessesTool(const ToolContext& context);
-std::unique_ptr<Tool> makeReadBackgroundOutputTool(const ToolContext& context);
+std::unique_ptr<Tool> makeRunShellCommandTool(const ToolContext& context, const ShellSetup& shell);
+std::unique_ptr<Tool> makeListBackgroundProcessesTool(const ShellSetup& shell);
+std::unique_ptr<Tool> makeReadBackgroundOutputTool(const ShellSetup& shell);
 
 }  // namespace lathe::tools

@@ -20,25 +20,11 @@ struct ToolLimits {
   unsigned walkThreads = 0;                  // file walker threads for searches; 0: the default (file_walker.h)
 };
 
-namespace shell {
-class BackgroundProcesses;
-}
-
-// How run_shell_command runs commands (settings and flags).
-struct ShellOptions {
-  bool sandbox = false;            // run under bubblewrap
-  bool sandboxNetwork = false;     // let sandboxed commands reach the network
-  int64_t inactivitySeconds = 300; // no output for this long ends the command
-  int64_t maxOutputChars = 40'000; // beyond this, the model gets head and tail
-};
-
 struct ToolContext {
   std::shared_ptr<const Workspace> workspace;
   std::shared_ptr<FileStore> files;  // edits go through it (disk or editor)
   ToolLimits limits;
-  ShellOptions shell;
   std::string sessionDataDir;  // per-session files (full shell output); created on demand
-  std::shared_ptr<shell::BackgroundProcesses> background;  // the session's background commands
 };
 
 }  // namespace lathe::tools

@@ -49,7 +49,7 @@ std::string describe(const shell::BackgroundInfo& info) {
 
 class ListInvocation final : public ToolInvocation {
  public:
-  explicit ListInvocation(ToolContext context) : context_(std::move(context)) {}
+  explicit ListInvocation(ShellSetup context) : context_(std::move(context)) {}
   std::string description() const override { return "List background commands"; }
 
   ToolResult execute(const CancelToken&, const OutputSink&) override {
@@ -63,12 +63,12 @@ class ListInvocation final : public ToolInvocation {
   }
 
  private:
-  ToolContext context_;
+  ShellSetup context_;
 };
 
 class ReadInvocation final : public ToolInvocation {
  public:
-  ReadInvocation(ToolContext context, int64_t id, int64_t lines, int64_t delayMs)
+  ReadInvocation(ShellSetup context, int64_t id, int64_t lines, int64_t delayMs)
       : context_(std::move(context)), id_(id), lines_(lines), delayMs_(delayMs) {}
 
   std::string description() const override { return "Read the output of background command " + std::to_string(id_); }
@@ -80,7 +80,7 @@ class ReadInvocation final : public ToolInvocation {
     }
     if (delayMs_ > 0 && !waitOrCancel(cancel)) return ToolResult::failure(ErrorType::cancelled, "Cancelled");
     auto output = context_.background->readOutput(id_, static_cast<size_t>(lines_),
-                                                  static_cast<size_t>(std::max<int64_t>(context_.shell.maxOutputChars, 100)));
+                                                  static_cast<size_t>(std::max<int64_t>(context_.options.maxOutputChars, 100)));
     if (!output) return ToolResult::failure(ErrorType::execution_failed, output.error().message);
     std::string text = describe(output->info) + "\n";
     if (output->text.empty()) {
@@ -115,7 +115,7 @@ class ReadInvocation final : public ToolInvocation {
     return !cancel.cancelled();
   }
 
-  ToolContext context_;
+  ShellSetup context_;
   int64_t id_;
   int64_t lines_;
   int64_t delayMs_;
@@ -123,7 +123,7 @@ class ReadInvocation final : public ToolInvocation {
 
 class ListBackgroundProcessesTool final : public Tool {
  public:
-  explicit ListBackgroundProcessesTool(ToolContext context)
+  explicit ListBackgroundProcessesTool(ShellSetup context)
       : Tool(ToolInfo{"list_background_processes", "List Background Processes",
                       "Lists this session's background commands (started by run_shell_command with is_background, "
                       "or left running by a command): id, whether each still runs or how it ended, the command, "
@@ -137,12 +137,12 @@ class ListBackgroundProcessesTool final : public Tool {
   }
 
  private:
-  ToolContext context_;
+  ShellSetup context_;
 };
 
 class ReadBackgroundOutputTool final : public Tool {
  public:
-  explicit ReadBackgroundOutputTool(ToolContext context)
+  explicit ReadBackgroundOutputTool(ShellSetup context)
       : Tool(ToolInfo{"read_background_output", "Read Background Output",
                       "Shows the most recent output (stdout and stderr together) of a background command of this "
                       "session, by its id, and whether it still runs.",
@@ -164,17 +164,17 @@ class ReadBackgroundOutputTool final : public Tool {
   }
 
  private:
-  ToolContext context_;
+  ShellSetup context_;
 };
 
 }  // namespace
 
-std::unique_ptr<Tool> makeListBackgroundProcessesTool(const ToolContext& context) {
-  return std::make_unique<ListBackgroundProcessesTool>(context);
+std::unique_ptr<Tool> makeListBackgroundProcessesTool(const ShellSetup& shell) {
+  return std::make_unique<ListBackgroundProcessesTool>(shell);
 }
 
-std::unique_ptr<Tool> makeReadBackgroundOutputTool(const ToolContext& context) {
-  return std::make_unique<ReadBackgroundOutputTool>(context);
+std::unique_ptr<Tool> makeReadBackgroundOutputTool(const ShellSetup& shell) {
+  return std::make_unique<ReadBackgroundOutputTool>(shell);
 }
 
 }  // namespace lathe::tools

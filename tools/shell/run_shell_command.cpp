@@ -37,26 +37,26 @@ constexpr const char* kSchema = R"({
 constexpr size_t kLiveBytes = 4096;
 constexpr auto kLiveInterval = std::chrono::milliseconds(250);
 
-std::string toolDescription(const ToolContext& context) {
+std::string toolDescription(const ShellOptions& shell) {
   std::string text =
       "Runs a command line as `bash -c <command>` and returns its output (stdout and stderr together, in the "
       "order written), its exit code or the signal that ended it, and its process group id. The command runs in "
       "its own process group with no terminal and stdin closed, so nothing can prompt for input: use "
       "non-interactive flags (--yes, --no-pager, ...). ";
-  text += "Output longer than " + std::to_string(context.shell.maxOutputChars) +
+  text += "Output longer than " + std::to_string(shell.maxOutputChars) +
           " characters is shortened to its beginning and end (lines mentioning errors or warnings in between are "
           "kept) and the whole output is saved to a file whose path is given. ";
-  if (context.shell.inactivitySeconds > 0) {
-    text += "A command that prints nothing for " + std::to_string(context.shell.inactivitySeconds) +
+  if (shell.inactivitySeconds > 0) {
+    text += "A command that prints nothing for " + std::to_string(shell.inactivitySeconds) +
             " seconds is stopped. ";
   }
   text +=
       "For servers, watchers and other commands that keep running, set is_background to true (do not use `&`): "
       "the call returns at once with an id; list_background_processes and read_background_output show how it "
       "goes. Processes a command leaves running are reported as background PIDs. ";
-  if (context.shell.sandbox) {
+  if (shell.sandbox) {
     text += "Commands run in a sandbox: only the workspace is writable (/tmp is private to the command)";
-    text += context.shell.sandboxNetwork ? ". " : ", and there is no network. ";
+    text += shell.sandboxNetwork ? ". " : ", and there is no network. ";
   }
   return text;
 }
@@ -93,9 +93,10 @@ void trimTrailingNewlines(std::string& text) {
 
 class RunShellInvocation final : public ToolInvocation {
  public:
-  RunShellInvocation(ToolContext context, std::shared_ptr<shell::SealedFailures> sealedFailures, std::string command,
-                     std::string description, std::string dir, bool background)
+  RunShellInvocation(ToolContext context, ShellSetup shell, std::shared_ptr<shell::SealedFailures> sealedFailures,
+                     std::string command, std::string description, std::string dir, bool background)
       : context_(std::move(context)),
+        shell_(std::move(shell)),
         sealedFailures_(std::move(sealedFailures)),
         command_(std::move(command)),
         description_(std::move(description)),
@@ -148,7 +149,7 @@ class RunShellInvocation final : public ToolInvocation {
       const char* home = std::getenv("HOME");
       policy.home = home ? home : "";
       spec.argv = shell::sealedArgv(policy, dir_, command_);
-    } else if (context_.shell.sandbox) {
+    } else if (shell_.options.sandbox) {
       if (Status probe = shell::probeSandbox(); !probe) {
         return ToolResult::failure(ErrorType::execution_failed, "The command was not run: " + probe.error().message);
       }
@@ -159,7 +160,7 @@ class RunShellInvocation final : public ToolInvocation {
         std::filesystem::create_directories(context_.sessionDataDir, ec);
         if (!ec) policy.writableRoots.push_back(context_.sessionDataDir);
       }
-      policy.network = context_.shell.sandboxNetwork;
+      policy.network = shell_.options.sandboxNetwork;
       spec.argv = shell::sandboxArgv(policy, dir_, command_);
     } else {
       spec.argv = process::bashArgv(command_);
@@ -170,17 +171,17 @@ class RunShellInvocation final : public ToolInvocation {
  private:
   bool sealed() const { return approval_ == Approval::judged; }
   // Under bubblewrap (either kind), the pid namespace dies with the shell.
-  bool sandboxed() const { return sealed() || context_.shell.sandbox; }
+  bool sandboxed() const { return sealed() || shell_.options.sandbox; }
 
   std::string outputDir() const {
     return context_.sessionDataDir.empty() ? std::string() : context_.sessionDataDir + "/shell-output";
   }
 
   ToolResult runInBackground(process::RunSpec spec) {
-    if (!context_.background) {
+    if (!shell_.background) {
       return ToolResult::failure(ErrorType::execution_failed, "Background commands are not available in this session");
     }
-    auto started = context_.background->start(std::move(spec), command_, outputDir());
+    auto started = shell_.background->start(std::move(spec), command_, outputDir());
     if (!started) {
       return ToolResult::failure(ErrorType::execution_failed, "Could not start the command: " + started.error().message);
     }
@@ -204,14 +205,14 @@ class RunShellInvocation final : public ToolInvocation {
     const pid_t pgid = runner->pgid();
 
     shell::OutputBufferOptions bufferOptions;
-    bufferOptions.maxChars = static_cast<size_t>(std::max<int64_t>(context_.shell.maxOutputChars, 100));
+    bufferOptions.maxChars = static_cast<size_t>(std::max<int64_t>(shell_.options.maxOutputChars, 100));
     bufferOptions.saveDir = outputDir();
     bufferOptions.saveStem = "shell-" + timestamp() + "-" + std::to_string(pgid);
     shell::OutputBuffer buffer(bufferOptions);
 
     uint64_t shown = 0;
     process::WaitOptions wait;
-    if (context_.shell.inactivitySeconds > 0) wait.inactivity = std::chrono::seconds(context_.shell.inactivitySeconds);
+    if (shell_.options.inactivitySeconds > 0) wait.inactivity = std::chrono::seconds(shell_.options.inactivitySeconds);
     wait.tickInterval = kLiveInterval;
     wait.onTick = [&] {
       if (!updateOutput || buffer.totalBytes() == shown) return;
@@ -235,8 +236,8 @@ class RunShellInvocation final : public ToolInvocation {
     buffer.finish();
     std::string output = buffer.modelText();
     trimTrailingNewlines(output);
-    if (!leftovers.empty() && context_.background) {
-      auto adopted = context_.background->adopt(std::move(runner), command_, dir_, buffer.recent(64 * 1024), outputDir());
+    if (!leftovers.empty() && shell_.background) {
+      auto adopted = shell_.background->adopt(std::move(runner), command_, dir_, buffer.recent(64 * 1024), outputDir());
       if (adopted) adoptedId = adopted->id;
     }
 
@@ -247,9 +248,9 @@ class RunShellInvocation final : public ToolInvocation {
       llm += "Error: the command was cancelled; its whole process tree was killed.\n";
       status = "[cancelled]";
     } else if (exit.timedOut) {
-      llm += "Error: the command printed nothing for " + std::to_string(context_.shell.inactivitySeconds) +
+      llm += "Error: the command printed nothing for " + std::to_string(shell_.options.inactivitySeconds) +
              " seconds and was stopped; its whole process tree was killed.\n";
-      status = "[stopped: no output for " + std::to_string(context_.shell.inactivitySeconds) + " s]";
+      status = "[stopped: no output for " + std::to_string(shell_.options.inactivitySeconds) + " s]";
     }
     if (exit.exitCode && !exit.cancelled && !exit.timedOut) {
       llm += "Exit Code: " + std::to_string(*exit.exitCode) + "\n";
@@ -289,6 +290,7 @@ class RunShellInvocation final : public ToolInvocation {
   }
 
   ToolContext context_;
+  ShellSetup shell_;
   std::shared_ptr<shell::SealedFailures> sealedFailures_;
   std::string command_;
   std::string description_;
@@ -299,9 +301,10 @@ class RunShellInvocation final : public ToolInvocation {
 
 class RunShellCommandTool final : public Tool {
  public:
-  explicit RunShellCommandTool(ToolContext context)
-      : Tool(ToolInfo{"run_shell_command", "Shell", toolDescription(context), Kind::execute, kSchema, false, true}),
-        context_(std::move(context)) {}
+  RunShellCommandTool(ToolContext context, ShellSetup shell)
+      : Tool(ToolInfo{"run_shell_command", "Shell", toolDescription(shell.options), Kind::execute, kSchema, false, true}),
+        context_(std::move(context)),
+        shell_(std::move(shell)) {}
 
  protected:
   BuildResult createInvocation(const json::Value& params) const override {
@@ -321,21 +324,22 @@ class RunShellCommandTool final : public Tool {
       if (resolved.error) return {nullptr, resolved.error};
       cwd = resolved.path;
     }
-    return {std::make_unique<RunShellInvocation>(context_, sealedFailures_, std::move(command), std::move(description),
-                                                 std::move(cwd), background),
+    return {std::make_unique<RunShellInvocation>(context_, shell_, sealedFailures_, std::move(command),
+                                                 std::move(description), std::move(cwd), background),
             std::nullopt};
   }
 
  private:
   ToolContext context_;
+  ShellSetup shell_;
   // This session's lines that failed sealed (one tool per session).
   std::shared_ptr<shell::SealedFailures> sealedFailures_ = std::make_shared<shell::SealedFailures>();
 };
 
 }  // namespace
 
-std::unique_ptr<Tool> makeRunShellCommandTool(const ToolContext& context) {
-  return std::make_unique<RunShellCommandTool>(context);
+std::unique_ptr<Tool> makeRunShellCommandTool(const ToolContext& context, const ShellSetup& shell) {
+  return std::make_unique<RunShellCommandTool>(context, shell);
 }
 
 }  // namespace lathe::tools
