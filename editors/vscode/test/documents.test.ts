@@ -1,4 +1,4 @@
-import { test } from "node:test";
+import { after, test } from "node:test";
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -7,7 +7,16 @@ import * as mock from "./vscode-mock";
 import { readText, sliceLines, writeText } from "../src/documents";
 import { ChangeTracker } from "../src/changes";
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lathe-docs-"));
+// Temporary folders of this file, removed when its tests are done.
+const made: string[] = [];
+const tempDir = (prefix: string) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+};
+after(() => made.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+
+const dir = tempDir("lathe-docs-");
 
 test("documents: reads answer from the open document, unsaved text included", async () => {
   const file = path.join(dir, "a.txt");

@@ -1,7 +1,7 @@
 // The permission flow through the official SDK against the real lathe binary
 // (LATHE_BIN) replaying a recorded model: a rejected edit writes nothing, an
 // accepted one arrives through fs/write_text_file.
-import { test } from "node:test";
+import { after, test } from "node:test";
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -9,12 +9,21 @@ import * as path from "node:path";
 import { LatheSession, type SessionHost } from "../src/session";
 import type { ToolItem } from "../src/chatState";
 
+// Temporary folders of this file, removed when its tests are done.
+const made: string[] = [];
+const tempDir = (prefix: string) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+};
+after(() => made.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+
 const bin = process.env.LATHE_BIN;
 const last = (parts: unknown[]) => ({ candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }] });
 const line = (parts: unknown[]) => JSON.stringify({ method: "generateContentStream", response: [last(parts)] });
 
 test("session: reject then accept an edit, with the agent's own options", { skip: !bin && "LATHE_BIN not set" }, async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lathe-session-"));
+  const dir = tempDir("lathe-session-");
   const file = path.join(dir, "a.txt");
   fs.writeFileSync(file, "hello world\n");
   const replace = { functionCall: { name: "replace", args: { file_path: file, old_string: "world", new_string: "lathe", instruction: "x" } } };
@@ -73,7 +82,7 @@ async function until(check: () => boolean, what: string): Promise<void> {
 }
 
 test("session: a missing binary gives a clear message, not a hang", async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lathe-missing-"));
+  const dir = tempDir("lathe-missing-");
   const errors: string[] = [];
   const session = new LatheSession(quietHost(path.join(dir, "no-such-lathe"), dir, errors));
   try {
@@ -86,7 +95,7 @@ test("session: a missing binary gives a clear message, not a hang", async () => 
 });
 
 test("session: when lathe dies it is restarted and the chat says so", { skip: !bin && "LATHE_BIN not set" }, async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lathe-restart-"));
+  const dir = tempDir("lathe-restart-");
   const errors: string[] = [];
   const session = new LatheSession(quietHost(bin!, dir, errors));
   try {
@@ -105,8 +114,8 @@ test("session: when lathe dies it is restarted and the chat says so", { skip: !b
 });
 
 test("session: in a multi-root workspace the other folders are additional directories", { skip: !bin && "LATHE_BIN not set" }, async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lathe-root1-"));
-  const other = fs.mkdtempSync(path.join(os.tmpdir(), "lathe-root2-"));
+  const dir = tempDir("lathe-root1-");
+  const other = tempDir("lathe-root2-");
   const file = path.join(other, "b.txt");
   fs.writeFileSync(file, "second root\n");
   const rec = path.join(dir, "model.jsonl");
@@ -128,7 +137,7 @@ test("session: in a multi-root workspace the other folders are additional direct
 });
 
 test("session: without an API key the person is told how to set one", { skip: !bin && "LATHE_BIN not set" }, async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lathe-nokey-"));
+  const dir = tempDir("lathe-nokey-");
   const errors: string[] = [];
   const host = quietHost(bin!, dir, errors);
   const base = host.launchOptions();
@@ -146,7 +155,7 @@ test("session: without an API key the person is told how to set one", { skip: !b
 });
 
 test("session: a new file is created through fs/write_text_file", { skip: !bin && "LATHE_BIN not set" }, async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lathe-newfile-"));
+  const dir = tempDir("lathe-newfile-");
   const file = path.join(dir, "fresh.txt");
   const rec = path.join(dir, "model.jsonl");
   const write = { functionCall: { name: "write_file", args: { file_path: file, content: "fresh\n" } } };
