@@ -24,7 +24,8 @@ start=$(date +%s)
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:detect_stack_use_after_return=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:suppressions=$ROOT/scripts/ubsan.supp"
 export ASAN_SYMBOLIZER_PATH="${ASAN_SYMBOLIZER_PATH:-$(command -v llvm-symbolizer-16 || command -v llvm-symbolizer || true)}"
-export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1"
+export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$ROOT/scripts/tsan.supp"
+if [ -n "$ASAN_SYMBOLIZER_PATH" ]; then TSAN_OPTIONS="$TSAN_OPTIONS:external_symbolizer_path=$ASAN_SYMBOLIZER_PATH"; fi
 
 say "ASan+UBSan build ($ASAN)"
 bash "$ROOT/scripts/lathe-sanitize-build.sh" "$ASAN" address,undefined lathe fake_gemini fuzz_all \
