@@ -19,7 +19,8 @@ if ! command -v clang++-16 >/dev/null 2>&1; then
 fi
 start=$(date +%s)
 
-# Suppressions: none. Leaks count as failures; the lathe binary spawned by the
+# Third-party suppressions only (scripts/ubsan.supp, scripts/tsan.supp); leaks
+# count as failures. The lathe binary spawned by the
 # end-to-end tests inherits these.
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:detect_stack_use_after_return=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:suppressions=$ROOT/scripts/ubsan.supp"
