@@ -12,5 +12,12 @@ cmake -S "$ROOT" -B "$BUILD" -G Ninja -DBUILD_TESTING=ON >/dev/null
 cmake --build "$BUILD" --parallel "$JOBS"
 cd "$BUILD"
 ctest --output-on-failure --parallel "$JOBS" --timeout 300
+
+# Sanitizers (clang-16, each in its own build dir reused between runs): the
+# unit and end-to-end tests under AddressSanitizer + UndefinedBehaviorSanitizer,
+# every fuzz target for a short bounded time in that same build, then the
+# tests that exercise concurrency under ThreadSanitizer.
+cd "$ROOT"
+bash "$ROOT/scripts/sanitizers.sh"
 bash "$ROOT/editors/neovim/scripts/test.sh" "$BUILD/server/lathe"
 bash "$ROOT/editors/vscode/scripts/test.sh" "$BUILD/server/lathe"

@@ -4,16 +4,18 @@
 #include "tests/support/fake_gemini_server.h"
 
 #include <dirent.h>
-#include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string_view>
 #include <httplib.h>
 
 #include "protocol/base/json.h"
@@ -29,30 +31,49 @@ bool isGenerate(const std::string& action) {
   return action == "streamGenerateContent" || action == "generateContent";
 }
 
-int portOf(const sockaddr_storage& addr) {
-  if (addr.ss_family == AF_INET) return ntohs(reinterpret_cast<const sockaddr_in&>(addr).sin_port);
-  if (addr.ss_family == AF_INET6) return ntohs(reinterpret_cast<const sockaddr_in6&>(addr).sin6_port);
-  return -1;
+// The inode of the TCP socket with these two ports, from /proc/self/net/tcp
+// and tcp6 ("sl local rem st ... uid timeout inode"), 0 when none.
+unsigned long findSocketInode(int localPort, int remotePort) {
+  for (const char* table : {"/proc/self/net/tcp", "/proc/self/net/tcp6"}) {
+    std::ifstream in(table);
+    std::string line;
+    std::getline(in, line);  // the column titles
+    while (std::getline(in, line)) {
+      std::istringstream fields(line);
+      std::string slot, local, remote, skip;
+      unsigned long inode = 0;
+      fields >> slot >> local >> remote;
+      for (int i = 0; i < 6; ++i) fields >> skip;  // st, queues, timer, retransmits, uid, timeout
+      fields >> inode;
+      auto port = [](const std::string& address) {
+        size_t colon = address.rfind(':');
+        return colon == std::string::npos ? -1 : static_cast<int>(std::strtol(address.c_str() + colon + 1, nullptr, 16));
+      };
+      if (fields && port(local) == localPort && port(remote) == remotePort) return inode;
+    }
+  }
+  return 0;
 }
 
 // cpp-httplib does not hand the socket to a content provider; find it among
 // this process's descriptors by its two ports, so a paused stream can notice
-// that the client hung up.
+// that the client hung up. Only names are read (/proc/net and the links in
+// /proc/self/fd): descriptors other threads own are never touched, so a test
+// client closing its own socket meanwhile does not race with this lookup.
 int findConnectionFd(int localPort, int remotePort) {
+  unsigned long inode = findSocketInode(localPort, remotePort);
+  if (inode == 0) return -1;
+  std::string wanted = "socket:[" + std::to_string(inode) + "]";
   DIR* dir = opendir("/proc/self/fd");
   if (!dir) return -1;
   int found = -1;
+  char target[64];
   while (dirent* entry = readdir(dir)) {
     if (!std::isdigit(static_cast<unsigned char>(entry->d_name[0]))) continue;
-    int fd = std::atoi(entry->d_name);
-    struct stat st {};
-    if (fstat(fd, &st) != 0 || !S_ISSOCK(st.st_mode)) continue;
-    sockaddr_storage local{}, peer{};
-    socklen_t localLen = sizeof local, peerLen = sizeof peer;
-    if (getsockname(fd, reinterpret_cast<sockaddr*>(&local), &localLen) != 0) continue;
-    if (getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &peerLen) != 0) continue;
-    if (portOf(local) == localPort && portOf(peer) == remotePort) {
-      found = fd;
+    std::string link = std::string("/proc/self/fd/") + entry->d_name;
+    ssize_t n = readlink(link.c_str(), target, sizeof target);
+    if (n > 0 && std::string_view(target, static_cast<size_t>(n)) == wanted) {
+      found = std::atoi(entry->d_name);
       break;
     }
   }

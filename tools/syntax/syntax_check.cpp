@@ -221,7 +221,9 @@ std::optional<std::string> describeIntroducedProblems(std::string_view path, std
     if (!old.empty()) {
       std::unordered_set<std::string_view> oldLines;
       for (const auto& f : old) oldLines.insert(trim(f.line));
-      auto [first, last] = changedLines(*before, after);
+      // Not a structured binding: clang before 16 cannot capture those in a lambda.
+      const auto changed = changedLines(*before, after);
+      const auto first = changed.first, last = changed.second;
       std::erase_if(problems, [&](const Found& f) {
         return f.problem.line < first - 1 || f.problem.line > last + 1 || oldLines.count(trim(f.line)) > 0;
       });
