@@ -65,6 +65,30 @@ void History::rollback(const Checkpoint& checkpoint) {
   contents_.resize(std::min(contents_.size(), checkpoint.contents));
   if (!contents_.empty() && contents_.size() == checkpoint.contents) contents_.back().parts.resize(checkpoint.lastParts);
   pending_ = checkpoint.pending;
+  ++revision_;
+}
+
+Status History::replacePrefix(size_t count, std::vector<Content> replacement) {
+  if (count > contents_.size()) return broken("cannot replace more contents than there are");
+  for (const Content& content : replacement) {
+    for (const Part& part : content.parts) {
+      if (part.functionCall || part.functionResponse) return broken("a replacement cannot carry function calls or responses");
+    }
+  }
+  if (count < contents_.size()) {
+    const Content& next = contents_[count];
+    const bool answersCalls = std::any_of(next.parts.begin(), next.parts.end(),
+                                          [](const Part& part) { return part.functionResponse.has_value(); });
+    if (next.role != Role::user || answersCalls) return broken("a replacement must end where an exchange starts");
+    if (!replacement.empty() && replacement.back().role == Role::user) {
+      return broken("a replacement followed by a user content must end with the model");
+    }
+  }
+  contents_.erase(contents_.begin(), contents_.begin() + static_cast<std::ptrdiff_t>(count));
+  contents_.insert(contents_.begin(), std::make_move_iterator(replacement.begin()),
+                   std::make_move_iterator(replacement.end()));
+  ++revision_;
+  return {};
 }
 
 }  // namespace lathe::engine

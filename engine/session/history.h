@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "engine/model/content.h"
@@ -39,11 +40,22 @@ class History {
   Checkpoint checkpoint() const;
   void rollback(const Checkpoint& checkpoint);
 
+  // Replaces the oldest `count` contents (e.g. with a compressed snapshot).
+  // Refused unless the result keeps the invariant: the replacement holds no
+  // function calls or responses, and the content after it is not split from
+  // its call (it must start a new exchange: a user content without responses).
+  Status replacePrefix(size_t count, std::vector<Content> replacement);
+
+  // Changes on every edit that is not an append (rollback, replacePrefix), so
+  // a recorder that appends what is new knows when to write the whole again.
+  uint64_t revision() const { return revision_; }
+
  private:
   void addUserParts(std::vector<Part> parts);
 
   std::vector<Content> contents_;
   std::vector<FunctionCall> pending_;
+  uint64_t revision_ = 0;
 };
 
 }  // namespace lathe::engine

@@ -68,3 +68,29 @@ TEST_CASE("rollback returns to a checkpoint, merged user parts included") {
   empty.rollback(start);
   CHECK(empty.empty());
 }
+
+TEST_CASE("replacePrefix swaps old exchanges for a snapshot and keeps the invariant") {
+  History h;
+  REQUIRE(h.appendUser({Part::makeText("one")}).ok());
+  REQUIRE(h.appendModel({Role::model, {call("ls")}}).ok());
+  REQUIRE(h.appendResponses({response("ls")}).ok());
+  REQUIRE(h.appendModel({Role::model, {Part::makeText("done")}}).ok());
+  REQUIRE(h.appendUser({Part::makeText("two")}).ok());
+  REQUIRE(h.appendModel({Role::model, {Part::makeText("ok")}}).ok());
+  const uint64_t before = h.revision();
+  std::vector<Content> snapshot{{Role::user, {Part::makeText("state")}}, {Role::model, {Part::makeText("noted")}}};
+
+  CHECK_FALSE(h.replacePrefix(2, snapshot).ok());   // would split ls from its response
+  CHECK_FALSE(h.replacePrefix(9, snapshot).ok());   // more than there is
+  CHECK_FALSE(h.replacePrefix(4, {{Role::user, {Part::makeText("x")}}}).ok());  // two user contents in a row
+  CHECK_FALSE(h.replacePrefix(4, {{Role::model, {call("ls")}}}).ok());
+  CHECK(h.revision() == before);
+  CHECK(h.size() == 6);
+
+  REQUIRE(h.replacePrefix(4, snapshot).ok());
+  CHECK(h.revision() != before);
+  REQUIRE(h.size() == 4);
+  CHECK(h.contents()[0].parts[0].text == "state");
+  CHECK(h.contents()[2].parts[0].text == "two");
+  REQUIRE(h.appendUser({Part::makeText("three")}).ok());
+}

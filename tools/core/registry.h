@@ -25,6 +25,7 @@ namespace lathe::tools {
 struct ToolSource {
   enum class Group { builtin, discovered, mcp } group = Group::builtin;
   std::string server;  // the MCP server's name, for Group::mcp
+  std::string tool;    // the server's own name for the tool (never parsed back from ours)
 };
 
 // Settings tools.core (only these, when not empty) and tools.exclude.
