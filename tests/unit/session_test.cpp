@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <filesystem>
 #include <fstream>
@@ -30,6 +31,7 @@ class ScriptedModel final : public ModelProvider {
   };
   std::vector<Reply> script;
   std::vector<std::vector<Content>> requests;
+  std::atomic<size_t> requestsStarted{0};  // what another thread may poll
   std::vector<tools::ToolDeclaration> lastTools;
 
   Result<ModelReply> generate(const ModelRequest&, const CancelToken&) override {
@@ -38,6 +40,7 @@ class ScriptedModel final : public ModelProvider {
 
   Result<ModelReply> stream(const ModelRequest& request, const ChunkSink& onChunk, const CancelToken& cancel) override {
     requests.push_back(*request.contents);
+    ++requestsStarted;
     lastTools = request.tools ? *request.tools : std::vector<tools::ToolDeclaration>{};
     if (requests.size() > script.size()) return makeError(Errc::model, "script exhausted");
     const Reply& reply = script[requests.size() - 1];
@@ -228,7 +231,7 @@ TEST_CASE("cancel during the model stream ends the turn as cancelled; the next t
   f.model->script.push_back({{text("fine")}});
   auto token = CancelToken::create();
   std::thread canceller([&] {
-    while (f.model->requests.empty()) std::this_thread::yield();
+    while (f.model->requestsStarted == 0) std::this_thread::yield();
     token.cancel();
   });
   auto stop = f.session->prompt(promptText("slow"), token);

@@ -85,9 +85,9 @@ TEST_CASE("registry: built-ins first, then discovered tools, then MCP tools by s
   Fixture f;
   ToolRegistry registry(ToolFilter{{}, {"glob"}});
   uint64_t empty = registry.generation();
-  REQUIRE(registry.add(makeReadFileTool(f.context), {ToolSource::Group::mcp, "zeta"}).ok());
-  REQUIRE(registry.add(makeListDirectoryTool(f.context), {ToolSource::Group::mcp, "alpha"}).ok());
-  REQUIRE(registry.add(makeGrepSearchTool(f.context), {ToolSource::Group::discovered, ""}).ok());
+  REQUIRE(registry.add(makeReadFileTool(f.context), {ToolSource::Group::mcp, "zeta", "read_file"}).ok());
+  REQUIRE(registry.add(makeListDirectoryTool(f.context), {ToolSource::Group::mcp, "alpha", "list_directory"}).ok());
+  REQUIRE(registry.add(makeGrepSearchTool(f.context), {ToolSource::Group::discovered, "", ""}).ok());
   REQUIRE(registry.add(makeWriteFileTool(f.context)).ok());
   REQUIRE(registry.add(makeGlobTool(f.context)).ok());  // excluded by the filter: dropped
   CHECK(registry.generation() != empty);
