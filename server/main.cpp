@@ -92,6 +92,12 @@ Result<engine::AgentConfig> buildConfig(const server::Options& options, const st
   config.excludeTools = settings->excludeTools.value_or(std::vector<std::string>{});
   config.allowedTools = settings->allowedTools.value_or(std::vector<std::string>{});
   config.dataDir = dataDirectory();
+  config.context.compressionThreshold = settings->compressionThreshold.value_or(config.context.compressionThreshold);
+  config.context.loopDetection = !settings->disableLoopDetection.value_or(false);
+  config.context.toolOutputChars = settings->truncateToolOutputThreshold.value_or(config.context.toolOutputChars);
+  // The shell keeps a head and tail of its own; sized so that with its notes
+  // it fits the response budget and is not cut twice.
+  config.shell.maxOutputChars = engine::keptCharsOf(config.context.toolOutputChars);
   config.shell.sandbox = options.sandbox || settings->sandbox.value_or(false);
   config.shell.sandboxNetwork = options.sandboxNetwork || settings->sandboxNetwork.value_or(false);
   if (config.shell.sandbox) {

@@ -56,6 +56,14 @@ Status mergeSettingsFile(const std::string& path, Settings& settings) {
         if (names) settings.modelChoices[api] = *names;
       }
     }
+    if (auto threshold = model->optNumber("compressionThreshold")) {
+      if (*threshold > 0 && *threshold <= 1) {
+        settings.compressionThreshold = threshold;
+      } else {
+        r.fail(path + ".model.compressionThreshold", "must be a share of the context window, above 0 and at most 1");
+      }
+    }
+    if (auto disable = model->optBool("disableLoopDetection")) settings.disableLoopDetection = disable;
     if (auto limits = model->optObject("contextLimits")) {
       for (const auto& member : limits->value()->GetObject()) {
         std::string name(member.name.GetString(), member.name.GetStringLength());
@@ -72,6 +80,13 @@ Status mergeSettingsFile(const std::string& path, Settings& settings) {
     if (auto exclude = tools->optStrings("exclude")) settings.excludeTools = exclude;
     if (auto allowed = tools->optStrings("allowed")) settings.allowedTools = allowed;
     if (auto network = tools->optBool("sandboxNetwork")) settings.sandboxNetwork = network;
+    if (auto threshold = tools->optNumber("truncateToolOutputThreshold")) {
+      if (*threshold >= 1000 && *threshold <= 1e9) {
+        settings.truncateToolOutputThreshold = static_cast<int64_t>(*threshold);
+      } else {
+        r.fail(path + ".tools.truncateToolOutputThreshold", "must be a number of characters from 1000 up");
+      }
+    }
     if (const json::Value* sandbox = json::find(*tools->value(), "sandbox")) {
       // Gemini CLI names a runtime here (docker, podman, sandbox-exec): the
       // intent is "sandbox my commands", which Lathe does with bubblewrap.

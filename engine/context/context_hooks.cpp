@@ -1,0 +1,16 @@
+// The context hooks of a new session.
+#include "engine/context/context_hooks.h"
+
+#include <memory>
+
+#include "engine/context/context_manager.h"
+#include "engine/context/loop_detector.h"
+
+namespace lathe::engine {
+
+void addContextHooks(Session& session) {
+  session.addHooks(std::make_shared<ContextManager>(session));
+  if (session.config().context.loopDetection) session.addHooks(std::make_shared<LoopDetector>());
+}
+
+}  // namespace lathe::engine
