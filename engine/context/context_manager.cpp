@@ -2,6 +2,7 @@
 #include "engine/context/context_manager.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "engine/context/compression.h"
 #include "engine/context/token_estimate.h"
@@ -122,12 +123,14 @@ ContextManager::Outcome ContextManager::compress(History& history, const CancelT
   return outcome;
 }
 
-int ContextManager::shortenOldOutputs(History& history, int64_t recentChars) {
+int ContextManager::shortenOldOutputs(History& history, int64_t recentChars, bool keepNewest) {
   int64_t seen = 0;
   int changed = 0;
+  bool newest = true;
   history.rewriteResponses([&](json::Raw& response) {
     const int64_t size = static_cast<int64_t>(response.text.size());
-    if (seen + size <= recentChars) {
+    const bool first = std::exchange(newest, false);
+    if (seen + size <= recentChars || (first && keepNewest)) {
       seen += size;
       return History::Edit::kept;
     }
@@ -162,12 +165,13 @@ std::optional<TurnStop> ContextManager::beforeModelRequest(History& history, con
     tokens = countTokens(history);
   }
   if (untrimmedChars_ > 2 * options_.recentOutputChars) {
-    shortenOldOutputs(history, options_.recentOutputChars);
+    shortenOldOutputs(history, options_.recentOutputChars, true);
     tokens = countTokens(history);
   }
   if (tokens > window) {
-    // Never send what cannot fit: shorten every output but the newest, then give up.
-    if (shortenOldOutputs(history, 0) > 0) tokens = countTokens(history);
+    // Never send what cannot fit: shorten the older outputs, then the newest, then give up.
+    if (shortenOldOutputs(history, 0, true) > 0) tokens = countTokens(history);
+    if (tokens > window && shortenOldOutputs(history, 0) > 0) tokens = countTokens(history);
     if (tokens > window) {
       return TurnStop{acp::StopReason::max_tokens,
                       "This conversation no longer fits the model's context window (about " + thousands(tokens) +

@@ -49,8 +49,9 @@ class ContextManager final : public TurnHooks {
   static Mark markOf(const History& history);
   int64_t limit() const;
   Outcome compress(History& history, const CancelToken& cancel, bool onDemand);
-  // Shortens tool outputs older than the newest `recentChars` of them; the count of those changed.
-  int shortenOldOutputs(History& history, int64_t recentChars);
+  // Shortens tool outputs older than the newest `recentChars` of them (the
+  // newest one always kept whole with keepNewest); the count of those changed.
+  int shortenOldOutputs(History& history, int64_t recentChars, bool keepNewest = false);
   void tell(const std::string& text);
 
   Session& session_;

@@ -11,6 +11,8 @@
 namespace lathe::engine {
 namespace {
 
+constexpr int64_t kShortNoteAllowance = 1000;  // the note of a shortened output and then some
+
 // Distinct file names within one process, whatever the session.
 std::string nextStem(const std::string& stem) {
   static std::atomic<uint64_t> counter{0};
@@ -68,9 +70,11 @@ void budgetResponses(std::vector<Part>& parts, int64_t budgetChars, const Budget
 }
 
 std::optional<json::Raw> shortenResponse(const json::Raw& response, int64_t keepChars, const BudgetPlace& place) {
-  if (static_cast<int64_t>(response.text.size()) <= 2 * keepChars) return std::nullopt;
+  // Head, tail and a note: anything not much longer is short already.
+  const int64_t shortEnough = 2 * keepChars + kShortNoteAllowance;
+  if (static_cast<int64_t>(response.text.size()) <= shortEnough) return std::nullopt;
   ResponseText text = responseText(response);
-  if (static_cast<int64_t>(text.text.size()) <= 2 * keepChars) return std::nullopt;
+  if (static_cast<int64_t>(text.text.size()) <= shortEnough) return std::nullopt;
   // The whole text goes to a file first (through a buffer that keeps nothing
   // of it for the model), then a short head and tail are kept.
   std::string saved;
