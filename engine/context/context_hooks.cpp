@@ -5,12 +5,14 @@
 
 #include "engine/context/context_manager.h"
 #include "engine/context/loop_detector.h"
+#include "engine/context/session_title.h"
 
 namespace lathe::engine {
 
 void addContextHooks(Session& session) {
   session.addHooks(std::make_shared<ContextManager>(session));
   if (session.config().context.loopDetection) session.addHooks(std::make_shared<LoopDetector>());
+  if (session.config().context.titles) session.addHooks(std::make_shared<TitleWriter>(session));
 }
 
 }  // namespace lathe::engine

@@ -11,6 +11,7 @@ struct ContextOptions {
   int64_t toolOutputChars = 40'000;   // tools.truncateToolOutputThreshold: per tool response
   int64_t recentOutputChars = 200'000;  // the newest tool outputs kept whole; older ones are shortened
   bool loopDetection = true;          // !model.disableLoopDetection
+  bool titles = true;                 // a title after the first exchange (session_info_update)
 };
 
 // Of a response budget, the share kept as text: the rest is room for the notes

@@ -169,6 +169,14 @@ std::vector<Part> Session::runCalls(const std::vector<FunctionCall>& calls, cons
 }
 
 Result<acp::StopReason> Session::prompt(const std::vector<acp::ContentBlock>& blocks, const CancelToken& cancel) {
+  auto result = runTurn(blocks, cancel);
+  if (result && *result != acp::StopReason::cancelled && !cancel.cancelled()) {
+    for (const auto& hook : hooks_) hook->afterTurn(history_, cancel);
+  }
+  return result;
+}
+
+Result<acp::StopReason> Session::runTurn(const std::vector<acp::ContentBlock>& blocks, const CancelToken& cancel) {
   std::vector<Part> userParts = partsFromPrompt(blocks);
   if (userParts.empty()) return makeError(Errc::invalid_params, "params.prompt: the prompt has no usable content");
   for (const auto& hook : hooks_) {

@@ -53,6 +53,7 @@ class Session {
   Result<acp::StopReason> prompt(const std::vector<acp::ContentBlock>& blocks, const CancelToken& cancel);
 
  private:
+  Result<acp::StopReason> runTurn(const std::vector<acp::ContentBlock>& blocks, const CancelToken& cancel);
   Result<ModelReply> callModel(const CancelToken& cancel, std::optional<TurnStop>& stop);
   // Runs the calls the hooks allow; answers the others as they say.
   std::vector<Part> runCalls(const std::vector<FunctionCall>& calls, const CancelToken& cancel,

@@ -3,7 +3,7 @@
 // state), before each model request (compression), on each streamed chunk
 // (content loops), on each function call before it runs (tool loops), on the
 // tool responses before they enter the history (output budgets), on a failed
-// model request (recovery), and on every update the editor is shown
+// model request (recovery), when the turn has ended (titles), and on every update the editor is shown
 // (persistence; the user's prompt is offered here as user_message_chunk too,
 // so a recording can replay it). A session calls its hooks in the order they
 // were added.
@@ -55,6 +55,8 @@ class TurnHooks {
   // the model had not answered yet). A stop ends the turn with that reason
   // instead of the error, e.g. once the cause was removed from the history.
   virtual std::optional<TurnStop> onModelError(const Error&, History&) { return std::nullopt; }
+  // The turn ended (not cancelled, not failed); e.g. to title the session.
+  virtual void afterTurn(const History&, const CancelToken&) {}
   virtual void onUpdate(const acp::SessionUpdate&) {}
 };
 
