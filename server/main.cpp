@@ -95,6 +95,9 @@ Result<engine::AgentConfig> buildConfig(const server::Options& options, const st
   config.context.compressionThreshold = settings->compressionThreshold.value_or(config.context.compressionThreshold);
   config.context.loopDetection = !settings->disableLoopDetection.value_or(false);
   config.context.toolOutputChars = settings->truncateToolOutputThreshold.value_or(config.context.toolOutputChars);
+  // A replayed recording holds only the calls Gemini CLI made, and it never
+  // titles ACP sessions: a title call would take a record meant for a turn.
+  config.context.titles = providerOptions.fakeResponsesPath.empty();
   // The shell keeps a head and tail of its own; sized so that with its notes
   // it fits the response budget and is not cut twice.
   config.shell.maxOutputChars = engine::keptCharsOf(config.context.toolOutputChars);

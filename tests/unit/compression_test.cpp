@@ -7,6 +7,8 @@
 #include "engine/context/compression.h"
 #include "engine/context/context_manager.h"
 #include "engine/context/token_estimate.h"
+#include "engine/config/settings.h"
+#include "tests/support/temp_dir.h"
 
 using namespace lathe;
 using namespace lathe::engine;
@@ -242,4 +244,23 @@ TEST_CASE("size refusals are recognised from either API's message", "[context]")
   CHECK(ContextManager::isSizeRefusal(makeError(Errc::http, "Gemini API error 400 (INVALID_ARGUMENT): The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).")));
   CHECK(ContextManager::isSizeRefusal(makeError(Errc::http, "OpenAI-compatible API error 400 (context_length_exceeded) This model's maximum context length is 128000 tokens.")));
   CHECK_FALSE(ContextManager::isSizeRefusal(makeError(Errc::http, "Gemini API error 429: quota")));
+}
+
+TEST_CASE("context settings: compressionThreshold, disableLoopDetection, truncateToolOutputThreshold", "[context]") {
+  TempDir dir;
+  const std::string path = (dir.path / "settings.json").string();
+  std::ofstream(path) << R"({"model": {"compressionThreshold": 0.7, "disableLoopDetection": true},
+                             "tools": {"truncateToolOutputThreshold": 20000}})";
+  Settings settings;
+  REQUIRE(mergeSettingsFile(path, settings).ok());
+  CHECK(settings.compressionThreshold == 0.7);
+  CHECK(settings.disableLoopDetection == true);
+  CHECK(settings.truncateToolOutputThreshold == 20000);
+  for (const char* bad : {R"({"model": {"compressionThreshold": 1.5}})", R"({"model": {"compressionThreshold": 0}})",
+                          R"({"tools": {"truncateToolOutputThreshold": 10}})",
+                          R"({"model": {"disableLoopDetection": "yes"}})"}) {
+    std::ofstream(path) << bad;
+    Settings other;
+    CHECK_FALSE(mergeSettingsFile(path, other).ok());
+  }
 }
