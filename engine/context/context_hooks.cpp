@@ -11,7 +11,11 @@ namespace lathe::engine {
 
 void addContextHooks(Session& session) {
   session.addHooks(std::make_shared<ContextManager>(session));
-  if (session.config().context.loopDetection) session.addHooks(std::make_shared<LoopDetector>());
+  if (session.config().context.loopDetection) {
+    Session* owner = &session;  // the hooks live and die with the session
+    session.addHooks(std::make_shared<LoopDetector>(
+        LoopCheckModel{session.config().provider, [owner] { return owner->model(); }}));
+  }
   if (session.config().context.titles) session.addHooks(std::make_shared<TitleWriter>(session));
 }
 

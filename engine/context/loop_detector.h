@@ -5,12 +5,17 @@
 // quotes). The first detection in a prompt tells the model plainly that it is
 // looping (the repeated call is not run; a looping reply is cut short and asked
 // again); the second ends the turn with max_turn_requests and a message to the
-// person saying what repeated. State lives for one prompt. Not done: the
-// model-based check of long prompts. Used on the turn's thread only.
+// person saying what repeated. A third check asks the model itself, once a
+// prompt has made 30 model requests and then at an interval that shortens as
+// its suspicion grows, whether the recent history is going round in circles
+// (told as text added to the history; the second strike ends the turn).
+// State lives for one prompt. Used on the turn's thread only.
 #pragma once
 
 #include <cstdint>
 #include <deque>
+#include <functional>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -41,8 +46,25 @@ class ContentLoopScanner {
   std::unordered_map<std::string, std::deque<uint64_t>> seen_;  // piece -> absolute end offsets
 };
 
+// What the model-based check needs: the provider and the session's model.
+struct LoopCheckModel {
+  std::shared_ptr<ModelProvider> provider;
+  std::function<std::string()> model;
+};
+
+// The check's verdict, read from the model's JSON answer.
+struct LoopJudgement {
+  bool looping = false;
+  double confidence = 0;
+  std::string analysis;
+};
+std::optional<LoopJudgement> parseLoopJudgement(const std::string& text);
+
 class LoopDetector final : public TurnHooks {
  public:
+  // Without a model, only the tool-call and text checks run.
+  explicit LoopDetector(LoopCheckModel checker = {}) : checker_(std::move(checker)) {}
+
   std::optional<TurnStop> onPrompt(const std::vector<Part>&, History&, const CancelToken&) override;
   std::optional<TurnStop> beforeModelRequest(History&, const CancelToken&) override;
   std::optional<TurnStop> onChunk(const ModelChunk& chunk) override;
@@ -53,6 +75,13 @@ class LoopDetector final : public TurnHooks {
 
  private:
   std::optional<std::string> repeatedCalls() const;
+  // The model-based check of the recent history; a detail when it says looping.
+  std::optional<std::string> askModel(const History& history, const CancelToken& cancel);
+
+  LoopCheckModel checker_;
+  int requests_ = 0;       // model requests of this prompt so far
+  int nextCheckAt_ = 0;    // the request count at which the model is asked next
+  std::string userRequest_;  // the prompt, for the check
 
   std::vector<std::string> calls_;  // name:args of this prompt's calls, in order
   ContentLoopScanner content_;

@@ -125,3 +125,53 @@ TEST_CASE("model.disableLoopDetection turns loop detection off", "[context][loop
   REQUIRE(f.prompt("read a.txt").value() == acp::StopReason::end_turn);
   CHECK(f.editor.all<acp::ToolCall>().size() == 7);
 }
+
+TEST_CASE("after 30 model requests the model is asked whether the turn is looping; two strikes end it", "[context][loop]") {
+  ContextFixture f([](AgentConfig& c) { c.maxTurnRequests = 60; });
+  for (int i = 0; i < 30; ++i) {
+    f.server.push(callsReply({{"glob", R"({"pattern":"*.x)" + std::to_string(i) + R"("})"}}));
+  }
+  // Before request 31: the check, sure of a loop.
+  f.server.push(ScriptedReply::text(R"({"looping": true, "confidence": 0.95, "analysis": "it globs for ever"})"));
+  for (int i = 30; i < 36; ++i) f.server.push(callsReply({{"glob", R"({"pattern":"*.y)" + std::to_string(i) + R"("})"}}));
+  // Six requests later (confidence 0.95 asks again soon, not ten later): sure again.
+  f.server.push(ScriptedReply::text(R"({"looping": true, "confidence": 1.0, "analysis": "still globbing"})"));
+
+  auto stop = f.prompt("find the files");
+  REQUIRE(stop.ok());
+  CHECK(*stop == acp::StopReason::max_turn_requests);
+  auto requests = f.requests();
+  REQUIRE(requests.size() == 38);
+  const auto& check = requests[30];
+  CHECK(check.action == "generateContent");
+  CHECK(check.body.find("find the files") != std::string::npos);     // the user's request
+  CHECK(check.body.find("*.x29") != std::string::npos);              // the recent history
+  CHECK(check.body.find("*.x5\\\"") == std::string::npos);           // not the old part
+  CHECK(check.body.find("functionDeclarations") == std::string::npos);
+  // The model was told, and went on.
+  CHECK(requests[31].body.find("going round in a loop") != std::string::npos);
+  CHECK(requests[31].body.find("it globs for ever") != std::string::npos);
+  CHECK(requests[37].action == "generateContent");
+  CHECK(f.agentText().find("Lathe stopped this turn: the model was looping") != std::string::npos);
+  CHECK(f.agentText().find("still globbing") != std::string::npos);
+  CHECK(f.server.violations().empty());
+}
+
+TEST_CASE("the model-based check: an unsure answer is no loop; answers are read leniently", "[context][loop]") {
+  auto judged = parseLoopJudgement("Here you go:\n```json\n{\"looping\": true, \"confidence\": 0.5, \"analysis\": \"maybe\"}\n```");
+  REQUIRE(judged);
+  CHECK(judged->looping);
+  CHECK(judged->confidence == 0.5);
+  CHECK(judged->analysis == "maybe");
+  CHECK_FALSE(parseLoopJudgement("no idea"));
+  CHECK_FALSE(parseLoopJudgement("{\"looping\": true}"));
+
+  ContextFixture f([](AgentConfig& c) { c.maxTurnRequests = 60; });
+  for (int i = 0; i < 30; ++i) f.server.push(callsReply({{"glob", R"({"pattern":"*.z)" + std::to_string(i) + R"("})"}}));
+  f.server.push(ScriptedReply::text(R"({"looping": true, "confidence": 0.6, "analysis": "perhaps"})"));
+  f.server.push(textReply("found them"));
+  REQUIRE(f.prompt("find").value() == acp::StopReason::end_turn);
+  auto requests = f.requests();
+  REQUIRE(requests.size() == 32);
+  CHECK(requests[31].body.find("going round in a loop") == std::string::npos);
+}
