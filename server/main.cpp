@@ -161,6 +161,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "lathe: %s\n", config.error().message.c_str());
     return 2;
   }
-  if (options->mode == server::Mode::run) return server::runHeadless({options->prompt, cwd}, std::move(config).value());
+  if (options->mode == server::Mode::run) {
+    config->context.titles = false;  // one prompt and done: nobody lists it, and the call would delay the exit
+    return server::runHeadless({options->prompt, cwd}, std::move(config).value());
+  }
   return serveAcp(std::move(config).value());
 }

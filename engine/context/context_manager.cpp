@@ -147,7 +147,11 @@ int ContextManager::shortenOldOutputs(History& history, int64_t recentChars, boo
 
 std::optional<TurnStop> ContextManager::onPrompt(const std::vector<Part>& parts, History& history,
                                                  const CancelToken& cancel) {
-  if (!isCompressCommand(parts)) return std::nullopt;
+  if (!isCompressCommand(parts)) {
+    turnStart_ = history.checkpoint();
+    firstRequest_ = true;
+    return std::nullopt;
+  }
   if (!history.pendingCalls().empty()) return TurnStop{acp::StopReason::end_turn, "Cannot compress in the middle of a tool call."};
   Outcome outcome = compress(history, cancel, true);
   if (cancel.cancelled()) return TurnStop{acp::StopReason::cancelled, ""};
@@ -173,11 +177,19 @@ std::optional<TurnStop> ContextManager::beforeModelRequest(History& history, con
     if (shortenOldOutputs(history, 0, true) > 0) tokens = countTokens(history);
     if (tokens > window && shortenOldOutputs(history, 0) > 0) tokens = countTokens(history);
     if (tokens > window) {
-      return TurnStop{acp::StopReason::max_tokens,
-                      "This conversation no longer fits the model's context window (about " + thousands(tokens) +
-                          " of " + thousands(window) + " tokens), so it was not sent. Try /compress, or start a new session."};
+      std::string message = "This conversation no longer fits the model's context window (about " + thousands(tokens) +
+                            " of " + thousands(window) + " tokens), so it was not sent. ";
+      if (std::exchange(firstRequest_, false)) {
+        // The prompt itself tipped it over: it is not kept, or every later prompt would fail too.
+        history.rollback(turnStart_);
+        message += "Your prompt was not kept: try a shorter one, /compress, or a new session.";
+      } else {
+        message += "Try /compress, or start a new session.";
+      }
+      return TurnStop{acp::StopReason::max_tokens, message};
     }
   }
+  firstRequest_ = false;
   sent_ = markOf(history);
   lastCount_ = tokens;
   return std::nullopt;

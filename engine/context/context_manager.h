@@ -64,6 +64,8 @@ class ContextManager final : public TurnHooks {
   int64_t lastCount_ = 0;   // tokens of the last request sent
   bool compressionInflated_ = false;  // automatic compression then only shortens outputs
   int64_t untrimmedChars_ = 0;        // tool output chars added since the last shortening pass
+  History::Checkpoint turnStart_;     // the history before this turn's prompt
+  bool firstRequest_ = false;         // the next request is the turn's first
 };
 
 }  // namespace lathe::engine

@@ -158,3 +158,17 @@ TEST_CASE("old tool outputs are shortened as the history grows, the recent ones 
   CHECK(last.front().find("an older tool output, shortened") != std::string::npos);
   CHECK(requests.back().body.size() < requests.front().body.size() + 5 * 20'000);
 }
+
+TEST_CASE("a prompt that cannot fit the context window is not sent, not kept, and the next prompt works", "[context]") {
+  ContextFixture f([](AgentConfig& c) { c.contextWindow = 4000; });
+  f.server.push(textReply("small answer"));
+  auto stop = f.prompt(std::string(30'000, 'q'));
+  REQUIRE(stop.ok());
+  CHECK(*stop == acp::StopReason::max_tokens);
+  CHECK(f.requests().empty());
+  CHECK(f.session->history().empty());
+  CHECK(f.agentText().find("no longer fits the model's context window") != std::string::npos);
+  REQUIRE(f.prompt("a short one").value() == acp::StopReason::end_turn);
+  REQUIRE(f.requests().size() == 1);
+  CHECK(f.requests()[0].body.find("qqqq") == std::string::npos);
+}
