@@ -98,6 +98,7 @@ Result<engine::AgentConfig> buildConfig(const server::Options& options, const st
   // A replayed recording holds only the calls Gemini CLI made, and it never
   // titles ACP sessions: a title call would take a record meant for a turn.
   config.context.titles = providerOptions.fakeResponsesPath.empty();
+  config.context.summarizeTools = settings->summarizeToolOutput;
   // The shell keeps a head and tail of its own; sized so that with its notes
   // it fits the response budget and is not cut twice.
   config.shell.maxOutputChars = engine::keptCharsOf(config.context.toolOutputChars);

@@ -38,6 +38,10 @@ std::string stripJsonComments(const std::string& text) {
   return out;
 }
 
+namespace {
+constexpr int64_t kDefaultSummaryTokens = 2000;  // a summary's budget when the setting names none
+}  // namespace
+
 Status mergeSettingsFile(const std::string& path, Settings& settings) {
   std::ifstream in(path);
   if (!in) return {};
@@ -64,6 +68,24 @@ Status mergeSettingsFile(const std::string& path, Settings& settings) {
       }
     }
     if (auto disable = model->optBool("disableLoopDetection")) settings.disableLoopDetection = disable;
+    if (auto summarize = model->optObject("summarizeToolOutput")) {
+      for (const auto& member : summarize->value()->GetObject()) {
+        std::string tool(member.name.GetString(), member.name.GetStringLength());
+        int64_t budget = kDefaultSummaryTokens;
+        if (member.value.IsObject()) {
+          if (const json::Value* tokens = json::find(member.value, "tokenBudget")) {
+            if (!tokens->IsInt64() || tokens->GetInt64() <= 0) {
+              r.fail(path + ".model.summarizeToolOutput." + tool + ".tokenBudget", "must be a positive number of tokens");
+              break;
+            }
+            budget = tokens->GetInt64();
+          }
+        } else if (!member.value.IsTrue()) {
+          continue;  // false or null: not summarised
+        }
+        settings.summarizeToolOutput[tool] = budget;
+      }
+    }
     if (auto limits = model->optObject("contextLimits")) {
       for (const auto& member : limits->value()->GetObject()) {
         std::string name(member.name.GetString(), member.name.GetStringLength());

@@ -27,6 +27,7 @@ struct Settings {
   std::optional<double> compressionThreshold;            // model.compressionThreshold: share of the window
   std::optional<bool> disableLoopDetection;              // model.disableLoopDetection
   std::optional<int64_t> truncateToolOutputThreshold;    // tools.truncateToolOutputThreshold: characters
+  std::map<std::string, int64_t> summarizeToolOutput;    // model.summarizeToolOutput: tool -> tokenBudget
 };
 
 // Reads one file into settings (fields it sets override). A missing file is

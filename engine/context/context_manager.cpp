@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "engine/context/compression.h"
+#include "engine/context/output_summary.h"
 #include "engine/context/token_estimate.h"
 
 namespace lathe::engine {
@@ -14,6 +15,8 @@ constexpr double kKeepShare = 0.3;          // of the history kept whole by comp
 constexpr int64_t kMinResponseChars = 2000;  // a response budget never goes below this
 constexpr int64_t kShortKeepChars = 1000;   // head and tail of a shortened old output
 constexpr int64_t kCharsPerToken = 3;        // cautious: real text is nearer 4
+constexpr int64_t kMinSummarizedChars = 2000;       // shorter outputs are never summarised
+constexpr int64_t kMaxSummaryInputChars = 400'000;  // longer ones are cut (head, tail, errors) first
 
 std::string thousands(int64_t n) {
   std::string digits = std::to_string(n);
@@ -160,6 +163,7 @@ std::optional<TurnStop> ContextManager::onPrompt(const std::vector<Part>& parts,
 }
 
 std::optional<TurnStop> ContextManager::beforeModelRequest(History& history, const CancelToken& cancel) {
+  turnCancel_ = cancel;
   const int64_t window = limit();
   int64_t tokens = countTokens(history);
   if (static_cast<double>(tokens) >= options_.compressionThreshold * static_cast<double>(window)) {
@@ -213,9 +217,34 @@ void ContextManager::onToolResponses(std::vector<Part>& parts) {
   const int64_t leftTokens = std::max<int64_t>(0, limit() - lastCount_ - limit() / 10);
   const int64_t share = leftTokens * kCharsPerToken / responses;
   const int64_t budget = std::max(kMinResponseChars, std::min(options_.toolOutputChars, share));
+  if (!options_.summarizeTools.empty()) summarizeResponses(parts);
   budgetResponses(parts, budget, place_);
   for (const Part& part : parts) {
     if (part.functionResponse) untrimmedChars_ += static_cast<int64_t>(part.functionResponse->response.text.size());
+  }
+}
+
+void ContextManager::summarizeResponses(std::vector<Part>& parts) {
+  for (Part& part : parts) {
+    if (!part.functionResponse || turnCancel_.cancelled()) continue;
+    auto tool = options_.summarizeTools.find(part.functionResponse->name);
+    if (tool == options_.summarizeTools.end()) continue;
+    ResponseText text = responseText(part.functionResponse->response);
+    // Short outputs, or ones the budget could not shrink much, stay as they are.
+    if (static_cast<int64_t>(text.text.size()) < std::max(kMinSummarizedChars, 4 * tool->second)) continue;
+    const std::string input =
+        static_cast<int64_t>(text.text.size()) <= kMaxSummaryInputChars ? text.text
+                                                                        : budgetText(text.text, kMaxSummaryInputChars, {});
+    auto summary = summarizeToolOutput(*session_.config().provider, session_.model(), tool->first, input, tool->second,
+                                       turnCancel_);
+    if (!summary) continue;  // the output goes to the model as it is, within its budget
+    SavedText whole = saveWholeText(text.text, place_);
+    text.text = "[A summary of this output, written by a model; " +
+                (whole.path.empty() ? "the whole output could not be saved" +
+                                          (whole.error.empty() ? std::string() : ": " + whole.error)
+                                    : "the whole output is saved in " + whole.path) +
+                "]\n" + *summary;
+    part.functionResponse->response = withResponseText(part.functionResponse->response, text);
   }
 }
 

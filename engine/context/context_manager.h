@@ -53,6 +53,8 @@ class ContextManager final : public TurnHooks {
   // newest one always kept whole with keepNewest); the count of those changed.
   int shortenOldOutputs(History& history, int64_t recentChars, bool keepNewest = false);
   void tell(const std::string& text);
+  // Replaces the long outputs of tools set to be summarised with a model-written summary.
+  void summarizeResponses(std::vector<Part>& parts);
 
   Session& session_;
   const ContextOptions& options_;
@@ -65,6 +67,7 @@ class ContextManager final : public TurnHooks {
   bool compressionInflated_ = false;  // automatic compression then only shortens outputs
   int64_t untrimmedChars_ = 0;        // tool output chars added since the last shortening pass
   History::Checkpoint turnStart_;     // the history before this turn's prompt
+  CancelToken turnCancel_;            // this turn's, for the summary calls
   bool firstRequest_ = false;         // the next request is the turn's first
 };
 

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <string>
 
 namespace lathe::engine {
 
@@ -12,6 +14,9 @@ struct ContextOptions {
   int64_t recentOutputChars = 200'000;  // the newest tool outputs kept whole; older ones are shortened
   bool loopDetection = true;          // !model.disableLoopDetection
   bool titles = true;                 // a title after the first exchange (session_info_update)
+  // model.summarizeToolOutput: tool name -> token budget of a model-written
+  // summary that replaces that tool's long outputs (errors kept verbatim)
+  std::map<std::string, int64_t> summarizeTools;
 };
 
 // Of a response budget, the share kept as text: the rest is room for the notes

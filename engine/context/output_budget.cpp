@@ -69,6 +69,15 @@ void budgetResponses(std::vector<Part>& parts, int64_t budgetChars, const Budget
   }
 }
 
+SavedText saveWholeText(const std::string& text, const BudgetPlace& place) {
+  if (place.saveDir.empty()) return {"", "this session has no data directory"};
+  // A buffer that keeps next to nothing for the model streams the whole text to its file.
+  tools::shell::OutputBuffer file({1, place.saveDir, nextStem(place.stem)});
+  file.append(text);
+  file.finish();
+  return {file.savedPath(), file.saveError()};
+}
+
 std::optional<json::Raw> shortenResponse(const json::Raw& response, int64_t keepChars, const BudgetPlace& place) {
   // Head, tail and a note: anything not much longer is short already.
   const int64_t shortEnough = 2 * keepChars + kShortNoteAllowance;
@@ -77,15 +86,9 @@ std::optional<json::Raw> shortenResponse(const json::Raw& response, int64_t keep
   if (static_cast<int64_t>(text.text.size()) <= shortEnough) return std::nullopt;
   // The whole text goes to a file first (through a buffer that keeps nothing
   // of it for the model), then a short head and tail are kept.
-  std::string saved;
-  std::string saveError;
-  if (!place.saveDir.empty()) {
-    tools::shell::OutputBuffer file({1, place.saveDir, nextStem(place.stem)});
-    file.append(text.text);
-    file.finish();
-    saved = file.savedPath();
-    saveError = file.saveError();
-  }
+  SavedText whole = saveWholeText(text.text, place);
+  const std::string& saved = whole.path;
+  const std::string& saveError = whole.error;
   std::string_view all(text.text);
   size_t headEnd = tools::shell::utf8FloorBoundary(all, static_cast<size_t>(keepChars));
   size_t tailStart = tools::shell::utf8CeilBoundary(all, all.size() - static_cast<size_t>(keepChars));

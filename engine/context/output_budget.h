@@ -38,6 +38,13 @@ std::string budgetText(const std::string& text, int64_t budgetChars, const Budge
 // Holds every function response in parts to budgetChars.
 void budgetResponses(std::vector<Part>& parts, int64_t budgetChars, const BudgetPlace& place);
 
+// Saves a whole text in the place; its path, or why it could not be saved.
+struct SavedText {
+  std::string path;
+  std::string error;
+};
+SavedText saveWholeText(const std::string& text, const BudgetPlace& place);
+
 // A short form of an old response payload: about keepChars of head and tail
 // and a note (the whole text saved first). Nullopt when it is short already.
 std::optional<json::Raw> shortenResponse(const json::Raw& response, int64_t keepChars, const BudgetPlace& place);

@@ -251,14 +251,19 @@ TEST_CASE("context settings: compressionThreshold, disableLoopDetection, truncat
   const std::string path = (dir.path / "settings.json").string();
   std::ofstream(path) << R"({"model": {"compressionThreshold": 0.7, "disableLoopDetection": true},
                              "tools": {"truncateToolOutputThreshold": 20000}})";
+  std::ofstream(dir.path / "more.json") << R"({"model": {"summarizeToolOutput": {"run_shell_command": {"tokenBudget": 500},
+                                                                             "grep_search": true, "glob": false}}})";
   Settings settings;
   REQUIRE(mergeSettingsFile(path, settings).ok());
   CHECK(settings.compressionThreshold == 0.7);
   CHECK(settings.disableLoopDetection == true);
   CHECK(settings.truncateToolOutputThreshold == 20000);
+  REQUIRE(mergeSettingsFile((dir.path / "more.json").string(), settings).ok());
+  CHECK(settings.summarizeToolOutput == std::map<std::string, int64_t>{{"run_shell_command", 500}, {"grep_search", 2000}});
   for (const char* bad : {R"({"model": {"compressionThreshold": 1.5}})", R"({"model": {"compressionThreshold": 0}})",
                           R"({"tools": {"truncateToolOutputThreshold": 10}})",
-                          R"({"model": {"disableLoopDetection": "yes"}})"}) {
+                          R"({"model": {"disableLoopDetection": "yes"}})",
+                          R"({"model": {"summarizeToolOutput": {"glob": {"tokenBudget": -1}}}})"}) {
     std::ofstream(path) << bad;
     Settings other;
     CHECK_FALSE(mergeSettingsFile(path, other).ok());

@@ -172,3 +172,30 @@ TEST_CASE("a prompt that cannot fit the context window is not sent, not kept, an
   REQUIRE(f.requests().size() == 1);
   CHECK(f.requests()[0].body.find("qqqq") == std::string::npos);
 }
+
+TEST_CASE("summarizeToolOutput: a long output of a chosen tool becomes a model-written summary, saved whole", "[context]") {
+  ContextFixture f([](AgentConfig& c) { c.context.summarizeTools = {{"read_file", 300}}; });
+  std::string text;
+  for (int i = 0; i < 400; ++i) text += i == 200 ? "ERROR: connection refused at step 200\n" : "step " + std::to_string(i) + " ok\n";
+  std::ofstream(f.dir / "run.log") << text;
+  std::ofstream(f.dir / "tiny.txt") << "tiny\n";
+  f.server.push(callsReply({{"read_file", R"({"file_path":"run.log"})"}, {"read_file", R"({"file_path":"tiny.txt"})"}}));
+  f.server.push(ScriptedReply::text("400 steps ran; one failed. <error>ERROR: connection refused at step 200</error>"));
+  f.server.push(textReply("done"));
+  REQUIRE(f.prompt("what happened?").value() == acp::StopReason::end_turn);
+  auto requests = f.requests();
+  REQUIRE(requests.size() == 3);
+  CHECK(requests[1].action == "generateContent");
+  CHECK(requests[1].body.find("The output of read_file") != std::string::npos);
+  CHECK(requests[1].body.find("step 399 ok") != std::string::npos);
+  CHECK(requests[1].body.find("Use at most 300 tokens") != std::string::npos);
+  auto outputs = responseOutputs(requests[2].body);
+  REQUIRE(outputs.size() == 2);
+  CHECK(outputs[0].find("A summary of this output, written by a model") != std::string::npos);
+  CHECK(outputs[0].find("<error>ERROR: connection refused at step 200</error>") != std::string::npos);
+  CHECK(outputs[0].find("step 399 ok") == std::string::npos);
+  CHECK(outputs[1].find("tiny") != std::string::npos);  // short: not summarised
+  std::string path = savedPathIn(outputs[0], "is saved in ", "]");
+  REQUIRE_FALSE(path.empty());
+  CHECK(slurp(path).find("step 399 ok") != std::string::npos);
+}
