@@ -119,6 +119,7 @@ ContextManager::Outcome ContextManager::compress(History& history, const CancelT
     return outcome;
   }
   compressionInflated_ = false;
+  prefixReplaced_ = true;  // the turn's checkpoint no longer fits this history
   outcome.changed = true;
   outcome.after = after;
   outcome.note = "Compressed the conversation: about " + thousands(outcome.before) + " → " + thousands(after) +
@@ -153,6 +154,7 @@ std::optional<TurnStop> ContextManager::onPrompt(const std::vector<Part>& parts,
   if (!isCompressCommand(parts)) {
     turnStart_ = history.checkpoint();
     firstRequest_ = true;
+    prefixReplaced_ = false;
     return std::nullopt;
   }
   if (!history.pendingCalls().empty()) return TurnStop{acp::StopReason::end_turn, "Cannot compress in the middle of a tool call."};
@@ -183,7 +185,7 @@ std::optional<TurnStop> ContextManager::beforeModelRequest(History& history, con
     if (tokens > window) {
       std::string message = "This conversation no longer fits the model's context window (about " + thousands(tokens) +
                             " of " + thousands(window) + " tokens), so it was not sent. ";
-      if (std::exchange(firstRequest_, false)) {
+      if (std::exchange(firstRequest_, false) && !prefixReplaced_) {
         // The prompt itself tipped it over: it is not kept, or every later prompt would fail too.
         history.rollback(turnStart_);
         message += "Your prompt was not kept: try a shorter one, /compress, or a new session.";

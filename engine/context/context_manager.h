@@ -69,6 +69,7 @@ class ContextManager final : public TurnHooks {
   History::Checkpoint turnStart_;     // the history before this turn's prompt
   CancelToken turnCancel_;            // this turn's, for the summary calls
   bool firstRequest_ = false;         // the next request is the turn's first
+  bool prefixReplaced_ = false;       // compressed since turnStart_ was taken
 };
 
 }  // namespace lathe::engine
