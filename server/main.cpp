@@ -92,6 +92,16 @@ Result<engine::AgentConfig> buildConfig(const server::Options& options, const st
   config.excludeTools = settings->excludeTools.value_or(std::vector<std::string>{});
   config.allowedTools = settings->allowedTools.value_or(std::vector<std::string>{});
   config.dataDir = dataDirectory();
+  config.context.compressionThreshold = settings->compressionThreshold.value_or(config.context.compressionThreshold);
+  config.context.loopDetection = !settings->disableLoopDetection.value_or(false);
+  config.context.toolOutputChars = settings->truncateToolOutputThreshold.value_or(config.context.toolOutputChars);
+  // A replayed recording holds only the calls Gemini CLI made, and it never
+  // titles ACP sessions: a title call would take a record meant for a turn.
+  config.context.titles = providerOptions.fakeResponsesPath.empty();
+  config.context.summarizeTools = settings->summarizeToolOutput;
+  // The shell keeps a head and tail of its own; sized so that with its notes
+  // it fits the response budget and is not cut twice.
+  config.shell.maxOutputChars = engine::keptCharsOf(config.context.toolOutputChars);
   config.shell.sandbox = options.sandbox || settings->sandbox.value_or(false);
   config.shell.sandboxNetwork = options.sandboxNetwork || settings->sandboxNetwork.value_or(false);
   if (config.shell.sandbox) {
@@ -152,6 +162,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "lathe: %s\n", config.error().message.c_str());
     return 2;
   }
-  if (options->mode == server::Mode::run) return server::runHeadless({options->prompt, cwd}, std::move(config).value());
+  if (options->mode == server::Mode::run) {
+    config->context.titles = false;  // one prompt and done: nobody lists it, and the call would delay the exit
+    return server::runHeadless({options->prompt, cwd}, std::move(config).value());
+  }
   return serveAcp(std::move(config).value());
 }

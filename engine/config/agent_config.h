@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/context/context_options.h"
 #include "engine/scheduler/approval_policy.h"
 #include "engine/model/model_provider.h"
 #include "tools/core/tool_context.h"
@@ -29,6 +30,7 @@ struct AgentConfig {
   std::vector<std::string> excludeTools;  // settings tools.exclude
   std::vector<std::string> allowedTools;  // settings tools.allowed
   std::string dataDir;                    // per-session files go in dataDir/<sessionId>
+  ContextOptions context;                 // compression, output budgets, loop detection
 };
 
 // The context window of a model: configured, else the config's default.

@@ -38,6 +38,10 @@ std::string stripJsonComments(const std::string& text) {
   return out;
 }
 
+namespace {
+constexpr int64_t kDefaultSummaryTokens = 2000;  // a summary's budget when the setting names none
+}  // namespace
+
 Status mergeSettingsFile(const std::string& path, Settings& settings) {
   std::ifstream in(path);
   if (!in) return {};
@@ -56,6 +60,32 @@ Status mergeSettingsFile(const std::string& path, Settings& settings) {
         if (names) settings.modelChoices[api] = *names;
       }
     }
+    if (auto threshold = model->optNumber("compressionThreshold")) {
+      if (*threshold > 0 && *threshold <= 1) {
+        settings.compressionThreshold = threshold;
+      } else {
+        r.fail(path + ".model.compressionThreshold", "must be a share of the context window, above 0 and at most 1");
+      }
+    }
+    if (auto disable = model->optBool("disableLoopDetection")) settings.disableLoopDetection = disable;
+    if (auto summarize = model->optObject("summarizeToolOutput")) {
+      for (const auto& member : summarize->value()->GetObject()) {
+        std::string tool(member.name.GetString(), member.name.GetStringLength());
+        int64_t budget = kDefaultSummaryTokens;
+        if (member.value.IsObject()) {
+          if (const json::Value* tokens = json::find(member.value, "tokenBudget")) {
+            if (!tokens->IsInt64() || tokens->GetInt64() <= 0) {
+              r.fail(path + ".model.summarizeToolOutput." + tool + ".tokenBudget", "must be a positive number of tokens");
+              break;
+            }
+            budget = tokens->GetInt64();
+          }
+        } else if (!member.value.IsTrue()) {
+          continue;  // false or null: not summarised
+        }
+        settings.summarizeToolOutput[tool] = budget;
+      }
+    }
     if (auto limits = model->optObject("contextLimits")) {
       for (const auto& member : limits->value()->GetObject()) {
         std::string name(member.name.GetString(), member.name.GetStringLength());
@@ -72,6 +102,13 @@ Status mergeSettingsFile(const std::string& path, Settings& settings) {
     if (auto exclude = tools->optStrings("exclude")) settings.excludeTools = exclude;
     if (auto allowed = tools->optStrings("allowed")) settings.allowedTools = allowed;
     if (auto network = tools->optBool("sandboxNetwork")) settings.sandboxNetwork = network;
+    if (auto threshold = tools->optNumber("truncateToolOutputThreshold")) {
+      if (*threshold >= 1000 && *threshold <= 1e9) {
+        settings.truncateToolOutputThreshold = static_cast<int64_t>(*threshold);
+      } else {
+        r.fail(path + ".tools.truncateToolOutputThreshold", "must be a number of characters from 1000 up");
+      }
+    }
     if (const json::Value* sandbox = json::find(*tools->value(), "sandbox")) {
       // Gemini CLI names a runtime here (docker, podman, sandbox-exec): the
       // intent is "sandbox my commands", which Lathe does with bubblewrap.

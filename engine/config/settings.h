@@ -24,6 +24,10 @@ struct Settings {
   std::optional<std::vector<std::string>> allowedTools;  // tools.allowed
   std::optional<bool> sandbox;                           // tools.sandbox (true or any runtime name)
   std::optional<bool> sandboxNetwork;                    // tools.sandboxNetwork (Lathe's own)
+  std::optional<double> compressionThreshold;            // model.compressionThreshold: share of the window
+  std::optional<bool> disableLoopDetection;              // model.disableLoopDetection
+  std::optional<int64_t> truncateToolOutputThreshold;    // tools.truncateToolOutputThreshold: characters
+  std::map<std::string, int64_t> summarizeToolOutput;    // model.summarizeToolOutput: tool -> tokenBudget
 };
 
 // Reads one file into settings (fields it sets override). A missing file is

@@ -91,4 +91,20 @@ Status History::replacePrefix(size_t count, std::vector<Content> replacement) {
   return {};
 }
 
+void History::rewriteResponses(const std::function<Edit(json::Raw& response)>& edit) {
+  bool changed = false;
+  for (auto content = contents_.rbegin(); content != contents_.rend(); ++content) {
+    for (auto part = content->parts.rbegin(); part != content->parts.rend(); ++part) {
+      if (!part->functionResponse) continue;
+      Edit result = edit(part->functionResponse->response);
+      if (result == Edit::stop) {
+        if (changed) ++revision_;
+        return;
+      }
+      changed = changed || result == Edit::changed;
+    }
+  }
+  if (changed) ++revision_;
+}
+
 }  // namespace lathe::engine

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "engine/model/content.h"
@@ -45,6 +46,12 @@ class History {
   // function calls or responses, and the content after it is not split from
   // its call (it must start a new exchange: a user content without responses).
   Status replacePrefix(size_t count, std::vector<Content> replacement);
+
+  // Lets `edit` rewrite the payload of function responses, newest first, until
+  // it returns stop (e.g. to shorten old tool outputs). Ids and names stay, so
+  // the invariant holds. Counts as an edit when any payload changed.
+  enum class Edit { kept, changed, stop };
+  void rewriteResponses(const std::function<Edit(json::Raw& response)>& edit);
 
   // Changes on every edit that is not an append (rollback, replacePrefix), so
   // a recorder that appends what is new knows when to write the whole again.

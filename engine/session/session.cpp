@@ -169,8 +169,19 @@ std::vector<Part> Session::runCalls(const std::vector<FunctionCall>& calls, cons
 }
 
 Result<acp::StopReason> Session::prompt(const std::vector<acp::ContentBlock>& blocks, const CancelToken& cancel) {
+  auto result = runTurn(blocks, cancel);
+  if (result && *result != acp::StopReason::cancelled && !cancel.cancelled()) {
+    for (const auto& hook : hooks_) hook->afterTurn(history_, cancel);
+  }
+  return result;
+}
+
+Result<acp::StopReason> Session::runTurn(const std::vector<acp::ContentBlock>& blocks, const CancelToken& cancel) {
   std::vector<Part> userParts = partsFromPrompt(blocks);
   if (userParts.empty()) return makeError(Errc::invalid_params, "params.prompt: the prompt has no usable content");
+  for (const auto& hook : hooks_) {
+    if (auto stop = hook->onPrompt(userParts, history_, cancel)) return stopWith(*stop);
+  }
   const History::Checkpoint before = history_.checkpoint();
   if (auto status = history_.appendUser(std::move(userParts)); !status) return status.error();
   recordPrompt(editor_, blocks);
@@ -190,10 +201,18 @@ Result<acp::StopReason> Session::prompt(const std::vector<acp::ContentBlock>& bl
       if ((stop = hook->beforeModelRequest(history_, cancel))) return stopWith(*stop);
     }
     auto reply = callModel(cancel, stop);
+    if (stop && stop->retry && !cancel.cancelled()) {
+      // The reply was cut short (e.g. it looped): the model is told why and asked again.
+      if (auto status = history_.appendUser({Part::makeText(stop->message)}); !status) return status.error();
+      continue;
+    }
     if (stop) return stopWith(*stop);
     if (!reply) {
       if (cancel.cancelled() || reply.error().code == Errc::cancelled) return cancelled();
       if (!modelAnswered) history_.rollback(before);
+      for (const auto& hook : hooks_) {
+        if ((stop = hook->onModelError(reply.error(), history_))) return stopWith(*stop);
+      }
       return reply.error();
     }
     if (reply->usage) {
@@ -212,7 +231,9 @@ Result<acp::StopReason> Session::prompt(const std::vector<acp::ContentBlock>& bl
     modelAnswered = true;
     if (calls.empty()) return stopReasonFor(reply->finishReason);
 
-    if (auto status = history_.appendResponses(runCalls(calls, cancel, stop)); !status) return status.error();
+    std::vector<Part> responses = runCalls(calls, cancel, stop);
+    for (const auto& hook : hooks_) hook->onToolResponses(responses);
+    if (auto status = history_.appendResponses(std::move(responses)); !status) return status.error();
     if (stop) return stopWith(*stop);
     if (cancel.cancelled() || scheduler_.cancelledByPerson()) return acp::StopReason::cancelled;
   }

@@ -40,6 +40,10 @@ class Session {
   void setModel(std::string model);
 
   void addHooks(std::shared_ptr<TurnHooks> hooks) { hooks_.push_back(std::move(hooks)); }
+  // Shows the editor an update of this session, through the hooks like every
+  // other (for hooks that tell the person something; the turn's thread).
+  void sendUpdate(const acp::SessionUpdate& update) { editor_.sendUpdate(id_, update); }
+  const AgentConfig& config() const { return config_; }
 
   // Runs one prompt turn to its end: model calls and tool calls until the model
   // answers without calls, the turn limit, a hook's stop, or cancellation. An
@@ -49,6 +53,7 @@ class Session {
   Result<acp::StopReason> prompt(const std::vector<acp::ContentBlock>& blocks, const CancelToken& cancel);
 
  private:
+  Result<acp::StopReason> runTurn(const std::vector<acp::ContentBlock>& blocks, const CancelToken& cancel);
   Result<ModelReply> callModel(const CancelToken& cancel, std::optional<TurnStop>& stop);
   // Runs the calls the hooks allow; answers the others as they say.
   std::vector<Part> runCalls(const std::vector<FunctionCall>& calls, const CancelToken& cancel,

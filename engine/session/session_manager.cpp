@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <random>
 
+#include "engine/context/context_hooks.h"
+
 namespace lathe::engine {
 namespace {
 
@@ -45,6 +47,7 @@ Result<std::string> SessionManager::newSession(const acp::NewSessionRequest& req
   std::string id = randomId();
   Entry entry;
   entry.session = std::make_shared<Session>(id, shared, config_, editor_);
+  addContextHooks(*entry.session);
   sessions_.emplace(id, std::move(entry));
   return id;
 }

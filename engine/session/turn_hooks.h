@@ -1,13 +1,17 @@
 // Hook points of a prompt turn, called in this order on the turn's thread:
-// before each model request (compression), on each streamed chunk (content
-// loops), on each function call before it runs (tool loops), and on every
-// update the editor is shown (persistence; the user's prompt is offered here
-// as user_message_chunk too, so a recording can replay it). A session calls
-// its hooks in the order they were added.
+// on the prompt before it enters the history (on-demand commands, per-prompt
+// state), before each model request (compression), on each streamed chunk
+// (content loops), on each function call before it runs (tool loops), on the
+// tool responses before they enter the history (output budgets), on a failed
+// model request (recovery), when the turn has ended (titles), and on every update the editor is shown
+// (persistence; the user's prompt is offered here as user_message_chunk too,
+// so a recording can replay it). A session calls its hooks in the order they
+// were added.
 #pragma once
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "engine/model/model_provider.h"
 #include "engine/session/history.h"
@@ -17,9 +21,12 @@
 namespace lathe::engine {
 
 // A hook's wish to end the turn, with a sentence for the person.
+// With `retry` (from onChunk only), the turn goes on instead: the reply being
+// streamed is dropped and `message` is told to the model as user text.
 struct TurnStop {
   acp::StopReason reason = acp::StopReason::end_turn;
   std::string message;
+  bool retry = false;
 };
 
 // What to do with a function call: run it, answer it without running it
@@ -33,10 +40,23 @@ struct CallVerdict {
 class TurnHooks {
  public:
   virtual ~TurnHooks() = default;
+  // Sees the prompt before it is added; a stop ends the turn with the prompt
+  // handled (it is not added to the history nor sent).
+  virtual std::optional<TurnStop> onPrompt(const std::vector<Part>&, History&, const CancelToken&) {
+    return std::nullopt;
+  }
   // May rewrite the history (e.g. compress it) before it is sent.
   virtual std::optional<TurnStop> beforeModelRequest(History&, const CancelToken&) { return std::nullopt; }
   virtual std::optional<TurnStop> onChunk(const ModelChunk&) { return std::nullopt; }
   virtual CallVerdict onFunctionCall(const FunctionCall&) { return {}; }
+  // May shorten the responses (same parts, same order) before they are added.
+  virtual void onToolResponses(std::vector<Part>&) {}
+  // A model request failed (after the session undid what the turn added when
+  // the model had not answered yet). A stop ends the turn with that reason
+  // instead of the error, e.g. once the cause was removed from the history.
+  virtual std::optional<TurnStop> onModelError(const Error&, History&) { return std::nullopt; }
+  // The turn ended (not cancelled, not failed); e.g. to title the session.
+  virtual void afterTurn(const History&, const CancelToken&) {}
   virtual void onUpdate(const acp::SessionUpdate&) {}
 };
 

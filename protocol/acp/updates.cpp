@@ -37,6 +37,9 @@ void writeUpdate(json::Writer& w, const SessionUpdate& update) {
           json::put(w, "sessionUpdate", "config_option_update");
           json::key(w, "configOptions");
           writeConfigOptions(w, u.configOptions);
+        } else if constexpr (std::is_same_v<T, SessionInfoUpdate>) {
+          json::put(w, "sessionUpdate", "session_info_update");
+          if (u.title) json::put(w, "title", *u.title);
         } else if constexpr (std::is_same_v<T, UsageUpdate>) {
           json::put(w, "sessionUpdate", "usage_update");
           json::put(w, "used", u.used);

@@ -2,6 +2,7 @@
 // Pure.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <variant>
 
@@ -29,8 +30,13 @@ struct ConfigOptionUpdate {
   std::vector<ConfigOption> configOptions;
 };
 
-using SessionUpdate =
-    std::variant<MessageChunk, ToolCall, ToolCallUpdate, UsageUpdate, CurrentModeUpdate, ConfigOptionUpdate>;
+// session_info_update: metadata of the session (its title), for session lists.
+struct SessionInfoUpdate {
+  std::optional<std::string> title;
+};
+
+using SessionUpdate = std::variant<MessageChunk, ToolCall, ToolCallUpdate, UsageUpdate, CurrentModeUpdate,
+                                   ConfigOptionUpdate, SessionInfoUpdate>;
 
 // The params of a session/update notification.
 json::Raw sessionNotification(const std::string& sessionId, const SessionUpdate& update);

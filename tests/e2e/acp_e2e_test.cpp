@@ -35,9 +35,10 @@ TEST_CASE("e2e: a read_file turn streams tool updates and text, and the model se
   CHECK(turn.stopReason == "end_turn");
 
   // The sequence: tool_call, in_progress, completed, then the answer's chunks
-  // (usage updates may come anywhere).
+  // (usage updates may come anywhere), then the session's title.
   std::vector<std::string> expected{"tool_call", "tool_call_update", "tool_call_update",
-                                    "agent_message_chunk", "agent_message_chunk", "agent_message_chunk"};
+                                    "agent_message_chunk", "agent_message_chunk", "agent_message_chunk",
+                                    "session_info_update"};
   CHECK(kindsWithoutUsage(turn.updates) == expected);
   for (const auto& u : turn.updates) CHECK(sessionOf(u) == sid);
 
@@ -111,7 +112,9 @@ TEST_CASE("e2e: model thoughts become agent_thought_chunk updates", "[e2e]") {
   REQUIRE_FALSE(turn.error);
   CHECK(turn.stopReason == "end_turn");
 
-  std::vector<std::string> expected{"agent_thought_chunk", "agent_thought_chunk", "agent_message_chunk"};
+  // The session's title follows its first exchange.
+  std::vector<std::string> expected{"agent_thought_chunk", "agent_thought_chunk", "agent_message_chunk",
+                                    "session_info_update"};
   CHECK(kindsWithoutUsage(turn.updates) == expected);
   CHECK(joinedText(turn.updates, "agent_thought_chunk") == "Pondering the question. Still pondering.");
   CHECK(joinedText(turn.updates, "agent_message_chunk") == "Forty-two.");
@@ -224,7 +227,8 @@ TEST_CASE("e2e: two sessions with different workspaces run prompts at the same t
     for (const auto& m : client.notifications()) {
       if (sessionOf(m) == e.sid) updates.push_back(m);
     }
-    std::vector<std::string> expected{"tool_call", "tool_call_update", "tool_call_update", "agent_message_chunk"};
+    std::vector<std::string> expected{"tool_call", "tool_call_update", "tool_call_update", "agent_message_chunk",
+                                      "session_info_update"};  // the title after the first exchange
     CHECK(kindsWithoutUsage(updates) == expected);
     auto calls = ofKind(updates, "tool_call");
     REQUIRE(calls.size() == 1);
@@ -565,4 +569,25 @@ TEST_CASE("e2e: lathe run replays a Gemini CLI recording and rejects bad flags w
     REQUIRE(run.status.exited());
     CHECK(run.status.exitCode == 2);
   }
+}
+
+TEST_CASE("e2e: the session gets a title after its first exchange, valid against the ACP schema", "[e2e]") {
+  TempDir ws;
+  auto fake = startFake();
+  fake->push(ScriptedReply::text("Let us look at the parser."));
+  auto agent = startLathe(*fake);
+  AcpTestClient client(*agent);
+  REQUIRE(client.initialize());
+  std::string sid = client.newSession(ws.str());
+  REQUIRE_FALSE(sid.empty());
+  PromptOutcome turn = client.prompt(sid, "Fix the parser crash");
+  INFO("lathe stderr:\n" << agent->stderrText());
+  REQUIRE_FALSE(turn.error);
+  auto infos = ofKind(turn.updates, "session_info_update");
+  REQUIRE(infos.size() == 1);
+  CHECK(json::getStr(*updateOf(infos[0]), "title") == "Fake session title");
+  REQUIRE(fake->titleRequests().size() == 1);
+  CHECK(fake->titleRequests()[0].body.find("Fix the parser crash") != std::string::npos);
+  checkAgainstSchema(client);
+  finish(*agent);
 }

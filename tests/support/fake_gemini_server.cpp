@@ -394,6 +394,18 @@ ScriptedReply FakeGeminiServer::fallbackReply(const std::string& action, const s
   return ScriptedReply::functionCall("read_file", args);
 }
 
+bool isTitleRequest(const std::string& body) {
+  auto doc = json::parse(body);
+  if (!doc || !doc->IsObject()) return false;
+  const json::Value* system = json::find(*doc, "systemInstruction");
+  return system && json::stringify(*system).find("You name conversations") != std::string::npos;
+}
+
+std::vector<RecordedRequest> FakeGeminiServer::titleRequests() const {
+  std::lock_guard lock(mutex_);
+  return titleRequests_;
+}
+
 void FakeGeminiServer::handle(Exchange& exchange) {
   const httplib::Request& req = exchange.req;
   RecordedRequest record;
@@ -406,10 +418,21 @@ void FakeGeminiServer::handle(Exchange& exchange) {
   record.receivedAt = std::chrono::steady_clock::now();
 
   bool requireKey, checkHistory;
+  std::string titleReply;
   {
     std::lock_guard lock(mutex_);
     requireKey = options_.requireApiKey;
     checkHistory = options_.checkHistory;
+    titleReply = options_.titleReply;
+  }
+  if (!titleReply.empty() && exchange.action == "generateContent" && isTitleRequest(req.body)) {
+    {
+      std::lock_guard lock(mutex_);
+      titleRequests_.push_back(std::move(record));
+    }
+    changed_.notify_all();
+    serveReply(exchange, ScriptedReply::text(titleReply));
+    return;
   }
   if (requireKey && req.get_header_value("x-goog-api-key").empty() && !req.has_param("key")) {
     record.violations.push_back("no x-goog-api-key header");

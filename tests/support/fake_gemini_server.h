@@ -54,7 +54,14 @@ struct FakeGeminiOptions {
   std::string autoReadPath;   // file_path for FallbackMode::autoTool
   bool requireApiKey = true;  // x-goog-api-key header (or ?key=) must be present
   bool checkHistory = true;   // run checkGenerateRequest on generate requests
+  // Session title calls (Lathe's one-shot "You name conversations" request)
+  // get this text at once, outside the script and the recorded requests, so
+  // scripts need not know about them; empty: served like any other request.
+  std::string titleReply = "Fake session title";
 };
+
+// Whether a request body is Lathe's session title call.
+bool isTitleRequest(const std::string& body);
 
 class FakeGeminiServer {
  public:
@@ -81,6 +88,8 @@ class FakeGeminiServer {
   // Requests to a generate action only (what a turn costs in model calls).
   std::vector<RecordedRequest> generateRequests() const;
   std::vector<std::string> violations() const;
+  // The title calls answered with titleReply.
+  std::vector<RecordedRequest> titleRequests() const;
   bool waitForRequests(size_t count, std::chrono::milliseconds timeout) const;
   // Streams the client abandoned (disconnected) before they ended.
   size_t abandonedStreams() const;
@@ -106,6 +115,7 @@ class FakeGeminiServer {
   FakeGeminiOptions options_;
   std::deque<ScriptedReply> script_;
   std::vector<RecordedRequest> requests_;
+  std::vector<RecordedRequest> titleRequests_;
   std::vector<std::string> violations_;
   size_t abandoned_ = 0;
   bool stopping_ = false;

@@ -126,6 +126,13 @@ FakeOpenAiServer::~FakeOpenAiServer() { stop(); }
 
 Status FakeOpenAiServer::start() {
   server_->Post("/v1/chat/completions", [this](const httplib::Request& req, httplib::Response& res) {
+    // Lathe's session title call: answered at once, outside the script and the recorded requests.
+    if (req.body.find("You name conversations") != std::string::npos && req.body.find(R"("stream":true)") == std::string::npos) {
+      res.set_content(
+          R"({"id":"t","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"Fake session title"},"finish_reason":"stop"}]})",
+          "application/json");
+      return;
+    }
     std::string violation = checkToolCallPairs(req.body);
     OpenAiReply reply;
     {

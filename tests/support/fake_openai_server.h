@@ -3,7 +3,9 @@
 // streams of chat.completion.chunk payloads, whole JSON answers, HTTP errors,
 // streams cut short), records every request, and rejects (HTTP 400) any whose
 // messages break the tool-call invariant (each assistant tool call answered by
-// one tool message before the next user or assistant message). Thread-safe.
+// one tool message before the next user or assistant message). Lathe's session
+// title calls are answered with a fixed title, outside the script and the
+// recorded requests. Thread-safe.
 #pragma once
 
 #include <chrono>

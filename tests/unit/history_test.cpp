@@ -94,3 +94,27 @@ TEST_CASE("replacePrefix swaps old exchanges for a snapshot and keeps the invari
   CHECK(h.contents()[2].parts[0].text == "two");
   REQUIRE(h.appendUser({Part::makeText("three")}).ok());
 }
+
+TEST_CASE("rewriteResponses edits payloads newest first, keeps ids and names, and counts as an edit only when it changed something") {
+  History h;
+  REQUIRE(h.appendUser({Part::makeText("hi")}).ok());
+  REQUIRE(h.appendModel({Role::model, {call("glob", "a")}}).ok());
+  REQUIRE(h.appendResponses({response("glob", "a")}).ok());
+  REQUIRE(h.appendModel({Role::model, {call("read_file", "b")}}).ok());
+  REQUIRE(h.appendResponses({response("read_file", "b")}).ok());
+  const uint64_t start = h.revision();
+  h.rewriteResponses([](json::Raw&) { return History::Edit::kept; });
+  CHECK(h.revision() == start);
+  int seen = 0;
+  h.rewriteResponses([&](json::Raw& payload) {
+    if (++seen == 2) return History::Edit::stop;
+    payload.text = R"({"output":"short"})";
+    return History::Edit::changed;
+  });
+  CHECK(h.revision() != start);
+  CHECK(h.contents()[4].parts[0].functionResponse->response.text == R"({"output":"short"})");  // the newest
+  CHECK(h.contents()[4].parts[0].functionResponse->name == "read_file");
+  CHECK(h.contents()[4].parts[0].functionResponse->id == "b");
+  CHECK(h.contents()[2].parts[0].functionResponse->response.text == R"({"output":"ok"})");  // stopped before it
+  REQUIRE(h.appendUser({Part::makeText("next")}).ok());  // the invariant still holds
+}

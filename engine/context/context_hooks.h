@@ -1,0 +1,11 @@
+// Adds a session's context management hooks (context_manager.h, and
+// loop_detector.h unless loop detection is off, session_title.h). Call before the first turn.
+#pragma once
+
+#include "engine/session/session.h"
+
+namespace lathe::engine {
+
+void addContextHooks(Session& session);
+
+}  // namespace lathe::engine

@@ -1,0 +1,280 @@
+// Token accounting, compression, output budgets and size-refusal recovery.
+#include "engine/context/context_manager.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "engine/context/compression.h"
+#include "engine/context/output_summary.h"
+#include "engine/context/token_estimate.h"
+
+namespace lathe::engine {
+namespace {
+
+constexpr double kKeepShare = 0.3;          // of the history kept whole by compression
+constexpr int64_t kMinResponseChars = 2000;  // a response budget never goes below this
+constexpr int64_t kShortKeepChars = 1000;   // head and tail of a shortened old output
+constexpr int64_t kCharsPerToken = 3;        // cautious: real text is nearer 4
+constexpr int64_t kMinSummarizedChars = 2000;       // shorter outputs are never summarised
+constexpr int64_t kMaxSummaryInputChars = 400'000;  // longer ones are cut (head, tail, errors) first
+
+std::string thousands(int64_t n) {
+  std::string digits = std::to_string(n);
+  std::string out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+bool isCompressCommand(const std::vector<Part>& parts) {
+  if (parts.size() != 1 || !parts[0].text) return false;
+  std::string_view text(*parts[0].text);
+  size_t start = text.find_first_not_of(" \t\r\n");
+  size_t end = text.find_last_not_of(" \t\r\n");
+  return start != std::string_view::npos && text.substr(start, end - start + 1) == "/compress";
+}
+
+}  // namespace
+
+ContextManager::ContextManager(Session& session)
+    : session_(session),
+      options_(session.config().context),
+      place_{session.config().dataDir.empty() ? "" : session.config().dataDir + "/" + session.id(), "tool"} {}
+
+ContextManager::Mark ContextManager::markOf(const History& history) {
+  return {history.size(), history.empty() ? 0 : history.contents().back().parts.size(), history.revision()};
+}
+
+int64_t ContextManager::limit() const { return contextWindowOf(session_.config(), session_.model()); }
+
+void ContextManager::tell(const std::string& text) {
+  session_.sendUpdate(acp::MessageChunk{acp::MessageChunk::Role::agent, text});
+}
+
+int64_t ContextManager::countTokens(const History& history) {
+  const auto& contents = history.contents();
+  const Mark now = markOf(history);
+  const bool stale = !haveBase_ || now.revision != base_.revision || now.contents < base_.contents ||
+                     (now.contents == base_.contents && now.lastParts < base_.lastParts);
+  if (stale) {
+    baseTokens_ = estimateTokens(contents);
+  } else {
+    // Only what was appended since the base is estimated: the cost of a
+    // count does not grow with the history.
+    if (base_.contents > 0) {
+      const auto& parts = contents[base_.contents - 1].parts;
+      for (size_t i = base_.lastParts; i < parts.size(); ++i) baseTokens_ += estimateTokens(parts[i]);
+    }
+    for (size_t i = base_.contents; i < contents.size(); ++i) baseTokens_ += estimateTokens(contents[i]);
+  }
+  base_ = now;
+  haveBase_ = true;
+  return baseTokens_;
+}
+
+ContextManager::Outcome ContextManager::compress(History& history, const CancelToken& cancel, bool onDemand) {
+  Outcome outcome;
+  const auto& contents = history.contents();
+  outcome.before = estimateTokens(contents);
+  outcome.after = outcome.before;
+  const size_t split = findCompressionSplit(contents, kKeepShare);
+  if (split == 0 || (split == 1 && isSnapshot(contents[0]))) {
+    outcome.note = "Nothing to compress yet: the conversation is too short.";
+    return outcome;
+  }
+  if (!onDemand && compressionInflated_) {
+    // A snapshot did not help before; shortening old outputs is all that is left.
+    outcome.changed = shortenOldOutputs(history, options_.recentOutputChars / 4) > 0;
+    outcome.after = estimateTokens(history.contents());
+    return outcome;
+  }
+  std::vector<Content> older(contents.begin(), contents.begin() + static_cast<std::ptrdiff_t>(split));
+  std::vector<Content> storage;
+  auto reply = session_.config().provider->generate(snapshotRequest(session_.model(), older, storage), cancel);
+  std::string snapshot = reply ? snapshotText(*reply) : std::string();
+  if (snapshot.empty()) {
+    outcome.note = "Could not compress the conversation: " +
+                   (reply ? std::string("the model wrote no snapshot.") : reply.error().message);
+    return outcome;
+  }
+  std::vector<Content> replacement = snapshotContents(snapshot);
+  int64_t kept = 0;
+  for (size_t i = split; i < contents.size(); ++i) kept += estimateTokens(contents[i]);
+  const int64_t after = estimateTokens(replacement) + kept;
+  if (after >= outcome.before) {
+    compressionInflated_ = true;
+    const int changed = shortenOldOutputs(history, options_.recentOutputChars / 4);
+    outcome.changed = changed > 0;
+    outcome.after = estimateTokens(history.contents());
+    outcome.note = "Compression would not have made the conversation smaller; " +
+                   (changed > 0 ? "shortened " + std::to_string(changed) + " old tool outputs instead (about " +
+                                      thousands(outcome.before) + " → " + thousands(outcome.after) + " tokens)."
+                                : std::string("kept it as it was."));
+    return outcome;
+  }
+  if (auto status = history.replacePrefix(split, std::move(replacement)); !status) {
+    outcome.note = "Could not compress the conversation: " + status.error().message;
+    return outcome;
+  }
+  compressionInflated_ = false;
+  prefixReplaced_ = true;  // the turn's checkpoint no longer fits this history
+  outcome.changed = true;
+  outcome.after = after;
+  outcome.note = "Compressed the conversation: about " + thousands(outcome.before) + " → " + thousands(after) +
+                 " tokens (older messages replaced by a summary).";
+  return outcome;
+}
+
+int ContextManager::shortenOldOutputs(History& history, int64_t recentChars, bool keepNewest) {
+  int64_t seen = 0;
+  int changed = 0;
+  bool newest = true;
+  history.rewriteResponses([&](json::Raw& response) {
+    const int64_t size = static_cast<int64_t>(response.text.size());
+    const bool first = std::exchange(newest, false);
+    if (seen + size <= recentChars || (first && keepNewest)) {
+      seen += size;
+      return History::Edit::kept;
+    }
+    seen = recentChars + 1;  // everything older is shortened
+    auto shorter = shortenResponse(response, kShortKeepChars, place_);
+    if (!shorter) return History::Edit::kept;
+    response = std::move(*shorter);
+    ++changed;
+    return History::Edit::changed;
+  });
+  untrimmedChars_ = std::min(seen, recentChars);
+  return changed;
+}
+
+std::optional<TurnStop> ContextManager::onPrompt(const std::vector<Part>& parts, History& history,
+                                                 const CancelToken& cancel) {
+  if (!isCompressCommand(parts)) {
+    turnStart_ = history.checkpoint();
+    firstRequest_ = true;
+    prefixReplaced_ = false;
+    return std::nullopt;
+  }
+  if (!history.pendingCalls().empty()) return TurnStop{acp::StopReason::end_turn, "Cannot compress in the middle of a tool call."};
+  Outcome outcome = compress(history, cancel, true);
+  if (cancel.cancelled()) return TurnStop{acp::StopReason::cancelled, ""};
+  if (outcome.changed) countTokens(history);
+  return TurnStop{acp::StopReason::end_turn, outcome.note};
+}
+
+std::optional<TurnStop> ContextManager::beforeModelRequest(History& history, const CancelToken& cancel) {
+  turnCancel_ = cancel;
+  const int64_t window = limit();
+  int64_t tokens = countTokens(history);
+  if (static_cast<double>(tokens) >= options_.compressionThreshold * static_cast<double>(window)) {
+    Outcome outcome = compress(history, cancel, false);
+    if (!outcome.note.empty()) tell("\n\n[" + outcome.note + "]\n\n");
+    if (cancel.cancelled()) return std::nullopt;  // the session ends the turn
+    tokens = countTokens(history);
+  }
+  if (untrimmedChars_ > 2 * options_.recentOutputChars) {
+    shortenOldOutputs(history, options_.recentOutputChars, true);
+    tokens = countTokens(history);
+  }
+  if (tokens > window) {
+    // Never send what cannot fit: shorten the older outputs, then the newest, then give up.
+    if (shortenOldOutputs(history, 0, true) > 0) tokens = countTokens(history);
+    if (tokens > window && shortenOldOutputs(history, 0) > 0) tokens = countTokens(history);
+    if (tokens > window) {
+      std::string message = "This conversation no longer fits the model's context window (about " + thousands(tokens) +
+                            " of " + thousands(window) + " tokens), so it was not sent. ";
+      if (std::exchange(firstRequest_, false) && !prefixReplaced_) {
+        // The prompt itself tipped it over: it is not kept, or every later prompt would fail too.
+        history.rollback(turnStart_);
+        message += "Your prompt was not kept: try a shorter one, /compress, or a new session.";
+      } else {
+        message += "Try /compress, or start a new session.";
+      }
+      return TurnStop{acp::StopReason::max_tokens, message};
+    }
+  }
+  firstRequest_ = false;
+  sent_ = markOf(history);
+  lastCount_ = tokens;
+  return std::nullopt;
+}
+
+std::optional<TurnStop> ContextManager::onChunk(const ModelChunk& chunk) {
+  if (chunk.usage && chunk.usage->promptTokens > 0) {
+    // The model's own count of the request just sent replaces the estimate.
+    base_ = sent_;
+    baseTokens_ = chunk.usage->promptTokens;
+    haveBase_ = true;
+  }
+  return std::nullopt;
+}
+
+void ContextManager::onToolResponses(std::vector<Part>& parts) {
+  int64_t responses = 0;
+  for (const Part& part : parts) responses += part.functionResponse ? 1 : 0;
+  if (responses == 0) return;
+  // Never more than what is left of the context window, shared by this round's responses.
+  const int64_t leftTokens = std::max<int64_t>(0, limit() - lastCount_ - limit() / 10);
+  const int64_t share = leftTokens * kCharsPerToken / responses;
+  const int64_t budget = std::max(kMinResponseChars, std::min(options_.toolOutputChars, share));
+  if (!options_.summarizeTools.empty()) summarizeResponses(parts);
+  budgetResponses(parts, budget, place_);
+  for (const Part& part : parts) {
+    if (part.functionResponse) untrimmedChars_ += static_cast<int64_t>(part.functionResponse->response.text.size());
+  }
+}
+
+void ContextManager::summarizeResponses(std::vector<Part>& parts) {
+  for (Part& part : parts) {
+    if (!part.functionResponse || turnCancel_.cancelled()) continue;
+    auto tool = options_.summarizeTools.find(part.functionResponse->name);
+    if (tool == options_.summarizeTools.end()) continue;
+    ResponseText text = responseText(part.functionResponse->response);
+    // Short outputs, or ones the budget could not shrink much, stay as they are.
+    if (static_cast<int64_t>(text.text.size()) < std::max(kMinSummarizedChars, 4 * tool->second)) continue;
+    const std::string input =
+        static_cast<int64_t>(text.text.size()) <= kMaxSummaryInputChars ? text.text
+                                                                        : budgetText(text.text, kMaxSummaryInputChars, {});
+    auto summary = summarizeToolOutput(*session_.config().provider, session_.model(), tool->first, input, tool->second,
+                                       turnCancel_);
+    if (!summary) continue;  // the output goes to the model as it is, within its budget
+    SavedText whole = saveWholeText(text.text, place_);
+    text.text = "[A summary of this output, written by a model; " +
+                (whole.path.empty() ? "the whole output could not be saved" +
+                                          (whole.error.empty() ? std::string() : ": " + whole.error)
+                                    : "the whole output is saved in " + whole.path) +
+                "]\n" + *summary;
+    part.functionResponse->response = withResponseText(part.functionResponse->response, text);
+  }
+}
+
+bool ContextManager::isSizeRefusal(const Error& error) {
+  std::string lower = error.message;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  for (const char* sign : {"exceeds the maximum number of tokens", "context_length_exceeded", "maximum context length",
+                           "context window", "prompt is too long", "too many tokens", "input token count"}) {
+    if (lower.find(sign) != std::string::npos) return true;
+  }
+  return false;
+}
+
+std::optional<TurnStop> ContextManager::onModelError(const Error& error, History& history) {
+  if (!isSizeRefusal(error)) return std::nullopt;
+  // The history must not keep what made the request too large, or every
+  // later prompt fails the same way: every tool output is shortened, the newest too.
+  const int changed = shortenOldOutputs(history, 0);
+  haveBase_ = false;
+  std::string message = "The model refused this request as too large for its context window (" + error.message + "). ";
+  if (changed > 0) {
+    message += "Lathe shortened " + std::to_string(changed) +
+               " tool outputs in this conversation (the whole outputs are saved in the session's data directory), "
+               "so your next prompt can carry on.";
+  } else {
+    message += "Your prompt was not kept. Try a shorter prompt, /compress, or a new session.";
+  }
+  return TurnStop{acp::StopReason::max_tokens, message};
+}
+
+}  // namespace lathe::engine
