@@ -1,5 +1,5 @@
 // Decoding of mcpServers and the discovery commands.
-#include "engine/config/program_settings.h"
+#include "engine/config/program_settings_decode.h"
 
 #include <algorithm>
 #include <cctype>
@@ -165,6 +165,42 @@ std::string programSettingsText(const json::Value& root) {
   text += ",\"discoveryCommand\":" + (discovery ? json::stringify(*discovery) : std::string("null"));
   text += ",\"callCommand\":" + (call ? json::stringify(*call) : std::string("null")) + "}";
   return text;
+}
+
+bool mcpServerPermitted(const std::string& name, const std::optional<std::vector<std::string>>& allowed,
+                        const std::vector<std::string>& excluded) {
+  auto listed = [&](const std::vector<std::string>& names) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+  };
+  return !listed(excluded) && (!allowed || listed(*allowed));
+}
+
+std::vector<ServerConfig> mcpServersFromSettings(const ProgramSettings& user, const ProgramSettings* workspace,
+                                                 const std::optional<std::vector<std::string>>& allowed,
+                                                 const std::vector<std::string>& excluded) {
+  std::vector<ServerConfig> merged = user.mcpServers;
+  if (workspace) {
+    for (ServerConfig server : workspace->mcpServers) {
+      server.trust = false;
+      auto same = std::find_if(merged.begin(), merged.end(), [&](const ServerConfig& s) { return s.name == server.name; });
+      if (same != merged.end()) {
+        *same = std::move(server);
+      } else {
+        merged.push_back(std::move(server));
+      }
+    }
+  }
+  std::erase_if(merged, [&](const ServerConfig& s) { return !mcpServerPermitted(s.name, allowed, excluded); });
+  return merged;
+}
+
+std::vector<std::string> unaskedMcpServers(const ProgramSettings& user,
+                                           const std::optional<std::vector<std::string>>& allowed) {
+  std::vector<std::string> names = allowed.value_or(std::vector<std::string>{});
+  for (const auto& server : user.mcpServers) {
+    if (server.trust) names.push_back(server.name);
+  }
+  return names;
 }
 
 }  // namespace lathe::engine

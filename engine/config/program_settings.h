@@ -1,8 +1,10 @@
 // The parts of Gemini CLI settings that start programs: MCP servers
 // (`mcpServers.<name>`) and command-based tool discovery
-// (`tools.discoveryCommand`, `tools.callCommand`). Decoded from one settings
-// file; a workspace's need the person's consent before anything runs
-// (workspace_consent.h). Pure; any thread.
+// (`tools.discoveryCommand`, `tools.callCommand`), and the list of MCP
+// servers a session starts from them. Decoding is in
+// program_settings_decode.h (it needs the JSON headers). A workspace's need
+// the person's consent before anything runs (engine/session/
+// workspace_consent.h). Pure; any thread.
 #pragma once
 
 #include <functional>
@@ -11,7 +13,6 @@
 #include <string_view>
 #include <vector>
 
-#include "protocol/base/json.h"
 #include "tools/mcp/server_config.h"
 
 namespace lathe::engine {
@@ -32,16 +33,24 @@ EnvLookup processEnvironment();
 // `$` followed by anything else stays as it is.
 std::string expandEnv(std::string_view text, const EnvLookup& lookup);
 
-// Reads `mcpServers` and the discovery commands of one settings file (the
-// reader is the file's root object). Problems are reported on the reader,
-// naming the file and field. Servers of a later file replace those of the
-// same name, so call it in file order on the same ProgramSettings.
-void decodeProgramSettings(json::Reader& root, tools::mcp::ServerConfig::Origin origin, const EnvLookup& env,
-                           ProgramSettings& out);
+// The MCP servers settings give one session: the user's, then (when the
+// person agreed to them; else null) the workspace's, a later one replacing
+// a server of the same name; without those mcp.excluded names, and only
+// those mcp.allowed names when it is set. A workspace server's `trust` is
+// dropped: a repository cannot decide that its own tools run unasked.
+std::vector<tools::mcp::ServerConfig> mcpServersFromSettings(const ProgramSettings& user,
+                                                             const ProgramSettings* workspace,
+                                                             const std::optional<std::vector<std::string>>& allowed,
+                                                             const std::vector<std::string>& excluded);
 
-// The program parts of one file as canonical JSON text (what consent is
-// given to): its `mcpServers` object and the two commands, exactly as
-// written, before any expansion. Empty when the file defines none.
-std::string programSettingsText(const json::Value& root);
+// Whether settings let a server of this name start (any source, the
+// editor's included): not in mcp.excluded, and in mcp.allowed when it is set.
+bool mcpServerPermitted(const std::string& name, const std::optional<std::vector<std::string>>& allowed,
+                        const std::vector<std::string>& excluded);
+
+// The servers whose calls run without asking: mcp.allowed, and the user's
+// servers with trust: true.
+std::vector<std::string> unaskedMcpServers(const ProgramSettings& user,
+                                           const std::optional<std::vector<std::string>>& allowed);
 
 }  // namespace lathe::engine

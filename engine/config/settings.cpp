@@ -1,6 +1,8 @@
 // Settings file reading.
 #include "engine/config/settings.h"
 
+#include "engine/config/program_settings_decode.h"
+
 #include <fstream>
 #include <sstream>
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/config/program_settings.h"
+#include "protocol/base/json.h"
 #include "protocol/base/result.h"
 
 namespace lathe::engine {

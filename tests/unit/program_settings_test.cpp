@@ -5,6 +5,7 @@
 
 #include <map>
 
+#include "engine/config/program_settings_decode.h"
 #include "engine/config/settings.h"
 #include "tests/support/temp_dir.h"
 
