@@ -56,7 +56,7 @@ Result<std::string> SessionManager::newSession(const acp::NewSessionRequest& req
   Entry entry;
   entry.session = std::make_shared<Session>(id, shared, config_, editor_);
   entry.session->addHooks(std::make_shared<SessionPrograms>(
-      SessionPrograms::Setup{id, shared->cwd(), std::move(programs), consent_}, config_, editor_,
+      SessionPrograms::Setup{id, shared->cwd(), std::move(programs), consent_, {}}, config_, editor_,
       entry.session->registry()));
   sessions_.emplace(id, std::move(entry));
   return id;

@@ -51,7 +51,14 @@ std::optional<TurnStop> SessionPrograms::beforeModelRequest(History&, const Canc
 void SessionPrograms::start(bool workspaceAllowed, const CancelToken& cancel) {
   const ProgramSettings* workspace = workspaceAllowed ? &setup_.workspace->programs : nullptr;
   discover(config_.programs, workspace, cancel);
-  mcpServers_ = mcpServersFromSettings(config_.programs, workspace, config_.mcpAllowed, config_.mcpExcluded);
+  if (!workspace) return;
+  auto servers = mcpServersFromSettings(ProgramSettings{}, workspace, config_.mcpAllowed, config_.mcpExcluded);
+  if (servers.empty()) return;
+  if (setup_.startMcpServers) {
+    setup_.startMcpServers(std::move(servers));
+  } else {
+    log(LogLevel::warn, "the workspace's settings define MCP servers; this build has no MCP client to start them");
+  }
 }
 
 void SessionPrograms::discover(const ProgramSettings& user, const ProgramSettings* workspace,

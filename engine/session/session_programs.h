@@ -2,11 +2,14 @@
 // the turn's thread, so the person can be asked and nothing blocks the
 // reader): consent for the programs its workspace's settings define, then
 // the discovery command, whose tools join the registry (group discovered),
-// and the settings' MCP servers for the MCP client. Failures are told to the
-// person as a visible message and the session goes on without those tools.
-// A turn cancelled while asking asks again at the next one.
+// and the workspace's MCP servers (once agreed to) handed to the MCP client.
+// The user's own servers need no consent and are started with the session
+// (mcpServersFromSettings(config.programs, nullptr, ...)). Failures are told
+// to the person on a card of their own and the session goes on without those
+// tools. A turn cancelled while asking asks again at the next one.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -28,14 +31,13 @@ class SessionPrograms final : public TurnHooks {
     std::string workspaceRoot;
     std::optional<WorkspacePrograms> workspace;  // nullopt: the workspace defines none
     std::shared_ptr<ConsentStore> consent;
+    // Starts MCP servers for this session (the MCP client's entry point);
+    // unset: there is no MCP client to start them, and that is logged.
+    std::function<void(std::vector<tools::mcp::ServerConfig>)> startMcpServers;
   };
   SessionPrograms(Setup setup, const AgentConfig& config, EditorClient& editor, tools::ToolRegistry& registry);
 
   std::optional<TurnStop> beforeModelRequest(History& history, const CancelToken& cancel) override;
-
-  // Once the first turn started them: the MCP servers settings give this
-  // session (the workspace's only with consent), for the MCP client.
-  const std::vector<tools::mcp::ServerConfig>& mcpServers() const { return mcpServers_; }
 
  private:
   void start(bool workspaceAllowed, const CancelToken& cancel);
@@ -48,7 +50,6 @@ class SessionPrograms final : public TurnHooks {
   tools::ToolRegistry& registry_;
   bool started_ = false;
   int notices_ = 0;
-  std::vector<tools::mcp::ServerConfig> mcpServers_;
 };
 
 }  // namespace lathe::engine

@@ -235,3 +235,36 @@ TEST_CASE("e2e: headless run without a terminal starts nothing; --trust-workspac
   CHECK(trusted.status.success());
   CHECK(fs::exists(marker));
 }
+
+TEST_CASE("e2e: a workspace's MCP servers are asked about too, and refused they never start", "[e2e][consent]") {
+  Home home;
+  TempDir ws;
+  fs::path marker = home.home.path / "server-ran";
+  writeFile(ws.path / ".gemini/settings.json", json::build([&](json::Writer& w) {
+              w.StartObject();
+              json::key(w, "mcpServers");
+              w.StartObject();
+              json::key(w, "repo-server");
+              w.StartObject();
+              json::put(w, "command", "touch");
+              json::key(w, "args");
+              w.StartArray();
+              json::str(w, marker.string());
+              w.EndArray();
+              json::put(w, "trust", true);
+              w.EndObject();
+              w.EndObject();
+              w.EndObject();
+            }));
+  Agent agent(home, "reject_once");
+  std::string session = agent.client->newSession(ws.str());
+  REQUIRE_FALSE(session.empty());
+  agent.fake->push(ScriptedReply::text("Hi."));
+  REQUIRE(agent.client->prompt(session, "hi").stopReason == "end_turn");
+  auto asks = requestsOf(*agent.client, "session/request_permission");
+  REQUIRE(asks.size() == 1);
+  std::string shown = json::stringify(*asks[0]);
+  CHECK_THAT(shown, Catch::Contains("MCP server \\\"repo-server\\\": `touch "));
+  CHECK_THAT(shown, Catch::Contains("trust: true is ignored"));
+  CHECK_FALSE(fs::exists(marker));
+}

@@ -4,11 +4,13 @@
 // workspace's program settings.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <fstream>
 
 #include "engine/config/consent_store.h"
 #include "engine/config/program_settings.h"
 #include "engine/config/workspace_programs.h"
+#include "engine/session/session_programs.h"
 #include "engine/session/workspace_consent.h"
 #include "fake_editor.h"
 #include "tests/support/temp_dir.h"
@@ -176,4 +178,80 @@ TEST_CASE("reading a workspace's programs: none, some, broken, or the user's own
   auto broken = readWorkspacePrograms(ws.str(), "");
   REQUIRE_FALSE(broken);
   CHECK_THAT(broken.error().message, Catch::Contains(".gemini/settings.json.mcpServers.s.url: expected a string"));
+}
+
+namespace {
+
+// A session's start-up hook over a fake editor, with the discovery script.
+struct ProgramsFixture {
+  testing::TempDir ws;
+  testing::TempDir state;
+  FakeEditor editor;
+  tools::ToolRegistry registry;
+  AgentConfig config;
+  std::vector<std::vector<ServerConfig>> started;
+  std::unique_ptr<SessionPrograms> programs;
+
+  explicit ProgramsFixture(const std::string& answer) {
+    const std::string script = std::string(LATHE_SOURCE_DIR) + "/tests/support/discovery_tool.sh";
+    WorkspacePrograms found;
+    found.settingsPath = ws.str() + "/.gemini/settings.json";
+    found.text = "workspace config";
+    found.programs.mcpServers = {server("mine", ServerConfig::Origin::workspaceSettings, true),
+                                 server("dropped", ServerConfig::Origin::workspaceSettings)};
+    found.programs.discoveryCommand = "bash '" + script + "' discover bare '" + (ws.path / "ran").string() + "'";
+    found.programs.callCommand = "bash '" + script + "' call";
+    config.mcpExcluded = {"dropped"};
+    editor.answer = [answer](const acp::RequestPermissionRequest&) -> Result<acp::RequestPermissionResponse> {
+      if (answer == "cancel") return acp::RequestPermissionResponse{};
+      return FakeEditor::select(answer);
+    };
+    SessionPrograms::Setup setup{"s", ws.str(), std::move(found), std::make_shared<ConsentStore>(state.str()),
+                                 [this](std::vector<ServerConfig> servers) { started.push_back(std::move(servers)); }};
+    programs = std::make_unique<SessionPrograms>(std::move(setup), config, editor, registry);
+  }
+  void turn() {
+    History history;
+    CHECK_FALSE(programs->beforeModelRequest(history, CancelToken()));
+  }
+};
+
+}  // namespace
+
+TEST_CASE("session start-up: refused, nothing runs or starts; told on a card") {
+  ProgramsFixture f("workspace_reject_once");
+  f.turn();
+  CHECK(f.editor.asked.size() == 1);
+  CHECK_FALSE(std::filesystem::exists(f.ws.path / "ran"));
+  CHECK(f.started.empty());
+  CHECK_FALSE(f.registry.find("discovered_tool_echo"));
+  auto cards = f.editor.all<acp::ToolCallUpdate>();
+  REQUIRE_FALSE(cards.empty());
+  CHECK_THAT(cards.back().content->front().text, Catch::Contains("did not start the programs"));
+  f.turn();  // later turns do not ask again
+  CHECK(f.editor.asked.size() == 1);
+}
+
+TEST_CASE("session start-up: allowed, discovery tools join and the workspace's servers start, untrusted") {
+  ProgramsFixture f("workspace_allow_once");
+  f.turn();
+  CHECK(std::filesystem::exists(f.ws.path / "ran"));
+  auto source = f.registry.sourceOf("discovered_tool_echo");
+  REQUIRE(source);
+  CHECK(source->group == tools::ToolSource::Group::discovered);
+  REQUIRE(f.started.size() == 1);
+  REQUIRE(f.started[0].size() == 1);  // mcp.excluded drops the other
+  CHECK(f.started[0][0].name == "mine");
+  CHECK_FALSE(f.started[0][0].trust);
+  f.turn();
+  CHECK(f.started.size() == 1);  // once per session
+}
+
+TEST_CASE("session start-up: a cancelled question starts nothing and asks again next turn") {
+  ProgramsFixture f("cancel");
+  f.turn();
+  CHECK(f.started.empty());
+  CHECK_FALSE(std::filesystem::exists(f.ws.path / "ran"));
+  f.turn();
+  CHECK(f.editor.asked.size() == 2);
 }
