@@ -62,7 +62,7 @@ class DiscoveredInvocation final : public ToolInvocation {
   }
 
  private:
-  const DiscoveryOptions& options_;
+  DiscoveryOptions options_;  // a copy: an invocation never depends on its tool staying alive
   std::string name_;
   std::string args_;
 };
