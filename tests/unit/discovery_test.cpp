@@ -225,6 +225,15 @@ TEST_CASE("captured runs: big input to a child that reads none does not hang or 
   REQUIRE(counted);
   CHECK(counted->out == "4194304\n");
   CHECK(counted->err == "err\n");
+  // A command that closes its outputs and lingers still ends at the deadline.
+  spec.argv = {"bash", "-c", "exec >&- 2>&-; sleep 30"};
+  spec.input.clear();
+  spec.timeout = std::chrono::milliseconds(300);
+  auto lingering = process::runCaptured(spec, CancelToken::create());
+  REQUIRE(lingering);
+  CHECK(lingering->timedOut);
+  CHECK_FALSE(lingering->ok());
+  spec.timeout = std::chrono::milliseconds(60'000);
   spec.argv = {"bash", "-c", "head -c 5000 /dev/zero"};
   spec.input.clear();
   spec.maxOutputBytes = 1000;

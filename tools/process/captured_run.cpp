@@ -134,10 +134,15 @@ Result<CapturedRun> runCaptured(const CapturedRunSpec& spec, const CancelToken& 
   if (run.cancelled || run.timedOut || run.outputTooLarge) {
     child->killTree(kKillGrace);
   } else {
-    auto left = std::chrono::duration_cast<milliseconds>(deadline - Clock::now());
-    if (!child->waitFor(std::max(left, milliseconds(1)))) {
-      run.timedOut = true;
-      child->killTree(kKillGrace);
+    // Both outputs ended; the command may still run (it closed them): wait
+    // in slices so cancel and the deadline still end it.
+    while (!child->waitFor(milliseconds(50))) {
+      run.cancelled = cancel.cancelled();
+      run.timedOut = !run.cancelled && Clock::now() >= deadline;
+      if (run.cancelled || run.timedOut) {
+        child->killTree(kKillGrace);
+        break;
+      }
     }
   }
   run.exit = child->reaped() ? child->exit() : child->waitExit();
