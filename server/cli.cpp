@@ -37,6 +37,9 @@ Options:
   --settings FILE                a Gemini CLI settings.json read after ~/.gemini/settings.json
   -s, --sandbox                  run shell commands under bubblewrap (workspace writable, no network)
   --sandbox-network              let sandboxed commands use the network
+  --trust-workspace              start the MCP servers and discovery commands the workspace's
+                                 .gemini/settings.json defines without asking (else `run` asks on a
+                                 terminal; without one they do not start)
   --max-turns N                  model requests allowed in one prompt turn (default: 100)
   --provider API                 gemini (default) or openai (any OpenAI-compatible Chat Completions API)
   --openai-base-url URL          the OpenAI-compatible endpoint (or OPENAI_BASE_URL)
@@ -87,6 +90,10 @@ Result<Options> parseCommandLine(const std::vector<std::string>& args, const Get
     }
     if (arg == "--sandbox-network") {
       options.sandboxNetwork = true;
+      continue;
+    }
+    if (arg == "--trust-workspace") {
+      options.trustWorkspace = true;
       continue;
     }
     if (arg == "--yolo" || arg == "-y") {

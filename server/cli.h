@@ -29,6 +29,7 @@ struct Options {
   std::string settingsPath;                 // extra settings file, read last
   bool sandbox = false;                     // --sandbox
   bool sandboxNetwork = false;              // --sandbox-network
+  bool trustWorkspace = false;              // --trust-workspace
   engine::ProviderOptions provider;
 };
 

@@ -20,30 +20,40 @@ using namespace lathe;
 
 namespace {
 
-// Where sessions keep their files (e.g. full shell output): the XDG state
-// directory, else under the temporary directory.
-std::string dataDirectory() {
-  if (const char* state = std::getenv("XDG_STATE_HOME"); state && *state) return std::string(state) + "/lathe/sessions";
-  if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.local/state/lathe/sessions";
-  return (std::filesystem::temp_directory_path() / ("lathe-" + std::to_string(::getuid())) / "sessions").string();
+// Lathe's state (remembered workspace consent, session files): the XDG
+// state directory, else under the temporary directory.
+std::string stateDirectory() {
+  if (const char* state = std::getenv("XDG_STATE_HOME"); state && *state) return std::string(state) + "/lathe";
+  if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.local/state/lathe";
+  return (std::filesystem::temp_directory_path() / ("lathe-" + std::to_string(::getuid()))).string();
 }
 
-// Gemini CLI's settings: the user's, the workspace's (for `run`), then --settings.
-Result<engine::Settings> loadSettings(const server::Options& options, const std::string& cwd) {
-  engine::Settings settings;
+// Where sessions keep their files (e.g. full shell output).
+std::string dataDirectory() { return stateDirectory() + "/sessions"; }
+
+// The user's settings.json: $GEMINI_CLI_HOME, else $HOME; empty without either.
+std::string userSettingsPath() {
   const char* home = std::getenv("GEMINI_CLI_HOME");
   if (!home || !*home) home = std::getenv("HOME");
-  std::vector<std::string> files;
-  if (home && *home) files.push_back(std::string(home) + "/.gemini/settings.json");
-  if (options.mode == server::Mode::run) files.push_back(cwd + "/.gemini/settings.json");
+  return home && *home ? std::string(home) + "/.gemini/settings.json" : std::string();
+}
+
+// Gemini CLI's settings: the user's, the workspace's (for `run`; the
+// programs it defines are the session's, under consent), then --settings.
+Result<engine::Settings> loadSettings(const server::Options& options, const std::string& cwd) {
+  engine::Settings settings;
+  using Scope = engine::SettingsScope;
+  std::vector<std::pair<std::string, Scope>> files;
+  if (auto user = userSettingsPath(); !user.empty()) files.emplace_back(user, Scope::user);
+  if (options.mode == server::Mode::run) files.emplace_back(cwd + "/.gemini/settings.json", Scope::workspace);
   if (!options.settingsPath.empty()) {
     if (!std::filesystem::exists(options.settingsPath)) {
       return makeError(Errc::invalid_params, "--settings file " + options.settingsPath + " does not exist");
     }
-    files.push_back(options.settingsPath);
+    files.emplace_back(options.settingsPath, Scope::user);
   }
-  for (const auto& file : files) {
-    if (auto status = engine::mergeSettingsFile(file, settings); !status) return status.error();
+  for (const auto& [file, scope] : files) {
+    if (auto status = engine::mergeSettingsFile(file, settings, scope); !status) return status.error();
   }
   return settings;
 }
@@ -102,6 +112,12 @@ Result<engine::AgentConfig> buildConfig(const server::Options& options, const st
   // The shell keeps a head and tail of its own; sized so that with its notes
   // it fits the response budget and is not cut twice.
   config.shell.maxOutputChars = engine::keptCharsOf(config.context.toolOutputChars);
+  config.stateDir = stateDirectory();
+  config.programs = std::move(settings->programs);
+  config.mcpAllowed = settings->mcpAllowed;
+  config.mcpExcluded = settings->mcpExcluded.value_or(std::vector<std::string>{});
+  config.userSettingsPath = userSettingsPath();
+  config.trustWorkspace = options.trustWorkspace;
   config.shell.sandbox = options.sandbox || settings->sandbox.value_or(false);
   config.shell.sandboxNetwork = options.sandboxNetwork || settings->sandboxNetwork.value_or(false);
   if (config.shell.sandbox) {

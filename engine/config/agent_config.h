@@ -5,10 +5,12 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "engine/context/context_options.h"
+#include "engine/config/program_settings.h"
 #include "engine/scheduler/approval_policy.h"
 #include "engine/model/model_provider.h"
 #include "tools/core/tool_context.h"
@@ -31,6 +33,15 @@ struct AgentConfig {
   std::vector<std::string> allowedTools;  // settings tools.allowed
   std::string dataDir;                    // per-session files go in dataDir/<sessionId>
   ContextOptions context;                 // compression, output budgets, loop detection
+  // Programs the user's settings start (MCP servers, discovery commands);
+  // a workspace's are read per session and wait for consent.
+  ProgramSettings programs;
+  std::optional<std::vector<std::string>> mcpAllowed;  // settings mcp.allowed
+  std::vector<std::string> mcpExcluded;                // settings mcp.excluded
+  std::string userSettingsPath;  // the user's settings.json (a workspace at home is not a workspace's)
+  std::string stateDir;          // Lathe's state: remembered workspace consent; empty: nothing remembered
+  bool readWorkspacePrograms = true;  // a session reads its workspace's .gemini/settings.json programs
+  bool trustWorkspace = false;        // --trust-workspace: they start without asking
 };
 
 // The context window of a model: configured, else the config's default.

@@ -1,6 +1,8 @@
 // Settings file reading.
 #include "engine/config/settings.h"
 
+#include "engine/config/program_settings_decode.h"
+
 #include <fstream>
 #include <sstream>
 
@@ -42,14 +44,23 @@ namespace {
 constexpr int64_t kDefaultSummaryTokens = 2000;  // a summary's budget when the setting names none
 }  // namespace
 
-Status mergeSettingsFile(const std::string& path, Settings& settings) {
+Result<std::optional<json::Document>> readSettingsDocument(const std::string& path) {
   std::ifstream in(path);
-  if (!in) return {};
+  if (!in) return std::optional<json::Document>{};
   std::stringstream buffer;
   buffer << in.rdbuf();
   auto doc = json::parse(stripJsonComments(buffer.str()));
   if (!doc) return makeError(Errc::invalid_params, "settings file " + path + ": " + doc.error().message);
-  auto r = json::Reader::root(*doc, path);
+  if (!doc->IsObject()) return makeError(Errc::invalid_params, "settings file " + path + ": expected a JSON object");
+  return std::optional<json::Document>(std::move(doc).value());
+}
+
+Status mergeSettingsFile(const std::string& path, Settings& settings, SettingsScope scope, const EnvLookup& env) {
+  auto read = readSettingsDocument(path);
+  if (!read) return read.error();
+  if (!*read) return {};
+  const json::Document& doc = **read;
+  auto r = json::Reader::root(doc, path);
   if (auto model = r.optObject("model")) {
     if (auto name = model->optStr("name")) settings.model = name;
     if (auto provider = model->optStr("provider")) settings.provider = provider;
@@ -120,6 +131,16 @@ Status mergeSettingsFile(const std::string& path, Settings& settings) {
         r.fail(path + ".tools.sandbox", "must be true, false or a sandbox name");
       }
     }
+  }
+  if (auto mcp = r.optObject("mcp")) {
+    // A repository may not allow its own servers' calls: mcp.allowed counts
+    // from the person's files only (excluding is always safe).
+    auto allowed = mcp->optStrings("allowed");
+    if (allowed && scope == SettingsScope::user) settings.mcpAllowed = allowed;
+    if (auto excluded = mcp->optStrings("excluded")) settings.mcpExcluded = excluded;
+  }
+  if (scope == SettingsScope::user) {
+    decodeProgramSettings(r, tools::mcp::ServerConfig::Origin::userSettings, env, settings.programs);
   }
   if (auto general = r.optObject("general")) {
     if (auto mode = general->optStr("defaultApprovalMode")) settings.approvalMode = mode;

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/config/program_settings.h"
+#include "protocol/base/json.h"
 #include "protocol/base/result.h"
 
 namespace lathe::engine {
@@ -28,11 +30,25 @@ struct Settings {
   std::optional<bool> disableLoopDetection;              // model.disableLoopDetection
   std::optional<int64_t> truncateToolOutputThreshold;    // tools.truncateToolOutputThreshold: characters
   std::map<std::string, int64_t> summarizeToolOutput;    // model.summarizeToolOutput: tool -> tokenBudget
+  std::optional<std::vector<std::string>> mcpAllowed;    // mcp.allowed: only these servers start; their calls run unasked
+  std::optional<std::vector<std::string>> mcpExcluded;   // mcp.excluded: these servers never start
+  // mcpServers and the discovery commands of the user's files (a workspace's
+  // are read per session, under consent: workspace_programs.h).
+  ProgramSettings programs;
 };
+
+// Whose file it is: a workspace's may not start programs by itself, so its
+// program parts are left to the session (workspace_programs.h).
+enum class SettingsScope { user, workspace };
 
 // Reads one file into settings (fields it sets override). A missing file is
 // fine; a broken one is an error naming the file and the field.
-Status mergeSettingsFile(const std::string& path, Settings& settings);
+Status mergeSettingsFile(const std::string& path, Settings& settings, SettingsScope scope = SettingsScope::user,
+                         const EnvLookup& env = processEnvironment());
+
+// Reads a settings file's text into a document (comments allowed). nullopt
+// when the file does not exist; an error naming the file when it is broken.
+Result<std::optional<json::Document>> readSettingsDocument(const std::string& path);
 
 // Removes // and /* */ comments outside strings (settings.json is JSONC).
 std::string stripJsonComments(const std::string& text);

@@ -73,10 +73,22 @@ bool remembered(const tools::ConfirmationDetails& details, const SessionApproval
   return false;
 }
 
+// Settings tools.allowed (or an earlier "always" for the tool) names it; an
+// MCP tool may be named the ways its server's tools are spelled.
+bool toolAllowed(const ApprovalQuery& query, const SessionApprovals& approvals) {
+  if (approvals.tools.count(query.toolName)) return true;
+  if (!query.source || query.source->group != tools::ToolSource::Group::mcp) return false;
+  return std::any_of(approvals.tools.begin(), approvals.tools.end(), [&](const std::string& entry) {
+    return tools::settingNamesTool(entry, query.toolName, *query.source);
+  });
+}
+
 }  // namespace
 
-SessionApprovals configuredApprovals(const std::vector<std::string>& allowed, const std::vector<std::string>& excluded) {
+SessionApprovals configuredApprovals(const std::vector<std::string>& allowed, const std::vector<std::string>& excluded,
+                                     const std::vector<std::string>& allowedMcpServers) {
   SessionApprovals approvals;
+  approvals.mcpServers.insert(allowedMcpServers.begin(), allowedMcpServers.end());
   for (const auto& entry : allowed) {
     auto prefix = tools::shell::shellPrefixFromSetting(entry);
     if (!prefix.empty()) {
@@ -112,8 +124,7 @@ Decision decideApproval(ApprovalMode mode, const ApprovalQuery& query, const Ses
   if (auto* edit = std::get_if<tools::EditConfirmation>(query.details); edit && !edit->sensitive.empty()) {
     return Decision::ask;
   }
-  // Settings tools.allowed (or an earlier "always" for the tool) names it.
-  if (approvals.tools.count(query.toolName)) return Decision::allow;
+  if (toolAllowed(query, approvals)) return Decision::allow;
   // Edits are confined to the workspace by the tools, so autoEdit may allow them.
   if (mode == ApprovalMode::autoEdit && std::holds_alternative<tools::EditConfirmation>(*query.details)) {
     return Decision::allow;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "tools/core/registry.h"
 #include "tools/core/tool.h"
 
 namespace lathe::engine {
@@ -30,8 +31,11 @@ struct SessionApprovals {
 };
 
 // What settings grant every session: tools.allowed names and
-// run_shell_command(...) prefixes, tools.exclude run_shell_command(...) prefixes.
-SessionApprovals configuredApprovals(const std::vector<std::string>& allowed, const std::vector<std::string>& excluded);
+// run_shell_command(...) prefixes, tools.exclude run_shell_command(...)
+// prefixes, and MCP servers whose calls run unasked (mcp.allowed, and the
+// user's servers with trust: true).
+SessionApprovals configuredApprovals(const std::vector<std::string>& allowed, const std::vector<std::string>& excluded,
+                                     const std::vector<std::string>& allowedMcpServers = {});
 
 // allowSealed: allowed by the read-only judgement alone, with nobody's
 // approval; the call runs sealed (a shell line in the read-only sandbox).
@@ -42,6 +46,9 @@ struct ApprovalQuery {
   tools::Kind kind = tools::Kind::other;
   // What the tool asked to confirm; nullopt when it needs no confirmation.
   const tools::ConfirmationDetails* details = nullptr;
+  // Where the tool comes from: settings may name an MCP tool by its server's
+  // spelling (server__tool, mcp_server_tool). Null: a built-in.
+  const tools::ToolSource* source = nullptr;
 };
 
 Decision decideApproval(ApprovalMode mode, const ApprovalQuery& query, const SessionApprovals& approvals);

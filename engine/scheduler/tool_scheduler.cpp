@@ -348,7 +348,8 @@ std::optional<ToolScheduler::Outcome> ToolScheduler::approve(const FunctionCall&
   const tools::Tool& tool = *prepared.tool;
   auto details = prepared.invocation->shouldConfirmExecute(cancel);
   if (!details) return run.finish(CallState::error, details.error().message);
-  ApprovalQuery query{call.name, tool.kind(), details->has_value() ? &**details : nullptr};
+  std::optional<tools::ToolSource> source = registry_.sourceOf(call.name);
+  ApprovalQuery query{call.name, tool.kind(), details->has_value() ? &**details : nullptr, source ? &*source : nullptr};
   Decision decision;
   {
     std::lock_guard lock(approvalsMutex_);

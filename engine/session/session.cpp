@@ -87,7 +87,8 @@ Session::Session(std::string id, std::shared_ptr<const tools::Workspace> workspa
       model_(config.model),
       registry_(tools::ToolFilter{config.coreTools, config.excludeTools}),
       systemPrompt_(buildSystemPrompt(*workspace_)),
-      scheduler_(registry_, editor_, id_, mode_, configuredApprovals(config.allowedTools, config.excludeTools)) {
+      scheduler_(registry_, editor_, id_, mode_, configuredApprovals(config.allowedTools, config.excludeTools,
+                                                             unaskedMcpServers(config.programs, config.mcpAllowed))) {
   tools::registerBuiltinTools(registry_, makeToolContext(id_, workspace_, config, editor_), config.shell);
 }
 

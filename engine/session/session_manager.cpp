@@ -7,6 +7,7 @@
 #include <random>
 
 #include "engine/context/context_hooks.h"
+#include "engine/session/session_programs.h"
 
 namespace lathe::engine {
 namespace {
@@ -21,7 +22,8 @@ std::string randomId() {
 
 }  // namespace
 
-SessionManager::SessionManager(AgentConfig config, EditorClient& editor) : config_(std::move(config)), editor_(editor) {}
+SessionManager::SessionManager(AgentConfig config, EditorClient& editor)
+    : config_(std::move(config)), editor_(editor), consent_(std::make_shared<ConsentStore>(config_.stateDir)) {}
 
 SessionManager::~SessionManager() { shutdown(); }
 
@@ -41,12 +43,22 @@ Result<std::string> SessionManager::newSession(const acp::NewSessionRequest& req
     return makeError(Errc::invalid_params, "params.additionalDirectories: " + workspace.error().message);
   }
   auto shared = std::make_shared<const tools::Workspace>(std::move(workspace).value());
+  // What the workspace's settings would start waits for the first turn (and consent).
+  std::optional<WorkspacePrograms> programs;
+  if (config_.readWorkspacePrograms) {
+    auto read = readWorkspacePrograms(shared->cwd(), config_.userSettingsPath);
+    if (!read) return makeError(Errc::invalid_params, read.error().message);
+    programs = std::move(read).value();
+  }
   std::lock_guard lock(mutex_);
   if (shuttingDown_) return makeError(Errc::internal, "the agent is shutting down");
   reapRetired();
   std::string id = randomId();
   Entry entry;
   entry.session = std::make_shared<Session>(id, shared, config_, editor_);
+  entry.session->addHooks(std::make_shared<SessionPrograms>(
+      SessionPrograms::Setup{id, shared->cwd(), std::move(programs), consent_, {}}, config_, editor_,
+      entry.session->registry()));
   addContextHooks(*entry.session);
   sessions_.emplace(id, std::move(entry));
   return id;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "engine/config/agent_config.h"
+#include "engine/config/consent_store.h"
 #include "engine/session/editor_client.h"
 #include "engine/session/session.h"
 #include "protocol/acp/content.h"
@@ -80,6 +81,7 @@ class SessionManager {
 
   AgentConfig config_;
   EditorClient& editor_;
+  std::shared_ptr<ConsentStore> consent_;  // workspace consent, shared by the sessions
   std::mutex mutex_;
   std::map<std::string, Entry> sessions_;
   std::vector<Retired> retired_;

@@ -50,13 +50,15 @@ struct LatheOptions {
 };
 
 // Starts `lathe --acp` talking to the fake model server.
-inline std::unique_ptr<Subprocess> startLathe(const FakeGeminiServer& fake, const LatheOptions& options = {}) {
+inline std::unique_ptr<Subprocess> startLathe(const FakeGeminiServer& fake, const LatheOptions& options = {},
+                                              const std::vector<std::pair<std::string, std::string>>& env = {}) {
   SubprocessOptions spawn;
   spawn.argv = {LATHE_BINARY, "--acp"};
   spawn.argv.insert(spawn.argv.end(), options.extraArgs.begin(), options.extraArgs.end());
   spawn.env = {{"GOOGLE_GEMINI_BASE_URL", fake.baseUrl()},
                {"GEMINI_API_KEY", "test-key"},
                {"GEMINI_MODEL", options.model}};
+  spawn.env.insert(spawn.env.end(), env.begin(), env.end());  // more variables (HOME, XDG_STATE_HOME)
   spawn.unsetEnv = {"GOOGLE_API_KEY", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_CLOUD_PROJECT", "HTTPS_PROXY", "HTTP_PROXY",
                     "https_proxy", "http_proxy", "ALL_PROXY", "all_proxy"};
   auto child = Subprocess::spawn(spawn);
@@ -250,13 +252,15 @@ struct RunResult {
   std::string err;
 };
 
-inline RunResult runLathe(std::vector<std::string> args, const std::string& cwd) {
+inline RunResult runLathe(std::vector<std::string> args, const std::string& cwd,
+                          const std::vector<std::pair<std::string, std::string>>& env = {}) {
   SubprocessOptions spawn;
   spawn.argv = {LATHE_BINARY};
   spawn.argv.insert(spawn.argv.end(), args.begin(), args.end());
   spawn.cwd = cwd;
   // A replay needs no network: make sure nothing real is reachable by accident.
   spawn.env = {{"GOOGLE_GEMINI_BASE_URL", "http://127.0.0.1:9"}};
+  spawn.env.insert(spawn.env.end(), env.begin(), env.end());
   spawn.unsetEnv = {"GEMINI_API_KEY", "GOOGLE_API_KEY"};
   auto child = Subprocess::spawn(spawn);
   REQUIRE(child);

@@ -254,3 +254,79 @@ TEST_CASE("edits to files that change how tools run are always asked about, and 
   CHECK(decideApproval(ApprovalMode::plan, {"replace", Kind::edit, &sensitive}, approvals) == Decision::deny);
   CHECK(decideApproval(ApprovalMode::yolo, {"replace", Kind::edit, &sensitive}, approvals) == Decision::allow);
 }
+
+TEST_CASE("MCP calls: options, settings that name them, trust and mcp.allowed, plan mode") {
+  auto mcp = mcpOf();  // server srv, tool do_it
+  tools::ToolSource source{tools::ToolSource::Group::mcp, "srv", "do_it"};
+  auto query = [&](Kind kind = Kind::other) { return ApprovalQuery{"srv__do_it", kind, &mcp, &source}; };
+
+  // The four choices, naming the tool and the server.
+  auto options = permissionOptions(mcp, "do_it (srv)");
+  REQUIRE(options.size() == 4);
+  CHECK(options[0].optionId == "allow_once");
+  CHECK(options[1].name == "Always allow do_it from srv");
+  CHECK(options[2].name == "Always allow every tool of srv");
+  CHECK(options[3].kind == acp::PermissionOptionKind::reject_once);
+  CHECK(choiceFor("allow_always_mcp_tool", mcp)->always == AlwaysScope::mcpTool);
+  CHECK(choiceFor("allow_always_server", mcp)->always == AlwaysScope::mcpServer);
+  CHECK_FALSE(choiceFor("allow_always_tool", mcp).has_value());  // not offered for MCP
+
+  struct Row {
+    const char* why;
+    SessionApprovals approvals;
+    ApprovalMode mode;
+    Kind kind;
+    Decision expected;
+  };
+  const Row rows[] = {
+      {"nothing configured: ask", {}, ApprovalMode::standard, Kind::other, Decision::ask},
+      {"autoEdit still asks", {}, ApprovalMode::autoEdit, Kind::other, Decision::ask},
+      {"yolo allows", {}, ApprovalMode::yolo, Kind::other, Decision::allow},
+      {"tools.allowed server__tool", configuredApprovals({"srv__do_it"}, {}), ApprovalMode::standard, Kind::other,
+       Decision::allow},
+      {"tools.allowed Gemini spelling", configuredApprovals({"mcp_srv_do_it"}, {}), ApprovalMode::standard,
+       Kind::other, Decision::allow},
+      {"tools.allowed another tool", configuredApprovals({"mcp_srv_other"}, {}), ApprovalMode::standard,
+       Kind::other, Decision::ask},
+      {"tools.allowed the bare tool name is not enough", configuredApprovals({"do_it"}, {}),
+       ApprovalMode::standard, Kind::other, Decision::ask},
+      {"mcp.allowed / trust: the server", configuredApprovals({}, {}, {"srv"}), ApprovalMode::standard, Kind::other,
+       Decision::allow},
+      {"mcp.allowed another server", configuredApprovals({}, {}, {"other"}), ApprovalMode::standard, Kind::other,
+       Decision::ask},
+      {"plan refuses a tool not read-only", {}, ApprovalMode::plan, Kind::other, Decision::deny},
+      {"plan refuses even an allowed server's", configuredApprovals({}, {}, {"srv"}), ApprovalMode::plan,
+       Kind::other, Decision::deny},
+      {"plan asks for a read-only one", {}, ApprovalMode::plan, Kind::read, Decision::ask},
+      {"plan and an allowed server, read-only", configuredApprovals({}, {}, {"srv"}), ApprovalMode::plan,
+       Kind::read, Decision::allow},
+  };
+  for (const auto& row : rows) {
+    INFO(row.why);
+    CHECK(name(decideApproval(row.mode, query(row.kind), row.approvals)) == std::string(name(row.expected)));
+  }
+  // A built-in of the same name as a Gemini spelling is not an MCP tool.
+  auto info = infoOf();
+  CHECK(decideApproval(ApprovalMode::standard, {"other", Kind::other, &info, nullptr},
+                       configuredApprovals({"mcp_srv_do_it"}, {})) == Decision::ask);
+}
+
+TEST_CASE("settings name MCP tools through their source, never by parsing names") {
+  tools::ToolSource mcp{tools::ToolSource::Group::mcp, "my_server", "get-it"};
+  tools::ToolSource builtin{};
+  CHECK(tools::settingNamesTool("my_server__get-it", "my_server__get-it", mcp));
+  CHECK(tools::settingNamesTool("mcp_my_server_get-it", "my_server__get-it", mcp));
+  CHECK_FALSE(tools::settingNamesTool("mcp_my_server_get", "my_server__get-it", mcp));
+  CHECK_FALSE(tools::settingNamesTool("mcp_my_server_get-it", "glob", builtin));
+  tools::ToolSource spaced{tools::ToolSource::Group::mcp, "My Server.v2/x", "echo"};
+  CHECK(tools::settingNamesTool("mcp_My_Server.v2_x_echo", "My_Server_v2_x__echo", spaced));  // Gemini's cleaning
+  CHECK(tools::settingNamesTool("mcp_My Server.v2/x_echo", "My_Server_v2_x__echo", spaced));
+
+  tools::ToolFilter filter{{"read_file"}, {"mcp_my_server_get-it", "glob"}};
+  CHECK(filter.allows("read_file"));
+  CHECK_FALSE(filter.allows("glob"));
+  CHECK_FALSE(filter.allows("grep_search"));  // tools.core limits built-ins
+  CHECK_FALSE(filter.allows("my_server__get-it", mcp));
+  CHECK(filter.allows("my_server__other", {tools::ToolSource::Group::mcp, "my_server", "other"}));
+  CHECK(filter.allows("discovered_tool_x", {tools::ToolSource::Group::discovered, "", ""}));
+}

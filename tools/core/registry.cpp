@@ -6,16 +6,39 @@
 
 namespace lathe::tools {
 
-bool ToolFilter::allows(const std::string& name) const {
-  auto listed = [&](const std::vector<std::string>& names) {
-    return std::find(names.begin(), names.end(), name) != names.end();
-  };
-  return (core.empty() || listed(core)) && !listed(exclude);
+namespace {
+
+// Gemini CLI's cleaning of `mcp_<server>_<tool>`: characters model APIs refuse become '_'.
+std::string cleanedGeminiName(const ToolSource& source) {
+  std::string name = "mcp_" + source.server + "_" + source.tool;
+  for (char& c : name) {
+    bool fine = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+                c == '.' || c == ':';
+    if (!fine) c = '_';
+  }
+  return name;
+}
+
+}  // namespace
+
+bool settingNamesTool(std::string_view entry, std::string_view name, const ToolSource& source) {
+  if (entry == name) return true;
+  if (source.group != ToolSource::Group::mcp) return false;
+  return entry == source.server + "__" + source.tool || entry == "mcp_" + source.server + "_" + source.tool ||
+         entry == cleanedGeminiName(source);
+}
+
+bool ToolFilter::allows(const std::string& name, const ToolSource& source) const {
+  bool inCore = core.empty() || source.group != ToolSource::Group::builtin ||
+                std::find(core.begin(), core.end(), name) != core.end();
+  bool excluded = std::any_of(exclude.begin(), exclude.end(),
+                              [&](const std::string& entry) { return settingNamesTool(entry, name, source); });
+  return inCore && !excluded;
 }
 
 Status ToolRegistry::add(std::unique_ptr<Tool> tool, ToolSource source) {
   std::string name = tool->name();
-  if (!filter_.allows(name)) return {};
+  if (!filter_.allows(name, source)) return {};
   std::lock_guard lock(mutex_);
   if (tools_.count(name) || aliases_.count(name)) {
     return makeError(Errc::invalid_params, "a tool named \"" + name + "\" is already registered");

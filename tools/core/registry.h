@@ -28,11 +28,17 @@ struct ToolSource {
   std::string tool;    // the server's own name for the tool (never parsed back from ours)
 };
 
-// Settings tools.core (only these, when not empty) and tools.exclude.
+// True when a settings entry (tools.exclude, tools.allowed) names this tool:
+// by its registered name, or an MCP tool as `<server>__<tool>` or Gemini CLI's
+// `mcp_<server>_<tool>` (raw or cleaned as Gemini CLI cleans it), matched
+// against the source, never parsed back from a name.
+bool settingNamesTool(std::string_view entry, std::string_view name, const ToolSource& source);
+
+// Settings tools.core (only these built-ins, when not empty) and tools.exclude.
 struct ToolFilter {
   std::vector<std::string> core;
   std::vector<std::string> exclude;
-  bool allows(const std::string& name) const;
+  bool allows(const std::string& name, const ToolSource& source = {}) const;
 };
 
 class ToolRegistry {

@@ -1,0 +1,133 @@
+// Workspace consent records.
+#include "engine/config/consent_store.h"
+
+#include <fcntl.h>
+#include <openssl/evp.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "protocol/base/json.h"
+
+namespace lathe::engine {
+namespace {
+
+// Holds an exclusive flock on a file for its lifetime.
+class FileLock {
+ public:
+  explicit FileLock(const std::string& path) : fd_(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600)) {
+    if (fd_ >= 0) {
+      while (::flock(fd_, LOCK_EX) < 0 && errno == EINTR) {
+      }
+    }
+  }
+  ~FileLock() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  bool held() const { return fd_ >= 0; }
+
+ private:
+  int fd_;
+};
+
+const char* answerName(Consent answer) { return answer == Consent::allowed ? "allowed" : "refused"; }
+
+// The records as they are on disk; an unreadable or broken file counts as
+// empty (the person is asked again: the safe side).
+json::Document readRecords(const std::string& path) {
+  json::Document doc;
+  std::ifstream in(path);
+  std::stringstream text;
+  if (in) text << in.rdbuf();
+  auto parsed = json::parse(text.str());
+  if (parsed && parsed->IsObject()) doc = std::move(parsed).value();
+  if (!doc.IsObject()) doc.SetObject();
+  const json::Value* workspaces = json::find(doc, "workspaces");
+  if (!workspaces || !workspaces->IsObject()) {
+    doc.RemoveMember("workspaces");
+    doc.AddMember("workspaces", json::Value(rapidjson::kObjectType), doc.GetAllocator());
+  }
+  return doc;
+}
+
+// The workspaces object (readRecords made sure it is one).
+json::Value& workspacesOf(json::Document& doc) { return doc.FindMember("workspaces")->value; }
+
+Status writeAtomically(const std::string& path, const std::string& text) {
+  std::string temp = path + ".tmp." + std::to_string(::getpid());
+  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) return makeError(Errc::internal, "cannot write " + temp + ": " + std::strerror(errno));
+  size_t done = 0;
+  while (done < text.size()) {
+    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      ::close(fd);
+      ::unlink(temp.c_str());
+      return makeError(Errc::internal, "cannot write " + temp + ": " + std::strerror(errno));
+    }
+    done += static_cast<size_t>(n);
+  }
+  bool synced = ::fsync(fd) == 0;
+  ::close(fd);
+  if (!synced || ::rename(temp.c_str(), path.c_str()) != 0) {
+    ::unlink(temp.c_str());
+    return makeError(Errc::internal, "cannot replace " + path + ": " + std::strerror(errno));
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string sha256Hex(std::string_view text) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  EVP_Digest(text.data(), text.size(), digest, &length, EVP_sha256(), nullptr);
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  for (unsigned int i = 0; i < length; ++i) {
+    out += hex[digest[i] >> 4];
+    out += hex[digest[i] & 15];
+  }
+  return out;
+}
+
+Consent ConsentStore::lookup(const std::string& workspace, std::string_view configText) const {
+  if (dir_.empty()) return Consent::unknown;
+  FileLock lock(filePath() + ".lock");
+  json::Document doc = readRecords(filePath());
+  const json::Value* entry = json::find(workspacesOf(doc), workspace.c_str());
+  if (!entry || !entry->IsObject()) return Consent::unknown;
+  if (json::getStr(*entry, "sha256") != sha256Hex(configText)) return Consent::unknown;
+  auto answer = json::getStr(*entry, "answer");
+  if (answer == "allowed") return Consent::allowed;
+  if (answer == "refused") return Consent::refused;
+  return Consent::unknown;
+}
+
+Status ConsentStore::record(const std::string& workspace, std::string_view configText, Consent answer) {
+  if (dir_.empty() || answer == Consent::unknown) return {};
+  std::error_code ec;
+  std::filesystem::create_directories(dir_, ec);
+  if (ec) return makeError(Errc::internal, "cannot create " + dir_ + ": " + ec.message());
+  FileLock lock(filePath() + ".lock");
+  if (!lock.held()) return makeError(Errc::internal, "cannot lock " + filePath() + ".lock");
+  json::Document doc = readRecords(filePath());
+  auto& alloc = doc.GetAllocator();
+  json::Value entry(rapidjson::kObjectType);
+  std::string hash = sha256Hex(configText);
+  entry.AddMember("sha256", json::Value(hash.c_str(), static_cast<rapidjson::SizeType>(hash.size()), alloc), alloc);
+  entry.AddMember("answer", json::Value(rapidjson::StringRef(answerName(answer))), alloc);
+  json::Value& workspaces = workspacesOf(doc);
+  workspaces.RemoveMember(workspace.c_str());
+  workspaces.AddMember(json::Value(workspace.c_str(), static_cast<rapidjson::SizeType>(workspace.size()), alloc),
+                       entry, alloc);
+  return writeAtomically(filePath(), json::stringify(doc) + "\n");
+}
+
+}  // namespace lathe::engine

@@ -1,0 +1,32 @@
+// Reading a workspace's program settings.
+#include "engine/config/workspace_programs.h"
+
+#include <filesystem>
+
+#include "engine/config/program_settings_decode.h"
+#include "engine/config/settings.h"
+
+namespace lathe::engine {
+
+Result<std::optional<WorkspacePrograms>> readWorkspacePrograms(const std::string& root,
+                                                               const std::string& userSettingsPath,
+                                                               const EnvLookup& env) {
+  std::string path = root + "/.gemini/settings.json";
+  std::error_code ec;
+  if (!userSettingsPath.empty() && std::filesystem::equivalent(path, userSettingsPath, ec)) {
+    return std::optional<WorkspacePrograms>{};
+  }
+  auto doc = readSettingsDocument(path);
+  if (!doc) return doc.error();
+  if (!*doc) return std::optional<WorkspacePrograms>{};
+  WorkspacePrograms found;
+  found.settingsPath = path;
+  found.text = programSettingsText(**doc);
+  if (found.text.empty()) return std::optional<WorkspacePrograms>{};
+  auto reader = json::Reader::root(**doc, path);
+  decodeProgramSettings(reader, tools::mcp::ServerConfig::Origin::workspaceSettings, env, found.programs);
+  if (!reader.ok()) return reader.error();
+  return std::optional<WorkspacePrograms>(std::move(found));
+}
+
+}  // namespace lathe::engine

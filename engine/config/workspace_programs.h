@@ -1,0 +1,28 @@
+// What a workspace's `.gemini/settings.json` would start: its MCP servers
+// and discovery commands, and the exact text the person's consent covers.
+// Read when a session is created; started only after consent
+// (engine/session/workspace_consent.h). Any thread.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "engine/config/program_settings.h"
+#include "protocol/base/result.h"
+
+namespace lathe::engine {
+
+struct WorkspacePrograms {
+  std::string settingsPath;  // the file they come from
+  std::string text;          // what consent is given to (programSettingsText)
+  ProgramSettings programs;  // servers with origin workspaceSettings
+};
+
+// nullopt when the file is absent, defines no programs, or is the user's own
+// settings file (a workspace at the home folder). A broken file is an error
+// naming the file and the field.
+Result<std::optional<WorkspacePrograms>> readWorkspacePrograms(const std::string& root,
+                                                               const std::string& userSettingsPath,
+                                                               const EnvLookup& env = processEnvironment());
+
+}  // namespace lathe::engine

@@ -1,0 +1,94 @@
+// Starting a session's settings-defined programs.
+#include "engine/session/session_programs.h"
+
+#include "engine/session/workspace_consent.h"
+#include "protocol/base/log.h"
+#include "tools/discovery/discovered_tool.h"
+
+namespace lathe::engine {
+
+SessionPrograms::SessionPrograms(Setup setup, const AgentConfig& config, EditorClient& editor,
+                                 tools::ToolRegistry& registry)
+    : setup_(std::move(setup)), config_(config), editor_(editor), registry_(registry) {}
+
+// A card of its own, not the agent's answer: headless prints those on
+// stderr, so a script reading the answer on stdout never sees it.
+void SessionPrograms::tell(const std::string& title, const std::string& message) {
+  log(LogLevel::info, message);
+  acp::ToolCall notice;
+  notice.toolCallId = "lathe_notice_" + std::to_string(++notices_);
+  notice.title = title;
+  editor_.sendUpdate(setup_.sessionId, acp::SessionUpdate(notice));
+  acp::ToolCallUpdate done;
+  done.toolCallId = notice.toolCallId;
+  done.status = acp::ToolCallStatus::failed;
+  acp::ToolCallContent text;
+  text.text = message;
+  done.content = std::vector<acp::ToolCallContent>{std::move(text)};
+  editor_.sendUpdate(setup_.sessionId, acp::SessionUpdate(std::move(done)));
+}
+
+std::optional<TurnStop> SessionPrograms::beforeModelRequest(History&, const CancelToken& cancel) {
+  if (started_) return std::nullopt;
+  bool workspaceAllowed = false;
+  if (setup_.workspace) {
+    ConsentQuestion question{setup_.sessionId, setup_.workspaceRoot, &*setup_.workspace, config_.trustWorkspace};
+    ConsentOutcome outcome = askWorkspaceConsent(editor_, *setup_.consent, question, cancel);
+    // Cancelled: the turn ends as cancelled (the loop sees the token); ask again next turn.
+    if (outcome == ConsentOutcome::cancelled) return std::nullopt;
+    workspaceAllowed = outcome == ConsentOutcome::allowed;
+    if (!workspaceAllowed) {
+      tell("Workspace programs not started", "Lathe did not start the programs defined in " + setup_.workspace->settingsPath +
+           " (MCP servers, tool discovery): permission was not given for this workspace. "
+           "The session goes on without them. (Headless: `lathe run --trust-workspace` allows them.)");
+    }
+  }
+  start(workspaceAllowed, cancel);
+  started_ = true;
+  return std::nullopt;
+}
+
+void SessionPrograms::start(bool workspaceAllowed, const CancelToken& cancel) {
+  const ProgramSettings* workspace = workspaceAllowed ? &setup_.workspace->programs : nullptr;
+  discover(config_.programs, workspace, cancel);
+  if (!workspace) return;
+  auto servers = mcpServersFromSettings(ProgramSettings{}, workspace, config_.mcpAllowed, config_.mcpExcluded);
+  if (servers.empty()) return;
+  if (setup_.startMcpServers) {
+    setup_.startMcpServers(std::move(servers));
+  } else {
+    log(LogLevel::warn, "the workspace's settings define MCP servers; this build has no MCP client to start them");
+  }
+}
+
+void SessionPrograms::discover(const ProgramSettings& user, const ProgramSettings* workspace,
+                               const CancelToken& cancel) {
+  // The workspace's file comes after the user's: its commands win, field by field.
+  std::optional<std::string> discovery = workspace && workspace->discoveryCommand ? workspace->discoveryCommand
+                                                                                    : user.discoveryCommand;
+  std::optional<std::string> call = workspace && workspace->callCommand ? workspace->callCommand : user.callCommand;
+  if (!discovery || discovery->empty()) return;
+  if (!call || call->empty()) {
+    tell("Tool discovery skipped", "Settings set tools.discoveryCommand but not tools.callCommand: discovered tools could not be called, so "
+         "none were added.");
+    return;
+  }
+  tools::discovery::DiscoveryOptions options;
+  options.discoveryCommand = *discovery;
+  options.callCommand = *call;
+  options.cwd = setup_.workspaceRoot;
+  auto found = tools::discovery::discoverTools(options, cancel);
+  if (!found) {
+    if (found.error().code != Errc::cancelled) tell("Tool discovery failed", found.error().message + "\nNo discovered tools were added.");
+    return;
+  }
+  std::string refused;
+  for (auto& tool : *found) {
+    std::string name = tool->name();
+    auto added = registry_.add(std::move(tool), {tools::ToolSource::Group::discovered, "", ""});
+    if (!added) refused += "\n- " + name + ": " + added.error().message;
+  }
+  if (!refused.empty()) tell("Some discovered tools were not added", "Some discovered tools were not added:" + refused);
+}
+
+}  // namespace lathe::engine

@@ -1,0 +1,55 @@
+// What a session starts from settings, at the start of its first turn (on
+// the turn's thread, so the person can be asked and nothing blocks the
+// reader): consent for the programs its workspace's settings define, then
+// the discovery command, whose tools join the registry (group discovered),
+// and the workspace's MCP servers (once agreed to) handed to the MCP client.
+// The user's own servers need no consent and are started with the session
+// (mcpServersFromSettings(config.programs, nullptr, ...)). Failures are told
+// to the person on a card of their own and the session goes on without those
+// tools. A turn cancelled while asking asks again at the next one.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/config/agent_config.h"
+#include "engine/config/consent_store.h"
+#include "engine/config/workspace_programs.h"
+#include "engine/session/editor_client.h"
+#include "engine/session/turn_hooks.h"
+#include "tools/core/registry.h"
+
+namespace lathe::engine {
+
+class SessionPrograms final : public TurnHooks {
+ public:
+  struct Setup {
+    std::string sessionId;
+    std::string workspaceRoot;
+    std::optional<WorkspacePrograms> workspace;  // nullopt: the workspace defines none
+    std::shared_ptr<ConsentStore> consent;
+    // Starts MCP servers for this session (the MCP client's entry point);
+    // unset: there is no MCP client to start them, and that is logged.
+    std::function<void(std::vector<tools::mcp::ServerConfig>)> startMcpServers;
+  };
+  SessionPrograms(Setup setup, const AgentConfig& config, EditorClient& editor, tools::ToolRegistry& registry);
+
+  std::optional<TurnStop> beforeModelRequest(History& history, const CancelToken& cancel) override;
+
+ private:
+  void start(bool workspaceAllowed, const CancelToken& cancel);
+  void discover(const ProgramSettings& user, const ProgramSettings* workspace, const CancelToken& cancel);
+  void tell(const std::string& title, const std::string& message);
+
+  Setup setup_;
+  const AgentConfig& config_;
+  EditorClient& editor_;
+  tools::ToolRegistry& registry_;
+  bool started_ = false;
+  int notices_ = 0;
+};
+
+}  // namespace lathe::engine

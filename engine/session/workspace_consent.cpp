@@ -1,0 +1,114 @@
+// Workspace consent: the question, the answer, the record.
+#include "engine/session/workspace_consent.h"
+
+#include "protocol/base/log.h"
+
+namespace lathe::engine {
+namespace {
+
+using tools::mcp::HttpTransport;
+using tools::mcp::StdioTransport;
+
+constexpr const char* kAllowAlways = "workspace_allow_always";
+constexpr const char* kAllowOnce = "workspace_allow_once";
+constexpr const char* kRejectOnce = "workspace_reject_once";
+constexpr const char* kRejectAlways = "workspace_reject_always";
+
+std::string commandLine(const StdioTransport& stdio) {
+  std::string line = stdio.command;
+  for (const auto& arg : stdio.args) line += " " + arg;
+  return line;
+}
+
+acp::ToolCallContent text(std::string body) {
+  acp::ToolCallContent content;
+  content.text = std::move(body);
+  return content;
+}
+
+void finish(EditorClient& editor, const std::string& sessionId, const std::string& id, bool allowed) {
+  acp::ToolCallUpdate done;
+  done.toolCallId = id;
+  done.status = allowed ? acp::ToolCallStatus::completed : acp::ToolCallStatus::failed;
+  done.content = std::vector<acp::ToolCallContent>{
+      text(allowed ? "Allowed: the workspace's programs start." : "Not allowed: the workspace's programs do not start.")};
+  editor.sendUpdate(sessionId, acp::SessionUpdate(std::move(done)));
+}
+
+}  // namespace
+
+std::string describePrograms(const WorkspacePrograms& programs) {
+  std::string out = programs.settingsPath + " asks to run:\n";
+  for (const auto& server : programs.programs.mcpServers) {
+    if (auto* stdio = std::get_if<StdioTransport>(&server.transport)) {
+      out += "- MCP server \"" + server.name + "\": `" + commandLine(*stdio) + "`";
+      if (stdio->cwd) out += " in " + *stdio->cwd;
+      if (!stdio->env.empty()) {
+        out += " with";
+        for (const auto& [name, value] : stdio->env) out += " " + name;
+        out += " set";
+      }
+    } else {
+      out += "- MCP server \"" + server.name + "\" at " + std::get<HttpTransport>(server.transport).url;
+    }
+    if (server.trust) out += " (its trust: true is ignored: its calls are asked about)";
+    out += "\n";
+  }
+  if (programs.programs.discoveryCommand) out += "- tool discovery: `" + *programs.programs.discoveryCommand + "`\n";
+  if (programs.programs.callCommand) out += "- tool calls: `" + *programs.programs.callCommand + " <tool>`\n";
+  return out;
+}
+
+ConsentOutcome askWorkspaceConsent(EditorClient& editor, ConsentStore& store, const ConsentQuestion& question,
+                                   const CancelToken& cancel) {
+  const WorkspacePrograms& programs = *question.programs;
+  if (question.trustWorkspace) return ConsentOutcome::allowed;
+  switch (store.lookup(question.workspace, programs.text)) {
+    case Consent::allowed: return ConsentOutcome::allowed;
+    case Consent::refused: return ConsentOutcome::refused;
+    case Consent::unknown: break;
+  }
+  const std::string id = "workspace_consent";
+  acp::ToolCall announce;
+  announce.toolCallId = id;
+  announce.title = "Start the programs this workspace's settings define?";
+  announce.kind = acp::ToolKind::execute;
+  announce.locations.push_back({programs.settingsPath, std::nullopt});
+  editor.sendUpdate(question.sessionId, acp::SessionUpdate(announce));
+
+  acp::RequestPermissionRequest ask;
+  ask.sessionId = question.sessionId;
+  ask.toolCall.toolCallId = id;
+  ask.toolCall.title = announce.title;
+  ask.toolCall.kind = announce.kind;
+  ask.toolCall.status = acp::ToolCallStatus::pending;
+  ask.toolCall.locations = announce.locations;
+  ask.toolCall.content = std::vector<acp::ToolCallContent>{
+      text(describePrograms(programs) +
+           "They run with your permissions. Allow only if you trust this repository; a changed configuration asks again.")};
+  using Kind = acp::PermissionOptionKind;
+  ask.options = {{kAllowAlways, "Allow, and remember for this configuration", Kind::allow_always},
+                 {kAllowOnce, "Allow for this session", Kind::allow_once},
+                 {kRejectOnce, "Not now", Kind::reject_once},
+                 {kRejectAlways, "Never for this configuration", Kind::reject_always}};
+  auto answer = editor.requestPermission(ask, cancel);
+  if (cancel.cancelled() || (answer && answer->cancelled)) {
+    finish(editor, question.sessionId, id, false);
+    return ConsentOutcome::cancelled;
+  }
+  if (!answer) {
+    log(LogLevel::warn, "workspace programs not started: permission could not be obtained: " + answer.error().message);
+    finish(editor, question.sessionId, id, false);
+    return ConsentOutcome::refused;
+  }
+  const std::string& chosen = answer->optionId;
+  bool allowed = chosen == kAllowAlways || chosen == kAllowOnce;
+  Consent remembered = chosen == kAllowAlways ? Consent::allowed : chosen == kRejectAlways ? Consent::refused : Consent::unknown;
+  if (auto status = store.record(question.workspace, programs.text, remembered); !status) {
+    log(LogLevel::warn, "workspace consent not remembered: " + status.error().message);
+  }
+  finish(editor, question.sessionId, id, allowed);
+  return allowed ? ConsentOutcome::allowed : ConsentOutcome::refused;
+}
+
+}  // namespace lathe::engine
