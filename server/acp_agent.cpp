@@ -58,9 +58,6 @@ Result<acp::Empty> AcpAgent::authenticate(const acp::AuthenticateRequest&) {
 Result<acp::NewSessionResponse> AcpAgent::newSession(const acp::NewSessionRequest& request) {
   auto id = sessions_.newSession(request);
   if (!id) return id.error();
-  if (!request.mcpServers.empty()) {
-    log(LogLevel::warn, "session/new listed MCP servers; MCP is not supported yet, so they are not connected");
-  }
   acp::NewSessionResponse response;
   response.sessionId = *id;
   response.currentModeId = engine::toString(sessions_.initialMode());

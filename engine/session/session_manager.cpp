@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <random>
 
+#include "tools/mcp/acp_servers.h"
+
 namespace lathe::engine {
 namespace {
 
@@ -39,14 +41,28 @@ Result<std::string> SessionManager::newSession(const acp::NewSessionRequest& req
     return makeError(Errc::invalid_params, "params.additionalDirectories: " + workspace.error().message);
   }
   auto shared = std::make_shared<const tools::Workspace>(std::move(workspace).value());
-  std::lock_guard lock(mutex_);
-  if (shuttingDown_) return makeError(Errc::internal, "the agent is shutting down");
-  reapRetired();
   std::string id = randomId();
-  Entry entry;
-  entry.session = std::make_shared<Session>(id, shared, config_, editor_);
-  sessions_.emplace(id, std::move(entry));
+  {
+    std::lock_guard lock(mutex_);
+    if (shuttingDown_) return makeError(Errc::internal, "the agent is shutting down");
+    reapRetired();
+    Entry entry;
+    entry.session = std::make_shared<Session>(id, shared, config_, editor_);
+    sessions_.emplace(id, std::move(entry));
+  }
+  if (!request.mcpServers.empty()) {
+    if (auto started = startMcpServers(id, tools::mcp::fromAcp(request.mcpServers, shared->cwd())); !started) {
+      return started.error();
+    }
+  }
   return id;
+}
+
+Status SessionManager::startMcpServers(const std::string& sessionId, std::vector<tools::mcp::ServerConfig> servers) {
+  auto session = find(sessionId);
+  if (!session) return session.error();
+  (*session)->startMcpServers(std::move(servers));
+  return {};
 }
 
 Status SessionManager::startPrompt(const acp::PromptRequest& request, TurnDone done) {
@@ -225,6 +241,13 @@ void SessionManager::shutdown() {
   }
   for (auto& token : tokens) token.cancel();
   for (auto& turn : turns) turn.join();
+  // MCP servers end now, not whenever the sessions are freed.
+  std::vector<std::shared_ptr<Session>> sessions;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto& [id, entry] : sessions_) sessions.push_back(entry.session);
+  }
+  for (auto& session : sessions) session->mcpServers().shutdown();
 }
 
 }  // namespace lathe::engine
