@@ -47,6 +47,8 @@ Result<acp::InitializeResponse> AcpAgent::initialize(const acp::InitializeReques
   response.capabilities.embeddedContext = true;
   response.capabilities.sessionAdditionalDirectories = true;
   response.capabilities.sessionClose = true;
+  response.capabilities.mcpHttp = true;  // Streamable HTTP (tools/mcp/http_channel.h)
+  response.capabilities.mcpSse = true;   // and the legacy HTTP+SSE transport
   return response;
 }
 

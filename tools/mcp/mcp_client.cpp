@@ -5,6 +5,7 @@
 
 #include "protocol/base/json.h"
 #include "protocol/base/log.h"
+#include "tools/mcp/http_channel.h"
 #include "tools/process/child_channel.h"
 
 extern char** environ;
@@ -88,19 +89,24 @@ McpClient::McpClient(const ServerConfig& config, ClientHooks hooks) : config_(co
 
 Result<std::unique_ptr<McpClient>> McpClient::connect(const ServerConfig& config, ClientHooks hooks,
                                                       milliseconds timeout, const CancelToken& cancel) {
-  if (!std::holds_alternative<StdioTransport>(config.transport)) {
-    return makeError(Errc::invalid_request, "MCP over HTTP is not supported yet; only stdio servers can be used");
-  }
   std::unique_ptr<McpClient> client(new McpClient(config, std::move(hooks)));
   if (auto started = client->start(); !started) return started.error();
   if (auto shaken = client->handshake(timeout, cancel); !shaken) {
-    std::string why = client->alive() ? "" : " (" + client->whyClosed() + ")";
+    // Over HTTP the error already says what the server answered.
+    std::string why = client->alive() || client->http_ ? "" : " (" + client->whyClosed() + ")";
     return makeError(shaken.error().code, shaken.error().message + why);
   }
   return client;
 }
 
 Status McpClient::start() {
+  if (const auto* http = std::get_if<HttpTransport>(&config_.transport)) {
+    http_ = std::make_unique<HttpChannel>(*http);
+    peer_ = rpc::Peer::create(*http_, rpc::Peer::Options{Framing::newline});
+    installHandlers();
+    reader_ = std::thread([this] { readLoop(); });
+    return {};
+  }
   const auto& stdio = std::get<StdioTransport>(config_.transport);
   process::ProcessSpec spec;
   spec.argv.push_back(stdio.command);
@@ -237,6 +243,7 @@ Status McpClient::handshake(milliseconds timeout, const CancelToken& cancel) {
                                             "\", which Lathe does not (it knows 2025-11-25, 2025-06-18, 2025-03-26 "
                                             "and 2024-11-05)");
   }
+  if (http_) http_->setProtocolVersion(protocolVersion_);
   if (const json::Value* info = json::find(*answer->result, "serverInfo"); info && info->IsObject()) {
     name_ = json::getStr(*info, "name").value_or("");
   }
@@ -313,6 +320,7 @@ Result<rpc::Response> McpClient::callTool(const std::string& tool, const std::st
 void McpClient::notifyRootsChanged() { peer_->notify("notifications/roots/list_changed", json::Raw{"{}"}); }
 
 std::string McpClient::whyClosed() {
+  if (http_) return http_->describe();
   // The output ends a moment before the exit can be collected.
   std::optional<process::ExitStatus> status;
   for (int i = 0; i < 50 && !(status = child_->exited()); ++i) std::this_thread::sleep_for(milliseconds(10));
@@ -326,6 +334,7 @@ std::string McpClient::whyClosed() {
 
 McpClient::~McpClient() {
   if (child_) child_->shutdown(milliseconds(300));
+  if (http_) http_->closeWrite();
   if (reader_.joinable()) reader_.join();
   if (peer_) peer_->close();
 }

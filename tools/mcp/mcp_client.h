@@ -1,4 +1,5 @@
-// One live connection to an MCP server over stdio: spawns the server, runs the
+// One live connection to an MCP server, over stdio (a child process) or HTTP
+// (Streamable HTTP or the legacy HTTP+SSE, see http_channel.h): runs the
 // `initialize` handshake, lists its tools (following nextCursor), calls tools
 // with progress and cancellation, and answers what the server asks of a
 // client: ping, roots/list; anything else (sampling, elicitation) gets a
@@ -28,6 +29,10 @@
 
 namespace lathe::tools::process {
 class ChildChannel;
+}
+
+namespace lathe::tools::mcp {
+class HttpChannel;
 }
 
 namespace lathe::tools::mcp {
@@ -106,7 +111,8 @@ class McpClient {
 
   ServerConfig config_;
   ClientHooks hooks_;
-  std::unique_ptr<process::ChildChannel> child_;
+  std::unique_ptr<process::ChildChannel> child_;  // stdio
+  std::unique_ptr<HttpChannel> http_;              // HTTP
   std::shared_ptr<rpc::Peer> peer_;
   std::thread reader_;
   std::atomic<bool> closed_{false};
