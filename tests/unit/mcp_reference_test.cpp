@@ -96,3 +96,36 @@ TEST_CASE("server-filesystem: its tools read the workspace") {
   auto outside = h.call("fs__read_text_file", R"({"path":"/etc/hostname"})");
   CHECK(outside.result.error);
 }
+
+TEST_CASE("server-everything's resources: listed and read through list_mcp_resources and read_mcp_resource") {
+  McpHarness h;
+  h.startAndWait({everything()});
+  REQUIRE(h.registry.find("list_mcp_resources"));
+  REQUIRE(h.registry.find("read_mcp_resource"));
+  CHECK(h.registry.find("read_mcp_resource")->isReadOnly());
+  std::string listed = h.call("list_mcp_resources").text();
+  CHECK(listed.find("- everything:demo://resource/static/document/") != std::string::npos);
+  CHECK(h.call("list_mcp_resources", R"({"serverName":"everything"})").text() == listed);
+  CHECK(h.call("list_mcp_resources", R"({"serverName":"nobody"})").result.error);
+
+  // The first listed URI, read both ways.
+  size_t at = listed.find("everything:demo://");
+  REQUIRE(at != std::string::npos);
+  std::string uri = listed.substr(at + 11, listed.find(' ', at) - at - 11);
+  auto byServer = h.call("read_mcp_resource", R"({"uri":"everything:)" + uri + R"("})");
+  CHECK_FALSE(byServer.result.error);
+  CHECK(byServer.text().find("MCP server \"everything\"") != std::string::npos);
+  CHECK(byServer.text().size() > 200);
+  auto bare = h.call("read_mcp_resource", R"({"uri":")" + uri + R"("})");
+  CHECK(bare.text() == byServer.text());
+  auto missing = h.call("read_mcp_resource", R"({"uri":"demo://resource/nothing/here"})");
+  REQUIRE(missing.result.error);
+  CHECK(missing.result.error->message.find("no MCP server lists") != std::string::npos);
+}
+
+TEST_CASE("Servers without resources add no resource tools") {
+  McpHarness h;
+  h.startAndWait({h.scripted("test", "good")});
+  CHECK_FALSE(h.registry.find("list_mcp_resources"));
+  CHECK_FALSE(h.registry.find("read_mcp_resource"));
+}

@@ -15,6 +15,9 @@ namespace lathe::tools::mcp {
 // `result` is the JSON-RPC result object of tools/call.
 ToolResult mapCallResult(const json::Value& result, const std::string& server, const std::string& tool);
 
+// A resources/read result ({contents:[{uri, mimeType?, text | blob}]}).
+ToolResult mapReadResult(const json::Value& result, const std::string& server, const std::string& uri);
+
 // The line put before text an MCP server wrote, in what the model reads.
 std::string untrustedServerNote(const std::string& server);
 

@@ -169,7 +169,12 @@ void HttpChannel::post(const std::string& message) {
     mode = mode_;
   }
   if (mode == Mode::sse) {
-    if (deciding || endpoint_.empty()) {
+    bool haveEndpoint;
+    {
+      std::lock_guard lock(mutex_);
+      haveEndpoint = !endpoint_.empty();
+    }
+    if (!haveEndpoint) {
       if (!openLegacy()) {
         std::string why;
         {

@@ -244,6 +244,9 @@ Status McpClient::handshake(milliseconds timeout, const CancelToken& cancel) {
                                             "and 2024-11-05)");
   }
   if (http_) http_->setProtocolVersion(protocolVersion_);
+  if (const json::Value* caps = json::find(*answer->result, "capabilities"); caps && caps->IsObject()) {
+    hasResources_ = json::find(*caps, "resources") != nullptr;
+  }
   if (const json::Value* info = json::find(*answer->result, "serverInfo"); info && info->IsObject()) {
     name_ = json::getStr(*info, "name").value_or("");
   }
@@ -315,6 +318,47 @@ Result<rpc::Response> McpClient::callTool(const std::string& tool, const std::st
   std::lock_guard lock(progressMutex_);
   progress_.erase(token);
   return result;
+}
+
+Result<std::vector<ListedResource>> McpClient::listResources(milliseconds timeout, const CancelToken& cancel) {
+  std::vector<ListedResource> all;
+  std::string cursor;
+  do {
+    auto page = await(
+        "resources/list",
+        [&](json::Writer& w) {
+          w.StartObject();
+          if (!cursor.empty()) json::put(w, "cursor", cursor);
+          w.EndObject();
+        },
+        timeout, cancel);
+    if (!page) return page.error();
+    const json::Value* list = page->result ? json::find(*page->result, "resources") : nullptr;
+    if (!list || !list->IsArray()) return makeError(Errc::invalid_request, "resources/list answered without a resources array");
+    for (const auto& item : list->GetArray()) {
+      if (!item.IsObject()) continue;
+      ListedResource resource;
+      resource.uri = json::getStr(item, "uri").value_or("");
+      resource.name = json::getStr(item, "name").value_or(resource.uri);
+      resource.description = json::getStr(item, "description").value_or("");
+      resource.mimeType = json::getStr(item, "mimeType").value_or("");
+      if (!resource.uri.empty()) all.push_back(std::move(resource));
+    }
+    cursor = json::getStr(*page->result, "nextCursor").value_or("");
+    if (all.size() > 100000) return makeError(Errc::invalid_request, "resources/list keeps paging past 100000 resources");
+  } while (!cursor.empty());
+  return all;
+}
+
+Result<rpc::Response> McpClient::readResource(const std::string& uri, milliseconds timeout, const CancelToken& cancel) {
+  return await(
+      "resources/read",
+      [&](json::Writer& w) {
+        w.StartObject();
+        json::put(w, "uri", uri);
+        w.EndObject();
+      },
+      timeout, cancel);
 }
 
 void McpClient::notifyRootsChanged() { peer_->notify("notifications/roots/list_changed", json::Raw{"{}"}); }

@@ -55,6 +55,13 @@ struct ListedTool {
 
 class McpClient;
 
+struct ListedResource {
+  std::string uri;
+  std::string name;
+  std::string description;
+  std::string mimeType;
+};
+
 struct ClientHooks {
   // notifications/tools/list_changed, with the connection that received it
   // (alive for the whole callback: it runs on that connection's reader).
@@ -90,6 +97,14 @@ class McpClient {
                                  std::chrono::milliseconds timeout, const CancelToken& cancel,
                                  std::function<void(const std::string&)> onProgress);
 
+  // Whether the server said it has resources (its initialize capabilities).
+  bool hasResources() const { return hasResources_; }
+  // All pages of resources/list.
+  Result<std::vector<ListedResource>> listResources(std::chrono::milliseconds timeout, const CancelToken& cancel);
+  // resources/read; the response owns the result ({contents:[...]}).
+  Result<rpc::Response> readResource(const std::string& uri, std::chrono::milliseconds timeout,
+                                     const CancelToken& cancel);
+
   // Tells the server its roots changed (it then asks roots/list again).
   void notifyRootsChanged();
 
@@ -118,6 +133,7 @@ class McpClient {
   std::atomic<bool> closed_{false};
   std::atomic<int> badLines_{0};
   std::string protocolVersion_;
+  bool hasResources_ = false;
   std::string name_;
   std::mutex progressMutex_;
   std::map<std::string, std::function<void(const std::string&)>> progress_;  // by progress token

@@ -170,6 +170,32 @@ ToolResult McpServer::call(const std::string& tool, const std::string& arguments
                                                               error.message);
 }
 
+bool McpServer::hasResources() {
+  auto client = current();
+  return client && client->hasResources();
+}
+
+Result<std::vector<ListedResource>> McpServer::listResources(const CancelToken& cancel) {
+  auto live = connection(cancel);
+  if (!live) return live.error();
+  return (*live)->listResources(connectTimeout(), cancel);
+}
+
+ToolResult McpServer::readResource(const std::string& uri, const CancelToken& cancel) {
+  const std::string who = "MCP server " + config_.name;
+  auto live = connection(cancel);
+  if (!live) return ToolResult::failure(ErrorType::execution_failed, who + " is not connected: " + live.error().message);
+  auto answer = (*live)->readResource(uri, connectTimeout(), cancel);
+  if (!answer) {
+    if (answer.error().code == Errc::cancelled) return ToolResult::failure(ErrorType::cancelled, "reading " + uri + " was cancelled");
+    return ToolResult::failure(ErrorType::execution_failed, who + " could not read " + uri + ": " + answer.error().message);
+  }
+  if (!answer->result || !answer->result->IsObject()) {
+    return ToolResult::failure(ErrorType::execution_failed, who + " answered resources/read without a result object");
+  }
+  return mapReadResult(*answer->result, config_.name, uri);
+}
+
 void McpServer::shutdown() {
   closing_.cancel();
   std::shared_ptr<McpClient> client;

@@ -44,6 +44,13 @@ class McpServer : public std::enable_shared_from_this<McpServer> {
   ToolResult call(const std::string& tool, const std::string& argumentsJson, const CancelToken& cancel,
                   const OutputSink& progress);
 
+  // Whether the connected server has resources.
+  bool hasResources();
+  // Its resources, listed now.
+  Result<std::vector<ListedResource>> listResources(const CancelToken& cancel);
+  // One resource, read now, as what the model and the person see.
+  ToolResult readResource(const std::string& uri, const CancelToken& cancel);
+
   // Ends the connection for good (no restart after this).
   void shutdown();
 

@@ -6,11 +6,12 @@
 #include "protocol/base/cancel.h"
 #include "protocol/base/log.h"
 #include "tools/mcp/mcp_server.h"
+#include "tools/mcp/resource_tools.h"
 
 namespace lathe::tools::mcp {
 
 SessionServers::SessionServers(ToolRegistry& registry, std::vector<std::string> rootDirs)
-    : registry_(registry), rootDirs_(std::move(rootDirs)) {}
+    : registry_(registry), rootDirs_(std::move(rootDirs)), directory_(std::make_shared<ServerDirectory>()) {}
 
 SessionServers::~SessionServers() { shutdown(); }
 
@@ -50,6 +51,8 @@ void SessionServers::run(std::shared_ptr<McpServer> server) {
   const std::string& name = server->config().name;
   auto started = server->start(CancelToken::create());
   if (started) {
+    directory_->add(server);
+    if (server->hasResources()) addResourceTools();
     std::lock_guard lock(mutex_);
     connected_.push_back(name);
   } else if (started.error().code != Errc::cancelled) {
@@ -58,6 +61,15 @@ void SessionServers::run(std::shared_ptr<McpServer> server) {
   std::lock_guard lock(mutex_);
   --starting_;
   changed_.notify_all();
+}
+
+void SessionServers::addResourceTools() {
+  std::lock_guard lock(registryMutex_);
+  if (resourceToolsAdded_) return;
+  resourceToolsAdded_ = true;
+  for (auto* make : {&makeListResourcesTool, &makeReadResourceTool}) {
+    if (auto added = registry_.add(make(directory_)); !added) log(LogLevel::warn, added.error().message);
+  }
 }
 
 void SessionServers::waitForStarts(std::chrono::milliseconds bound) {

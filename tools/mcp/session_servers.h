@@ -22,6 +22,7 @@
 namespace lathe::tools::mcp {
 
 class McpServer;
+class ServerDirectory;
 
 class SessionServers {
  public:
@@ -46,6 +47,7 @@ class SessionServers {
  private:
   void run(std::shared_ptr<McpServer> server);
   void notice(std::string text);
+  void addResourceTools();
 
   ToolRegistry& registry_;
   std::vector<std::string> rootDirs_;
@@ -56,6 +58,8 @@ class SessionServers {
   std::vector<std::string> connected_;
   std::vector<std::thread> starters_;
   std::vector<std::string> notices_;
+  std::shared_ptr<ServerDirectory> directory_;  // what the resource tools see
+  bool resourceToolsAdded_ = false;              // guarded by registryMutex_
   int starting_ = 0;
   bool closed_ = false;
 };
