@@ -170,3 +170,45 @@ TEST_CASE("e2e: session/close ends the session's MCP servers", "[e2e][mcp]") {
   CHECK(goneWithin(pids[0], 5s));
   finish(*lathe);
 }
+
+TEST_CASE("e2e: session/cancel during an MCP call tells the server and keeps history paired", "[e2e][mcp]") {
+  TempDir ws;
+  TempDir logs;
+  std::string log = logs.str() + "/mcp";
+  auto fake = startFake();
+  auto lathe = startLathe(*fake, LatheOptions{{"--yolo"}});
+  AcpTestClient client(*lathe);
+  client.initialize();
+  std::string session = client.newSession(ws.str(), servers({{"tester", "good"}}, log));
+  REQUIRE_FALSE(session.empty());
+  fake->push(ScriptedReply::functionCall("tester__slow", "{}"));
+  int64_t id = client.request("session/prompt", promptParams(session, "wait for the slow tool"));
+  // Cancel once the server has the call.
+  auto deadline = std::chrono::steady_clock::now() + kCancelGuard;
+  auto serverHasCall = [&] {
+    std::ifstream in(log + ".tester");
+    std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    return all.find(R"("name":"slow")") != std::string::npos;
+  };
+  while (std::chrono::steady_clock::now() < deadline && !serverHasCall()) std::this_thread::sleep_for(20ms);
+  REQUIRE(serverHasCall());
+  client.cancel(session);
+  auto response = client.waitResponse(id, kCancelGuard);
+  REQUIRE(response);
+  CHECK(stopReasonOf(response) == "cancelled");
+  auto told = [&] {
+    std::ifstream in(log + ".tester");
+    std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    return all.find(R"("method":"notifications/cancelled")") != std::string::npos;
+  };
+  deadline = std::chrono::steady_clock::now() + kCancelGuard;
+  while (std::chrono::steady_clock::now() < deadline && !told()) std::this_thread::sleep_for(20ms);
+  CHECK(told());
+
+  // The next turn's request carries the cancelled call with its response.
+  fake->push(ScriptedReply::text("Fine."));
+  CHECK(client.prompt(session, "never mind").stopReason == "end_turn");
+  CHECK(fake->violations().empty());
+  checkAgainstSchema(client);
+  finish(*lathe);
+}

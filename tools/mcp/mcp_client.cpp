@@ -361,8 +361,6 @@ Result<rpc::Response> McpClient::readResource(const std::string& uri, millisecon
       timeout, cancel);
 }
 
-void McpClient::notifyRootsChanged() { peer_->notify("notifications/roots/list_changed", json::Raw{"{}"}); }
-
 std::string McpClient::whyClosed() {
   if (http_) return http_->describe();
   // The output ends a moment before the exit can be collected.

@@ -105,9 +105,6 @@ class McpClient {
   Result<rpc::Response> readResource(const std::string& uri, std::chrono::milliseconds timeout,
                                      const CancelToken& cancel);
 
-  // Tells the server its roots changed (it then asks roots/list again).
-  void notifyRootsChanged();
-
   // False once the server's output ended (it exited or closed stdout).
   bool alive() const { return !closed_.load(); }
   // Why the connection is gone: the exit status and the end of stderr.
