@@ -45,10 +45,10 @@ bool accepts(int port) {
 
 // server-everything in an HTTP mode on 127.0.0.1, stopped with the test.
 struct HttpEverything {
-  int port = freePort();
+  int port;
   std::unique_ptr<Subprocess> process;
 
-  explicit HttpEverything(const std::string& mode) {
+  explicit HttpEverything(const std::string& mode, int fixedPort = 0) : port(fixedPort ? fixedPort : freePort()) {
     SubprocessOptions options;
     options.argv = {"node", kHttpWrapper, kEverything, mode};
     options.env = {{"PORT", std::to_string(port)}};
@@ -129,4 +129,33 @@ TEST_CASE("An HTTP server that is not there fails clearly at start") {
   REQUIRE(notices.size() == 1);
   CHECK(notices[0].find("\"gone\" failed to start") != std::string::npos);
   CHECK(notices[0].find("127.0.0.1") != std::string::npos);
+}
+
+TEST_CASE("A Streamable HTTP server that went away fails the call clearly; the next call connects afresh") {
+  auto server = std::make_unique<HttpEverything>("streamableHttp");
+  int port = server->port;
+  McpHarness h;
+  h.startAndWait({httpServer("web", tools::mcp::HttpTransport::Kind::streamable, server->url("/mcp"))});
+  REQUIRE(h.servers.connected() == std::vector<std::string>{"web"});
+  CHECK_FALSE(h.call("web__echo", R"({"message":"one"})").result.error);
+  server.reset();  // stopped: connections are refused
+  auto failed = h.call("web__echo", R"({"message":"two"})");
+  REQUIRE(failed.result.error);
+  CHECK(failed.result.error->message.find("MCP server web") != std::string::npos);
+  server = std::make_unique<HttpEverything>("streamableHttp", port);  // a new server knows no old session
+  auto again = h.call("web__echo", R"({"message":"three"})");
+  CHECK_FALSE(again.result.error);
+  CHECK(again.text().find("three") != std::string::npos);
+
+  // Restarted between calls: the old session is unknown (400 here), so that call
+  // fails and the one after starts a new session. First the new session's
+  // start-up chatter must be over (the server asks for roots 350 ms after
+  // initialized; an answer that cannot be delivered also ends the connection).
+  std::this_thread::sleep_for(1500ms);
+  server.reset();
+  server = std::make_unique<HttpEverything>("streamableHttp", port);
+  auto expired = h.call("web__echo", R"({"message":"four"})");
+  REQUIRE(expired.result.error);
+  CHECK(expired.result.error->message.find("the session is over") != std::string::npos);
+  CHECK_FALSE(h.call("web__echo", R"({"message":"five"})").result.error);
 }

@@ -143,6 +143,16 @@ void HttpChannel::answerWithError(const std::string& message, const std::string&
   }));
 }
 
+void HttpChannel::markBroken() {
+  std::lock_guard lock(mutex_);
+  broken_ = true;
+}
+
+bool HttpChannel::usable() {
+  std::lock_guard lock(mutex_);
+  return !broken_ && !eof_;
+}
+
 void HttpChannel::endInput() {
   std::lock_guard lock(mutex_);
   eof_ = true;
@@ -263,10 +273,25 @@ void HttpChannel::postStreamable(const std::string& message) {
     }
     return postLegacy(message);
   }
-  if (!head) return answerWithError(message, head.error().message);
+  // The server is gone, or has forgotten our session: this connection is
+  // over, and the next use makes a new one (initialize again).
+  if (!head) {
+    markBroken();
+    answerWithError(message, head.error().message);
+    return endInput();
+  }
   if (status / 100 != 2) {
-    return answerWithError(message, "POST " + config_.url + " answered HTTP " + std::to_string(status) +
-                                        (body.empty() ? "" : ": " + body));
+    bool expired = false;
+    {
+      std::lock_guard lock(mutex_);
+      // The spec says 404; servers built on the TypeScript SDK answer 400.
+      expired = (status == 404 || status == 400) && !sessionId_.empty();
+    }
+    if (expired) markBroken();
+    answerWithError(message, "POST " + config_.url + " answered HTTP " + std::to_string(status) +
+                                 (expired ? " (the session is over; the next call starts a new one)" : "") + (body.empty() ? "" : ": " + body));
+    if (expired) endInput();
+    return;
   }
   if (sse) {
     if (auto last = parser.finish()) onEvents({*last});

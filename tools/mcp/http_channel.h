@@ -9,7 +9,9 @@
 //   automatic   Streamable HTTP first; a 4xx answer to the first POST (or no
 //               answer at all) falls back to the legacy transport.
 // A POST that fails is answered to the peer as a JSON-RPC error for that
-// request, so a caller never waits for an answer that cannot come.
+// request, so a caller never waits for an answer that cannot come. When the
+// server cannot be reached, or refuses our session (404, or 400 from TypeScript SDK servers), the channel ends
+// (the peer reads end of input) and the next use connects afresh.
 //
 // Threads: write() from any thread (serialised by the peer) starts each POST
 // on its own thread; read() on the peer's reading thread; the GET stream on
@@ -43,6 +45,9 @@ class HttpChannel final : public rpc::ByteChannel {
 
   // Sent as MCP-Protocol-Version from now on (Streamable HTTP).
   void setProtocolVersion(std::string version);
+  // False once the connection is over (set before the failed request's error
+  // is read, so the next use never reuses a dead session).
+  bool usable();
   // Which transport is in use and what last went wrong.
   std::string describe();
 
@@ -58,6 +63,7 @@ class HttpChannel final : public rpc::ByteChannel {
   void deliver(std::string_view json);
   void answerWithError(const std::string& message, const std::string& why);
   void endInput();
+  void markBroken();
 
   HttpTransport config_;
   CancelToken closing_ = CancelToken::create();
@@ -74,6 +80,7 @@ class HttpChannel final : public rpc::ByteChannel {
   std::string pending_;  // written bytes not yet a whole line
   std::string inbox_;    // lines for read()
   bool eof_ = false;
+  bool broken_ = false;
   struct Worker {
     std::thread thread;
     std::shared_ptr<std::atomic<bool>> done;

@@ -1,7 +1,10 @@
 // MCP client connection over stdio.
 #include "tools/mcp/mcp_client.h"
 
+#include <signal.h>
+
 #include <future>
+#include <mutex>
 
 #include "protocol/base/json.h"
 #include "protocol/base/log.h"
@@ -78,6 +81,33 @@ ListedTool readTool(const json::Value& tool) {
   return listed;
 }
 
+// The child's pipes for the peer, so that closing its stdin never overlaps a
+// write (the reading thread answers the server at any time): writes and the
+// close take one lock. A write stuck on a full pipe is ended by killing the
+// child when the close cannot get the lock in time.
+class StdioGuard final : public rpc::ByteChannel {
+ public:
+  explicit StdioGuard(rpc::ByteChannel& inner) : inner_(inner) {}
+  size_t read(char* buffer, size_t size) override { return inner_.read(buffer, size); }
+  bool write(std::string_view bytes) override {
+    std::lock_guard lock(mutex_);
+    return !closed_ && inner_.write(bytes);
+  }
+  void closeWrite() override { (void)closeWithin(std::chrono::hours(1)); }
+  bool closeWithin(milliseconds wait) {
+    std::unique_lock lock(mutex_, std::defer_lock);
+    if (!lock.try_lock_for(wait)) return false;
+    closed_ = true;
+    inner_.closeWrite();
+    return true;
+  }
+
+ private:
+  rpc::ByteChannel& inner_;
+  std::timed_mutex mutex_;
+  bool closed_ = false;
+};
+
 }  // namespace
 
 bool isSecretVariable(const std::string& name) {
@@ -120,7 +150,8 @@ Status McpClient::start() {
   auto child = process::ChildChannel::spawn(std::move(spec), std::move(options));
   if (!child) return child.error();
   child_ = std::move(child).value();
-  peer_ = rpc::Peer::create(child_->channel(), rpc::Peer::Options{Framing::newline});
+  stdio_ = std::make_unique<StdioGuard>(child_->channel());
+  peer_ = rpc::Peer::create(*stdio_, rpc::Peer::Options{Framing::newline});
   installHandlers();
   reader_ = std::thread([this] { readLoop(); });
   return {};
@@ -361,6 +392,8 @@ Result<rpc::Response> McpClient::readResource(const std::string& uri, millisecon
       timeout, cancel);
 }
 
+bool McpClient::alive() const { return !closed_.load() && (!http_ || http_->usable()); }
+
 std::string McpClient::whyClosed() {
   if (http_) return http_->describe();
   // The output ends a moment before the exit can be collected.
@@ -375,7 +408,16 @@ std::string McpClient::whyClosed() {
 }
 
 McpClient::~McpClient() {
-  if (child_) child_->shutdown(milliseconds(300));
+  if (child_) {
+    // Its stdin closes first (the polite way to stop a stdio server); a
+    // write stuck on a full pipe is ended by killing the server's group.
+    auto* guard = static_cast<StdioGuard*>(stdio_.get());
+    if (!guard->closeWithin(milliseconds(300))) {
+      ::kill(-child_->pid(), SIGKILL);
+      guard->closeWrite();
+    }
+    child_->shutdown(milliseconds(300));
+  }
   if (http_) http_->closeWrite();
   if (reader_.joinable()) reader_.join();
   if (peer_) peer_->close();

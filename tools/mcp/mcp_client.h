@@ -106,7 +106,7 @@ class McpClient {
                                      const CancelToken& cancel);
 
   // False once the server's output ended (it exited or closed stdout).
-  bool alive() const { return !closed_.load(); }
+  bool alive() const;
   // Why the connection is gone: the exit status and the end of stderr.
   std::string whyClosed();
 
@@ -124,6 +124,7 @@ class McpClient {
   ServerConfig config_;
   ClientHooks hooks_;
   std::unique_ptr<process::ChildChannel> child_;  // stdio
+  std::unique_ptr<rpc::ByteChannel> stdio_;        // child_'s pipes, closed only between writes
   std::unique_ptr<HttpChannel> http_;              // HTTP
   std::shared_ptr<rpc::Peer> peer_;
   std::thread reader_;
