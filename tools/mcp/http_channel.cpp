@@ -191,7 +191,9 @@ void HttpChannel::post(const std::string& message) {
           std::lock_guard lock(mutex_);
           why = lastProblem_.empty() ? "it sent no endpoint event" : lastProblem_;
         }
-        return answerWithError(message, "the HTTP+SSE transport at " + config_.url + " did not work: " + why);
+        markBroken();
+        answerWithError(message, "the HTTP+SSE transport at " + config_.url + " did not work: " + why);
+        return endInput();
       }
     }
     postLegacy(message);
@@ -268,8 +270,10 @@ void HttpChannel::postStreamable(const std::string& message) {
         std::lock_guard lock(mutex_);
         second = lastProblem_.empty() ? "no endpoint event" : lastProblem_;
       }
-      return answerWithError(message, "neither Streamable HTTP (" + first + ") nor HTTP+SSE (" + second +
-                                          ") worked at " + config_.url);
+      markBroken();
+      answerWithError(message, "neither Streamable HTTP (" + first + ") nor HTTP+SSE (" + second +
+                                   ") worked at " + config_.url);
+      return endInput();
     }
     return postLegacy(message);
   }
@@ -359,8 +363,17 @@ void HttpChannel::runStream(std::string url, bool legacy) {
     changed_.notify_all();
   }
   // The legacy transport's answers only come on this stream: without it the
-  // connection is over.
-  if (legacy && !closing_.cancelled()) endInput();
+  // connection is over. (Before an endpoint arrived, the POST waiting for it
+  // answers the failure and ends the connection itself.)
+  bool hadEndpoint;
+  {
+    std::lock_guard lock(mutex_);
+    hadEndpoint = !endpoint_.empty();
+  }
+  if (legacy && hadEndpoint && !closing_.cancelled()) {
+    markBroken();
+    endInput();
+  }
 }
 
 void HttpChannel::postLegacy(const std::string& message) {
