@@ -47,6 +47,8 @@ Result<acp::InitializeResponse> AcpAgent::initialize(const acp::InitializeReques
   response.capabilities.embeddedContext = true;
   response.capabilities.sessionAdditionalDirectories = true;
   response.capabilities.sessionClose = true;
+  response.capabilities.mcpHttp = true;  // Streamable HTTP (tools/mcp/http_channel.h)
+  response.capabilities.mcpSse = true;   // and the legacy HTTP+SSE transport
   return response;
 }
 
@@ -58,9 +60,6 @@ Result<acp::Empty> AcpAgent::authenticate(const acp::AuthenticateRequest&) {
 Result<acp::NewSessionResponse> AcpAgent::newSession(const acp::NewSessionRequest& request) {
   auto id = sessions_.newSession(request);
   if (!id) return id.error();
-  if (!request.mcpServers.empty()) {
-    log(LogLevel::warn, "session/new listed MCP servers; MCP is not supported yet, so they are not connected");
-  }
   acp::NewSessionResponse response;
   response.sessionId = *id;
   response.currentModeId = engine::toString(sessions_.initialMode());

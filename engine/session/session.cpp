@@ -2,6 +2,7 @@
 #include "engine/session/session.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include "engine/session/editor_file_store.h"
 #include "engine/session/system_prompt.h"
@@ -10,6 +11,8 @@
 
 namespace lathe::engine {
 namespace {
+
+constexpr std::chrono::milliseconds kMcpStartWait{5000};
 
 // What every tool of the session shares: its workspace, files, limits and data directory.
 tools::ToolContext makeToolContext(const std::string& id, std::shared_ptr<const tools::Workspace> workspace,
@@ -88,7 +91,8 @@ Session::Session(std::string id, std::shared_ptr<const tools::Workspace> workspa
       registry_(tools::ToolFilter{config.coreTools, config.excludeTools}),
       systemPrompt_(buildSystemPrompt(*workspace_)),
       scheduler_(registry_, editor_, id_, mode_, configuredApprovals(config.allowedTools, config.excludeTools,
-                                                             unaskedMcpServers(config.programs, config.mcpAllowed))) {
+                                                             unaskedMcpServers(config.programs, config.mcpAllowed))),
+      mcp_(registry_, workspace_->roots()) {
   tools::registerBuiltinTools(registry_, makeToolContext(id_, workspace_, config, editor_), config.shell);
 }
 
@@ -108,6 +112,12 @@ const std::vector<tools::ToolDeclaration>& Session::declarations() {
     declarationsGeneration_ = now;
   }
   return declarations_;
+}
+
+void Session::flushMcpNotices() {
+  for (auto& notice : mcp_.takeNotices()) {
+    editor_.sendUpdate(id_, acp::MessageChunk{acp::MessageChunk::Role::agent, "⚠️ " + notice + "\n\n"});
+  }
 }
 
 acp::StopReason Session::stopWith(const TurnStop& stop) {
@@ -194,7 +204,10 @@ Result<acp::StopReason> Session::runTurn(const std::vector<acp::ContentBlock>& b
     return acp::StopReason::cancelled;
   };
 
+  // MCP servers still starting get a few seconds; slower ones join later.
+  mcp_.waitForStarts(kMcpStartWait);
   for (int request = 0;; ++request) {
+    flushMcpNotices();
     if (cancel.cancelled()) return cancelled();
     if (request >= config_.maxTurnRequests) return acp::StopReason::max_turn_requests;
     std::optional<TurnStop> stop;

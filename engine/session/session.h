@@ -21,6 +21,8 @@
 #include "protocol/base/cancel.h"
 #include "tools/core/registry.h"
 #include "tools/core/workspace.h"
+#include "tools/mcp/server_config.h"
+#include "tools/mcp/session_servers.h"
 
 namespace lathe::engine {
 
@@ -45,6 +47,12 @@ class Session {
   void sendUpdate(const acp::SessionUpdate& update) { editor_.sendUpdate(id_, update); }
   const AgentConfig& config() const { return config_; }
 
+  // Starts MCP servers for this session without waiting for them; their tools
+  // join the registry as each connects. The next prompt waits a few seconds
+  // for servers still starting. Any thread.
+  void startMcpServers(std::vector<tools::mcp::ServerConfig> servers) { mcp_.start(std::move(servers)); }
+  tools::mcp::SessionServers& mcpServers() { return mcp_; }
+
   // Runs one prompt turn to its end: model calls and tool calls until the model
   // answers without calls, the turn limit, a hook's stop, or cancellation. An
   // Error means the turn failed (e.g. the model API refused); its message is fit
@@ -60,6 +68,8 @@ class Session {
                              std::optional<TurnStop>& stop);
   const std::vector<tools::ToolDeclaration>& declarations();
   acp::StopReason stopWith(const TurnStop& stop);
+  // Tells the person about MCP servers that failed since the last time.
+  void flushMcpNotices();
 
   std::string id_;
   std::shared_ptr<const tools::Workspace> workspace_;
@@ -75,6 +85,8 @@ class Session {
   std::string systemPrompt_;
   ToolScheduler scheduler_;
   History history_;
+  // Last: its servers end (and their tools stop working) before anything else goes.
+  tools::mcp::SessionServers mcp_;
 };
 
 }  // namespace lathe::engine

@@ -8,6 +8,7 @@
 
 #include "engine/context/context_hooks.h"
 #include "engine/session/session_programs.h"
+#include "tools/mcp/acp_servers.h"
 
 namespace lathe::engine {
 namespace {
@@ -20,6 +21,23 @@ std::string randomId() {
   return id;
 }
 
+// The session's roots; a bad one is named by its field.
+Result<tools::Workspace> workspaceOf(const acp::NewSessionRequest& request) {
+  if (auto cwd = tools::Workspace::create(request.cwd); !cwd) {
+    return makeError(Errc::invalid_params, "params.cwd: " + cwd.error().message);
+  }
+  auto workspace = tools::Workspace::create(request.cwd, request.additionalDirectories);
+  if (workspace) return workspace;
+  // cwd was fine, so one of the other roots is the problem: name it.
+  for (size_t i = 0; i < request.additionalDirectories.size(); ++i) {
+    if (auto one = tools::Workspace::create(request.additionalDirectories[i]); !one) {
+      return makeError(Errc::invalid_params,
+                       "params.additionalDirectories[" + std::to_string(i) + "]: " + one.error().message);
+    }
+  }
+  return makeError(Errc::invalid_params, "params.additionalDirectories: " + workspace.error().message);
+}
+
 }  // namespace
 
 SessionManager::SessionManager(AgentConfig config, EditorClient& editor)
@@ -28,20 +46,8 @@ SessionManager::SessionManager(AgentConfig config, EditorClient& editor)
 SessionManager::~SessionManager() { shutdown(); }
 
 Result<std::string> SessionManager::newSession(const acp::NewSessionRequest& request) {
-  if (auto cwd = tools::Workspace::create(request.cwd); !cwd) {
-    return makeError(Errc::invalid_params, "params.cwd: " + cwd.error().message);
-  }
-  auto workspace = tools::Workspace::create(request.cwd, request.additionalDirectories);
-  if (!workspace) {
-    // cwd was fine, so one of the other roots is the problem: name it.
-    for (size_t i = 0; i < request.additionalDirectories.size(); ++i) {
-      if (auto one = tools::Workspace::create(request.additionalDirectories[i]); !one) {
-        return makeError(Errc::invalid_params,
-                         "params.additionalDirectories[" + std::to_string(i) + "]: " + one.error().message);
-      }
-    }
-    return makeError(Errc::invalid_params, "params.additionalDirectories: " + workspace.error().message);
-  }
+  auto workspace = workspaceOf(request);
+  if (!workspace) return workspace.error();
   auto shared = std::make_shared<const tools::Workspace>(std::move(workspace).value());
   // What the workspace's settings would start waits for the first turn (and consent).
   std::optional<WorkspacePrograms> programs;
@@ -50,18 +56,50 @@ Result<std::string> SessionManager::newSession(const acp::NewSessionRequest& req
     if (!read) return makeError(Errc::invalid_params, read.error().message);
     programs = std::move(read).value();
   }
-  std::lock_guard lock(mutex_);
-  if (shuttingDown_) return makeError(Errc::internal, "the agent is shutting down");
-  reapRetired();
+  std::shared_ptr<Session> session;
   std::string id = randomId();
-  Entry entry;
-  entry.session = std::make_shared<Session>(id, shared, config_, editor_);
-  entry.session->addHooks(std::make_shared<SessionPrograms>(
-      SessionPrograms::Setup{id, shared->cwd(), std::move(programs), consent_, {}}, config_, editor_,
-      entry.session->registry()));
-  addContextHooks(*entry.session);
-  sessions_.emplace(id, std::move(entry));
+  {
+    std::lock_guard lock(mutex_);
+    if (shuttingDown_) return makeError(Errc::internal, "the agent is shutting down");
+    reapRetired();
+    session = std::make_shared<Session>(id, shared, config_, editor_);
+    Session* raw = session.get();  // the hook is owned by the session: no cycle
+    session->addHooks(std::make_shared<SessionPrograms>(
+        SessionPrograms::Setup{id, shared->cwd(), std::move(programs), consent_,
+                               [raw](std::vector<tools::mcp::ServerConfig> servers) {
+                                 raw->startMcpServers(std::move(servers));
+                               }},
+        config_, editor_, session->registry()));
+    addContextHooks(*session);
+    Entry entry;
+    entry.session = session;
+    sessions_.emplace(id, std::move(entry));
+  }
+  session->startMcpServers(mcpServersOf(request, shared->cwd()));
   return id;
+}
+
+// The editor's servers and the user's settings' servers, as settings permit;
+// the editor's win a name both define.
+std::vector<tools::mcp::ServerConfig> SessionManager::mcpServersOf(const acp::NewSessionRequest& request,
+                                                                    const std::string& cwd) const {
+  std::vector<tools::mcp::ServerConfig> servers = tools::mcp::fromAcp(request.mcpServers, cwd);
+  std::erase_if(servers, [&](const tools::mcp::ServerConfig& server) {
+    return !mcpServerPermitted(server.name, config_.mcpAllowed, config_.mcpExcluded);
+  });
+  for (auto& fromSettings : mcpServersFromSettings(config_.programs, nullptr, config_.mcpAllowed, config_.mcpExcluded)) {
+    bool named = std::any_of(servers.begin(), servers.end(),
+                             [&](const tools::mcp::ServerConfig& server) { return server.name == fromSettings.name; });
+    if (!named) servers.push_back(std::move(fromSettings));
+  }
+  return servers;
+}
+
+Status SessionManager::startMcpServers(const std::string& sessionId, std::vector<tools::mcp::ServerConfig> servers) {
+  auto session = find(sessionId);
+  if (!session) return session.error();
+  (*session)->startMcpServers(std::move(servers));
+  return {};
 }
 
 Status SessionManager::startPrompt(const acp::PromptRequest& request, TurnDone done) {
@@ -240,6 +278,13 @@ void SessionManager::shutdown() {
   }
   for (auto& token : tokens) token.cancel();
   for (auto& turn : turns) turn.join();
+  // MCP servers end now, not whenever the sessions are freed.
+  std::vector<std::shared_ptr<Session>> sessions;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto& [id, entry] : sessions_) sessions.push_back(entry.session);
+  }
+  for (auto& session : sessions) session->mcpServers().shutdown();
 }
 
 }  // namespace lathe::engine

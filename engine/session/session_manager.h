@@ -18,6 +18,7 @@
 #include "engine/session/session.h"
 #include "protocol/acp/content.h"
 #include "protocol/acp/session.h"
+#include "tools/mcp/server_config.h"
 
 namespace lathe::engine {
 
@@ -28,7 +29,13 @@ class SessionManager {
   SessionManager(AgentConfig config, EditorClient& editor);
   ~SessionManager();
 
+  // Creates a session and starts the MCP servers the editor passed (without
+  // waiting for them).
   Result<std::string> newSession(const acp::NewSessionRequest& request);
+
+  // The one way MCP servers join a session, whatever named them (the editor,
+  // settings): each starts in parallel; session/new never waits for them.
+  Status startMcpServers(const std::string& sessionId, std::vector<tools::mcp::ServerConfig> servers);
 
   // Starts a turn; done runs exactly once, on the turn's thread, after every
   // update of the turn was sent. Fails at once for an unknown session or one
@@ -78,6 +85,8 @@ class SessionManager {
   void reapRetired();  // joins retired turns that have ended; mutex_ held
   Result<std::shared_ptr<Session>> find(const std::string& sessionId);
   std::vector<acp::ConfigOption> optionsOf(const Session& session) const;
+  std::vector<tools::mcp::ServerConfig> mcpServersOf(const acp::NewSessionRequest& request,
+                                                     const std::string& cwd) const;
 
   AgentConfig config_;
   EditorClient& editor_;

@@ -194,9 +194,15 @@ std::string Peer::start(const std::string& method, const ParamsWriter& params, R
   return id;
 }
 
-void Peer::request(const std::string& method, const json::Raw& params, ResponseCallback callback) {
-  start(method, rawParams(params), std::move(callback));
+std::string Peer::request(const std::string& method, const json::Raw& params, ResponseCallback callback) {
+  return start(method, rawParams(params), std::move(callback));
 }
+
+std::string Peer::request(const std::string& method, const ParamsWriter& params, ResponseCallback callback) {
+  return start(method, params, std::move(callback));
+}
+
+void Peer::abandon(const std::string& id, Error error) { complete(id, std::move(error)); }
 
 Result<Response> Peer::call(const std::string& method, const json::Raw& params, std::chrono::milliseconds timeout,
                             const CancelToken& cancel) {

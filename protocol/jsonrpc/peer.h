@@ -77,7 +77,13 @@ class Peer : public std::enable_shared_from_this<Peer> {
   void notify(const std::string& method, const ParamsWriter& params);
   // The callback runs exactly once: with the result, the other side's error,
   // or a closed connection.
-  void request(const std::string& method, const json::Raw& params, ResponseCallback callback);
+  // Returns the request's id as sent (a JSON number), or empty when it failed
+  // at once (the callback has then run).
+  std::string request(const std::string& method, const json::Raw& params, ResponseCallback callback);
+  std::string request(const std::string& method, const ParamsWriter& params, ResponseCallback callback);
+  // Gives up on a pending request: its callback runs now with `error`; a late
+  // answer is ignored. No-op once answered. (MCP tells the server separately.)
+  void abandon(const std::string& id, Error error);
   // Blocking form for worker threads: ends with the answer, Errc::timeout after
   // the timeout, or Errc::cancelled when cancel fires.
   Result<Response> call(const std::string& method, const json::Raw& params, std::chrono::milliseconds timeout,

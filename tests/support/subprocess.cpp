@@ -104,13 +104,13 @@ void Subprocess::readerLoop() {
         (i == 0 ? stdoutBuffer_ : stderrBuffer_).append(buffer, static_cast<size_t>(n));
       } else {
         closeFd(fd);
-        if (i == 0) stdoutEof_ = true;
+        (i == 0 ? stdoutEof_ : stderrEof_) = true;
       }
       outputChanged_.notify_all();
     }
   }
   std::lock_guard lock(mutex_);
-  stdoutEof_ = true;
+  stdoutEof_ = stderrEof_ = true;
   outputChanged_.notify_all();
 }
 
@@ -171,7 +171,14 @@ std::string Subprocess::drainStderr() {
 
 std::optional<ExitStatus> Subprocess::wait(std::chrono::milliseconds timeout) {
   std::lock_guard lock(waitMutex_);
-  if (!status_) status_ = child_->waitFor(timeout);
+  if (!status_) {
+    status_ = child_->waitFor(timeout);
+    // The child is gone, but the reader may not have taken its last output
+    // yet: give it a moment, so stderrText() after wait() is complete (a
+    // descendant still holding the pipes only costs the bound).
+    std::unique_lock output(mutex_);
+    if (status_) outputChanged_.wait_for(output, std::chrono::seconds(2), [&] { return stdoutEof_ && stderrEof_; });
+  }
   return status_;
 }
 

@@ -85,6 +85,7 @@ class Subprocess {
   std::string stdoutBuffer_;
   std::string stderrBuffer_;
   bool stdoutEof_ = false;
+  bool stderrEof_ = false;
   std::mutex stdinMutex_;
   mutable std::mutex waitMutex_;
   std::optional<ExitStatus> status_;

@@ -48,6 +48,27 @@ Status ToolRegistry::add(std::unique_ptr<Tool> tool, ToolSource source) {
   return {};
 }
 
+std::vector<std::string> ToolRegistry::replaceServerTools(
+    const std::string& server, std::vector<std::pair<std::unique_ptr<Tool>, ToolSource>> tools) {
+  std::vector<std::string> refused;
+  std::lock_guard lock(mutex_);
+  for (auto it = tools_.begin(); it != tools_.end();) {
+    bool ours = it->second.source.group == ToolSource::Group::mcp && it->second.source.server == server;
+    it = ours ? tools_.erase(it) : std::next(it);
+  }
+  for (auto& [tool, source] : tools) {
+    std::string name = tool->name();
+    if (!filter_.allows(name)) continue;
+    if (tools_.count(name) || aliases_.count(name)) {
+      refused.push_back(std::move(name));
+      continue;
+    }
+    tools_.emplace(std::move(name), Entry{std::shared_ptr<const Tool>(std::move(tool)), std::move(source)});
+  }
+  ++generation_;
+  return refused;
+}
+
 Status ToolRegistry::addAlias(const std::string& alias, const std::string& name) {
   std::lock_guard lock(mutex_);
   if (tools_.count(alias) || aliases_.count(alias)) {

@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include <utility>
 
 #include "protocol/base/result.h"
 #include "tools/core/tool.h"
@@ -47,6 +48,11 @@ class ToolRegistry {
 
   // Fails on a duplicate name; a tool the filter leaves out is dropped quietly.
   Status add(std::unique_ptr<Tool> tool, ToolSource source = {});
+  // Replaces every tool of the MCP server `server` in one step (a re-list),
+  // each with its source; returns the names left out because another tool
+  // holds them. Bumps generation().
+  std::vector<std::string> replaceServerTools(const std::string& server,
+                                              std::vector<std::pair<std::unique_ptr<Tool>, ToolSource>> tools);
   // Another name the model may call a registered tool by (never declared).
   Status addAlias(const std::string& alias, const std::string& name);
 

@@ -1,0 +1,214 @@
+// End-to-end: an editor passes MCP servers in session/new; the real lathe
+// binary starts them, the fake model calls their tools, the permission
+// request names the server and the tool, "always allow this server" holds for
+// its other tools, a server that cannot start is told to the person once, and
+// no server outlives the session.
+#include "tests/e2e/e2e_support.h"
+
+#include <signal.h>
+
+using namespace lathe;
+using namespace lathe::testing;
+using namespace lathe::testing::e2e;
+
+namespace {
+
+const std::string kTestServer = std::string(LATHE_SOURCE_DIR) + "/tests/support/mcp_test_server.mjs";
+
+std::string nodePath() {
+  for (const char* dir : {"/usr/bin", "/usr/local/bin", "/bin"}) {
+    std::string candidate = std::string(dir) + "/node";
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return "node";
+}
+
+// session/new's mcpServers: stdio servers running the scripted test server.
+std::string servers(const std::vector<std::pair<std::string, std::string>>& nameModes, const std::string& log) {
+  return json::build([&](json::Writer& w) {
+    w.StartArray();
+    for (const auto& [name, mode] : nameModes) {
+      w.StartObject();
+      json::put(w, "name", name);
+      json::put(w, "command", nodePath());
+      json::key(w, "args");
+      w.StartArray();
+      json::str(w, kTestServer);
+      json::str(w, mode);
+      w.EndArray();
+      json::key(w, "env");
+      w.StartArray();
+      w.StartObject();
+      json::put(w, "name", "MCP_TEST_LOG");
+      json::put(w, "value", log + "." + name);
+      w.EndObject();
+      w.EndArray();
+      w.EndObject();
+    }
+    w.EndArray();
+  });
+}
+
+std::vector<Message> permissionRequests(const AcpTestClient& client) {
+  std::vector<Message> out;
+  for (const auto& m : client.messages()) {
+    if (json::getStr(*m, "method").value_or("") == "session/request_permission") out.push_back(m);
+  }
+  return out;
+}
+
+std::vector<int> pidsIn(const std::string& file) {
+  std::vector<int> pids;
+  std::ifstream in(file);
+  for (std::string line; std::getline(in, line);) {
+    auto doc = json::parse(line);
+    if (doc && doc->IsObject()) {
+      if (auto pid = json::getInt(*doc, "pid")) pids.push_back(static_cast<int>(*pid));
+    }
+  }
+  return pids;
+}
+
+bool goneWithin(int pid, std::chrono::milliseconds bound) {
+  auto deadline = std::chrono::steady_clock::now() + bound;
+  while (::kill(pid, 0) == 0) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(20ms);
+  }
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("e2e: an MCP server from session/new: its tool is called after a permission naming server and tool",
+          "[e2e][mcp]") {
+  TempDir ws;
+  TempDir logs;
+  std::string log = logs.str() + "/mcp";
+  auto fake = startFake();
+  auto lathe = startLathe(*fake);
+  AcpClientOptions options;
+  auto client = std::make_unique<AcpTestClient>(*lathe, options);
+  client->setHandler("session/request_permission", [](const std::string&, const json::Value&) {
+    return HandlerReply::result(R"({"outcome":{"outcome":"selected","optionId":"allow_always_server"}})");
+  });
+  client->initialize();
+  std::string session = client->newSession(ws.str(), servers({{"tester", "good"}, {"broken", "exit"}}, log));
+  REQUIRE_FALSE(session.empty());
+
+  fake->push(ScriptedReply::functionCall("tester__echo", R"({"text":"from the model"})"));
+  fake->push(ScriptedReply::text("Echoed."));
+  fake->push(ScriptedReply::functionCall("tester__fail", R"({})"));
+  fake->push(ScriptedReply::text("Saw the failure."));
+  auto first = client->prompt(session, "use the echo tool");
+  CHECK(first.stopReason == "end_turn");
+
+  // The tools were declared to the model.
+  auto requests = fake->generateRequests();
+  REQUIRE(requests.size() >= 2);
+  CHECK(requests[0].body.find("\"tester__echo\"") != std::string::npos);
+  CHECK(requests[0].body.find("\"tester__page2tool\"") != std::string::npos);
+
+  // The permission request names the server and the tool.
+  auto asks = permissionRequests(*client);
+  REQUIRE(asks.size() == 1);
+  std::string ask = json::stringify(*asks[0]);
+  CHECK(ask.find("MCP tool echo from server tester") != std::string::npos);
+  CHECK(ask.find("allow_always_server") != std::string::npos);
+
+  // The model's arguments reached the server unchanged, and its answer came back marked as the server's.
+  auto responses = lastFunctionResponses(requests[1].body);
+  REQUIRE(responses.size() == 1);
+  std::string output = responseField(responses[0].responseJson, "output");
+  CHECK(output.find(R"(echo: {"text":"from the model"})") != std::string::npos);
+  CHECK(output.find("MCP server \"tester\"") != std::string::npos);
+
+  // The server that could not start was told to the person, once.
+  std::string said = joinedText(first.updates, "agent_message_chunk");
+  CHECK(said.find("MCP server \"broken\" failed to start") != std::string::npos);
+  CHECK(said.find("refusing to start") != std::string::npos);
+
+  // "Always allow this server" holds for its other tools: the second call did not ask.
+  auto second = client->prompt(session, "now the failing tool");
+  CHECK(second.stopReason == "end_turn");
+  CHECK(permissionRequests(*client).size() == 1);
+  CHECK(joinedText(second.updates, "agent_message_chunk").find("failed to start") == std::string::npos);
+  auto later = fake->generateRequests();
+  REQUIRE(later.size() >= 4);
+  auto failed = lastFunctionResponses(later[3].body);
+  REQUIRE(failed.size() == 1);
+  CHECK(responseField(failed[0].responseJson, "error").find("it went wrong on purpose") != std::string::npos);
+  CHECK(fake->violations().empty());
+  checkAgainstSchema(*client);
+
+  // Closing stdin ends lathe, and its servers with it.
+  auto pids = pidsIn(log + ".tester");
+  REQUIRE(pids.size() == 1);
+  client.reset();
+  finish(*lathe);
+  CHECK(goneWithin(pids[0], 5s));
+}
+
+TEST_CASE("e2e: session/close ends the session's MCP servers", "[e2e][mcp]") {
+  TempDir ws;
+  TempDir logs;
+  std::string log = logs.str() + "/mcp";
+  auto fake = startFake();
+  auto lathe = startLathe(*fake);
+  AcpTestClient client(*lathe);
+  client.initialize();
+  std::string session = client.newSession(ws.str(), servers({{"tester", "good"}}, log));
+  REQUIRE_FALSE(session.empty());
+  std::vector<int> pids;
+  auto deadline = std::chrono::steady_clock::now() + 20s;
+  while ((pids = pidsIn(log + ".tester")).empty() && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(20ms);
+  }
+  REQUIRE(pids.size() == 1);
+  auto closed = client.call("session/close", R"({"sessionId":")" + session + R"("})");
+  CHECK_FALSE(errorCode(closed));
+  CHECK(goneWithin(pids[0], 5s));
+  finish(*lathe);
+}
+
+TEST_CASE("e2e: session/cancel during an MCP call tells the server and keeps history paired", "[e2e][mcp]") {
+  TempDir ws;
+  TempDir logs;
+  std::string log = logs.str() + "/mcp";
+  auto fake = startFake();
+  auto lathe = startLathe(*fake, LatheOptions{{"--yolo"}});
+  AcpTestClient client(*lathe);
+  client.initialize();
+  std::string session = client.newSession(ws.str(), servers({{"tester", "good"}}, log));
+  REQUIRE_FALSE(session.empty());
+  fake->push(ScriptedReply::functionCall("tester__slow", "{}"));
+  int64_t id = client.request("session/prompt", promptParams(session, "wait for the slow tool"));
+  // Cancel once the server has the call.
+  auto deadline = std::chrono::steady_clock::now() + kCancelGuard;
+  auto serverHasCall = [&] {
+    std::ifstream in(log + ".tester");
+    std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    return all.find(R"("name":"slow")") != std::string::npos;
+  };
+  while (std::chrono::steady_clock::now() < deadline && !serverHasCall()) std::this_thread::sleep_for(20ms);
+  REQUIRE(serverHasCall());
+  client.cancel(session);
+  auto response = client.waitResponse(id, kCancelGuard);
+  REQUIRE(response);
+  CHECK(stopReasonOf(response) == "cancelled");
+  auto told = [&] {
+    std::ifstream in(log + ".tester");
+    std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    return all.find(R"("method":"notifications/cancelled")") != std::string::npos;
+  };
+  deadline = std::chrono::steady_clock::now() + kCancelGuard;
+  while (std::chrono::steady_clock::now() < deadline && !told()) std::this_thread::sleep_for(20ms);
+  CHECK(told());
+
+  // The next turn's request carries the cancelled call with its response.
+  fake->push(ScriptedReply::text("Fine."));
+  CHECK(client.prompt(session, "never mind").stopReason == "end_turn");
+  CHECK(fake->violations().empty());
+  checkAgainstSchema(client);
+  finish(*lathe);
+}

@@ -1,0 +1,103 @@
+// MCP tool naming and the mapping of tools/call results: pure functions.
+#include <catch2/catch.hpp>
+
+#include <set>
+
+#include "protocol/base/json.h"
+#include "tools/mcp/call_result.h"
+#include "tools/mcp/tool_naming.h"
+
+using namespace lathe;
+using namespace lathe::tools::mcp;
+
+namespace {
+
+tools::ToolResult mapped(const std::string& resultJson) {
+  auto doc = json::parse(resultJson);
+  REQUIRE(doc);
+  return mapCallResult(*doc, "srv", "tool");
+}
+
+std::string displayOf(const tools::ToolResult& result) { return std::get<std::string>(result.returnDisplay); }
+
+}  // namespace
+
+TEST_CASE("MCP tool names are server__tool, cleaned for model APIs") {
+  CHECK(mcpToolName("everything", "get-tiny-image") == "everything__get-tiny-image");
+  CHECK(mcpToolName("My Server.v2/x", "echo") == "My_Server.v2_x__echo");
+  CHECK(mcpToolName("9lives", "t") == "_9lives__t");
+  CHECK(mcpToolName("srv", "héllo wörld") == "srv__h__llo_w__rld");
+}
+
+TEST_CASE("Long MCP tool names keep both ends within 63 characters") {
+  std::string name = mcpToolName("a_really_long_server_name_that_goes_on_and_on", "trigger-long-running-operation");
+  CHECK(name.size() == kMaxToolNameLength);
+  CHECK(name.rfind("a_really_long_server_name_that_", 0) == 0);
+  CHECK(name.substr(name.size() - 30) == "trigger-long-running-operation");
+}
+
+TEST_CASE("A name collision gets a suffix derived from the pair, never an overwrite") {
+  std::set<std::string> taken = {"a_b__t"};
+  auto isTaken = [&](const std::string& n) { return taken.count(n) > 0; };
+  std::string first = uniqueMcpToolName("a b", "t", isTaken);  // cleans to a_b__t: taken
+  CHECK(first != "a_b__t");
+  CHECK(first.rfind("a_b__t_", 0) == 0);
+  CHECK(first == uniqueMcpToolName("a b", "t", isTaken));  // deterministic
+  CHECK(first != uniqueMcpToolName("a.b", "t", [&](const std::string& n) { return n == "a.b__t" || isTaken(n); }));
+  taken.insert(first);
+  std::string second = uniqueMcpToolName("a b", "t", isTaken);
+  CHECK(second != first);
+  CHECK(second.size() <= kMaxToolNameLength);
+  CHECK(uniqueMcpToolName("free", "t", isTaken) == "free__t");
+}
+
+TEST_CASE("MCP text reaches the model marked as the server's, and the person unmarked") {
+  auto result = mapped(R"({"content":[{"type":"text","text":"hello"},{"type":"text","text":"world"}]})");
+  REQUIRE(result.llmContent.size() == 1);
+  CHECK(result.llmContent[0].text == untrustedServerNote("srv") + "\nhello\nworld");
+  CHECK(result.llmContent[0].text.find("MCP server \"srv\"") != std::string::npos);
+  CHECK(displayOf(result) == "hello\nworld");
+  CHECK_FALSE(result.error);
+}
+
+TEST_CASE("MCP images go to the model as inline data; audio and blobs are described") {
+  auto result = mapped(R"({"content":[
+    {"type":"image","mimeType":"image/png","data":"iVBORw0KGgo="},
+    {"type":"audio","mimeType":"audio/wav","data":"UklGRg=="},
+    {"type":"resource","resource":{"uri":"test://doc","mimeType":"text/plain","text":"embedded text"}},
+    {"type":"resource","resource":{"uri":"test://blob","mimeType":"application/zip","blob":"UEsDBA=="}},
+    {"type":"resource_link","uri":"test://linked","name":"linked.txt","mimeType":"text/plain"},
+    {"type":"mystery"}]})");
+  REQUIRE(result.llmContent.size() == 2);
+  CHECK(result.llmContent[1].isInline());
+  CHECK(result.llmContent[1].mimeType == "image/png");
+  CHECK(result.llmContent[1].data == "iVBORw0KGgo=");
+  const std::string& text = result.llmContent[0].text;
+  CHECK(text.find("[Image from tool tool (image/png), attached]") != std::string::npos);
+  CHECK(text.find("Audio from tool tool (audio/wav, 6 bytes)") != std::string::npos);
+  CHECK(text.find("Resource test://doc:\nembedded text") != std::string::npos);
+  CHECK(text.find("Embedded resource test://blob from tool tool (application/zip") != std::string::npos);
+  CHECK(text.find("Resource link: linked.txt at test://linked (text/plain)") != std::string::npos);
+  CHECK(text.find("\"mystery\"") != std::string::npos);
+  std::string display = displayOf(result);
+  CHECK(display.find("[Image: image/png]") != std::string::npos);
+  CHECK(display.find("[Audio: audio/wav]") != std::string::npos);
+  CHECK(display.find("[Link to linked.txt: test://linked]") != std::string::npos);
+  CHECK(display.find("embedded text") != std::string::npos);
+}
+
+TEST_CASE("structuredContent is JSON text only when there is no other content") {
+  auto alone = mapped(R"({"content":[],"structuredContent":{"a":1}})");
+  CHECK(alone.llmContent[0].text.find("{\"a\":1}") != std::string::npos);
+  auto beside = mapped(R"({"content":[{"type":"text","text":"t"}],"structuredContent":{"a":1}})");
+  CHECK(beside.llmContent[0].text.find("{\"a\":1}") == std::string::npos);
+  auto empty = mapped(R"({"content":[]})");
+  CHECK(empty.llmContent[0].text.find("no content") != std::string::npos);
+}
+
+TEST_CASE("isError is a tool error the model reads, marked as the server's") {
+  auto result = mapped(R"({"content":[{"type":"text","text":"bad input"}],"isError":true})");
+  REQUIRE(result.error);
+  CHECK(result.error->message.find("MCP tool tool on server srv reported an error") != std::string::npos);
+  CHECK(result.error->message.find(untrustedServerNote("srv") + "\nbad input") != std::string::npos);
+}

@@ -1,0 +1,141 @@
+// One live connection to an MCP server, over stdio (a child process) or HTTP
+// (Streamable HTTP or the legacy HTTP+SSE, see http_channel.h): runs the
+// `initialize` handshake, lists its tools (following nextCursor), calls tools
+// with progress and cancellation, and answers what the server asks of a
+// client: ping, roots/list; anything else (sampling, elicitation) gets a
+// JSON-RPC "method not found". A connection that closed stays closed;
+// McpServer makes a new one.
+//
+// Threads: connect() and the blocking calls run on the caller's thread; the
+// connection's reading thread runs the server's requests and notifications
+// and the callbacks in ClientHooks (which must not block). Destruction ends
+// the child (closes its stdin, then kills its tree) and joins the reader.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "protocol/base/cancel.h"
+#include "protocol/base/result.h"
+#include "protocol/jsonrpc/peer.h"
+#include "tools/mcp/server_config.h"
+
+namespace lathe::tools::process {
+class ChildChannel;
+}
+
+namespace lathe::tools::mcp {
+class HttpChannel;
+}
+
+namespace lathe::tools::mcp {
+
+// The protocol versions Lathe speaks, newest first; the first is offered.
+inline constexpr const char* kProtocolVersions[] = {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"};
+
+// Names of environment variables never passed to a server unless its own
+// configuration sets them (Lathe's model API keys).
+bool isSecretVariable(const std::string& name);
+
+struct ListedTool {
+  std::string name;
+  std::string title;
+  std::string description;
+  std::string inputSchema;  // JSON text; an empty object schema when the server gave none
+  bool readOnlyHint = false;
+  bool openWorldHint = false;
+};
+
+class McpClient;
+
+struct ListedResource {
+  std::string uri;
+  std::string name;
+  std::string description;
+  std::string mimeType;
+};
+
+struct ClientHooks {
+  // notifications/tools/list_changed, with the connection that received it
+  // (alive for the whole callback: it runs on that connection's reader).
+  std::function<void(McpClient&)> onToolsChanged;
+  std::function<std::vector<std::string>()> rootDirs;  // absolute directories for roots/list
+};
+
+class McpClient {
+ public:
+  // Spawns and initializes; fails with a message naming what went wrong (the
+  // program could not start, it exited, it did not answer in time, it spoke
+  // a protocol version Lathe does not know). `timeout` bounds the handshake.
+  static Result<std::unique_ptr<McpClient>> connect(const ServerConfig& config, ClientHooks hooks,
+                                                    std::chrono::milliseconds timeout, const CancelToken& cancel);
+  ~McpClient();
+  McpClient(const McpClient&) = delete;
+  McpClient& operator=(const McpClient&) = delete;
+
+  const std::string& protocolVersion() const { return protocolVersion_; }
+  const std::string& serverName() const { return name_; }  // from serverInfo, may be empty
+
+  // All pages of tools/list.
+  Result<std::vector<ListedTool>> listTools(std::chrono::milliseconds timeout, const CancelToken& cancel);
+  // The same without blocking: `done` runs once, on the reading thread (or at
+  // once when the connection is closed).
+  void listToolsAsync(std::function<void(Result<std::vector<ListedTool>>)> done);
+
+  // tools/call with exactly these arguments (a JSON object's text). Progress
+  // messages go to onProgress (reading thread). On cancel or timeout the server
+  // is sent notifications/cancelled and the call ends with Errc::cancelled or
+  // Errc::timeout. The response owns the result object.
+  Result<rpc::Response> callTool(const std::string& tool, const std::string& argumentsJson,
+                                 std::chrono::milliseconds timeout, const CancelToken& cancel,
+                                 std::function<void(const std::string&)> onProgress);
+
+  // Whether the server said it has resources (its initialize capabilities).
+  bool hasResources() const { return hasResources_; }
+  // All pages of resources/list.
+  Result<std::vector<ListedResource>> listResources(std::chrono::milliseconds timeout, const CancelToken& cancel);
+  // resources/read; the response owns the result ({contents:[...]}).
+  Result<rpc::Response> readResource(const std::string& uri, std::chrono::milliseconds timeout,
+                                     const CancelToken& cancel);
+
+  // False once the server's output ended (it exited or closed stdout).
+  bool alive() const;
+  // Why the connection is gone: the exit status and the end of stderr.
+  std::string whyClosed();
+
+ private:
+  McpClient(const ServerConfig& config, ClientHooks hooks);
+  Status start();
+  Status handshake(std::chrono::milliseconds timeout, const CancelToken& cancel);
+  void installHandlers();
+  void readLoop();
+  Result<rpc::Response> await(const std::string& method, const rpc::ParamsWriter& params,
+                              std::chrono::milliseconds timeout, const CancelToken& cancel);
+  void listPage(std::string cursor, std::shared_ptr<std::vector<ListedTool>> sofar,
+                std::shared_ptr<std::function<void(Result<std::vector<ListedTool>>)>> done);
+
+  ServerConfig config_;
+  ClientHooks hooks_;
+  std::unique_ptr<process::ChildChannel> child_;  // stdio
+  std::unique_ptr<rpc::ByteChannel> stdio_;        // child_'s pipes, closed only between writes
+  std::unique_ptr<HttpChannel> http_;              // HTTP
+  std::shared_ptr<rpc::Peer> peer_;
+  std::thread reader_;
+  std::atomic<bool> closed_{false};
+  std::atomic<int> badLines_{0};
+  std::string protocolVersion_;
+  bool hasResources_ = false;
+  std::string name_;
+  std::mutex progressMutex_;
+  std::map<std::string, std::function<void(const std::string&)>> progress_;  // by progress token
+  std::atomic<uint64_t> nextProgress_{0};
+};
+
+}  // namespace lathe::tools::mcp

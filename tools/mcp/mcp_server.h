@@ -1,0 +1,77 @@
+// One configured MCP server of a session: connects it, registers its tools
+// in the session's registry (re-listing when the server says they changed),
+// and runs calls, restarting a server that crashed on the next call. A server
+// that fails never throws: its failure is an error value and one notice.
+//
+// Threads: start() runs on a starter thread; call() on tool worker threads
+// (connections are made under one mutex, so a restart happens once); re-lists
+// run on the connection's reading thread. shutdown() on the session's owner.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "protocol/base/cancel.h"
+#include "protocol/base/result.h"
+#include "tools/core/registry.h"
+#include "tools/core/tool.h"
+#include "tools/mcp/mcp_client.h"
+#include "tools/mcp/server_config.h"
+
+namespace lathe::tools::mcp {
+
+struct ServerEnvironment {
+  ToolRegistry* registry = nullptr;
+  std::mutex* registryMutex = nullptr;  // shared by a session's servers: naming is then race-free
+  std::function<std::vector<std::string>()> rootDirs;
+};
+
+class McpServer : public std::enable_shared_from_this<McpServer> {
+ public:
+  McpServer(ServerConfig config, ServerEnvironment environment);
+  ~McpServer();
+
+  const ServerConfig& config() const { return config_; }
+
+  // Connects and registers the tools; the error says why not.
+  Status start(const CancelToken& cancel);
+
+  // Calls one of the server's tools (its own name) with the model's arguments.
+  ToolResult call(const std::string& tool, const std::string& argumentsJson, const CancelToken& cancel,
+                  const OutputSink& progress);
+
+  // Whether the connected server has resources.
+  bool hasResources();
+  // Its resources, listed now.
+  Result<std::vector<ListedResource>> listResources(const CancelToken& cancel);
+  // One resource, read now, as what the model and the person see.
+  ToolResult readResource(const std::string& uri, const CancelToken& cancel);
+
+  // Ends the connection for good (no restart after this).
+  void shutdown();
+
+ private:
+  std::chrono::milliseconds connectTimeout() const;
+  // The live connection, connecting (again) when there is none.
+  Result<std::shared_ptr<McpClient>> connection(const CancelToken& cancel);
+  std::shared_ptr<McpClient> current();
+  void registerTools(const std::vector<ListedTool>& tools);
+  void refresh(McpClient& client);  // on that client's reading thread
+
+  ServerConfig config_;
+  ServerEnvironment env_;
+  std::mutex connectMutex_;  // held while connecting, so a restart happens once
+  std::mutex clientMutex_;   // guards client_ and closed_; never held while waiting
+  std::shared_ptr<McpClient> client_;
+  bool closed_ = false;
+  CancelToken closing_ = CancelToken::create();
+  std::mutex refreshMutex_;
+  bool refreshing_ = false;
+  bool refreshAgain_ = false;
+};
+
+}  // namespace lathe::tools::mcp

@@ -1,0 +1,112 @@
+// A session's MCP servers.
+#include "tools/mcp/session_servers.h"
+
+#include <algorithm>
+
+#include "protocol/base/cancel.h"
+#include "protocol/base/log.h"
+#include "tools/mcp/mcp_server.h"
+#include "tools/mcp/resource_tools.h"
+
+namespace lathe::tools::mcp {
+
+SessionServers::SessionServers(ToolRegistry& registry, std::vector<std::string> rootDirs)
+    : registry_(registry), rootDirs_(std::move(rootDirs)), directory_(std::make_shared<ServerDirectory>()) {}
+
+SessionServers::~SessionServers() { shutdown(); }
+
+void SessionServers::notice(std::string text) {
+  log(LogLevel::warn, text);
+  std::lock_guard lock(mutex_);
+  notices_.push_back(std::move(text));
+}
+
+void SessionServers::start(std::vector<ServerConfig> configs) {
+  for (auto& config : configs) {
+    std::lock_guard lock(mutex_);
+    if (closed_) return;
+    bool duplicate = std::any_of(servers_.begin(), servers_.end(),
+                                 [&](const auto& server) { return server->config().name == config.name; });
+    if (duplicate || config.name.empty()) {
+      std::string text = "MCP server \"" + config.name + "\" was not started: " +
+                         (duplicate ? "another server of this session has that name" : "it has no name");
+      log(LogLevel::warn, text);
+      notices_.push_back(std::move(text));
+      continue;
+    }
+    ServerEnvironment env{&registry_, &registryMutex_, [dirs = rootDirs_] { return dirs; }};
+    auto server = std::make_shared<McpServer>(std::move(config), env);
+    servers_.push_back(server);
+    ++starting_;
+    try {
+      starters_.emplace_back([this, server] { run(server); });
+    } catch (const std::system_error& e) {
+      --starting_;
+      notices_.push_back("MCP server \"" + server->config().name + "\" was not started: " + e.what());
+    }
+  }
+}
+
+void SessionServers::run(std::shared_ptr<McpServer> server) {
+  const std::string& name = server->config().name;
+  auto started = server->start(CancelToken::create());
+  if (started) {
+    directory_->add(server);
+    if (server->hasResources()) addResourceTools();
+    std::lock_guard lock(mutex_);
+    connected_.push_back(name);
+  } else if (started.error().code != Errc::cancelled) {
+    notice("MCP server \"" + name + "\" failed to start, so its tools are not available: " + started.error().message);
+  }
+  std::lock_guard lock(mutex_);
+  --starting_;
+  changed_.notify_all();
+}
+
+void SessionServers::addResourceTools() {
+  std::lock_guard lock(registryMutex_);
+  if (resourceToolsAdded_) return;
+  resourceToolsAdded_ = true;
+  for (auto* make : {&makeListResourcesTool, &makeReadResourceTool}) {
+    if (auto added = registry_.add(make(directory_)); !added) log(LogLevel::warn, added.error().message);
+  }
+}
+
+void SessionServers::waitForStarts(std::chrono::milliseconds bound) {
+  std::unique_lock lock(mutex_);
+  changed_.wait_for(lock, bound, [this] { return starting_ == 0; });
+}
+
+std::vector<std::string> SessionServers::takeNotices() {
+  std::lock_guard lock(mutex_);
+  return std::exchange(notices_, {});
+}
+
+std::vector<std::string> SessionServers::connected() {
+  std::lock_guard lock(mutex_);
+  return connected_;
+}
+
+void SessionServers::shutdown() {
+  std::vector<std::shared_ptr<McpServer>> servers;
+  std::vector<std::thread> starters;
+  {
+    std::lock_guard lock(mutex_);
+    closed_ = true;
+    servers.swap(servers_);
+    starters.swap(starters_);
+  }
+  // Every server at once: each waits a moment for its child to exit.
+  std::vector<std::thread> enders;
+  for (auto& server : servers) {
+    try {
+      enders.emplace_back([server] { server->shutdown(); });
+    } catch (const std::system_error&) {
+      server->shutdown();
+    }
+  }
+  for (auto& ender : enders) ender.join();
+  for (auto& starter : starters) starter.join();
+}
+
+}  // namespace lathe::tools::mcp

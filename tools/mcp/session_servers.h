@@ -1,0 +1,67 @@
+// The MCP servers of one session: starts each in parallel (session/new never
+// waits for them), lets the first prompt wait a bounded time for servers still
+// starting, collects one notice per server that failed (for the person), and
+// ends every server with the session.
+//
+// Threads: start(), waitForStarts(), takeNotices() and the destructor from the
+// session's threads (thread-safe); each server starts on its own thread.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tools/core/registry.h"
+#include "tools/mcp/server_config.h"
+
+namespace lathe::tools::mcp {
+
+class McpServer;
+class ServerDirectory;
+
+class SessionServers {
+ public:
+  // `rootDirs` are the session's workspace roots (answered to roots/list).
+  SessionServers(ToolRegistry& registry, std::vector<std::string> rootDirs);
+  ~SessionServers();  // ends every server and joins the starters
+  SessionServers(const SessionServers&) = delete;
+  SessionServers& operator=(const SessionServers&) = delete;
+
+  // Starts these servers (returns at once). A name already in use is refused
+  // with a notice.
+  void start(std::vector<ServerConfig> configs);
+  // Waits until no server is still starting, or `bound` passed.
+  void waitForStarts(std::chrono::milliseconds bound);
+  // What the person should be told (each failure once), then forgotten.
+  std::vector<std::string> takeNotices();
+  // The names of the servers that are connected (for tests and diagnostics).
+  std::vector<std::string> connected();
+
+  void shutdown();
+
+ private:
+  void run(std::shared_ptr<McpServer> server);
+  void notice(std::string text);
+  void addResourceTools();
+
+  ToolRegistry& registry_;
+  std::vector<std::string> rootDirs_;
+  std::mutex registryMutex_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::vector<std::shared_ptr<McpServer>> servers_;
+  std::vector<std::string> connected_;
+  std::vector<std::thread> starters_;
+  std::vector<std::string> notices_;
+  std::shared_ptr<ServerDirectory> directory_;  // what the resource tools see
+  bool resourceToolsAdded_ = false;              // guarded by registryMutex_
+  int starting_ = 0;
+  bool closed_ = false;
+};
+
+}  // namespace lathe::tools::mcp
