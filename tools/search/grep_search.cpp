@@ -262,6 +262,10 @@ class GrepInvocation final : public ToolInvocation {
     SearchRun run{params_, compiled_, context_.limits.maxLineChars};
     std::vector<std::unique_ptr<Worker>> workers;
     if (S_ISREG(st.st_mode)) {
+      // A file named to it is read as read_file reads it: .geminiignore applies.
+      if (!params_.noIgnore && ignoredByGeminiIgnore(*context_.workspace, params_.path)) {
+        return ToolResult::failure(ErrorType::invalid_params, geminiIgnoredMessage(params_.path));
+      }
       workers.push_back(makeWorker());
       std::string_view path = params_.path;
       searchFile(path, path.substr(path.rfind('/') + 1), run, *workers[0]);
