@@ -14,6 +14,7 @@
 
 #include "tests/unit/tool_fixture.h"
 #include "tools/builtin/builtin_tools.h"
+#include "tools/core/hard_links.h"
 
 using namespace lathe;
 using namespace lathe::tools;
@@ -154,4 +155,67 @@ TEST_CASE("special files: a hard link to a file outside the workspace is not wri
   REQUIRE(result.error);
   CHECK(result.error->message.find("hard links") != std::string::npos);
   CHECK(lathe::testing::readFile(outsideFile) == "original\n");
+}
+
+// The rule (tools/core/hard_links.h): a file with several hard links is read
+// or edited only when all of them are inside the workspace.
+TEST_CASE("hard links: a file linked to one outside is not read, searched, outlined or edited") {
+  ToolFixture f;
+  f.context.files = makeDiskFileStore();
+  auto outsideFile = f.outside.write("secret.py", "def secret_hl(): pass  # outside-secret-hl\n");
+  if (::link(outsideFile.c_str(), (f.root.path / "linked.py").c_str()) != 0) {
+    WARN("hard links across these folders are not possible here");
+    return;
+  }
+  f.root.write("plain.py", "def plain(): pass\n");
+
+  auto read = f.run(*makeReadFileTool(f.context), R"({"file_path": "linked.py"})");
+  REQUIRE(read.error);
+  CHECK(read.error->message.find("hard links") != std::string::npos);
+  CHECK(llmText(read).find("outside-secret-hl") == std::string::npos);
+
+  auto outline = f.run(*makeOutlineTool(f.context), arg("path", (f.root.path / "linked.py").string()));
+  REQUIRE(outline.error);
+  CHECK(llmText(outline).find("secret_hl") == std::string::npos);
+
+  auto many = f.run(*makeReadManyFilesTool(f.context), R"({"include": ["linked.py", "plain.py"]})");
+  CHECK(llmText(many).find("outside-secret-hl") == std::string::npos);
+
+  auto grep = f.run(*makeGrepSearchTool(f.context), R"({"pattern": "outside-secret-hl"})");
+  CHECK(llmText(grep).find("No matches found") == 0);  // the pattern is echoed; no line is
+  CHECK(llmText(grep).find("1 file was not searched") != std::string::npos);
+  auto grepOne = f.run(*makeGrepSearchTool(f.context), R"({"pattern": "secret", "dir_path": "linked.py"})");
+  CHECK(llmText(grepOne).find("outside-secret-hl") == std::string::npos);
+  CHECK(llmText(grepOne).find("L1:") == std::string::npos);
+
+  auto edit = f.run(*makeReplaceTool(f.context),
+                    R"({"file_path": "linked.py", "old_string": "pass", "new_string": "return 1", "instruction": "x"})");
+  REQUIRE(edit.error);
+  CHECK(lathe::testing::readFile(outsideFile) == "def secret_hl(): pass  # outside-secret-hl\n");
+}
+
+TEST_CASE("hard links: links that all stay inside the workspace are read and edited") {
+  ToolFixture f;
+  f.context.files = makeDiskFileStore();
+  auto a = f.root.write("a.txt", "shared inside\n");
+  std::filesystem::create_directories(f.root.path / "sub");
+  REQUIRE(::link(a.c_str(), (f.root.path / "sub/b.txt").c_str()) == 0);
+  CHECK(llmText(f.run(*makeReadFileTool(f.context), R"({"file_path": "sub/b.txt"})")) == "shared inside\n");
+  auto grep = f.run(*makeGrepSearchTool(f.context), R"({"pattern": "shared", "names_only": true})");
+  CHECK(llmText(grep).find("a.txt") != std::string::npos);
+  CHECK(llmText(grep).find("sub/b.txt") != std::string::npos);
+  auto edit = f.run(*makeReplaceTool(f.context),
+                    R"({"file_path": "a.txt", "old_string": "inside", "new_string": "edited", "instruction": "x"})");
+  CHECK_FALSE(edit.error);
+  CHECK(lathe::testing::readFile(a) == "shared edited\n");
+
+  // When the search cannot finish it cannot tell: refused.
+  std::filesystem::create_directories(f.root.path / "sub2");
+  REQUIRE(::link((f.root.path / "sub/b.txt").c_str(), (f.root.path / "sub2/c.txt").c_str()) == 0);
+  struct stat st {};
+  REQUIRE(::stat((f.root.path / "sub2/c.txt").c_str(), &st) == 0);
+  CHECK(outsideHardLinks(*f.context.workspace, (f.root.path / "sub2/c.txt").string(), st).has_value() == false);
+  auto bounded = outsideHardLinks(*f.context.workspace, (f.root.path / "sub2/c.txt").string(), st, 2);
+  REQUIRE(bounded);
+  CHECK(bounded->find("too large") != std::string::npos);
 }
