@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <functional>
 
 #include "tests/unit/tool_fixture.h"
 #include "tools/builtin/builtin_tools.h"
@@ -218,4 +219,90 @@ TEST_CASE("hard links: links that all stay inside the workspace are read and edi
   auto bounded = outsideHardLinks(*f.context.workspace, (f.root.path / "sub2/c.txt").string(), st, 2);
   REQUIRE(bounded);
   CHECK(bounded->find("too large") != std::string::npos);
+}
+
+namespace {
+
+// The disk, with something done to the workspace in the instant between the
+// edit's last check and its write (the window a swap would use).
+class SwapBeforeWrite final : public FileStore {
+ public:
+  explicit SwapBeforeWrite(std::function<void()> swap) : swap_(std::move(swap)) {}
+  Result<std::string> readText(const std::string& path, const CancelToken& cancel) override {
+    return disk_->readText(path, cancel);
+  }
+  Status writeText(const std::string& path, const std::string& content, const CancelToken& cancel) override {
+    swap_();
+    return disk_->writeText(path, content, cancel);
+  }
+  Status writeTextExact(const std::string& path, const std::string& content, const CancelToken& cancel) override {
+    swap_();
+    return disk_->writeTextExact(path, content, cancel);
+  }
+
+ private:
+  std::function<void()> swap_;
+  std::shared_ptr<FileStore> disk_ = makeDiskFileStore();
+};
+
+ToolResult approvedReplace(ToolFixture& f, const std::string& file) {
+  auto replace = makeReplaceTool(f.context);
+  auto built = replace->build(json::parse(R"({"file_path": ")" + file +
+                                          R"(", "instruction": "i", "old_string": "hello", "new_string": "pwned"})")
+                                  .value());
+  REQUIRE(built.invocation);
+  auto details = built.invocation->shouldConfirmExecute(CancelToken());
+  REQUIRE(details);
+  REQUIRE(details->has_value());
+  built.invocation->setApproval(Approval::person);
+  return built.invocation->execute(CancelToken(), [](const std::string&) {});
+}
+
+}  // namespace
+
+TEST_CASE("edits write without following links: a file swapped for a link after the last check is not written through") {
+  ToolFixture f;
+  f.root.write("a.txt", "hello\n");
+  auto outsideFile = f.outside.write("target.txt", "hello\n");
+  f.context.files = std::make_shared<SwapBeforeWrite>([&] {
+    std::filesystem::remove(f.root.path / "a.txt");
+    std::filesystem::create_symlink(outsideFile, f.root.path / "a.txt");
+  });
+  auto result = approvedReplace(f, "a.txt");
+  REQUIRE(result.error);
+  CHECK(result.error->message.find("symbolic link") != std::string::npos);
+  CHECK(lathe::testing::readFile(outsideFile) == "hello\n");
+  CHECK(std::filesystem::is_symlink(f.root.path / "a.txt"));
+}
+
+TEST_CASE("edits write without following links: a folder swapped for a link after the last check is not written into") {
+  ToolFixture f;
+  f.root.write("sub/a.txt", "hello\n");
+  auto outsideFile = f.outside.write("a.txt", "hello\n");
+  f.context.files = std::make_shared<SwapBeforeWrite>([&] {
+    std::filesystem::rename(f.root.path / "sub", f.root.path / "sub.old");
+    std::filesystem::create_directory_symlink(f.outside.path, f.root.path / "sub");
+  });
+  auto result = approvedReplace(f, "sub/a.txt");
+  REQUIRE(result.error);
+  CHECK(result.error->message.find("nothing was written") != std::string::npos);
+  CHECK(lathe::testing::readFile(outsideFile) == "hello\n");
+  CHECK(f.outside.entries() == std::vector<std::string>{"a.txt"});  // no temporary left there either
+}
+
+TEST_CASE("edits write without following links: the store's exact write refuses links, the plain one follows a final link") {
+  ToolFixture f;
+  auto store = makeDiskFileStore();
+  auto target = f.root.write("real.txt", "old\n");
+  std::filesystem::create_symlink(target, f.root.path / "link.txt");
+  auto exact = store->writeTextExact((f.root.path / "link.txt").string(), "new\n", CancelToken());
+  REQUIRE_FALSE(exact.ok());
+  CHECK(lathe::testing::readFile(target) == "old\n");
+  REQUIRE(store->writeTextExact(target.string(), "new\n", CancelToken()).ok());
+  CHECK(lathe::testing::readFile(target) == "new\n");
+  // Missing folders are created, one at a time, without following links.
+  REQUIRE(store->writeTextExact((f.root.path / "x/y/new.txt").string(), "fresh\n", CancelToken()).ok());
+  CHECK(lathe::testing::readFile(f.root.path / "x/y/new.txt") == "fresh\n");
+  REQUIRE(store->writeText((f.root.path / "link.txt").string(), "via link\n", CancelToken()).ok());
+  CHECK(lathe::testing::readFile(target) == "via link\n");
 }

@@ -78,7 +78,7 @@ ToolResult EditInvocation::execute(const CancelToken& cancel, const OutputSink&)
                                        "Read the file again and retry against its current content.");
   }
   if (auto why = swapped(*context_.workspace, path_, shown_)) return ToolResult::failure(ErrorType::execution_failed, *why);
-  if (Status written = context_.files->writeText(path_, change.toWrite(), cancel); !written) {
+  if (Status written = context_.files->writeTextExact(path_, change.toWrite(), cancel); !written) {
     return ToolResult::failure(storeErrorType(written.error()), "Failed to write " + path_ + ": " + written.error().message);
   }
   ToolResult result;
