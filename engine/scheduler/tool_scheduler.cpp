@@ -10,6 +10,7 @@
 #include "engine/scheduler/call_state.h"
 #include "engine/scheduler/markdown_fence.h"
 #include "engine/scheduler/permission_options.h"
+#include "tools/core/wait_for_previous.h"
 
 namespace lathe::engine {
 namespace {
@@ -243,7 +244,8 @@ std::vector<Part> ToolScheduler::run(const std::vector<FunctionCall>& calls, con
   while (i < calls.size()) {
     size_t end = i + 1;
     if (isReadOnlyCall(calls[i])) {
-      while (end < calls.size() && isReadOnlyCall(calls[end])) ++end;
+      // wait_for_previous: the call starts a new batch, after this one ends.
+      while (end < calls.size() && isReadOnlyCall(calls[end]) && !tools::waitsForPrevious(calls[end].args.text)) ++end;
     }
     runBatch(calls, i, end, outcomes, cancel);
     i = end;

@@ -376,3 +376,31 @@ TEST_CASE("notes after an approved edit replace the content, so the diff is sent
   CHECK(done.content->front().newText == kNewText);
   CHECK((*done.content)[1].text == "Syntax error at 2:1");
 }
+
+TEST_CASE("wait_for_previous: a read-only call that sets it starts after the calls before it have finished") {
+  FakeTool::Behaviour overlapping(false);
+  overlapping.meeting = std::make_shared<Meeting>(2);  // the first two run together
+  Fixture f(FakeTool::Behaviour(), overlapping);
+  auto later = std::make_unique<FakeTool>("fake_read_later", tools::Kind::read, FakeTool::Behaviour(false));
+  FakeTool* laterTool = later.get();
+  (void)f.registry.add(std::move(later));
+  FunctionCall waiting{"", "fake_read_later", json::Raw{R"({"path":"/w/c","wait_for_previous":true})"}};
+  auto parts = f.scheduler->run({callOf("fake_read", "/w/a"), callOf("fake_read", "/w/b"), waiting}, CancelToken());
+  REQUIRE(parts.size() == 3);
+  CHECK_FALSE(overlapping.meeting->missed);
+  CHECK(f.reader->runs == 2);
+  CHECK(laterTool->runs == 1);
+  CHECK(responseText(parts[2]).find("ran /w/c") != std::string::npos);
+  // The waiting call was announced only once both others had completed.
+  std::vector<std::string> order;
+  for (const auto& u : f.editor.updates) {
+    if (auto* call = std::get_if<acp::ToolCall>(&u)) order.push_back("start " + call->title);
+    if (auto* done = std::get_if<acp::ToolCallUpdate>(&u); done && done->status == acp::ToolCallStatus::completed) {
+      order.push_back("done");
+    }
+  }
+  REQUIRE(order.size() == 6);
+  CHECK(order[4] == "start Fake: /w/c");
+  CHECK(order[2] == "done");
+  CHECK(order[3] == "done");
+}
