@@ -37,6 +37,7 @@ struct Options {
   int runs = 9;
   size_t megabytes = 10;
   std::string dir = "/tmp";
+  bool turnOnly = false;  // for profiling the turn path alone
 };
 
 double msSince(Clock::time_point start) {
@@ -128,8 +129,10 @@ bool parseArgs(int argc, char** argv, Options& o) {
       o.megabytes = static_cast<size_t>(std::max(1, std::atoi(v)));
     } else if (a == "--dir" && (v = next())) {
       o.dir = v;
+    } else if (a == "--turn-only") {
+      o.turnOnly = true;
     } else {
-      std::fprintf(stderr, "usage: replace_bench [--runs N] [--size-mb MB] [--dir DIR]\n");
+      std::fprintf(stderr, "usage: replace_bench [--runs N] [--size-mb MB] [--dir DIR] [--turn-only]\n");
       return false;
     }
   }
@@ -173,7 +176,7 @@ int main(int argc, char** argv) {
 
   Stats total, build, confirm, execute, bare, store;
   int failures = 0;
-  for (int run = 0; run < options.runs + 1; ++run) {  // the first run warms the page cache
+  for (int run = 0; !options.turnOnly && run < options.runs + 1; ++run) {  // the first run warms the page cache
     writePlain(file, original);
     auto t0 = Clock::now();
     auto built = replace->build(params);
@@ -182,11 +185,13 @@ int main(int argc, char** argv) {
     auto details = built.invocation ? built.invocation->shouldConfirmExecute(CancelToken())
                                     : Result<std::optional<ConfirmationDetails>>(makeError(Errc::internal, "no build"));
     double tConfirm = msSince(t1);
+    bool confirmed = details.ok();
+    details = std::optional<ConfirmationDetails>{};  // shown and gone, as in a turn: its texts are not kept through execute
     auto t2 = Clock::now();
     ToolResult result = built.invocation ? built.invocation->execute(CancelToken(), {}) : ToolResult{};
     double tExecute = msSince(t2);
     double tTotal = msSince(t0);
-    if (!details.ok() || result.error || !built.invocation) {
+    if (!confirmed || result.error || !built.invocation) {
       ++failures;
       if (result.error) std::fprintf(stderr, "replace failed: %s\n", result.error->message.c_str());
     }
@@ -199,23 +204,28 @@ int main(int argc, char** argv) {
 
   // The same call as a turn runs it: scheduler, permission request and final
   // update encoded for the wire.
-  Stats turn;
-  {
+  // Asked (the diff travels in the permission request) and in autoEdit (it
+  // travels in the final update).
+  Stats turn, autoTurn;
+  for (auto [mode0, stats] : {std::pair{engine::ApprovalMode::standard, &turn}, std::pair{engine::ApprovalMode::autoEdit, &autoTurn}}) {
     tools::ToolRegistry registry;
     (void)registry.add(makeReplaceTool(context));
     WireEditor editor;
-    std::atomic<engine::ApprovalMode> mode{engine::ApprovalMode::standard};
+    std::atomic<engine::ApprovalMode> mode{mode0};
     engine::ToolScheduler scheduler(registry, editor, "bench", mode);
     for (int run = 0; run < options.runs + 1; ++run) {
       writePlain(file, original);
       auto t0 = Clock::now();
       auto parts = scheduler.run({engine::FunctionCall{"", "replace", json::Raw{args}}}, CancelToken());
-      if (run > 0) turn.ms.push_back(msSince(t0));
-      if (parts.empty() || parts[0].functionResponse->response.text.find("\"error\"") != std::string::npos) ++failures;
+      if (run > 0) stats->ms.push_back(msSince(t0));
+      if (parts.empty() || parts[0].functionResponse->response.text.find("\"error\"") != std::string::npos ||
+          readPlain(file).find("int unique_marker = 43;") == std::string::npos) {
+        ++failures;
+      }
     }
   }
 
-  for (int run = 0; run < options.runs; ++run) {
+  for (int run = 0; !options.turnOnly && run < options.runs; ++run) {
     writePlain(file, original);
     auto t0 = Clock::now();
     std::string text = readPlain(file);
@@ -224,7 +234,7 @@ int main(int argc, char** argv) {
   }
 
   auto disk = makeDiskFileStore();
-  for (int run = 0; run < options.runs; ++run) {
+  for (int run = 0; !options.turnOnly && run < options.runs; ++run) {
     writePlain(file, original);
     auto t0 = Clock::now();
     auto text = disk->readText(file.string(), CancelToken());
@@ -235,13 +245,18 @@ int main(int argc, char** argv) {
 
   std::printf("replace_bench: one replacement in a %.1f MB file, %d runs (dir %s)\n",
               static_cast<double>(original.size()) / (1024.0 * 1024.0), options.runs, options.dir.c_str());
-  total.print("replace: build+confirm+execute");
-  build.print("  build");
-  confirm.print("  shouldConfirmExecute");
-  execute.print("  execute (re-read, write, fsync)");
+  if (!options.turnOnly) {
+    total.print("replace: build+confirm+execute");
+    build.print("  build");
+    confirm.print("  shouldConfirmExecute");
+    execute.print("  execute (re-read, write, fsync)");
+  }
   turn.print("as a turn runs it (ACP payloads)");
-  bare.print("bare read + write (fstream)");
-  store.print("disk store read + atomic write");
+  autoTurn.print("  the same in autoEdit (no question)");
+  if (!options.turnOnly) {
+    bare.print("bare read + write (fstream)");
+    store.print("disk store read + atomic write");
+  }
   if (failures) std::printf("failures: %d\n", failures);
 
   std::error_code ec;

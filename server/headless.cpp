@@ -39,6 +39,8 @@ class TerminalClient final : public engine::EditorClient {
       std::string text;
       if (change->content) {
         for (const auto& item : *change->content) text += item.type == acp::ToolCallContent::Type::diff ? "edited " + item.path : item.text;
+      } else if (change->locations && !change->locations->empty()) {
+        text = "edited " + change->locations->front().path;  // an approved edit: its diff was in the question
       }
       info(std::string(*change->status == acp::ToolCallStatus::completed ? "  ok: " : "  failed: ") + text);
     }

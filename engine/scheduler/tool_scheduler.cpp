@@ -3,12 +3,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <system_error>
 #include <thread>
 
 #include "engine/scheduler/call_state.h"
 #include "engine/scheduler/markdown_fence.h"
 #include "engine/scheduler/permission_options.h"
+#include "tools/core/wait_for_previous.h"
 
 namespace lathe::engine {
 namespace {
@@ -60,19 +62,29 @@ acp::ToolCallContent diffContent(tools::FileDiff diff) {
 }
 
 // The 1-based line where a diff's first change is, so the editor can jump there.
+// Compared a block at a time (memcmp), then byte by byte inside the block
+// that differs: file texts are megabytes.
 int64_t firstChangedLine(const tools::FileDiff& diff) {
   std::string_view before = diff.oldText ? std::string_view(*diff.oldText) : std::string_view();
   std::string_view after = diff.newText;
-  size_t same = std::mismatch(before.begin(), before.end(), after.begin(), after.end()).first - before.begin();
+  constexpr size_t kBlock = 4096;
+  const size_t common = std::min(before.size(), after.size());
+  size_t same = 0;
+  while (same + kBlock <= common && std::memcmp(before.data() + same, after.data() + same, kBlock) == 0) same += kBlock;
+  while (same < common && before[same] == after[same]) ++same;
   return 1 + std::count(after.begin(), after.begin() + static_cast<std::ptrdiff_t>(same), '\n');
 }
 
 // What the person sees in a permission request for each confirmation type.
-std::vector<acp::ToolCallContent> confirmationContent(const tools::ConfirmationDetails& details) {
+// An edit's texts move into the request (megabytes, needed nowhere else
+// once shown); its path stays for the approval that follows.
+std::vector<acp::ToolCallContent> confirmationContent(tools::ConfirmationDetails& details) {
   if (auto* edit = std::get_if<tools::EditConfirmation>(&details)) {
-    // Readers of the update (headless, tests) get the texts; the wire gets the encoding, made once.
-    acp::ToolCallContent content = diffContent(edit->diff);
-    content.encoded = acp::encodeDiff(edit->diff.path, edit->diff.oldText, edit->diff.newText);
+    acp::ToolCallContent content;
+    content.type = acp::ToolCallContent::Type::diff;
+    content.path = edit->diff.path;
+    content.oldText = std::move(edit->diff.oldText);
+    content.newText = std::move(edit->diff.newText);
     std::vector<acp::ToolCallContent> items;
     items.push_back(std::move(content));  // a braced list would copy it
     if (!edit->sensitive.empty()) items.push_back(textContent("Asked even when edits are allowed: " + edit->sensitive + "."));
@@ -117,8 +129,9 @@ class ToolScheduler::CallRun {
   void setMarkdown(bool markdown) { markdown_ = markdown; }
   // Text for the person: raw output is fenced.
   std::string display(const std::string& text) const { return markdown_ ? text : fenced(text); }
-  // The diff the person approved, already encoded: the final update reuses it.
-  void setApprovedDiff(acp::ToolCallContent diff) { approvedDiff_ = std::move(diff); }
+  // The person saw the diff in the permission request, where the editor
+  // took it as this call's content; `line` is its first changed line.
+  void setDiffShown(int64_t line) { shownDiffLine_ = line; }
 
   // Ends the call: the model reads `forModel`; the person sees `forPerson`
   // (the same when empty).
@@ -155,20 +168,28 @@ class ToolScheduler::CallRun {
     acp::ToolCallUpdate done = updateOf(CallState::success);
     std::vector<acp::ToolCallContent> content;
     if (auto* diff = std::get_if<tools::FileDiff>(&result.returnDisplay)) {
-      done.locations = std::vector<acp::ToolCallLocation>{{diff->path, firstChangedLine(*diff)}};
-      // The edit wrote what was approved (edit tools check), so its encoding serves again.
-      content.push_back(approvedDiff_ ? std::move(*approvedDiff_) : diffContent(std::move(*diff)));
+      done.locations = std::vector<acp::ToolCallLocation>{{diff->path, shownDiffLine_.value_or(0)}};
+      if (!shownDiffLine_) done.locations->front().line = firstChangedLine(*diff);
+      // The edit wrote what was approved (the edit tools check), and ACP
+      // updates replace only the fields they carry: the diff the permission
+      // request carried stays the call's content, so megabytes of text are
+      // not sent again. Notes replace the whole collection, diff included.
+      if (shownDiffLine_ && result.displayNotes.empty()) return sendSuccess(std::move(done));
+      content.push_back(diffContent(std::move(*diff)));
     } else if (auto* text = std::get_if<std::string>(&result.returnDisplay); text && !text->empty()) {
       content.push_back(textContent(display(*text)));
     }
     for (auto& note : result.displayNotes) content.push_back(textContent(std::move(note)));
     done.content = std::move(content);
+    return sendSuccess(std::move(done));
+  }
+
+ private:
+  Outcome sendSuccess(acp::ToolCallUpdate done) {
     done.rawOutput = outcome_.response.response;
     owner_.editor_.sendUpdate(owner_.sessionId_, acp::SessionUpdate(std::move(done)));  // a variant built from an lvalue would copy the diff
     return std::move(outcome_);
   }
-
- private:
   acp::ToolCallUpdate updateOf(CallState state) const {
     acp::ToolCallUpdate update;
     update.toolCallId = id_;
@@ -194,7 +215,7 @@ class ToolScheduler::CallRun {
   ToolScheduler& owner_;
   std::string id_;
   bool markdown_ = true;
-  std::optional<acp::ToolCallContent> approvedDiff_;
+  std::optional<int64_t> shownDiffLine_;
   CallStateMachine machine_;
   Outcome outcome_;
   std::mutex outputMutex_;
@@ -223,7 +244,8 @@ std::vector<Part> ToolScheduler::run(const std::vector<FunctionCall>& calls, con
   while (i < calls.size()) {
     size_t end = i + 1;
     if (isReadOnlyCall(calls[i])) {
-      while (end < calls.size() && isReadOnlyCall(calls[end])) ++end;
+      // wait_for_previous: the call starts a new batch, after this one ends.
+      while (end < calls.size() && isReadOnlyCall(calls[end]) && !tools::waitsForPrevious(calls[end].args.text)) ++end;
     }
     runBatch(calls, i, end, outcomes, cancel);
     i = end;
@@ -371,6 +393,7 @@ std::optional<ToolScheduler::Outcome> ToolScheduler::approve(const FunctionCall&
   }
   run.moveTo(CallState::awaiting_approval);
   acp::RequestPermissionRequest ask = permissionRequest(run, prepared, **details);
+  const bool showsDiff = std::holds_alternative<tools::EditConfirmation>(**details);
   auto answer = editor_.requestPermission(ask, cancel);
   // Fail closed: anything but a selected option we offered means no.
   if (cancel.cancelled()) return run.finish(CallState::cancelled, "Cancelled: the user stopped the turn.");
@@ -394,12 +417,12 @@ std::optional<ToolScheduler::Outcome> ToolScheduler::approve(const FunctionCall&
     std::lock_guard lock(approvalsMutex_);
     remember(approvals_, *choice->always, query);
   }
-  if (std::holds_alternative<tools::EditConfirmation>(**details)) run.setApprovedDiff(std::move(ask.toolCall.content->front()));
+  if (showsDiff) run.setDiffShown(ask.toolCall.locations->front().line.value_or(1));
   return std::nullopt;
 }
 
 acp::RequestPermissionRequest ToolScheduler::permissionRequest(const CallRun& run, const Prepared& prepared,
-                                                               const tools::ConfirmationDetails& details) const {
+                                                               tools::ConfirmationDetails& details) const {
   acp::RequestPermissionRequest ask;
   ask.sessionId = sessionId_;
   ask.toolCall.toolCallId = run.id();

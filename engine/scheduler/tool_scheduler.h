@@ -53,8 +53,9 @@ class ToolScheduler {
   Outcome runOne(const FunctionCall& call, const CancelToken& cancel, int depth);
   std::optional<Outcome> prepare(const FunctionCall& call, CallRun& run, Prepared& prepared);
   std::optional<Outcome> approve(const FunctionCall& call, CallRun& run, Prepared& prepared, const CancelToken& cancel);
+  // Moves an edit's texts out of `details` into the request.
   acp::RequestPermissionRequest permissionRequest(const CallRun& run, const Prepared& prepared,
-                                                  const tools::ConfirmationDetails& details) const;
+                                                  tools::ConfirmationDetails& details) const;
   bool isReadOnlyCall(const FunctionCall& call) const;
   std::string nextCallId();
 

@@ -22,6 +22,11 @@ class EditorFileStore final : public tools::FileStore {
     return editor_.readTextFile(sessionId_, path, cancel);
   }
 
+  // Without the editor's writes, the disk's: without following links.
+  Status writeTextExact(const std::string& path, const std::string& content, const CancelToken& cancel) override {
+    if (!editor_.capabilities().writeTextFile) return disk_->writeTextExact(path, content, cancel);
+    return writeText(path, content, cancel);
+  }
   Status writeText(const std::string& path, const std::string& content, const CancelToken& cancel) override {
     if (!editor_.capabilities().writeTextFile) return disk_->writeText(path, content, cancel);
     // Editors create the file but not always its folders: make those first

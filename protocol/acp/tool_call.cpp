@@ -18,6 +18,8 @@ void writeLocations(json::Writer& w, const std::vector<ToolCallLocation>& locati
 
 void writeDiff(json::Writer& w, const std::string& path, const std::optional<std::string>& oldText,
                const std::string& newText) {
+  // Room for both texts at once: growing for the second would copy the first.
+  w.reserve(path.size() + newText.size() + (oldText ? oldText->size() : 0), 64);
   w.StartObject();
   json::put(w, "type", "diff");
   json::put(w, "path", path);
@@ -32,7 +34,6 @@ void writeDiff(json::Writer& w, const std::string& path, const std::optional<std
 }
 
 void writeItem(json::Writer& w, const ToolCallContent& item) {
-  if (!item.encoded.empty()) return json::raw(w, item.encoded);
   if (item.type == ToolCallContent::Type::diff) return writeDiff(w, item.path, item.oldText, item.newText);
   w.StartObject();
   json::put(w, "type", "content");
@@ -52,10 +53,6 @@ void writeContent(json::Writer& w, const std::vector<ToolCallContent>& content) 
 }
 
 }  // namespace
-
-json::Raw encodeDiff(const std::string& path, const std::optional<std::string>& oldText, const std::string& newText) {
-  return {json::build([&](json::Writer& w) { writeDiff(w, path, oldText, newText); })};
-}
 
 void writeToolCallFields(json::Writer& w, const ToolCall& call) {
   json::put(w, "toolCallId", call.toolCallId);

@@ -15,21 +15,15 @@ struct ToolCallLocation {
   std::optional<int64_t> line;
 };
 
-// One item of tool call content: text, or a diff of a file. A diff may also
-// carry its encoding (`encoded`, its JSON object, written instead of the
-// fields), so a payload of megabytes is built once and sent in both the
-// permission request and the final update.
+// One item of tool call content: text, or a diff of a file. A diff's texts
+// (megabytes, for a big file) are escaped straight into the message.
 struct ToolCallContent {
   enum class Type { text, diff } type = Type::text;
   std::string text;
   std::string path;
   std::optional<std::string> oldText;  // null for a new file
   std::string newText;
-  json::Raw encoded;
 };
-
-// The JSON object of a diff content item.
-json::Raw encodeDiff(const std::string& path, const std::optional<std::string>& oldText, const std::string& newText);
 
 struct ToolCall {
   std::string toolCallId;

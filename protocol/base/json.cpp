@@ -135,6 +135,10 @@ void Writer::bulkString(std::string_view text) {
   appendQuoted(out_.text, utf8::sanitize(text));
 }
 
+void Writer::reserve(size_t bytes, size_t extra) {
+  out_.text.reserve(out_.text.size() + bytes + bytes / 16 + extra);
+}
+
 void str(Writer& w, std::string_view v) {
   if (v.size() < 4096) {
     w.String(v.data(), static_cast<rapidjson::SizeType>(v.size()));

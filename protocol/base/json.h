@@ -43,6 +43,10 @@ class Writer : public rapidjson::Writer<StringOut> {
   void bulkValue(std::string_view json, rapidjson::Type type);
   // Writes a string value, escaped straight into the output.
   void bulkString(std::string_view text);
+  // Makes room for `bytes` of text about to be written as strings (with
+  // their escapes) plus `extra`, so large values are not copied as the
+  // output grows.
+  void reserve(size_t bytes, size_t extra);
 
  private:
   StringOut& out_;

@@ -553,3 +553,26 @@ TEST_CASE("read_outline: refusals") {
   CHECK(depth.error->type == ErrorType::invalid_params);
   CHECK(f.build(R"({})").error);
 }
+
+TEST_CASE("read_outline: a file .geminiignore ignores is refused, as read_file refuses it") {
+  OutlineFixture f;
+  f.write(".geminiignore", "private/\n*.secret.py\n");
+  f.write("private/keys.py", "def hidden_key():\n    pass\n");
+  f.write("app.secret.py", "def hidden_too():\n    pass\n");
+  f.write("open.py", "def visible():\n    pass\n");
+  f.write(".gitignore", "open.py\n");  // .gitignore does not stop reading a file named to the tool
+  for (const char* rel : {"private/keys.py", "app.secret.py"}) {
+    INFO(rel);
+    auto result = f.run(R"({"path": ")" + f.abs(rel) + R"("})");
+    REQUIRE(result.error);
+    CHECK(result.error->type == ErrorType::invalid_params);
+    CHECK(result.error->message.find(".geminiignore") != std::string::npos);
+    CHECK(textOf(result).find("hidden") == std::string::npos);
+  }
+  auto open = f.run(R"({"path": ")" + f.abs("open.py") + R"("})");
+  REQUIRE_FALSE(open.error);
+  CHECK(textOf(open).find("visible") != std::string::npos);
+  // The folder's outline leaves them out too.
+  auto folder = f.run(R"({"path": ")" + f.root.str() + R"(", "recursive": true})");
+  CHECK(textOf(folder).find("hidden") == std::string::npos);
+}

@@ -15,6 +15,9 @@ using namespace lathe::engine;
 namespace {
 
 constexpr const char* kSchema = R"({"type":"object","properties":{"path":{"type":"string"}}})";
+// The fake edit's change: its first changed line is 2.
+constexpr const char* kOldText = "same\nold\n";
+constexpr const char* kNewText = "same\nnew\n";
 
 // A timed latch: runs that meet here prove they overlapped; a run that waits
 // in vain (the calls ran one by one) records it.
@@ -43,6 +46,8 @@ class FakeTool final : public tools::Tool {
     std::vector<std::string> liveOutput;
     std::chrono::milliseconds sleep{0};
     std::shared_ptr<struct Meeting> meeting;  // every run waits here for the others
+    bool showsDiff = false;                   // the result is the diff (as the edit tools')
+    std::vector<std::string> notes;           // shown with the result
   };
   FakeTool(std::string name, tools::Kind kind, Behaviour behaviour)
       : Tool(tools::ToolInfo{std::move(name), "Fake", "a fake", kind, kSchema, true, true}), behaviour_(behaviour) {}
@@ -64,7 +69,7 @@ class FakeTool final : public tools::Tool {
     Result<std::optional<tools::ConfirmationDetails>> shouldConfirmExecute(const CancelToken&) override {
       if (!tool_.behaviour_.confirm) return std::optional<tools::ConfirmationDetails>{};
       return std::optional<tools::ConfirmationDetails>{
-          tools::EditConfirmation{"Edit", tools::FileDiff{path_, std::string("old"), "new"}, {}}};
+          tools::EditConfirmation{"Edit", tools::FileDiff{path_, std::string(kOldText), kNewText}, {}}};
     }
     tools::ToolResult execute(const CancelToken&, const tools::OutputSink& output) override {
       int now = ++tool_.concurrent;
@@ -80,6 +85,8 @@ class FakeTool final : public tools::Tool {
       ++tool_.runs;
       auto result = tools::ToolResult::text("ran " + path_, "ran");
       result.tailToolCallRequest = tool_.behaviour_.tail;
+      if (tool_.behaviour_.showsDiff) result.returnDisplay = tools::FileDiff{path_, std::string(kOldText), kNewText};
+      result.displayNotes = tool_.behaviour_.notes;
       return result;
     }
 
@@ -254,7 +261,7 @@ TEST_CASE("what the person sees: a human sentence on rejection, rawOutput, fence
   f.scheduler->run({callOf("fake_edit")}, CancelToken());
   REQUIRE(f.editor.asked.size() == 2);
   REQUIRE(f.editor.asked[1].toolCall.locations);
-  CHECK((*f.editor.asked[1].toolCall.locations)[0].line == 1);
+  CHECK((*f.editor.asked[1].toolCall.locations)[0].line == 2);
   auto done = f.editor.all<acp::ToolCallUpdate>().back();
   CHECK(done.rawOutput.text == R"({"output":"ran /w/file.txt"})");
 }
@@ -315,4 +322,85 @@ TEST_CASE("a permission question the editor cancels ends the run; later calls ar
   CHECK(f.editor.asked.size() == 1);
   REQUIRE(parts.size() == 2);
   CHECK_THAT(responseText(parts[1]), Catch::Contains("cancelled"));
+}
+
+TEST_CASE("an approved edit's diff travels once: the final update leaves the diff the question showed") {
+  FakeTool::Behaviour behaviour;
+  behaviour.showsDiff = true;
+  Fixture f(behaviour);
+  f.editor.answer = [](auto&) { return select("allow_once"); };
+  f.scheduler->run({callOf("fake_edit")}, CancelToken());
+  REQUIRE(f.editor.asked.size() == 1);
+  REQUIRE(f.editor.asked[0].toolCall.content);
+  const auto& shown = f.editor.asked[0].toolCall.content->front();
+  CHECK(shown.type == acp::ToolCallContent::Type::diff);
+  CHECK(shown.oldText == std::optional<std::string>(kOldText));
+  CHECK(shown.newText == kNewText);
+  auto done = f.editor.all<acp::ToolCallUpdate>().back();
+  CHECK(*done.status == acp::ToolCallStatus::completed);
+  CHECK_FALSE(done.content.has_value());  // ACP: an absent field keeps the content the question set
+  REQUIRE(done.locations);
+  CHECK((*done.locations)[0].path == "/w/file.txt");
+  CHECK((*done.locations)[0].line == 2);
+  CHECK(done.rawOutput.text == R"({"output":"ran /w/file.txt"})");
+}
+
+TEST_CASE("an edit that ran without a question carries its diff in the final update") {
+  FakeTool::Behaviour behaviour;
+  behaviour.showsDiff = true;
+  Fixture f(behaviour);
+  f.mode = ApprovalMode::autoEdit;
+  f.scheduler->run({callOf("fake_edit")}, CancelToken());
+  CHECK(f.editor.asked.empty());
+  auto done = f.editor.all<acp::ToolCallUpdate>().back();
+  REQUIRE(done.content);
+  REQUIRE(done.content->size() == 1);
+  CHECK(done.content->front().type == acp::ToolCallContent::Type::diff);
+  CHECK(done.content->front().oldText == std::optional<std::string>(kOldText));
+  CHECK(done.content->front().newText == kNewText);
+  REQUIRE(done.locations);
+  CHECK((*done.locations)[0].line == 2);
+}
+
+TEST_CASE("notes after an approved edit replace the content, so the diff is sent again with them") {
+  FakeTool::Behaviour behaviour;
+  behaviour.showsDiff = true;
+  behaviour.notes = {"Syntax error at 2:1"};
+  Fixture f(behaviour);
+  f.editor.answer = [](auto&) { return select("allow_once"); };
+  f.scheduler->run({callOf("fake_edit")}, CancelToken());
+  auto done = f.editor.all<acp::ToolCallUpdate>().back();
+  REQUIRE(done.content);
+  REQUIRE(done.content->size() == 2);
+  CHECK(done.content->front().type == acp::ToolCallContent::Type::diff);
+  CHECK(done.content->front().newText == kNewText);
+  CHECK((*done.content)[1].text == "Syntax error at 2:1");
+}
+
+TEST_CASE("wait_for_previous: a read-only call that sets it starts after the calls before it have finished") {
+  FakeTool::Behaviour overlapping(false);
+  overlapping.meeting = std::make_shared<Meeting>(2);  // the first two run together
+  Fixture f(FakeTool::Behaviour(), overlapping);
+  auto later = std::make_unique<FakeTool>("fake_read_later", tools::Kind::read, FakeTool::Behaviour(false));
+  FakeTool* laterTool = later.get();
+  (void)f.registry.add(std::move(later));
+  FunctionCall waiting{"", "fake_read_later", json::Raw{R"({"path":"/w/c","wait_for_previous":true})"}};
+  auto parts = f.scheduler->run({callOf("fake_read", "/w/a"), callOf("fake_read", "/w/b"), waiting}, CancelToken());
+  REQUIRE(parts.size() == 3);
+  CHECK_FALSE(overlapping.meeting->missed);
+  CHECK(f.reader->runs == 2);
+  CHECK(laterTool->runs == 1);
+  CHECK(responseText(parts[2]).find("ran /w/c") != std::string::npos);
+  // The waiting call was announced only once both others had completed.
+  std::vector<std::string> order;
+  for (const auto& u : f.editor.updates) {
+    if (auto* call = std::get_if<acp::ToolCall>(&u)) order.push_back("start " + call->title);
+    if (auto* done = std::get_if<acp::ToolCallUpdate>(&u); done && done->status == acp::ToolCallStatus::completed) {
+      order.push_back("done");
+    }
+  }
+  REQUIRE(order.size() == 6);
+  CHECK(order[4] == "start Fake: /w/c");
+  CHECK(order[2] == "done");
+  CHECK(order[3] == "done");
 }

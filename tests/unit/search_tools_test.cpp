@@ -1,6 +1,8 @@
 // The search tools: grep_search, glob and read_many_files through the Tool API.
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
+
 #include <sys/stat.h>
 #include <sys/time.h>
 
@@ -425,4 +427,56 @@ TEST_CASE("read_many_files sends named images inline and respects ignore files a
   result = f.readMany(R"({"include": []})");
   REQUIRE(result.error);
   CHECK(result.error->type == ErrorType::invalid_params);
+}
+
+TEST_CASE("grep_search on a file .geminiignore ignores refuses it unless no_ignore") {
+  Fixture f;
+  f.root.write(".geminiignore", "private.txt\n");
+  f.root.write("private.txt", "needle\n");
+  auto refused = f.grep(R"({"pattern": "needle", "dir_path": "private.txt"})");
+  REQUIRE(refused.error);
+  CHECK(has(refused.error->message, ".geminiignore"));
+  CHECK_FALSE(has(llmText(refused), "L1"));
+  auto allowed = f.grep(R"({"pattern": "needle", "dir_path": "private.txt", "no_ignore": true})");
+  REQUIRE_FALSE(allowed.error);
+  CHECK(has(llmText(allowed), "L1: needle"));
+}
+
+// .gitignore applies whether or not the folder is a git repository (like
+// ripgrep with --no-require-git), in glob and grep alike: a workspace that
+// is not (yet) a repository lists the same files in both, and the same as
+// once it is one.
+TEST_CASE("glob and grep agree on .gitignore with and without a git repository") {
+  for (bool repository : {false, true}) {
+    INFO("git repository: " << repository);
+    Fixture f;
+    f.root.write(".gitignore", "build/\n*.log\n");
+    f.root.write("sub/.gitignore", "local.txt\n");
+    f.root.write("a.txt", "needle\n");
+    f.root.write("run.log", "needle\n");
+    f.root.write("build/out.txt", "needle\n");
+    f.root.write("sub/local.txt", "needle\n");
+    f.root.write("sub/kept.txt", "needle\n");
+    if (repository) REQUIRE(std::system(("git -C '" + f.root.str() + "' init -q").c_str()) == 0);
+
+    std::string globbed = llmText(f.glob(R"({"pattern": "**/*.{txt,log}"})"));
+    std::string grepped = llmText(f.grep(R"({"pattern": "needle", "names_only": true})"));
+    for (const char* kept : {"a.txt", "sub/kept.txt"}) {
+      INFO(kept);
+      CHECK(has(globbed, f.abs(kept)));
+      CHECK(has(grepped, std::string("\n") + kept));
+    }
+    for (const char* ignored : {"run.log", "build/out.txt", "sub/local.txt"}) {
+      INFO(ignored);
+      CHECK_FALSE(has(globbed, ignored));
+      CHECK_FALSE(has(grepped, ignored));
+    }
+    // Both let .gitignore go the same way.
+    globbed = llmText(f.glob(R"({"pattern": "**/*.{txt,log}", "respect_git_ignore": false})"));
+    grepped = llmText(f.grep(R"({"pattern": "needle", "names_only": true, "no_ignore": true})"));
+    for (const char* all : {"run.log", "build/out.txt", "sub/local.txt"}) {
+      CHECK(has(globbed, all));
+      CHECK(has(grepped, all));
+    }
+  }
 }

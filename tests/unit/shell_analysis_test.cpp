@@ -433,3 +433,39 @@ TEST_CASE("a cancelled analysis is not understood") {
   CHECK_FALSE(analysis.parsed);
   CHECK(analysis.commands.empty());
 }
+
+// Where the parse and bash could end a here-doc on different lines, what one
+// reads as text the other runs: asked about. Each line below runs
+// "touch pwned" in bash (checked by hand with bash 5.2), yet the parser
+// reads it as here-doc text.
+TEST_CASE("here-docs: an end bash reads differently from the parser is asked about") {
+  auto ro = [](const char* line) { return isReadOnly(analyzeShellCommand(line)); };
+  auto disagrees = [](const char* line) {
+    auto a = analyzeShellCommand(line);
+    for (const auto& r : a.reasons) {
+      if (r.find("here-doc on another line") != std::string::npos) return true;
+    }
+    return false;
+  };
+  // bash ends these at EOF (quote removal); the parser looks for the word as written.
+  CHECK_FALSE(ro("cat <<E\"O\"F\nx\nEOF\ntouch pwned\nE\"O\"F"));
+  CHECK(disagrees("cat <<E\"O\"F\nx\nEOF\ntouch pwned\nE\"O\"F"));
+  CHECK_FALSE(ro("cat <<$'EOF'\nx\nEOF\ntouch pwned\n$'EOF'"));
+  CHECK(disagrees("cat <<$'EOF'\nx\nEOF\ntouch pwned\n$'EOF'"));
+  CHECK_FALSE(ro("cat <<$'E\\x4fF'\nx\nEOF\n$'E\\x4fF'"));  // escapes in $'...': not certain
+  // Lines that are not exactly the delimiter do not end it in bash.
+  CHECK(disagrees("cat <<EOF\nx\nEOF \ntouch pwned\nEOF"));
+  CHECK(disagrees("cat <<EOF\nx\n  EOF\ntouch pwned\nEOF"));
+  CHECK(disagrees("cat <<EOF\nx\nEOF\r\ntouch pwned\nEOF"));
+  // An unquoted body joins a backslash-newline before comparing.
+  CHECK(disagrees("cat <<EOF\nx\\\nEOF\ntouch pwned\nEOF"));
+  // Where they agree, nothing changes.
+  CHECK(ro("cat <<EOF\nx\nEOF"));
+  CHECK(ro("cat <<'EOF'\nx\nEOF"));
+  CHECK(ro("cat <<\"EOF\"\nx\nEOF"));
+  CHECK(ro("cat <<-EOF\n\tx\n\tEOF"));
+  CHECK(ro("cat <<'EOF'\nx\\\nEOF"));  // quoted: no joining, ends at EOF
+  CHECK(ro("cat <<EOF\nx\\\\\nEOF"));  // an escaped backslash does not join
+  CHECK(ro("cat <<EOF\nEOF"));
+  CHECK_FALSE(disagrees("cat <<-EOF\nx\n\tEOF\ntouch pwned\nEOF"));
+}

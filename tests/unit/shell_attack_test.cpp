@@ -117,6 +117,12 @@ const char* const kAttacks[] = {
     // reads outside the workspace
     "cat $OUT/secret.txt", "head -c 100 $OUT/secret.txt", "grep -r outside $OUT", "git -C $OUT status; cat $OUT/*",
     "find $OUT -type f -exec cat {} +", "ls $OUT && cat $OUT/secret.txt",
+    // sed read as GNU sed reads it: labels end at blanks, classes hold the
+    // delimiter, blanks before flags, -e pieces joined
+    "sed -n 'b x w pwned-82\n:x' README", "sed -n 's/[[:alpha:]/]/;\\,/w pwned-83,p' README",
+    "sed 's/a/b/ w pwned-84' README", "sed -e p -e 'w pwned-85' README",
+    // here-docs whose end bash reads differently from the parser
+    "cat <<E\"O\"F\nEOF\ntouch pwned-86\nE\"O\"F", "cat <<$'EOF'\nEOF\ntouch pwned-87\n$'EOF'",
 };
 
 std::string jsonArgs(const std::string& command) {

@@ -685,3 +685,41 @@ TEST_CASE("sealed: a workspace inside HOME is visible, the rest of HOME is not")
   CHECK_FALSE(fs::exists(home.path / "new"));
   CHECK_FALSE(fs::exists(home.path / "proj/new"));
 }
+
+TEST_CASE("shell: read_background_output waits delay_ms before reading, and a cancel ends the wait") {
+  Fixture f;
+  // The second line is printed only once a file appears, so nothing races the first read.
+  auto started = f.runArgs(R"({"command": "echo first; while [ ! -e go ]; do sleep 0.05; done; echo after-go; sleep 100", "is_background": true})");
+  REQUIRE_FALSE(started.error);
+  std::smatch match;
+  std::string text = llmText(started);
+  REQUIRE(std::regex_search(text, match, std::regex("with id ([0-9]+)")));
+  const std::string id = match[1].str();
+  REQUIRE(waitUntil([&] { return f.shell.background->info(std::stoll(id))->outputBytes >= 6; }, 5s));
+
+  // Without a delay: read at once. With one: the output printed meanwhile is there.
+  auto now = f.runTool(makeReadBackgroundOutputTool(f.shell), "{\"pid\": " + id + "}");
+  CHECK(llmText(now).find("first\nafter-go") == std::string::npos);  // (the command line itself is shown too)
+  std::thread go([&] {
+    std::this_thread::sleep_for(200ms);
+    f.root.write("go", "");
+  });
+  auto delayed = f.runTool(makeReadBackgroundOutputTool(f.shell), "{\"pid\": " + id + ", \"delay_ms\": 5000}");
+  go.join();
+  CHECK(llmText(delayed).find("first\nafter-go") != std::string::npos);
+
+  // A cancelled turn does not sit out the delay: the read ends as cancelled.
+  auto tool = makeReadBackgroundOutputTool(f.shell);
+  auto built = tool->build(json::parse("{\"pid\": " + id + ", \"delay_ms\": 30000}").value());
+  REQUIRE(built.invocation);
+  auto token = CancelToken::create();
+  std::thread cancel([&] {
+    std::this_thread::sleep_for(100ms);
+    token.cancel();
+  });
+  auto result = built.invocation->execute(token, [](const std::string&) {});
+  cancel.join();
+  REQUIRE(result.error);
+  CHECK(result.error->type == ErrorType::cancelled);
+  REQUIRE(f.shell.background->kill(std::stoll(id)).ok());
+}

@@ -11,9 +11,11 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <functional>
 
 #include "tests/unit/tool_fixture.h"
 #include "tools/builtin/builtin_tools.h"
+#include "tools/core/hard_links.h"
 
 using namespace lathe;
 using namespace lathe::tools;
@@ -154,4 +156,153 @@ TEST_CASE("special files: a hard link to a file outside the workspace is not wri
   REQUIRE(result.error);
   CHECK(result.error->message.find("hard links") != std::string::npos);
   CHECK(lathe::testing::readFile(outsideFile) == "original\n");
+}
+
+// The rule (tools/core/hard_links.h): a file with several hard links is read
+// or edited only when all of them are inside the workspace.
+TEST_CASE("hard links: a file linked to one outside is not read, searched, outlined or edited") {
+  ToolFixture f;
+  f.context.files = makeDiskFileStore();
+  auto outsideFile = f.outside.write("secret.py", "def secret_hl(): pass  # outside-secret-hl\n");
+  if (::link(outsideFile.c_str(), (f.root.path / "linked.py").c_str()) != 0) {
+    WARN("hard links across these folders are not possible here");
+    return;
+  }
+  f.root.write("plain.py", "def plain(): pass\n");
+
+  auto read = f.run(*makeReadFileTool(f.context), R"({"file_path": "linked.py"})");
+  REQUIRE(read.error);
+  CHECK(read.error->message.find("hard links") != std::string::npos);
+  CHECK(llmText(read).find("outside-secret-hl") == std::string::npos);
+
+  auto outline = f.run(*makeOutlineTool(f.context), arg("path", (f.root.path / "linked.py").string()));
+  REQUIRE(outline.error);
+  CHECK(llmText(outline).find("secret_hl") == std::string::npos);
+
+  auto many = f.run(*makeReadManyFilesTool(f.context), R"({"include": ["linked.py", "plain.py"]})");
+  CHECK(llmText(many).find("outside-secret-hl") == std::string::npos);
+
+  auto grep = f.run(*makeGrepSearchTool(f.context), R"({"pattern": "outside-secret-hl"})");
+  CHECK(llmText(grep).find("No matches found") == 0);  // the pattern is echoed; no line is
+  CHECK(llmText(grep).find("1 file was not searched") != std::string::npos);
+  auto grepOne = f.run(*makeGrepSearchTool(f.context), R"({"pattern": "secret", "dir_path": "linked.py"})");
+  CHECK(llmText(grepOne).find("outside-secret-hl") == std::string::npos);
+  CHECK(llmText(grepOne).find("L1:") == std::string::npos);
+
+  auto edit = f.run(*makeReplaceTool(f.context),
+                    R"({"file_path": "linked.py", "old_string": "pass", "new_string": "return 1", "instruction": "x"})");
+  REQUIRE(edit.error);
+  CHECK(lathe::testing::readFile(outsideFile) == "def secret_hl(): pass  # outside-secret-hl\n");
+}
+
+TEST_CASE("hard links: links that all stay inside the workspace are read and edited") {
+  ToolFixture f;
+  f.context.files = makeDiskFileStore();
+  auto a = f.root.write("a.txt", "shared inside\n");
+  std::filesystem::create_directories(f.root.path / "sub");
+  REQUIRE(::link(a.c_str(), (f.root.path / "sub/b.txt").c_str()) == 0);
+  CHECK(llmText(f.run(*makeReadFileTool(f.context), R"({"file_path": "sub/b.txt"})")) == "shared inside\n");
+  auto grep = f.run(*makeGrepSearchTool(f.context), R"({"pattern": "shared", "names_only": true})");
+  CHECK(llmText(grep).find("a.txt") != std::string::npos);
+  CHECK(llmText(grep).find("sub/b.txt") != std::string::npos);
+  auto edit = f.run(*makeReplaceTool(f.context),
+                    R"({"file_path": "a.txt", "old_string": "inside", "new_string": "edited", "instruction": "x"})");
+  CHECK_FALSE(edit.error);
+  CHECK(lathe::testing::readFile(a) == "shared edited\n");
+
+  // When the search cannot finish it cannot tell: refused.
+  std::filesystem::create_directories(f.root.path / "sub2");
+  REQUIRE(::link((f.root.path / "sub/b.txt").c_str(), (f.root.path / "sub2/c.txt").c_str()) == 0);
+  struct stat st {};
+  REQUIRE(::stat((f.root.path / "sub2/c.txt").c_str(), &st) == 0);
+  CHECK(outsideHardLinks(*f.context.workspace, (f.root.path / "sub2/c.txt").string(), st).has_value() == false);
+  auto bounded = outsideHardLinks(*f.context.workspace, (f.root.path / "sub2/c.txt").string(), st, 2);
+  REQUIRE(bounded);
+  CHECK(bounded->find("too large") != std::string::npos);
+}
+
+namespace {
+
+// The disk, with something done to the workspace in the instant between the
+// edit's last check and its write (the window a swap would use).
+class SwapBeforeWrite final : public FileStore {
+ public:
+  explicit SwapBeforeWrite(std::function<void()> swap) : swap_(std::move(swap)) {}
+  Result<std::string> readText(const std::string& path, const CancelToken& cancel) override {
+    return disk_->readText(path, cancel);
+  }
+  Status writeText(const std::string& path, const std::string& content, const CancelToken& cancel) override {
+    swap_();
+    return disk_->writeText(path, content, cancel);
+  }
+  Status writeTextExact(const std::string& path, const std::string& content, const CancelToken& cancel) override {
+    swap_();
+    return disk_->writeTextExact(path, content, cancel);
+  }
+
+ private:
+  std::function<void()> swap_;
+  std::shared_ptr<FileStore> disk_ = makeDiskFileStore();
+};
+
+ToolResult approvedReplace(ToolFixture& f, const std::string& file) {
+  auto replace = makeReplaceTool(f.context);
+  auto built = replace->build(json::parse(R"({"file_path": ")" + file +
+                                          R"(", "instruction": "i", "old_string": "hello", "new_string": "pwned"})")
+                                  .value());
+  REQUIRE(built.invocation);
+  auto details = built.invocation->shouldConfirmExecute(CancelToken());
+  REQUIRE(details);
+  REQUIRE(details->has_value());
+  built.invocation->setApproval(Approval::person);
+  return built.invocation->execute(CancelToken(), [](const std::string&) {});
+}
+
+}  // namespace
+
+TEST_CASE("edits write without following links: a file swapped for a link after the last check is not written through") {
+  ToolFixture f;
+  f.root.write("a.txt", "hello\n");
+  auto outsideFile = f.outside.write("target.txt", "hello\n");
+  f.context.files = std::make_shared<SwapBeforeWrite>([&] {
+    std::filesystem::remove(f.root.path / "a.txt");
+    std::filesystem::create_symlink(outsideFile, f.root.path / "a.txt");
+  });
+  auto result = approvedReplace(f, "a.txt");
+  REQUIRE(result.error);
+  CHECK(result.error->message.find("symbolic link") != std::string::npos);
+  CHECK(lathe::testing::readFile(outsideFile) == "hello\n");
+  CHECK(std::filesystem::is_symlink(f.root.path / "a.txt"));
+}
+
+TEST_CASE("edits write without following links: a folder swapped for a link after the last check is not written into") {
+  ToolFixture f;
+  f.root.write("sub/a.txt", "hello\n");
+  auto outsideFile = f.outside.write("a.txt", "hello\n");
+  f.context.files = std::make_shared<SwapBeforeWrite>([&] {
+    std::filesystem::rename(f.root.path / "sub", f.root.path / "sub.old");
+    std::filesystem::create_directory_symlink(f.outside.path, f.root.path / "sub");
+  });
+  auto result = approvedReplace(f, "sub/a.txt");
+  REQUIRE(result.error);
+  CHECK(result.error->message.find("nothing was written") != std::string::npos);
+  CHECK(lathe::testing::readFile(outsideFile) == "hello\n");
+  CHECK(f.outside.entries() == std::vector<std::string>{"a.txt"});  // no temporary left there either
+}
+
+TEST_CASE("edits write without following links: the store's exact write refuses links, the plain one follows a final link") {
+  ToolFixture f;
+  auto store = makeDiskFileStore();
+  auto target = f.root.write("real.txt", "old\n");
+  std::filesystem::create_symlink(target, f.root.path / "link.txt");
+  auto exact = store->writeTextExact((f.root.path / "link.txt").string(), "new\n", CancelToken());
+  REQUIRE_FALSE(exact.ok());
+  CHECK(lathe::testing::readFile(target) == "old\n");
+  REQUIRE(store->writeTextExact(target.string(), "new\n", CancelToken()).ok());
+  CHECK(lathe::testing::readFile(target) == "new\n");
+  // Missing folders are created, one at a time, without following links.
+  REQUIRE(store->writeTextExact((f.root.path / "x/y/new.txt").string(), "fresh\n", CancelToken()).ok());
+  CHECK(lathe::testing::readFile(f.root.path / "x/y/new.txt") == "fresh\n");
+  REQUIRE(store->writeText((f.root.path / "link.txt").string(), "via link\n", CancelToken()).ok());
+  CHECK(lathe::testing::readFile(target) == "via link\n");
 }

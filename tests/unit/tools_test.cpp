@@ -6,6 +6,7 @@
 
 #include "tools/builtin/builtin_tools.h"
 #include "tools/core/registry.h"
+#include "tools/core/wait_for_previous.h"
 #include "tools/core/workspace.h"
 #include "tests/support/temp_dir.h"
 #include "tool_fixture.h"
@@ -253,4 +254,58 @@ TEST_CASE("read_file refuses what .geminiignore ignores") {
     CHECK(llmText(result).find("hidden") == std::string::npos);
   }
   CHECK(llmText(f.run(*tool, R"({"file_path": "open.txt"})")) == "visible");
+}
+
+namespace {
+
+// Reports the argument names it was built with (as its "error", so no
+// invocation type is needed); its schema allows no other properties.
+class KeysProbe final : public Tool {
+ public:
+  KeysProbe()
+      : Tool(ToolInfo{"probe", "Probe", "reports its arguments", Kind::read,
+                      R"({"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false})", false,
+                      false}) {}
+
+ protected:
+  BuildResult createInvocation(const json::Value& params) const override {
+    std::string keys;
+    for (auto it = params.MemberBegin(); it != params.MemberEnd(); ++it) keys += std::string(it->name.GetString()) + ";";
+    return {nullptr, ToolError{ErrorType::invalid_params, "keys: " + keys}};
+  }
+};
+
+}  // namespace
+
+TEST_CASE("wait_for_previous is declared for every tool, accepted by every tool and never reaches it") {
+  Fixture f;
+  ToolRegistry registry;
+  REQUIRE(registry.add(makeReadFileTool(f.context)).ok());
+  REQUIRE(registry.add(std::make_unique<KeysProbe>()).ok());
+  for (const auto& d : registry.declarations()) {
+    INFO(d.name);
+    auto schema = json::parse(d.parametersSchema).value();
+    REQUIRE(schema["properties"].HasMember("wait_for_previous"));
+    CHECK(std::string(schema["properties"]["wait_for_previous"]["type"].GetString()) == "boolean");
+  }
+  // Added once, and only to object schemas.
+  CHECK(withWaitForPrevious(withWaitForPrevious(R"({"type":"object"})")) ==
+        withWaitForPrevious(R"({"type":"object"})"));
+  CHECK(withWaitForPrevious(R"({"type":"string"})") == R"({"type":"string"})");
+
+  KeysProbe probe;
+  auto built = probe.build(json::parse(R"({"a":"x","wait_for_previous":true})").value());
+  REQUIRE(built.error);
+  CHECK(built.error->message == "keys: a;");  // valid despite additionalProperties:false, and taken out
+  auto wrong = probe.build(json::parse(R"({"a":"x","wait_for_previous":"yes"})").value());
+  REQUIRE(wrong.error);
+  CHECK(wrong.error->message.find("wait_for_previous: must be boolean") != std::string::npos);
+  CHECK(probe.build(json::parse(R"({"a":"x","other":1})").value()).error->message.find("keys:") == std::string::npos);
+
+  auto read = makeReadFileTool(f.context);
+  f.root.write("a.txt", "text");
+  CHECK(llmText(f.run(*read, R"({"file_path": "a.txt", "wait_for_previous": false})")) == "text");
+  CHECK(waitsForPrevious(std::string(R"({"wait_for_previous": true})")));
+  CHECK_FALSE(waitsForPrevious(std::string(R"({"wait_for_previous": false})")));
+  CHECK_FALSE(waitsForPrevious(std::string("not json wait_for_previous")));
 }

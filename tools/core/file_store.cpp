@@ -5,6 +5,7 @@
 // serves every worker thread at once.
 #include "tools/core/file_store.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -18,6 +19,8 @@
 #include <cstring>
 #include <filesystem>
 #include <system_error>
+#include <utility>
+#include <vector>
 
 namespace lathe::tools {
 namespace {
@@ -44,6 +47,14 @@ class Fd {
   }
   Fd(const Fd&) = delete;
   Fd& operator=(const Fd&) = delete;
+  Fd(Fd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  Fd& operator=(Fd&& other) noexcept {
+    if (this != &other) {
+      if (fd_ >= 0) ::close(fd_);
+      fd_ = std::exchange(other.fd_, -1);
+    }
+    return *this;
+  }
   int get() const { return fd_; }
   // Closes now and reports the error close() gave (a late write error on NFS).
   int close() {
@@ -84,44 +95,45 @@ std::string tempName(const std::string& base, uint64_t salt) {
 }
 
 // Removes this target's temporaries left by writers that died (kill -9 between
-// creating and renaming): their pid is gone.
-void removeStaleTemporaries(const std::string& dir, const std::string& base) {
+// creating and renaming): their pid is gone. Works in the open folder `dirFd`.
+void removeStaleTemporaries(int dirFd, const std::string& base) {
   const std::string prefix = tempPrefix(base);
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    std::string name = entry.path().filename().string();
+  int listFd = ::openat(dirFd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (listFd < 0) return;
+  DIR* dir = ::fdopendir(listFd);
+  if (!dir) {
+    ::close(listFd);
+    return;
+  }
+  std::vector<std::string> stale;
+  while (struct dirent* entry = ::readdir(dir)) {
+    std::string name = entry->d_name;
     if (name.rfind(prefix, 0) != 0 || name.size() < 4 || name.compare(name.size() - 4, 4, ".tmp") != 0) continue;
     int pid = std::atoi(name.c_str() + prefix.size());
-    if (pid > 0 && ::kill(pid, 0) != 0 && errno == ESRCH) ::unlink(entry.path().c_str());
+    if (pid > 0 && ::kill(pid, 0) != 0 && errno == ESRCH) stale.push_back(std::move(name));
   }
+  ::closedir(dir);
+  for (const auto& name : stale) ::unlinkat(dirFd, name.c_str(), 0);
 }
 
 // An unnamed file in dir (O_TMPFILE): a process killed while writing it leaves
 // nothing behind. -1 where the filesystem has no O_TMPFILE.
-int openUnnamed(const std::string& dir) {
+int openUnnamed(int dirFd) {
 #ifdef O_TMPFILE
-  return ::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+  return ::openat(dirFd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
 #else
-  (void)dir;
+  (void)dirFd;
   return -1;
 #endif
 }
 
-// Gives an unnamed file a name (a temporary one, renamed over the target next).
-bool linkUnnamed(int fd, const std::string& name) {
+// Gives an unnamed file a name in the folder `dirFd` (a temporary one,
+// renamed over the target next).
+bool linkUnnamed(int fd, int dirFd, const std::string& name) {
   std::string self = "/proc/self/fd/" + std::to_string(fd);
-  if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) == 0) return true;
+  if (::linkat(AT_FDCWD, self.c_str(), dirFd, name.c_str(), AT_SYMLINK_FOLLOW) == 0) return true;
   // Without /proc, the direct form (it needs CAP_DAC_READ_SEARCH).
-  return errno != EEXIST && ::linkat(fd, "", AT_FDCWD, name.c_str(), AT_EMPTY_PATH) == 0;
-}
-
-void syncDirectory(const std::string& dir) {
-  // Best effort: the rename already happened; some filesystems refuse fsync on
-  // a directory (EINVAL) and the new content is in place either way.
-  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return;
-  ::fsync(fd);
-  ::close(fd);
+  return errno != EEXIST && ::linkat(fd, "", dirFd, name.c_str(), AT_EMPTY_PATH) == 0;
 }
 
 class DiskFileStore final : public FileStore {
@@ -178,41 +190,89 @@ class DiskFileStore final : public FileStore {
       if (ec) return makeError(Errc::io, "cannot resolve link " + requested + ": " + ec.message());
       target = real;
     }
-    const std::string path = target.string();
     const std::string dir = target.parent_path().string();
+    if (!fs::exists(dir, ec)) {
+      fs::create_directories(dir, ec);
+      if (ec) return makeError(errcFor(ec.value()), "cannot create directory " + dir + ": " + ec.message());
+    }
+    Fd dirFd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (dirFd.get() < 0) return ioError(errcFor(errno), "cannot open", dir, errno);
+    return writeIn(dirFd.get(), dir, target.filename().string(), content, cancel);
+  }
 
+  Status writeTextExact(const std::string& path, const std::string& content, const CancelToken& cancel) override {
+    if (cancel.cancelled()) return makeError(Errc::cancelled, "cancelled");
+    if (path.empty() || path.front() != '/') return makeError(Errc::invalid_params, "path must be absolute: " + path);
+    const fs::path target(path);
+    auto dirFd = openBeneathRoot(target.parent_path());
+    if (!dirFd) return dirFd.error();
+    return writeIn(dirFd->get(), target.parent_path().string(), target.filename().string(), content, cancel);
+  }
+
+ private:
+  // The folder, opened one component at a time from "/" without following
+  // a symbolic link anywhere (missing folders are created on the way): once
+  // open, swapping a folder for a link cannot move where the write lands.
+  static Result<Fd> openBeneathRoot(const fs::path& dir) {
+    Fd current(::open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (current.get() < 0) return ioError(errcFor(errno), "cannot open", "/", errno);
+    std::string walked;
+    for (const auto& part : dir.relative_path()) {
+      const std::string name = part.string();
+      if (name.empty() || name == ".") continue;
+      walked += "/" + name;
+      if (name == "..") return makeError(Errc::invalid_params, "the path " + dir.string() + " goes up with \"..\"");
+      int next = ::openat(current.get(), name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (next < 0 && errno == ENOENT && ::mkdirat(current.get(), name.c_str(), 0777) == 0) {
+        next = ::openat(current.get(), name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      }
+      if (next < 0) {
+        int err = errno;
+        if (err == ELOOP || err == ENOTDIR) {
+          return makeError(Errc::forbidden, walked + " is not a folder but a symbolic link or a file; nothing was "
+                                                     "written (links are not followed when editing)");
+        }
+        return ioError(errcFor(err), "cannot open", walked, err);
+      }
+      current = Fd(next);
+    }
+    return current;
+  }
+
+  // Replaces (or creates) `base` in the folder open as `dirFd` with `content`:
+  // a fresh file in that folder, synced, then renamed over the name. The name
+  // itself is never followed: a symbolic link standing there is refused, and
+  // one swapped in at the last instant is replaced, never written through.
+  static Status writeIn(int dirFd, const std::string& dir, const std::string& base, const std::string& content,
+                        const CancelToken& cancel) {
+    const std::string path = dir + "/" + base;
     struct stat existing {};
-    const bool exists = ::stat(path.c_str(), &existing) == 0;
+    const bool exists = ::fstatat(dirFd, base.c_str(), &existing, AT_SYMLINK_NOFOLLOW) == 0;
     if (!exists && errno != ENOENT) return ioError(errcFor(errno), "cannot stat", path, errno);
     if (exists && S_ISDIR(existing.st_mode)) return makeError(Errc::invalid_params, path + " is a directory");
     if (exists && !S_ISREG(existing.st_mode)) {
       return makeError(Errc::invalid_params,
                        path + " is " + describeFileType(existing.st_mode) + ", not a regular file: it cannot be written");
     }
-    if (exists && ::access(path.c_str(), W_OK) != 0) return ioError(Errc::forbidden, "cannot write", path, errno);
-    if (!exists) {
-      fs::create_directories(dir, ec);
-      if (ec) return makeError(errcFor(ec.value()), "cannot create directory " + dir + ": " + ec.message());
-    }
+    if (exists && ::faccessat(dirFd, base.c_str(), W_OK, 0) != 0) return ioError(Errc::forbidden, "cannot write", path, errno);
 
     // A fresh file: unnamed until it is complete where the filesystem allows,
     // else an exclusive temporary name. 0644 minus umask for a new file (the
     // kernel applies the umask), the original's bits for an existing one.
-    const std::string base = target.filename().string();
-    removeStaleTemporaries(dir, base);
+    removeStaleTemporaries(dirFd, base);
     std::string temp;
-    int raw = openUnnamed(dir);
+    int raw = openUnnamed(dirFd);
     const bool unnamed = raw >= 0;
     for (uint64_t attempt = 0; attempt < 64 && raw < 0; ++attempt) {
-      temp = dir + "/" + tempName(base, attempt);
-      raw = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+      temp = tempName(base, attempt);
+      raw = ::openat(dirFd, temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
       if (raw < 0 && errno != EEXIST) return ioError(errcFor(errno), "cannot create a temporary file in", dir, errno);
     }
     if (raw < 0) return makeError(Errc::io, "cannot find a free temporary file name in " + dir);
     Fd fd(raw);
 
     auto fail = [&](Error error) -> Status {
-      if (!temp.empty()) ::unlink(temp.c_str());
+      if (!temp.empty()) ::unlinkat(dirFd, temp.c_str(), 0);
       return error;
     };
     if (exists) {
@@ -230,15 +290,19 @@ class DiskFileStore final : public FileStore {
     if (unnamed) {
       // Named only now, for the instant before the rename.
       for (uint64_t attempt = 0; temp.empty() && attempt < 64; ++attempt) {
-        std::string name = dir + "/" + tempName(base, attempt);
-        if (linkUnnamed(fd.get(), name)) temp = name;
+        std::string name = tempName(base, attempt);
+        if (linkUnnamed(fd.get(), dirFd, name)) temp = name;
         else if (errno != EEXIST) return ioError(errcFor(errno), "cannot link the new file into", dir, errno);
       }
       if (temp.empty()) return makeError(Errc::io, "cannot find a free temporary file name in " + dir);
     }
     if (int err = fd.close()) return fail(ioError(Errc::io, "cannot close", path, err));
-    if (::rename(temp.c_str(), path.c_str()) != 0) return fail(ioError(errcFor(errno), "cannot replace", path, errno));
-    syncDirectory(dir);
+    if (::renameat(dirFd, temp.c_str(), dirFd, base.c_str()) != 0) {
+      return fail(ioError(errcFor(errno), "cannot replace", path, errno));
+    }
+    // Best effort: the rename already happened; some filesystems refuse
+    // fsync on a directory (EINVAL) and the new content is in place either way.
+    ::fsync(dirFd);
     return {};
   }
 };

@@ -19,6 +19,15 @@ class FileStore {
   virtual Result<std::string> readText(const std::string& path, const CancelToken& cancel) = 0;
   // Replaces or creates the file with exactly this text (absolute path).
   virtual Status writeText(const std::string& path, const std::string& content, const CancelToken& cancel) = 0;
+  // The same for a path the caller has checked (canonical, inside the
+  // workspace): no symbolic link is followed on the way or at the end, so a
+  // link swapped in after the check makes the write fail (or replaces the
+  // link) instead of landing elsewhere. On disk every folder is opened from
+  // "/" with O_NOFOLLOW and the file renamed into the open folder. A store
+  // that writes elsewhere (the editor's buffers) writes as writeText does.
+  virtual Status writeTextExact(const std::string& path, const std::string& content, const CancelToken& cancel) {
+    return writeText(path, content, cancel);
+  }
 };
 
 // "a FIFO (named pipe)", "a socket", "a character device", ... for a stat

@@ -1,6 +1,8 @@
 // Tool registry.
 #include "tools/core/registry.h"
 
+#include "tools/core/wait_for_previous.h"
+
 #include <algorithm>
 #include <tuple>
 
@@ -118,7 +120,7 @@ std::vector<ToolDeclaration> ToolRegistry::declarations() const {
   std::vector<ToolDeclaration> out;
   for (const Entry* entry : ordered()) {
     const ToolInfo& info = entry->tool->info();
-    out.push_back({info.name, info.description, info.parametersSchema});
+    out.push_back({info.name, info.description, withWaitForPrevious(info.parametersSchema)});
   }
   return out;
 }

@@ -2,6 +2,7 @@
 #include "tools/core/tool.h"
 
 #include "tools/core/schema_validator.h"
+#include "tools/core/wait_for_previous.h"
 
 namespace lathe::tools {
 
@@ -63,6 +64,16 @@ Tool::~Tool() = default;
 
 BuildResult Tool::build(const json::Value& params) const {
   if (!params.IsObject()) return {nullptr, ToolError{ErrorType::invalid_params, "params: must be an object"}};
+  if (auto wait = params.FindMember(kWaitForPrevious); wait != params.MemberEnd()) {
+    // The scheduler's parameter, not the tool's: checked, then taken out.
+    if (!wait->value.IsBool()) {
+      return {nullptr, ToolError{ErrorType::invalid_params, std::string("params/") + kWaitForPrevious + ": must be boolean"}};
+    }
+    json::Document rest;
+    rest.CopyFrom(params, rest.GetAllocator());
+    rest.RemoveMember(kWaitForPrevious);
+    return build(rest);
+  }
   if (auto problem = validator_->validate(params)) return {nullptr, ToolError{ErrorType::invalid_params, *problem}};
   return createInvocation(params);
 }

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tools/core/hard_links.h"
 #include "tools/files/sensitive_paths.h"
 #include "tools/files/syntax_warning.h"
 
@@ -38,11 +39,7 @@ std::optional<std::string> swapped(const Workspace& workspace, const std::string
     return path + " no longer leads to the file inside the workspace that was shown (a folder on the way was "
                   "replaced); nothing was written.";
   }
-  struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink > 1) {
-    return path + " has " + std::to_string(st.st_nlink) + " hard links, and another of them may be outside the "
-                  "workspace; Lathe does not write such files. Nothing was written.";
-  }
+  if (auto why = outsideHardLinks(workspace, path)) return *why + " Nothing was written.";
   return std::nullopt;
 }
 
@@ -81,7 +78,7 @@ ToolResult EditInvocation::execute(const CancelToken& cancel, const OutputSink&)
                                        "Read the file again and retry against its current content.");
   }
   if (auto why = swapped(*context_.workspace, path_, shown_)) return ToolResult::failure(ErrorType::execution_failed, *why);
-  if (Status written = context_.files->writeText(path_, change.toWrite(), cancel); !written) {
+  if (Status written = context_.files->writeTextExact(path_, change.toWrite(), cancel); !written) {
     return ToolResult::failure(storeErrorType(written.error()), "Failed to write " + path_ + ": " + written.error().message);
   }
   ToolResult result;

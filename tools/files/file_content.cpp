@@ -48,7 +48,7 @@ void FileReader::unmap() {
   mapLength_ = 0;
 }
 
-Result<std::string_view> FileReader::read(const char* path, size_t maxBytes) {
+Result<std::string_view> FileReader::read(const char* path, size_t maxBytes, struct stat* info) {
   unmap();
   // O_NONBLOCK: a FIFO must not block the open; only regular files are read.
   int fd = ::open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
@@ -59,6 +59,7 @@ Result<std::string_view> FileReader::read(const char* path, size_t maxBytes) {
     return makeError(Errc::invalid_params, std::string(path) + " is " + describeFileType(opened.st_mode) +
                                                ", not a regular file");
   }
+  if (info) *info = opened;
   ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
   if (buffer_.size() < kInitialBuffer) buffer_.resize(kInitialBuffer);
   size_t used = 0;

@@ -12,6 +12,8 @@
 
 #include "protocol/base/result.h"
 
+struct stat;
+
 namespace lathe::tools {
 
 class FileReader {
@@ -23,7 +25,8 @@ class FileReader {
 
   // The file's bytes (at most maxBytes of them), valid until the next call.
   // Errc::not_found, Errc::forbidden or Errc::io on failure.
-  Result<std::string_view> read(const char* path, size_t maxBytes = SIZE_MAX);
+  // `opened`, when given, gets the stat of the file that was read.
+  Result<std::string_view> read(const char* path, size_t maxBytes = SIZE_MAX, struct stat* opened = nullptr);
 
  private:
   void unmap();

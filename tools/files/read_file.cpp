@@ -11,7 +11,6 @@
 #include "tools/files/file_content.h"
 #include "tools/files/store_text.h"
 #include "tools/search/file_walker.h"
-#include "tools/search/ignore_rules.h"
 
 namespace lathe::tools {
 namespace {
@@ -56,9 +55,8 @@ class ReadFileInvocation final : public ToolInvocation {
   std::vector<Location> locations() const override { return {Location{path_, start_}}; }
 
   ToolResult execute(const CancelToken& cancel, const OutputSink&) override {
-    if (ignoredByGemini()) {
-      return ToolResult::failure(ErrorType::invalid_params,
-                                 "File path " + path_ + " is ignored by the workspace's .geminiignore patterns");
+    if (ignoredByGeminiIgnore(*context_.workspace, path_)) {
+      return ToolResult::failure(ErrorType::invalid_params, geminiIgnoredMessage(path_));
     }
     // The disk says what kind of file this is (directory, image, binary);
     // the text itself comes from the session's store, like the edit tools'.
@@ -85,16 +83,6 @@ class ReadFileInvocation final : public ToolInvocation {
 
  private:
   static constexpr size_t kSniffBytes = 8192;
-
-  // Like Gemini CLI, read_file honours .geminiignore (not .gitignore: build
-  // outputs and local configuration are often worth reading).
-  bool ignoredByGemini() const {
-    std::string root = workspaceRootOf(*context_.workspace, path_);
-    if (path_.size() <= root.size()) return false;
-    IgnoreOptions options;
-    options.respectGitIgnore = false;
-    return isPathIgnored(root, std::string_view(path_).substr(root.size() + 1), false, options);
-  }
 
   std::optional<ToolResult> checkDiskFile(const struct stat& st) const {
     if (S_ISDIR(st.st_mode)) {

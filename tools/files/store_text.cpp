@@ -1,9 +1,14 @@
 // Reads through the session's FileStore. Any worker thread.
 #include "tools/files/store_text.h"
 
+#include "tools/core/hard_links.h"
+
 namespace lathe::tools {
 
 Result<std::string> readStoreText(const ToolContext& context, const std::string& path, const CancelToken& cancel) {
+  if (context.workspace) {
+    if (auto why = outsideHardLinks(*context.workspace, path)) return makeError(Errc::forbidden, *why);
+  }
   if (context.files) return context.files->readText(path, cancel);
   return makeDiskFileStore()->readText(path, cancel);
 }

@@ -276,6 +276,18 @@ std::string workspaceRootOf(const Workspace& workspace, const std::string& path)
   return best.empty() ? workspace.cwd() : best;
 }
 
+bool ignoredByGeminiIgnore(const Workspace& workspace, const std::string& path) {
+  std::string root = workspaceRootOf(workspace, path);
+  if (path.size() <= root.size() + 1 || !isWithin(path, root)) return false;
+  IgnoreOptions options;
+  options.respectGitIgnore = false;
+  return isPathIgnored(root, std::string_view(path).substr(root.size() + 1), false, options);
+}
+
+std::string geminiIgnoredMessage(const std::string& path) {
+  return "File path " + path + " is ignored by the workspace's .geminiignore patterns";
+}
+
 unsigned walkThreads(const WalkOptions& options) {
   if (options.threads > 0) return options.threads;
   // Walking and reading a cold tree waits on the disk, not the CPU: more

@@ -54,6 +54,14 @@ unsigned walkThreads(const WalkOptions& options);
 // deepest one when roots nest.
 std::string workspaceRootOf(const Workspace& workspace, const std::string& path);
 
+// Whether the .geminiignore files of the workspace root holding `path` (a
+// file, canonical, inside the workspace) ignore it. Tools that read a file
+// named to them check this (not .gitignore: build outputs and local
+// configuration are often worth reading), as Gemini CLI's read_file does.
+bool ignoredByGeminiIgnore(const Workspace& workspace, const std::string& path);
+// The error those tools give for such a file.
+std::string geminiIgnoredMessage(const std::string& path);
+
 // Errc::not_found / invalid_params when start is missing or not a directory.
 Result<WalkStats> walkFiles(const WalkOptions& options, const CancelToken& cancel, const WalkVisitor& visit);
 

@@ -18,6 +18,7 @@
 
 #include "tools/builtin/builtin_tools.h"
 #include "tools/files/file_content.h"
+#include "tools/core/hard_links.h"
 #include "tools/search/file_walker.h"
 #include "tools/search/glob_match.h"
 #include "tools/search/text_search.h"
@@ -163,6 +164,7 @@ struct SearchRun {
   const GrepParams& params;
   const Compiled& compiled;
   int64_t maxLineChars;
+  const Workspace* workspace;  // for files with several hard links
   std::atomic<int64_t> reserved{0};
   std::atomic<bool> limitHit{false};
 };
@@ -174,6 +176,7 @@ struct Worker {
   std::vector<FileHits> files;
   size_t binary = 0;
   size_t unreadable = 0;
+  size_t hardLinked = 0;  // skipped: another link may be outside the workspace
 };
 
 // Searches one loaded file into `out`; false when the total limit is reached.
@@ -213,9 +216,14 @@ bool searchText(std::string_view text, SearchRun& run, Worker& w, FileHits& out)
 
 // `abs` must be NUL-terminated.
 bool searchFile(std::string_view abs, std::string_view rel, SearchRun& run, Worker& w) {
-  auto bytes = w.reader.read(abs.data());
+  struct stat st {};
+  auto bytes = w.reader.read(abs.data(), SIZE_MAX, &st);
   if (!bytes) {
     ++w.unreadable;
+    return true;
+  }
+  if (st.st_nlink > 1 && run.workspace && outsideHardLinks(*run.workspace, std::string(abs), st)) {
+    ++w.hardLinked;
     return true;
   }
   if (hasNulPrefix(*bytes)) {
@@ -259,9 +267,13 @@ class GrepInvocation final : public ToolInvocation {
     if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
       return ToolResult::failure(ErrorType::not_a_directory, "Path is not a directory or a file: " + params_.path);
     }
-    SearchRun run{params_, compiled_, context_.limits.maxLineChars};
+    SearchRun run{params_, compiled_, context_.limits.maxLineChars, context_.workspace.get()};
     std::vector<std::unique_ptr<Worker>> workers;
     if (S_ISREG(st.st_mode)) {
+      // A file named to it is read as read_file reads it: .geminiignore applies.
+      if (!params_.noIgnore && ignoredByGeminiIgnore(*context_.workspace, params_.path)) {
+        return ToolResult::failure(ErrorType::invalid_params, geminiIgnoredMessage(params_.path));
+      }
       workers.push_back(makeWorker());
       std::string_view path = params_.path;
       searchFile(path, path.substr(path.rfind('/') + 1), run, *workers[0]);
@@ -296,16 +308,22 @@ class GrepInvocation final : public ToolInvocation {
     if (cancel.cancelled()) return ToolResult::failure(ErrorType::cancelled, "Cancelled");
 
     std::vector<FileHits> files;
-    size_t binary = 0;
+    size_t binary = 0, hardLinked = 0;
     for (auto& w : workers) {
       binary += w->binary;
+      hardLinked += w->hardLinked;
       files.insert(files.end(), std::make_move_iterator(w->files.begin()), std::make_move_iterator(w->files.end()));
     }
     std::sort(files.begin(), files.end(), [](const FileHits& a, const FileHits& b) { return a.rel < b.rel; });
     size_t matches = 0;
     for (const auto& f : files) matches += f.hits.size();
     addAutoContext(files, matches, *workers.front());
-    return format(files, matches, run.limitHit.load(), binary);
+    ToolResult result = format(files, matches, run.limitHit.load(), binary);
+    if (hardLinked > 0 && !result.llmContent.empty()) {
+      result.llmContent.front().text += "\n(" + joinCount(hardLinked, "file was", "files were") +
+                                        " not searched: several hard links, not all of them inside the workspace.)";
+    }
+    return result;
   }
 
  private:

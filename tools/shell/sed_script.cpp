@@ -37,7 +37,7 @@ class SedScanner {
         skipBlanks();
         digits();
       } else if (in("btT:")) {
-        while (more() && peek() != ';' && peek() != '\n') ++i_;  // a label
+        label();
       } else if (in("aic")) {
         skipText();  // prints text
       } else if (in("rR")) {
@@ -73,6 +73,12 @@ class SedScanner {
       }
       if (c == '\n') return;
     }
+  }
+  // A label, as GNU sed reads one: after blanks, up to a blank, a newline
+  // or a semicolon ("b end w file" branches to "end", then writes a file).
+  void label() {
+    skipBlanks();
+    while (more() && !std::isspace(static_cast<unsigned char>(peek())) && peek() != ';') ++i_;
   }
   void digits() {
     while (more() && std::isdigit(static_cast<unsigned char>(peek()))) ++i_;
@@ -137,18 +143,37 @@ class SedScanner {
         return true;
       }
       if (c == '[') {
-        ++i_;
-        if (more() && peek() == '^') ++i_;
-        if (more() && peek() == ']') ++i_;
-        while (more() && peek() != ']') {
-          if (peek() == '\n') return false;
-          ++i_;
-        }
-        if (!more()) return false;
+        if (!bracket()) return false;
+        continue;
       }
       ++i_;
     }
     return false;
+  }
+
+  // A bracket expression, from its '[' past its ']'. A backslash is a plain
+  // character inside; "]" first (after an optional "^") is a member; and
+  // "[:", "[." and "[=" open a class, collating symbol or equivalence class
+  // that runs to ":]", ".]" or "=]" ("[[:alpha:]/]" holds the slash, so the
+  // slash does not end the regex).
+  bool bracket() {
+    ++i_;
+    if (more() && peek() == '^') ++i_;
+    if (more() && peek() == ']') ++i_;
+    while (more() && peek() != ']') {
+      if (peek() == '\n') return false;
+      if (peek() == '[' && i_ + 1 < s_.size() && (s_[i_ + 1] == ':' || s_[i_ + 1] == '.' || s_[i_ + 1] == '=')) {
+        const char close[] = {s_[i_ + 1], ']', '\0'};
+        size_t end = s_.find(close, i_ + 2);
+        if (end == std::string_view::npos || s_.substr(i_, end - i_).find('\n') != std::string_view::npos) return false;
+        i_ = end + 2;
+        continue;
+      }
+      ++i_;
+    }
+    if (!more()) return false;
+    ++i_;
+    return true;
   }
 
   bool replacement(char delimiter) {
@@ -170,6 +195,10 @@ class SedScanner {
     while (more()) {
       char flag = peek();
       if (flag == 'w' || flag == 'e') return false;  // writes a file / runs the pattern space
+      if (flag == ' ' || flag == '\t') {  // GNU sed allows blanks among the flags ("s/a/b/ w file")
+        ++i_;
+        continue;
+      }
       if (flag == 'g' || flag == 'p' || flag == 'i' || flag == 'I' || flag == 'm' || flag == 'M' ||
           std::isdigit(static_cast<unsigned char>(flag))) {
         ++i_;
@@ -237,10 +266,11 @@ bool sedOnlyPrints(const std::vector<std::string>& arguments) {
     if (operands.empty()) return false;
     scripts.push_back(operands.front());
   }
-  for (const auto& script : scripts) {
-    if (!sedScriptOnlyPrints(script)) return false;
-  }
-  return true;
+  // GNU sed joins the -e pieces with newlines into one script ("a\" ending
+  // one piece takes the next as its text), so they are read as one.
+  std::string joined;
+  for (const auto& script : scripts) joined += (joined.empty() ? "" : "\n") + script;
+  return sedScriptOnlyPrints(joined);
 }
 
 }  // namespace lathe::tools::shell

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cctype>
 
+#include "tools/shell/heredoc_end.h"
 #include "tools/shell/node_children.h"
 #include "tools/shell/shell_words.h"
 #include "tools/shell/shell_wrappers.h"
@@ -114,6 +115,10 @@ class Walker {
     }
     if (type == "file_redirect") return fileRedirect(node, depth);
     if (type == "heredoc_body") return heredocBody(node, depth);
+    if (type == "heredoc_redirect") {
+      heredocEnd(node);
+      return visitChildren(node, depth);
+    }
     if (type == "test_command") return testCommand(node, depth);
     if (type == "declaration_command" || type == "unset_command") return declaration(node, depth);
     if (type == "variable_assignment") return assignment(node, depth);
@@ -289,6 +294,33 @@ class Walker {
     for (std::string_view body : scan.backticks) nested(unescapeBackticks(body), depth);
     if (scan.unterminated || scan.dollarGroups > countDollarGroups(node, depth)) {
       addReason(out_, "a here-doc holds substitutions the parser did not read");
+    }
+  }
+
+  // The parse and bash must end the here-doc on the same line: where they
+  // could disagree (<<E"O"F, whose end bash reads as EOF, or a line joined
+  // by a backslash), what one reads as text the other may run.
+  void heredocEnd(TSNode redirect) {
+    std::string_view op, start;
+    TSNode body{}, end{};
+    forEachChild(redirect, [&](TSNode child, std::string_view) {
+      if (!ts_node_is_named(child) && op.empty()) op = ts_node_type(child);
+      if (is(child, "heredoc_start")) start = tree_.text(child);
+      if (is(child, "heredoc_body")) body = child;
+      if (is(child, "heredoc_end")) end = child;
+    });
+    constexpr const char* kDisagree = "bash may end this here-doc on another line than the parser did";
+    auto delimiter = heredocDelimiter(start);
+    if (ts_node_is_null(end) || !delimiter) return addReason(out_, kDisagree);
+    const std::string_view source = tree_.source();
+    auto lineStart = [&](uint32_t byte) {
+      size_t newline = source.rfind('\n', byte == 0 ? 0 : byte - 1);
+      return byte == 0 || newline == std::string_view::npos ? size_t{0} : newline + 1;
+    };
+    size_t endLine = lineStart(ts_node_start_byte(end));
+    size_t bodyStart = ts_node_is_null(body) ? endLine : lineStart(ts_node_start_byte(body));
+    if (!bashEndsHeredocAt(source, bodyStart, endLine, *delimiter, quotedHeredoc(start), op == "<<-")) {
+      addReason(out_, kDisagree);
     }
   }
 

@@ -81,6 +81,9 @@ class OutlineInvocation final : public ToolInvocation {
 
  private:
   ToolResult outlineOneFile(int64_t size, const CancelToken& cancel) const {
+    if (ignoredByGeminiIgnore(*context_.workspace, p_.path)) {
+      return ToolResult::failure(ErrorType::invalid_params, geminiIgnoredMessage(p_.path));
+    }
     auto language = syntax::languageForPath(p_.path);
     if (!language) {
       return ToolResult::failure(ErrorType::invalid_params, "read_outline knows " + std::string(kLanguages) +
