@@ -6,6 +6,13 @@
 #include "server/version.h"
 
 namespace lathe::server {
+namespace {
+
+void noteMcpServers(const std::vector<acp::McpServer>& servers, const std::string& method) {
+  if (!servers.empty()) log(LogLevel::warn, method + " listed MCP servers; MCP is not supported yet, so they are not connected");
+}
+
+}  // namespace
 
 AcpAgent::AcpAgent(std::shared_ptr<rpc::Peer> peer, engine::AgentConfig config)
     : peer_(std::move(peer)), editor_(peer_), sessions_(std::move(config), editor_) {
@@ -34,6 +41,9 @@ void AcpAgent::bindMethods() {
       .request("session/set_mode", &AcpAgent::setMode)
       .request("session/set_config_option", &AcpAgent::setConfigOption)
       .request("session/close", &AcpAgent::closeSession)
+      .request("session/load", &AcpAgent::loadSession)
+      .request("session/resume", &AcpAgent::resumeSession)
+      .request("session/list", &AcpAgent::listSessions)
       .notification("session/cancel", &AcpAgent::cancel);
 }
 
@@ -47,6 +57,10 @@ Result<acp::InitializeResponse> AcpAgent::initialize(const acp::InitializeReques
   response.capabilities.embeddedContext = true;
   response.capabilities.sessionAdditionalDirectories = true;
   response.capabilities.sessionClose = true;
+  // Without a state directory nothing is recorded, so nothing can be loaded.
+  response.capabilities.loadSession = sessions_.recording();
+  response.capabilities.sessionList = sessions_.recording();
+  response.capabilities.sessionResume = sessions_.recording();
   return response;
 }
 
@@ -58,9 +72,7 @@ Result<acp::Empty> AcpAgent::authenticate(const acp::AuthenticateRequest&) {
 Result<acp::NewSessionResponse> AcpAgent::newSession(const acp::NewSessionRequest& request) {
   auto id = sessions_.newSession(request);
   if (!id) return id.error();
-  if (!request.mcpServers.empty()) {
-    log(LogLevel::warn, "session/new listed MCP servers; MCP is not supported yet, so they are not connected");
-  }
+  noteMcpServers(request.mcpServers, "session/new");
   acp::NewSessionResponse response;
   response.sessionId = *id;
   response.currentModeId = engine::toString(sessions_.initialMode());
@@ -92,6 +104,35 @@ Result<acp::SetConfigOptionResponse> AcpAgent::setConfigOption(const acp::SetCon
 Result<acp::Empty> AcpAgent::closeSession(const acp::CloseSessionRequest& request) {
   if (auto status = sessions_.closeSession(request.sessionId); !status) return status.error();
   return acp::Empty{};
+}
+
+Result<acp::LoadSessionResponse> AcpAgent::reopen(const acp::LoadSessionRequest& request, bool replay) {
+  auto shown = sessions_.loadSession(request);
+  if (!shown) return shown.error();
+  noteMcpServers(request.mcpServers, replay ? "session/load" : "session/resume");
+  // The whole conversation reaches the editor before the answer that ends the load.
+  if (replay) {
+    for (auto& params : *shown) peer_->notify("session/update", json::Raw{std::move(params)});
+  }
+  acp::LoadSessionResponse response;
+  response.availableModes = engine::SessionManager::availableModes();
+  if (auto options = sessions_.configOptions(request.sessionId)) response.configOptions = std::move(options).value();
+  for (const auto& option : response.configOptions) {
+    if (option.id == "mode") response.currentModeId = option.currentValue;
+  }
+  return response;
+}
+
+Result<acp::LoadSessionResponse> AcpAgent::loadSession(const acp::LoadSessionRequest& request) {
+  return reopen(request, true);
+}
+
+Result<acp::ResumeSessionResponse> AcpAgent::resumeSession(const acp::ResumeSessionRequest& request) {
+  return reopen(request, false);
+}
+
+Result<acp::ListSessionsResponse> AcpAgent::listSessions(const acp::ListSessionsRequest& request) {
+  return sessions_.listSessions(request);
 }
 
 void AcpAgent::cancel(const acp::CancelNotification& note) {

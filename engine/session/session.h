@@ -40,6 +40,8 @@ class Session {
   void setModel(std::string model);
 
   void addHooks(std::shared_ptr<TurnHooks> hooks) { hooks_.push_back(std::move(hooks)); }
+  // A recorded conversation to go on with (session/load); before the first turn.
+  void restoreHistory(History history) { history_ = std::move(history); }
 
   // Runs one prompt turn to its end: model calls and tool calls until the model
   // answers without calls, the turn limit, a hook's stop, or cancellation. An

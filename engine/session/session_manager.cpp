@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <random>
 
+#include "engine/persistence/session_meta.h"
+#include "protocol/base/log.h"
+
 namespace lathe::engine {
 namespace {
 
@@ -19,32 +22,40 @@ std::string randomId() {
 
 }  // namespace
 
-SessionManager::SessionManager(AgentConfig config, EditorClient& editor) : config_(std::move(config)), editor_(editor) {}
+SessionManager::SessionManager(AgentConfig config, EditorClient& editor)
+    : config_(std::move(config)), editor_(editor), store_(config_.dataDir) {}
 
 SessionManager::~SessionManager() { shutdown(); }
 
-Result<std::string> SessionManager::newSession(const acp::NewSessionRequest& request) {
-  if (auto cwd = tools::Workspace::create(request.cwd); !cwd) {
-    return makeError(Errc::invalid_params, "params.cwd: " + cwd.error().message);
+Result<std::shared_ptr<const tools::Workspace>> SessionManager::workspaceFor(
+    const std::string& cwd, const std::vector<std::string>& directories) {
+  if (auto root = tools::Workspace::create(cwd); !root) {
+    return makeError(Errc::invalid_params, "params.cwd: " + root.error().message);
   }
-  auto workspace = tools::Workspace::create(request.cwd, request.additionalDirectories);
+  auto workspace = tools::Workspace::create(cwd, directories);
   if (!workspace) {
     // cwd was fine, so one of the other roots is the problem: name it.
-    for (size_t i = 0; i < request.additionalDirectories.size(); ++i) {
-      if (auto one = tools::Workspace::create(request.additionalDirectories[i]); !one) {
-        return makeError(Errc::invalid_params,
-                         "params.additionalDirectories[" + std::to_string(i) + "]: " + one.error().message);
+    for (size_t i = 0; i < directories.size(); ++i) {
+      if (auto one = tools::Workspace::create(directories[i]); !one) {
+        return makeError(Errc::invalid_params, "params.additionalDirectories[" + std::to_string(i) + "]: " + one.error().message);
       }
     }
     return makeError(Errc::invalid_params, "params.additionalDirectories: " + workspace.error().message);
   }
-  auto shared = std::make_shared<const tools::Workspace>(std::move(workspace).value());
+  return std::make_shared<const tools::Workspace>(std::move(workspace).value());
+}
+
+Result<std::string> SessionManager::newSession(const acp::NewSessionRequest& request) {
+  auto shared = workspaceFor(request.cwd, request.additionalDirectories);
+  if (!shared) return shared.error();
   std::lock_guard lock(mutex_);
   if (shuttingDown_) return makeError(Errc::internal, "the agent is shutting down");
   reapRetired();
   std::string id = randomId();
   Entry entry;
-  entry.session = std::make_shared<Session>(id, shared, config_, editor_);
+  entry.session = std::make_shared<Session>(id, *shared, config_, editor_);
+  if (store_.enabled()) entry.recorder = persist::recorderFor(store_, *entry.session, request);
+  if (entry.recorder) entry.session->addHooks(entry.recorder);
   sessions_.emplace(id, std::move(entry));
   return id;
 }
@@ -66,13 +77,14 @@ Status SessionManager::startPrompt(const acp::PromptRequest& request, TurnDone d
   entry.turnEnded = std::make_shared<std::atomic<bool>>(false);
   try {
     entry.turn = std::thread([this, session = entry.session, token = entry.turnToken, blocks = request.prompt,
-                              ended = entry.turnEnded, done = std::move(done)] {
+                              ended = entry.turnEnded, recorder = entry.recorder, done = std::move(done)] {
       Result<acp::StopReason> result = makeError(Errc::internal, "the turn ended unexpectedly");
       try {
         result = session->prompt(blocks, token);
       } catch (const std::exception& e) {
         result = makeError(Errc::internal, std::string("internal error during the turn: ") + e.what());
       }
+      if (recorder) recorder->turnEnded(session->history());
       bool idle;
       {
         std::lock_guard inner(mutex_);
@@ -111,12 +123,19 @@ Result<std::shared_ptr<Session>> SessionManager::find(const std::string& session
   return it->second.session;
 }
 
+std::shared_ptr<persist::SessionRecorder> SessionManager::recorderOf(const std::string& sessionId) {
+  std::lock_guard lock(mutex_);
+  auto it = sessions_.find(sessionId);
+  return it == sessions_.end() ? nullptr : it->second.recorder;
+}
+
 Status SessionManager::setMode(const std::string& sessionId, const std::string& modeId) {
   auto mode = parseApprovalMode(modeId);
   if (!mode) return makeError(Errc::invalid_params, "params.modeId: unknown mode \"" + modeId + "\"");
   auto session = find(sessionId);
   if (!session) return session.error();
   (*session)->setMode(*mode);
+  if (auto recorder = recorderOf(sessionId)) recorder->setMode(toString(*mode));
   editor_.sendUpdate(sessionId, acp::CurrentModeUpdate{toString(*mode)});
   editor_.sendUpdate(sessionId, acp::ConfigOptionUpdate{optionsOf(**session)});
   return {};
@@ -146,6 +165,7 @@ Result<std::vector<acp::ConfigOption>> SessionManager::setConfigOption(const std
     auto mode = parseApprovalMode(value);
     if (!mode) return makeError(Errc::invalid_params, "params.value: unknown mode \"" + value + "\"");
     (*session)->setMode(*mode);
+    if (auto recorder = recorderOf(sessionId)) recorder->setMode(toString(*mode));
     editor_.sendUpdate(sessionId, acp::CurrentModeUpdate{toString(*mode)});
   } else if (configId == "model") {
     const auto& choices = config_.modelChoices;
@@ -153,6 +173,7 @@ Result<std::vector<acp::ConfigOption>> SessionManager::setConfigOption(const std
       return makeError(Errc::invalid_params, "params.value: \"" + value + "\" is not one of the offered models");
     }
     (*session)->setModel(value);
+    if (auto recorder = recorderOf(sessionId)) recorder->setModel(value);
   } else {
     return makeError(Errc::invalid_params, "params.configId: no option \"" + configId + "\" (model or mode)");
   }
@@ -180,6 +201,7 @@ Status SessionManager::closeSession(const std::string& sessionId) {
     auto it = sessions_.find(sessionId);
     if (it == sessions_.end()) return makeError(Errc::not_found, "params.sessionId: no session \"" + sessionId + "\"");
     token = it->second.turnToken;
+    if (it->second.recorder) it->second.recorder->close();
     if (it->second.turn.joinable()) retired_.push_back({std::move(it->second.turn), it->second.turnEnded});
     sessions_.erase(it);  // the turn, if any, holds the session until it ends
   }

@@ -13,10 +13,13 @@
 #include <vector>
 
 #include "engine/config/agent_config.h"
+#include "engine/persistence/session_recorder.h"
+#include "engine/persistence/session_store.h"
 #include "engine/session/editor_client.h"
 #include "engine/session/session.h"
 #include "protocol/acp/content.h"
 #include "protocol/acp/session.h"
+#include "protocol/acp/session_store.h"
 
 namespace lathe::engine {
 
@@ -28,6 +31,17 @@ class SessionManager {
   ~SessionManager();
 
   Result<std::string> newSession(const acp::NewSessionRequest& request);
+
+  // Sessions are recorded (under config.dataDir) and can be loaded again.
+  bool recording() const { return store_.enabled(); }
+  // Opens a recorded session in this process (session/load, session/resume):
+  // its history rebuilt, its metadata brought up to date. Returns the
+  // session/update params it showed, to replay in order. Fails with a clear
+  // message for an unknown, damaged or elsewhere-open session, changing nothing.
+  Result<std::vector<std::string>> loadSession(const acp::LoadSessionRequest& request);
+  // Recorded sessions, newest first, optionally only those of one cwd; pages
+  // follow an opaque cursor.
+  Result<acp::ListSessionsResponse> listSessions(const acp::ListSessionsRequest& request) const;
 
   // Starts a turn; done runs exactly once, on the turn's thread, after every
   // update of the turn was sent. Fails at once for an unknown session or one
@@ -67,6 +81,7 @@ class SessionManager {
     bool busy = false;
     std::thread turn;
     std::shared_ptr<std::atomic<bool>> turnEnded;  // set by the turn thread as its last act
+    std::shared_ptr<persist::SessionRecorder> recorder;  // null when sessions are not recorded
   };
   // A turn thread whose session was closed: joined once it has ended.
   struct Retired {
@@ -74,12 +89,17 @@ class SessionManager {
     std::shared_ptr<std::atomic<bool>> ended;
   };
 
+  // The workspace of cwd and the other roots, or an error naming the bad one.
+  static Result<std::shared_ptr<const tools::Workspace>> workspaceFor(const std::string& cwd,
+                                                                     const std::vector<std::string>& directories);
   void reapRetired();  // joins retired turns that have ended; mutex_ held
   Result<std::shared_ptr<Session>> find(const std::string& sessionId);
+  std::shared_ptr<persist::SessionRecorder> recorderOf(const std::string& sessionId);
   std::vector<acp::ConfigOption> optionsOf(const Session& session) const;
 
   AgentConfig config_;
   EditorClient& editor_;
+  persist::SessionStore store_;
   std::mutex mutex_;
   std::map<std::string, Entry> sessions_;
   std::vector<Retired> retired_;
