@@ -220,11 +220,16 @@ void SessionRecorder::close() {
   std::lock_guard lock(mutex_);
   flushChunkLocked();
   closed_ = true;
+  bytesWritten_ += record_.bytesWritten();
+  // Nothing is written after this, so another process may open the session
+  // at once, even while a cancelled turn of ours is still ending.
+  record_ = RecordFile{};
+  lock_ = SessionLock{};
 }
 
 uint64_t SessionRecorder::bytesWritten() const {
   std::lock_guard lock(mutex_);
-  return record_.bytesWritten();
+  return bytesWritten_ + record_.bytesWritten();
 }
 
 }  // namespace lathe::engine::persist

@@ -51,8 +51,7 @@ class SessionRecorder final : public TurnHooks {
   // Where the session runs now (session/load may move it), and its MCP servers.
   void setWorkspace(std::string cwd, std::vector<std::string> additionalDirectories, json::Raw mcpServers);
 
-  // Writes what is pending; later records are dropped (the lock goes with the
-  // recorder, once the last turn holding it has ended).
+  // Writes what is pending and releases the session; later records are dropped.
   void close();
   uint64_t bytesWritten() const;
 
@@ -70,6 +69,7 @@ class SessionRecorder final : public TurnHooks {
   SessionMeta meta_;
   RecordFile record_;
   bool closed_ = false;
+  uint64_t bytesWritten_ = 0;  // by records closed before
   bool warned_ = false;
   // The message being streamed, recorded whole when another update comes.
   std::optional<acp::MessageChunk> chunk_;
