@@ -164,6 +164,8 @@ Result<SessionLock> SessionStore::lock(const std::string& id, bool create) const
   if (create) {
     std::error_code ec;
     fs::create_directories(dir, ec);
+    // The metadata holds the MCP servers' env and headers (tokens): owner only.
+    if (!ec) fs::permissions(dir, fs::perms::owner_all, fs::perm_options::replace, ec);
     if (ec) return makeError(Errc::internal, "cannot create " + dir + ": " + ec.message());
   } else if (!fs::is_directory(dir)) {
     return makeError(Errc::not_found, "params.sessionId: no recorded session \"" + id + "\"");
