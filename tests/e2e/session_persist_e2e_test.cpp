@@ -244,12 +244,20 @@ TEST_CASE("e2e: a session open in one process cannot be loaded by a second", "[e
   CHECK(errorMessage(refused).find("open in another Lathe process") != std::string::npos);
   CHECK(two.notifications().empty());
 
-  // Closed in the first process, it can be opened in the second.
+  // Closed in the first process, it can be opened in the second, in the mode it was left in.
+  REQUIRE(member(*one.call("session/set_mode", R"({"sessionId":")" + sid + R"(","modeId":"plan"})"), "result"));
   REQUIRE(member(*one.call("session/close", R"({"sessionId":")" + sid + "\"}"), "result"));
   Message loaded = two.call("session/load", loadParams(sid, ws.str()));
   INFO("stderr one:\n" << first->stderrText() << "\nstderr two:\n" << second->stderrText());
   REQUIRE(member(*loaded, "result"));
   CHECK(joinedText(two.notifications(), "agent_message_chunk") == "First answer.");
+  const json::Value* modes = member(*member(*loaded, "result"), "modes");
+  REQUIRE(modes);
+  CHECK(json::getStr(*modes, "currentModeId").value_or("") == "plan");
+  auto modeUpdates = ofKind(two.notifications(), "current_mode_update");
+  REQUIRE(modeUpdates.size() == 1);
+  CHECK(field(modeUpdates[0], "currentModeId") == "plan");
+  checkAgainstSchema(two);
   finish(*first);
   finish(*second);
 }
