@@ -68,7 +68,7 @@ Status applyHistory(std::vector<Content>& contents, json::Reader& r, bool snapsh
   if (!r.ok()) return r.error();
   auto first = read.begin();
   if (skip > 0) {
-    if (at + 1 != contents.size() || contents[at].parts.size() != skip || read.empty() ||
+    if (contents.empty() || at != contents.size() - 1 || contents[at].parts.size() != skip || read.empty() ||
         read.front().role != contents[at].role) {
       return makeError(Errc::invalid_params, "history record does not continue the history");
     }

@@ -7,6 +7,8 @@
 #include "engine/persistence/session_recorder.h"
 #include "tests/support/temp_dir.h"
 
+#include <fstream>
+
 namespace lathe::engine::persist {
 namespace {
 
@@ -36,14 +38,14 @@ void exchange(History& history, const std::string& prompt) {
   REQUIRE(history.appendModel(Content{Role::model, {Part::makeText("answer to " + prompt)}}));
 }
 
-SessionMeta metaFor(const std::string& id) {
+}  // namespace
+
+inline SessionMeta metaFor(const std::string& id) {
   SessionMeta meta;
   meta.id = id;
   meta.cwd = "/tmp";
   return meta;
 }
-
-}  // namespace
 
 TEST_CASE("persist: history recorded by appends and snapshots reads back the same", "[persist]") {
   TempDir dir;
@@ -111,6 +113,31 @@ TEST_CASE("persist: one process at a time holds a session", "[persist]") {
   (*recorder)->close();
   CHECK(SessionRecorder::open(store, "sess_b"));
   CHECK_FALSE(store.lock("../escape", true));
+}
+
+}  // namespace lathe::engine::persist
+
+namespace lathe::engine::persist {
+
+TEST_CASE("persist: history records that do not continue the history are damage, not a crash", "[persist]") {
+  TempDir dir;
+  SessionStore store(dir.str());
+  for (const std::string line : {R"({"h":[{"r":"u","p":[{"x":"a"}]}],"at":-1,"skip":1})",
+                                 R"({"h":[{"r":"u","p":[{"x":"a"}]}],"at":5})", R"({"h":[{"r":"x","p":[]}],"at":0})",
+                                 R"({"s":[{"r":"u","p":7}]})", R"({"what":1})", "[]"}) {
+    std::string id = "sess_bad" + std::to_string(line.size());
+    auto recorder = SessionRecorder::create(store, metaFor(id));
+    REQUIRE(recorder);
+    (*recorder)->close();
+    {
+      std::ofstream out(dir.path / id / "record.jsonl", std::ios::binary);
+      out << line << "\n";
+    }
+    auto opened = SessionRecorder::open(store, id);
+    INFO(line);
+    REQUIRE_FALSE(opened);
+    CHECK(opened.error().message.find("is damaged") != std::string::npos);
+  }
 }
 
 }  // namespace lathe::engine::persist
