@@ -6,7 +6,6 @@
 #include "server/version.h"
 
 namespace lathe::server {
-
 AcpAgent::AcpAgent(std::shared_ptr<rpc::Peer> peer, engine::AgentConfig config)
     : peer_(std::move(peer)), editor_(peer_), sessions_(std::move(config), editor_) {
   bindMethods();
@@ -34,6 +33,9 @@ void AcpAgent::bindMethods() {
       .request("session/set_mode", &AcpAgent::setMode)
       .request("session/set_config_option", &AcpAgent::setConfigOption)
       .request("session/close", &AcpAgent::closeSession)
+      .request("session/load", &AcpAgent::loadSession)
+      .request("session/resume", &AcpAgent::resumeSession)
+      .request("session/list", &AcpAgent::listSessions)
       .notification("session/cancel", &AcpAgent::cancel);
 }
 
@@ -49,6 +51,10 @@ Result<acp::InitializeResponse> AcpAgent::initialize(const acp::InitializeReques
   response.capabilities.sessionClose = true;
   response.capabilities.mcpHttp = true;  // Streamable HTTP (tools/mcp/http_channel.h)
   response.capabilities.mcpSse = true;   // and the legacy HTTP+SSE transport
+  // Without a state directory nothing is recorded, so nothing can be loaded.
+  response.capabilities.loadSession = sessions_.recording();
+  response.capabilities.sessionList = sessions_.recording();
+  response.capabilities.sessionResume = sessions_.recording();
   return response;
 }
 
@@ -91,6 +97,34 @@ Result<acp::SetConfigOptionResponse> AcpAgent::setConfigOption(const acp::SetCon
 Result<acp::Empty> AcpAgent::closeSession(const acp::CloseSessionRequest& request) {
   if (auto status = sessions_.closeSession(request.sessionId); !status) return status.error();
   return acp::Empty{};
+}
+
+Result<acp::LoadSessionResponse> AcpAgent::reopen(const acp::LoadSessionRequest& request, bool replay) {
+  auto shown = sessions_.loadSession(request);
+  if (!shown) return shown.error();
+  // The whole conversation reaches the editor before the answer that ends the load.
+  if (replay) {
+    for (auto& params : *shown) peer_->notify("session/update", json::Raw{std::move(params)});
+  }
+  acp::LoadSessionResponse response;
+  response.availableModes = engine::SessionManager::availableModes();
+  if (auto options = sessions_.configOptions(request.sessionId)) response.configOptions = std::move(options).value();
+  for (const auto& option : response.configOptions) {
+    if (option.id == "mode") response.currentModeId = option.currentValue;
+  }
+  return response;
+}
+
+Result<acp::LoadSessionResponse> AcpAgent::loadSession(const acp::LoadSessionRequest& request) {
+  return reopen(request, true);
+}
+
+Result<acp::ResumeSessionResponse> AcpAgent::resumeSession(const acp::ResumeSessionRequest& request) {
+  return reopen(request, false);
+}
+
+Result<acp::ListSessionsResponse> AcpAgent::listSessions(const acp::ListSessionsRequest& request) {
+  return sessions_.listSessions(request);
 }
 
 void AcpAgent::cancel(const acp::CancelNotification& note) {

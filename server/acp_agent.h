@@ -32,6 +32,11 @@ class AcpAgent {
   Result<acp::Empty> setMode(const acp::SetModeRequest& request);
   Result<acp::SetConfigOptionResponse> setConfigOption(const acp::SetConfigOptionRequest& request);
   Result<acp::Empty> closeSession(const acp::CloseSessionRequest& request);
+  Result<acp::LoadSessionResponse> loadSession(const acp::LoadSessionRequest& request);
+  Result<acp::ResumeSessionResponse> resumeSession(const acp::ResumeSessionRequest& request);
+  Result<acp::ListSessionsResponse> listSessions(const acp::ListSessionsRequest& request);
+  // Opens a recorded session; replays what it showed when `replay`.
+  Result<acp::LoadSessionResponse> reopen(const acp::LoadSessionRequest& request, bool replay);
   void cancel(const acp::CancelNotification& note);
 
   std::shared_ptr<rpc::Peer> peer_;

@@ -29,6 +29,9 @@ class ObservedEditor final : public EditorClient {
   }
   Result<acp::RequestPermissionResponse> requestPermission(const acp::RequestPermissionRequest& request,
                                                            const CancelToken& cancel) override {
+    // The question updates the tool call as the editor shows it (an edit's
+    // diff travels only here), so a recording must see it too.
+    record(request.toolCall);
     return editor_.requestPermission(request, cancel);
   }
   acp::ClientCapabilities capabilities() const override { return editor_.capabilities(); }

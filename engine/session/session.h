@@ -53,6 +53,9 @@ class Session {
   void startMcpServers(std::vector<tools::mcp::ServerConfig> servers) { mcp_.start(std::move(servers)); }
   tools::mcp::SessionServers& mcpServers() { return mcp_; }
 
+  // A recorded conversation to go on with (session/load); before the first turn.
+  void restoreHistory(History history) { history_ = std::move(history); }
+
   // Runs one prompt turn to its end: model calls and tool calls until the model
   // answers without calls, the turn limit, a hook's stop, or cancellation. An
   // Error means the turn failed (e.g. the model API refused); its message is fit

@@ -9,6 +9,8 @@
 #include "engine/context/context_hooks.h"
 #include "engine/session/session_programs.h"
 #include "tools/mcp/acp_servers.h"
+#include "engine/persistence/session_meta.h"
+#include "protocol/base/log.h"
 
 namespace lathe::engine {
 namespace {
@@ -21,69 +23,82 @@ std::string randomId() {
   return id;
 }
 
-// The session's roots; a bad one is named by its field.
-Result<tools::Workspace> workspaceOf(const acp::NewSessionRequest& request) {
-  if (auto cwd = tools::Workspace::create(request.cwd); !cwd) {
-    return makeError(Errc::invalid_params, "params.cwd: " + cwd.error().message);
-  }
-  auto workspace = tools::Workspace::create(request.cwd, request.additionalDirectories);
-  if (workspace) return workspace;
-  // cwd was fine, so one of the other roots is the problem: name it.
-  for (size_t i = 0; i < request.additionalDirectories.size(); ++i) {
-    if (auto one = tools::Workspace::create(request.additionalDirectories[i]); !one) {
-      return makeError(Errc::invalid_params,
-                       "params.additionalDirectories[" + std::to_string(i) + "]: " + one.error().message);
-    }
-  }
-  return makeError(Errc::invalid_params, "params.additionalDirectories: " + workspace.error().message);
-}
-
 }  // namespace
 
 SessionManager::SessionManager(AgentConfig config, EditorClient& editor)
-    : config_(std::move(config)), editor_(editor), consent_(std::make_shared<ConsentStore>(config_.stateDir)) {}
+    : config_(std::move(config)),
+      editor_(editor),
+      consent_(std::make_shared<ConsentStore>(config_.stateDir)),
+      store_(config_.dataDir) {}
 
 SessionManager::~SessionManager() { shutdown(); }
 
-Result<std::string> SessionManager::newSession(const acp::NewSessionRequest& request) {
-  auto workspace = workspaceOf(request);
-  if (!workspace) return workspace.error();
-  auto shared = std::make_shared<const tools::Workspace>(std::move(workspace).value());
+Result<std::shared_ptr<const tools::Workspace>> SessionManager::workspaceFor(
+    const std::string& cwd, const std::vector<std::string>& directories) {
+  if (auto root = tools::Workspace::create(cwd); !root) {
+    return makeError(Errc::invalid_params, "params.cwd: " + root.error().message);
+  }
+  auto workspace = tools::Workspace::create(cwd, directories);
+  if (!workspace) {
+    // cwd was fine, so one of the other roots is the problem: name it.
+    for (size_t i = 0; i < directories.size(); ++i) {
+      if (auto one = tools::Workspace::create(directories[i]); !one) {
+        return makeError(Errc::invalid_params,
+                         "params.additionalDirectories[" + std::to_string(i) + "]: " + one.error().message);
+      }
+    }
+    return makeError(Errc::invalid_params, "params.additionalDirectories: " + workspace.error().message);
+  }
+  return std::make_shared<const tools::Workspace>(std::move(workspace).value());
+}
+
+Result<std::shared_ptr<Session>> SessionManager::assemble(const std::string& id,
+                                                          std::shared_ptr<const tools::Workspace> workspace) {
   // What the workspace's settings would start waits for the first turn (and consent).
   std::optional<WorkspacePrograms> programs;
   if (config_.readWorkspacePrograms) {
-    auto read = readWorkspacePrograms(shared->cwd(), config_.userSettingsPath);
+    auto read = readWorkspacePrograms(workspace->cwd(), config_.userSettingsPath);
     if (!read) return makeError(Errc::invalid_params, read.error().message);
     programs = std::move(read).value();
   }
-  std::shared_ptr<Session> session;
+  auto session = std::make_shared<Session>(id, workspace, config_, editor_);
+  Session* raw = session.get();  // the hook is owned by the session: no cycle
+  session->addHooks(std::make_shared<SessionPrograms>(
+      SessionPrograms::Setup{id, workspace->cwd(), std::move(programs), consent_,
+                             [raw](std::vector<tools::mcp::ServerConfig> servers) {
+                               raw->startMcpServers(std::move(servers));
+                             }},
+      config_, editor_, session->registry()));
+  addContextHooks(*session);
+  return session;
+}
+
+Result<std::string> SessionManager::newSession(const acp::NewSessionRequest& request) {
+  auto workspace = workspaceFor(request.cwd, request.additionalDirectories);
+  if (!workspace) return workspace.error();
   std::string id = randomId();
+  auto session = assemble(id, *workspace);
+  if (!session) return session.error();
+  Entry entry;
+  entry.session = *session;
+  // The recorder comes last: it records the history the other hooks leave.
+  if (store_.enabled()) entry.recorder = persist::recorderFor(store_, **session, request);
+  if (entry.recorder) entry.session->addHooks(entry.recorder);
   {
     std::lock_guard lock(mutex_);
     if (shuttingDown_) return makeError(Errc::internal, "the agent is shutting down");
     reapRetired();
-    session = std::make_shared<Session>(id, shared, config_, editor_);
-    Session* raw = session.get();  // the hook is owned by the session: no cycle
-    session->addHooks(std::make_shared<SessionPrograms>(
-        SessionPrograms::Setup{id, shared->cwd(), std::move(programs), consent_,
-                               [raw](std::vector<tools::mcp::ServerConfig> servers) {
-                                 raw->startMcpServers(std::move(servers));
-                               }},
-        config_, editor_, session->registry()));
-    addContextHooks(*session);
-    Entry entry;
-    entry.session = session;
     sessions_.emplace(id, std::move(entry));
   }
-  session->startMcpServers(mcpServersOf(request, shared->cwd()));
+  (*session)->startMcpServers(mcpServersOf(request.mcpServers, (*workspace)->cwd()));
   return id;
 }
 
 // The editor's servers and the user's settings' servers, as settings permit;
 // the editor's win a name both define.
-std::vector<tools::mcp::ServerConfig> SessionManager::mcpServersOf(const acp::NewSessionRequest& request,
+std::vector<tools::mcp::ServerConfig> SessionManager::mcpServersOf(const std::vector<acp::McpServer>& fromEditor,
                                                                     const std::string& cwd) const {
-  std::vector<tools::mcp::ServerConfig> servers = tools::mcp::fromAcp(request.mcpServers, cwd);
+  std::vector<tools::mcp::ServerConfig> servers = tools::mcp::fromAcp(fromEditor, cwd);
   std::erase_if(servers, [&](const tools::mcp::ServerConfig& server) {
     return !mcpServerPermitted(server.name, config_.mcpAllowed, config_.mcpExcluded);
   });
@@ -119,13 +134,14 @@ Status SessionManager::startPrompt(const acp::PromptRequest& request, TurnDone d
   entry.turnEnded = std::make_shared<std::atomic<bool>>(false);
   try {
     entry.turn = std::thread([this, session = entry.session, token = entry.turnToken, blocks = request.prompt,
-                              ended = entry.turnEnded, done = std::move(done)] {
+                              ended = entry.turnEnded, recorder = entry.recorder, done = std::move(done)] {
       Result<acp::StopReason> result = makeError(Errc::internal, "the turn ended unexpectedly");
       try {
         result = session->prompt(blocks, token);
       } catch (const std::exception& e) {
         result = makeError(Errc::internal, std::string("internal error during the turn: ") + e.what());
       }
+      if (recorder) recorder->turnEnded(session->history());
       bool idle;
       {
         std::lock_guard inner(mutex_);
@@ -164,12 +180,19 @@ Result<std::shared_ptr<Session>> SessionManager::find(const std::string& session
   return it->second.session;
 }
 
+std::shared_ptr<persist::SessionRecorder> SessionManager::recorderOf(const std::string& sessionId) {
+  std::lock_guard lock(mutex_);
+  auto it = sessions_.find(sessionId);
+  return it == sessions_.end() ? nullptr : it->second.recorder;
+}
+
 Status SessionManager::setMode(const std::string& sessionId, const std::string& modeId) {
   auto mode = parseApprovalMode(modeId);
   if (!mode) return makeError(Errc::invalid_params, "params.modeId: unknown mode \"" + modeId + "\"");
   auto session = find(sessionId);
   if (!session) return session.error();
   (*session)->setMode(*mode);
+  if (auto recorder = recorderOf(sessionId)) recorder->setMode(toString(*mode));
   editor_.sendUpdate(sessionId, acp::CurrentModeUpdate{toString(*mode)});
   editor_.sendUpdate(sessionId, acp::ConfigOptionUpdate{optionsOf(**session)});
   return {};
@@ -199,6 +222,7 @@ Result<std::vector<acp::ConfigOption>> SessionManager::setConfigOption(const std
     auto mode = parseApprovalMode(value);
     if (!mode) return makeError(Errc::invalid_params, "params.value: unknown mode \"" + value + "\"");
     (*session)->setMode(*mode);
+    if (auto recorder = recorderOf(sessionId)) recorder->setMode(toString(*mode));
     editor_.sendUpdate(sessionId, acp::CurrentModeUpdate{toString(*mode)});
   } else if (configId == "model") {
     const auto& choices = config_.modelChoices;
@@ -206,6 +230,7 @@ Result<std::vector<acp::ConfigOption>> SessionManager::setConfigOption(const std
       return makeError(Errc::invalid_params, "params.value: \"" + value + "\" is not one of the offered models");
     }
     (*session)->setModel(value);
+    if (auto recorder = recorderOf(sessionId)) recorder->setModel(value);
   } else {
     return makeError(Errc::invalid_params, "params.configId: no option \"" + configId + "\" (model or mode)");
   }
@@ -233,6 +258,7 @@ Status SessionManager::closeSession(const std::string& sessionId) {
     auto it = sessions_.find(sessionId);
     if (it == sessions_.end()) return makeError(Errc::not_found, "params.sessionId: no session \"" + sessionId + "\"");
     token = it->second.turnToken;
+    if (it->second.recorder) it->second.recorder->close();
     if (it->second.turn.joinable()) retired_.push_back({std::move(it->second.turn), it->second.turnEnded});
     sessions_.erase(it);  // the turn, if any, holds the session until it ends
   }

@@ -14,11 +14,14 @@
 
 #include "engine/config/agent_config.h"
 #include "engine/config/consent_store.h"
+#include "engine/persistence/session_recorder.h"
+#include "engine/persistence/session_store.h"
 #include "engine/session/editor_client.h"
 #include "engine/session/session.h"
 #include "protocol/acp/content.h"
 #include "protocol/acp/session.h"
 #include "tools/mcp/server_config.h"
+#include "protocol/acp/session_store.h"
 
 namespace lathe::engine {
 
@@ -36,6 +39,16 @@ class SessionManager {
   // The one way MCP servers join a session, whatever named them (the editor,
   // settings): each starts in parallel; session/new never waits for them.
   Status startMcpServers(const std::string& sessionId, std::vector<tools::mcp::ServerConfig> servers);
+  // Sessions are recorded (under config.dataDir) and can be loaded again.
+  bool recording() const { return store_.enabled(); }
+  // Opens a recorded session in this process (session/load, session/resume):
+  // its history rebuilt, its metadata brought up to date. Returns the
+  // session/update params it showed, to replay in order. Fails with a clear
+  // message for an unknown, damaged or elsewhere-open session, changing nothing.
+  Result<std::vector<std::string>> loadSession(const acp::LoadSessionRequest& request);
+  // Recorded sessions, newest first, optionally only those of one cwd; pages
+  // follow an opaque cursor.
+  Result<acp::ListSessionsResponse> listSessions(const acp::ListSessionsRequest& request) const;
 
   // Starts a turn; done runs exactly once, on the turn's thread, after every
   // update of the turn was sent. Fails at once for an unknown session or one
@@ -75,6 +88,7 @@ class SessionManager {
     bool busy = false;
     std::thread turn;
     std::shared_ptr<std::atomic<bool>> turnEnded;  // set by the turn thread as its last act
+    std::shared_ptr<persist::SessionRecorder> recorder;  // null when sessions are not recorded
   };
   // A turn thread whose session was closed: joined once it has ended.
   struct Retired {
@@ -82,15 +96,23 @@ class SessionManager {
     std::shared_ptr<std::atomic<bool>> ended;
   };
 
+  // The workspace of cwd and the other roots, or an error naming the bad one.
+  static Result<std::shared_ptr<const tools::Workspace>> workspaceFor(const std::string& cwd,
+                                                                     const std::vector<std::string>& directories);
   void reapRetired();  // joins retired turns that have ended; mutex_ held
   Result<std::shared_ptr<Session>> find(const std::string& sessionId);
+  std::shared_ptr<persist::SessionRecorder> recorderOf(const std::string& sessionId);
   std::vector<acp::ConfigOption> optionsOf(const Session& session) const;
-  std::vector<tools::mcp::ServerConfig> mcpServersOf(const acp::NewSessionRequest& request,
+  std::vector<tools::mcp::ServerConfig> mcpServersOf(const std::vector<acp::McpServer>& fromEditor,
                                                      const std::string& cwd) const;
+  // A new or loaded session with its hooks (workspace programs, context
+  // management); the recorder is the caller's to add, last.
+  Result<std::shared_ptr<Session>> assemble(const std::string& id, std::shared_ptr<const tools::Workspace> workspace);
 
   AgentConfig config_;
   EditorClient& editor_;
   std::shared_ptr<ConsentStore> consent_;  // workspace consent, shared by the sessions
+  persist::SessionStore store_;
   std::mutex mutex_;
   std::map<std::string, Entry> sessions_;
   std::vector<Retired> retired_;

@@ -37,6 +37,8 @@ void writeCapabilities(json::Writer& w, const AgentCapabilities& caps) {
   w.StartObject();
   if (caps.sessionAdditionalDirectories) json::put(w, "additionalDirectories", json::Raw{"{}"});
   if (caps.sessionClose) json::put(w, "close", json::Raw{"{}"});
+  if (caps.sessionList) json::put(w, "list", json::Raw{"{}"});
+  if (caps.sessionResume) json::put(w, "resume", json::Raw{"{}"});
   w.EndObject();
   w.EndObject();
 }

@@ -35,6 +35,8 @@ struct AgentCapabilities {
   bool mcpSse = false;
   bool sessionAdditionalDirectories = false;
   bool sessionClose = false;
+  bool sessionList = false;
+  bool sessionResume = false;
 };
 
 struct InitializeResponse {

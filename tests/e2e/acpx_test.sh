@@ -124,6 +124,7 @@ run_acpx() {
   mkdir -p "$dir/home"
   # $permission is unquoted on purpose: it may hold several flags.
   HOME="$dir/home" \
+    XDG_STATE_HOME="$dir/state" \
     GOOGLE_GEMINI_BASE_URL="http://127.0.0.1:$PORT" \
     GEMINI_API_KEY="test-key" \
     GEMINI_MODEL="gemini-acpx-test" \
@@ -247,10 +248,61 @@ case_set_model() {
   echo "ok: acpx set model case"
 }
 
+# Case: an acpx named session survives the agent being restarted. acpx keeps
+# the agent alive for --ttl seconds; once that Lathe has exited (the session's
+# lock is free), the next prompt starts a new Lathe, which must reopen the
+# recorded session (acpx 0.19.1 calls session/resume) and go on with its history.
+case_named_session_restart() {
+  local dir="$TMP/named" ws="$TMP/named/ws" rc=0
+  mkdir -p "$ws" "$dir/home" "$dir/state"
+  cat >"$dir/script.jsonl" <<'EOF'
+{"method":"generateContentStream","response":[{"candidates":[{"content":{"role":"model","parts":[{"text":"Noted: ORCHID."}]},"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":10,"candidatesTokenCount":3,"totalTokenCount":13}}]}
+{"method":"generateContentStream","response":[{"candidates":[{"content":{"role":"model","parts":[{"text":"The word was ORCHID."}]},"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":20,"candidatesTokenCount":5,"totalTokenCount":25}}]}
+EOF
+  start_fake "$dir" --replay "$dir/script.jsonl"
+  acpx_named() {
+    HOME="$dir/home" XDG_STATE_HOME="$dir/state" GOOGLE_GEMINI_BASE_URL="http://127.0.0.1:$PORT" \
+      GEMINI_API_KEY="test-key" GEMINI_MODEL="gemini-acpx-test" timeout 120 "$ACPX" --agent "'$LATHE' --acp" \
+      --approve-all --ttl 1 --format json --timeout 60 --cwd "$ws" "$@" </dev/null
+  }
+  acpx_named sessions new --name keep >"$dir/new.out" 2>>"$dir/acpx.err" || rc=$?
+  [ "$rc" -eq 0 ] && { acpx_named prompt -s keep "remember the word ORCHID" >"$dir/first.out" 2>>"$dir/acpx.err" || rc=$?; }
+  [ "$rc" -eq 0 ] || { cat "$dir/acpx.err" >&2; fail "named session case: acpx exited $rc"; }
+  local sessions="$dir/state/lathe/sessions" sid
+  sid="$(ls "$sessions")"
+  [ -n "$sid" ] && [ "$(echo "$sid" | wc -l)" -eq 1 ] || fail "expected one recorded session, found: $sid"
+  # Wait for the first Lathe to be gone: its lock on the session is then free.
+  local freed=""
+  for _ in $(seq 1 100); do
+    if flock -n "$sessions/$sid/lock" true; then freed=1; break; fi
+    sleep 0.2
+  done
+  [ -n "$freed" ] || fail "the first Lathe never let go of the session"
+  acpx_named prompt -s keep "what was the word?" >"$dir/second.out" 2>>"$dir/acpx.err" || rc=$?
+  [ "$rc" -eq 0 ] || { cat "$dir/acpx.err" >&2; fail "named session case: second prompt exited $rc"; }
+  grep -qE '"method":"session/(resume|load)"' "$dir/second.out" \
+    || { cat "$dir/second.out" >&2; fail "acpx did not reopen the session"; }
+  ! grep -q '"method":"session/new"' "$dir/second.out" || fail "acpx made a new session instead of reopening"
+  grep -q "The word was ORCHID." "$dir/second.out" || { cat "$dir/second.out" >&2; fail "no answer after the restart"; }
+  [ "$(ls "$sessions")" = "$sid" ] || fail "the restart recorded another session: $(ls "$sessions")"
+  # The second turn's history record continues the first turn's (two contents before it).
+  node - "$sessions/$sid/record.jsonl" <<'EOF' || fail "the recorded history did not go on from the first turn"
+const fs = require("fs");
+const records = fs.readFileSync(process.argv[2], "utf8").split("\n").filter((l) => l).map((l) => JSON.parse(l));
+const history = records.filter((r) => r.h);
+const texts = history.flatMap((r) => r.h.flatMap((c) => c.p.map((p) => p.x)));
+const ok = history.some((r) => r.at === 2) && texts.includes("remember the word ORCHID") && texts.includes("what was the word?");
+process.exit(ok ? 0 : 1);
+EOF
+  stop_fake "$dir" 2
+  echo "ok: acpx named session survives an agent restart"
+}
+
 mkdir -p "$TMP/replay" "$TMP/auto" "$TMP/edit-approve" "$TMP/edit-deny" "$TMP/set-model"
 case_replay
 case_auto
 case_edit approve
 case_edit deny
 case_set_model
+case_named_session_restart
 echo "PASS: acpx end-to-end"

@@ -47,7 +47,15 @@ inline void writeFile(const fs::path& path, const std::string& text) {
 struct LatheOptions {
   std::vector<std::string> extraArgs;
   std::string model = "gemini-e2e-model";
+  // XDG_STATE_HOME (where sessions are recorded); empty: one temp dir per test binary.
+  std::string stateHome = "";
 };
+
+// Sessions recorded by tests never land in the real state directory.
+inline const std::string& defaultStateHome() {
+  static TempDir dir;
+  return dir.path.native();
+}
 
 // Starts `lathe --acp` talking to the fake model server.
 inline std::unique_ptr<Subprocess> startLathe(const FakeGeminiServer& fake, const LatheOptions& options = {},
@@ -57,8 +65,9 @@ inline std::unique_ptr<Subprocess> startLathe(const FakeGeminiServer& fake, cons
   spawn.argv.insert(spawn.argv.end(), options.extraArgs.begin(), options.extraArgs.end());
   spawn.env = {{"GOOGLE_GEMINI_BASE_URL", fake.baseUrl()},
                {"GEMINI_API_KEY", "test-key"},
-               {"GEMINI_MODEL", options.model}};
-  spawn.env.insert(spawn.env.end(), env.begin(), env.end());  // more variables (HOME, XDG_STATE_HOME)
+               {"GEMINI_MODEL", options.model},
+               {"XDG_STATE_HOME", options.stateHome.empty() ? defaultStateHome() : options.stateHome}};
+  spawn.env.insert(spawn.env.end(), env.begin(), env.end());  // more variables (HOME, XDG_STATE_HOME) win
   spawn.unsetEnv = {"GOOGLE_API_KEY", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_CLOUD_PROJECT", "HTTPS_PROXY", "HTTP_PROXY",
                     "https_proxy", "http_proxy", "ALL_PROXY", "all_proxy"};
   auto child = Subprocess::spawn(spawn);
@@ -259,7 +268,7 @@ inline RunResult runLathe(std::vector<std::string> args, const std::string& cwd,
   spawn.argv.insert(spawn.argv.end(), args.begin(), args.end());
   spawn.cwd = cwd;
   // A replay needs no network: make sure nothing real is reachable by accident.
-  spawn.env = {{"GOOGLE_GEMINI_BASE_URL", "http://127.0.0.1:9"}};
+  spawn.env = {{"GOOGLE_GEMINI_BASE_URL", "http://127.0.0.1:9"}, {"XDG_STATE_HOME", defaultStateHome()}};
   spawn.env.insert(spawn.env.end(), env.begin(), env.end());
   spawn.unsetEnv = {"GEMINI_API_KEY", "GOOGLE_API_KEY"};
   auto child = Subprocess::spawn(spawn);

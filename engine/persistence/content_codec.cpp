@@ -1,0 +1,85 @@
+// History contents to and from the recording's JSON.
+#include "engine/persistence/content_codec.h"
+
+namespace lathe::engine::persist {
+namespace {
+
+void writePart(json::Writer& w, const Part& part) {
+  w.StartObject();
+  if (part.text) json::put(w, "x", *part.text);
+  if (part.thought) json::put(w, "th", true);
+  if (!part.thoughtSignature.empty()) json::put(w, "sg", part.thoughtSignature);
+  if (part.functionCall) {
+    json::key(w, "fc");
+    w.StartObject();
+    if (!part.functionCall->id.empty()) json::put(w, "id", part.functionCall->id);
+    json::put(w, "n", part.functionCall->name);
+    json::put(w, "a", part.functionCall->args);
+    w.EndObject();
+  }
+  if (part.functionResponse) {
+    json::key(w, "fr");
+    w.StartObject();
+    if (!part.functionResponse->id.empty()) json::put(w, "id", part.functionResponse->id);
+    json::put(w, "n", part.functionResponse->name);
+    json::put(w, "r", part.functionResponse->response);
+    w.EndObject();
+  }
+  if (part.inlineData) {
+    json::key(w, "d");
+    w.StartObject();
+    json::put(w, "m", part.inlineData->mimeType);
+    json::put(w, "b", part.inlineData->data);
+    w.EndObject();
+  }
+  w.EndObject();
+}
+
+Part readPart(json::Reader& r) {
+  Part part;
+  if (!r.expectObject()) return part;
+  part.text = r.optStr("x");
+  part.thought = r.optBool("th").value_or(false);
+  part.thoughtSignature = r.optStr("sg").value_or("");
+  if (auto call = r.optObject("fc")) {
+    part.functionCall = FunctionCall{call->optStr("id").value_or(""), call->str("n"), call->rawMember("a")};
+  }
+  if (auto response = r.optObject("fr")) {
+    part.functionResponse =
+        FunctionResponse{response->optStr("id").value_or(""), response->str("n"), response->rawMember("r")};
+  }
+  if (auto data = r.optObject("d")) part.inlineData = InlineData{data->str("m"), data->str("b")};
+  return part;
+}
+
+}  // namespace
+
+void writeContents(json::Writer& w, const std::vector<Content>& contents, size_t from, size_t skipParts) {
+  w.StartArray();
+  for (size_t i = from; i < contents.size(); ++i) {
+    w.StartObject();
+    json::put(w, "r", contents[i].role == Role::model ? "m" : "u");
+    json::key(w, "p");
+    w.StartArray();
+    const auto& parts = contents[i].parts;
+    for (size_t k = (i == from ? skipParts : 0); k < parts.size(); ++k) writePart(w, parts[k]);
+    w.EndArray();
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
+Content readContent(json::Reader& r) {
+  Content content;
+  if (!r.expectObject()) return content;
+  std::string role = r.str("r");
+  if (role == "m") {
+    content.role = Role::model;
+  } else if (role != "u") {
+    r.fail(r.path() + ".r", "expected \"u\" or \"m\"");
+  }
+  for (auto& part : r.array("p")) content.parts.push_back(readPart(part));
+  return content;
+}
+
+}  // namespace lathe::engine::persist

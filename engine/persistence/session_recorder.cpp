@@ -1,0 +1,239 @@
+// Recording a session's history and what it showed.
+#include "engine/persistence/session_recorder.h"
+
+#include <ctime>
+
+#include "engine/persistence/content_codec.h"
+#include "protocol/base/log.h"
+
+namespace lathe::engine::persist {
+namespace {
+
+Part interruptedResponse(const FunctionCall& call) {
+  Part part;
+  part.functionResponse = FunctionResponse{call.id, call.name, json::Raw{json::build([&](json::Writer& w) {
+                                                                   w.StartObject();
+                                                                   json::put(w, "error",
+                                                                             "The agent stopped before this call "
+                                                                             "finished; its outcome is unknown.");
+                                                                   w.EndObject();
+                                                                 })}};
+  return part;
+}
+
+// The first line of the person's first prompt, cut (on a character) to 80 bytes.
+std::string titleFrom(const std::string& text) {
+  size_t start = text.find_first_not_of(" \t\r\n");
+  if (start == std::string::npos) return "";
+  std::string line = text.substr(start, text.find('\n', start) - start);
+  if (line.size() > 80) {
+    size_t cut = 80;
+    while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) --cut;
+    line = line.substr(0, cut) + "…";
+  }
+  return line;
+}
+
+}  // namespace
+
+Result<History> rebuildHistory(std::vector<Content> contents) {
+  History history;
+  for (Content& content : contents) {
+    Status status;
+    bool answers = false;
+    for (const Part& part : content.parts) answers = answers || part.functionResponse.has_value();
+    if (content.role == Role::model) {
+      status = history.appendModel(std::move(content));
+    } else if (answers) {
+      status = history.appendResponses(std::move(content.parts));
+    } else if (!history.pendingCalls().empty()) {
+      // A crash between a call and its response: answer it, then the prompt.
+      std::vector<Part> parts;
+      for (const auto& call : history.pendingCalls()) parts.push_back(interruptedResponse(call));
+      if (status = history.appendResponses(std::move(parts)); status) status = history.appendUser(std::move(content.parts));
+    } else {
+      status = history.appendUser(std::move(content.parts));
+    }
+    if (!status) return makeError(Errc::invalid_params, "recorded history: " + status.error().message);
+  }
+  if (!history.pendingCalls().empty()) {
+    std::vector<Part> parts;
+    for (const auto& call : history.pendingCalls()) parts.push_back(interruptedResponse(call));
+    if (auto status = history.appendResponses(std::move(parts)); !status) return status.error();
+  }
+  return history;
+}
+
+SessionRecorder::SessionRecorder(const SessionStore& store, SessionMeta meta, SessionLock lock, RecordFile record)
+    : store_(store), lock_(std::move(lock)), meta_(std::move(meta)), record_(std::move(record)) {}
+
+SessionRecorder::~SessionRecorder() { close(); }
+
+Result<std::shared_ptr<SessionRecorder>> SessionRecorder::create(const SessionStore& store, SessionMeta meta) {
+  auto lock = store.lock(meta.id, true);
+  if (!lock) return lock.error();
+  if (meta.createdAt.empty()) meta.createdAt = isoTime(std::time(nullptr));
+  if (auto status = store.writeMeta(meta); !status) return status.error();
+  auto record = store.openRecord(meta.id, 0);
+  if (!record) return record.error();
+  return std::shared_ptr<SessionRecorder>(
+      new SessionRecorder(store, std::move(meta), std::move(lock).value(), std::move(record).value()));
+}
+
+Result<SessionRecorder::Opened> SessionRecorder::open(const SessionStore& store, const std::string& id) {
+  auto lock = store.lock(id, false);
+  if (!lock) return lock.error();
+  auto meta = store.readMeta(id);
+  if (!meta) return meta.error();
+  auto record = store.readRecord(id);
+  if (!record) return record.error();
+  if (record->tornTail) log(LogLevel::warn, "session " + id + ": the record's torn last line (a crash) is dropped");
+  size_t contents = record->contents.size();
+  size_t lastParts = contents ? record->contents.back().parts.size() : 0;
+  auto history = rebuildHistory(std::move(record->contents));
+  if (!history) return makeError(Errc::invalid_params, "session " + id + " is damaged (" + history.error().message + ")");
+  auto file = store.openRecord(id, record->validBytes);
+  if (!file) return file.error();
+  Opened opened;
+  opened.recorder = std::shared_ptr<SessionRecorder>(
+      new SessionRecorder(store, *meta, std::move(lock).value(), std::move(file).value()));
+  // What was recorded; answers added for interrupted calls are recorded with the next turn.
+  opened.recorder->recordedContents_ = contents;
+  opened.recorder->recordedLastParts_ = lastParts;
+  opened.recorder->recordedRevision_ = history->revision();
+  opened.meta = std::move(meta).value();
+  opened.history = std::move(history).value();
+  opened.shown = std::move(record->shown);
+  return opened;
+}
+
+void SessionRecorder::appendLocked(std::string line) {
+  if (closed_) return;
+  if (auto status = record_.append(std::move(line)); !status && !warned_) {
+    warned_ = true;  // once: a full disk must not flood the log
+    log(LogLevel::warn, "session " + meta_.id + " is no longer recorded: " + status.error().message);
+  }
+}
+
+void SessionRecorder::writeMetaLocked() {
+  if (closed_) return;
+  if (auto status = store_.writeMeta(meta_); !status) log(LogLevel::warn, status.error().message);
+}
+
+void SessionRecorder::flushChunkLocked() {
+  if (!chunk_) return;
+  acp::MessageChunk chunk = std::move(*chunk_);
+  chunk_.reset();
+  appendLocked("{\"u\":" + acp::sessionNotification(meta_.id, chunk).text + "}");
+}
+
+void SessionRecorder::onUpdate(const acp::SessionUpdate& update) {
+  std::lock_guard lock(mutex_);
+  if (auto* chunk = std::get_if<acp::MessageChunk>(&update)) {
+    if (chunk->role == acp::MessageChunk::Role::user && meta_.title.empty()) {
+      meta_.title = titleFrom(chunk->text);
+      if (!meta_.title.empty()) writeMetaLocked();
+    }
+    if (chunk_ && chunk_->role == chunk->role) {
+      chunk_->text += chunk->text;
+      return;
+    }
+    flushChunkLocked();
+    chunk_ = *chunk;
+    return;
+  }
+  if (auto* info = std::get_if<acp::SessionInfoUpdate>(&update); info && info->title && *info->title != meta_.title) {
+    meta_.title = *info->title;  // the model's title replaces the first line of the prompt
+    writeMetaLocked();
+  }
+  flushChunkLocked();
+  appendLocked("{\"u\":" + acp::sessionNotification(meta_.id, update).text + "}");
+}
+
+void SessionRecorder::sync(const History& history) {
+  const auto& contents = history.contents();
+  const size_t lastParts = contents.empty() ? 0 : contents.back().parts.size();
+  std::string line;
+  if (history.revision() != recordedRevision_ || contents.size() < recordedContents_ ||
+      (recordedContents_ > 0 && contents[recordedContents_ - 1].parts.size() < recordedLastParts_)) {
+    line = json::build([&](json::Writer& w) {
+      w.StartObject();
+      json::key(w, "s");
+      writeContents(w, contents, 0, 0);
+      w.EndObject();
+    });
+  } else {
+    const bool grew = recordedContents_ > 0 && contents[recordedContents_ - 1].parts.size() > recordedLastParts_;
+    if (!grew && contents.size() == recordedContents_) return;
+    const size_t at = grew ? recordedContents_ - 1 : recordedContents_;
+    const size_t skip = grew ? recordedLastParts_ : 0;
+    line = json::build([&](json::Writer& w) {
+      w.StartObject();
+      json::key(w, "h");
+      writeContents(w, contents, at, skip);
+      json::put(w, "at", static_cast<int64_t>(at));
+      if (skip) json::put(w, "skip", static_cast<int64_t>(skip));
+      w.EndObject();
+    });
+  }
+  recordedContents_ = contents.size();
+  recordedLastParts_ = lastParts;
+  recordedRevision_ = history.revision();
+  std::lock_guard lock(mutex_);
+  flushChunkLocked();
+  appendLocked(std::move(line));
+}
+
+std::optional<TurnStop> SessionRecorder::beforeModelRequest(History& history, const CancelToken&) {
+  sync(history);
+  return std::nullopt;
+}
+
+void SessionRecorder::turnEnded(const History& history) {
+  sync(history);
+  std::lock_guard lock(mutex_);
+  flushChunkLocked();
+}
+
+void SessionRecorder::setMode(const std::string& mode) {
+  std::lock_guard lock(mutex_);
+  if (mode == meta_.mode) return;
+  meta_.mode = mode;
+  writeMetaLocked();
+  flushChunkLocked();
+  appendLocked("{\"u\":" + acp::sessionNotification(meta_.id, acp::CurrentModeUpdate{mode}).text + "}");
+}
+
+void SessionRecorder::setModel(const std::string& model) {
+  std::lock_guard lock(mutex_);
+  if (model == meta_.model) return;
+  meta_.model = model;
+  writeMetaLocked();
+}
+
+void SessionRecorder::setWorkspace(std::string cwd, std::vector<std::string> additionalDirectories,
+                                   json::Raw mcpServers) {
+  std::lock_guard lock(mutex_);
+  meta_.cwd = std::move(cwd);
+  meta_.additionalDirectories = std::move(additionalDirectories);
+  meta_.mcpServers = std::move(mcpServers);
+  writeMetaLocked();
+}
+
+void SessionRecorder::close() {
+  std::lock_guard lock(mutex_);
+  flushChunkLocked();
+  closed_ = true;
+  bytesWritten_ += record_.bytesWritten();
+  // Nothing is written after this, so another process may open the session
+  // at once, even while a cancelled turn of ours is still ending.
+  record_ = RecordFile{};
+  lock_ = SessionLock{};
+}
+
+uint64_t SessionRecorder::bytesWritten() const {
+  std::lock_guard lock(mutex_);
+  return bytesWritten_ + record_.bytesWritten();
+}
+
+}  // namespace lathe::engine::persist

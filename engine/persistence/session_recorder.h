@@ -1,0 +1,82 @@
+// Records one session as it runs: a TurnHooks that appends what the editor is
+// shown (streamed message chunks joined into one record per message) and the
+// history (what is new since the last record, or the whole of it when
+// History::revision() changed, e.g. after compression or a rollback). It also
+// keeps the session's metadata current. The history is recorded before each
+// model request and at the end of each turn, so a kill -9 loses at most the
+// request in flight. A recording that cannot be written is logged and the
+// session goes on. Thread-safe; the history is only read on the turn's thread.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/persistence/session_store.h"
+#include "engine/session/history.h"
+#include "engine/session/turn_hooks.h"
+
+namespace lathe::engine::persist {
+
+// Rebuilds a history from recorded contents through the appends, so the
+// invariant holds; calls left unanswered by a crash get an error response
+// (the model learns they were interrupted; nothing is shown as user text).
+Result<History> rebuildHistory(std::vector<Content> contents);
+
+class SessionRecorder final : public TurnHooks {
+ public:
+  // Records a new session: takes its lock and writes its metadata.
+  static Result<std::shared_ptr<SessionRecorder>> create(const SessionStore& store, SessionMeta meta);
+
+  struct Opened {
+    std::shared_ptr<SessionRecorder> recorder;
+    SessionMeta meta;
+    History history;
+    std::vector<std::string> shown;  // session/update params to replay, in order
+  };
+  // Opens a recorded session to go on with it: lock, metadata, record.
+  static Result<Opened> open(const SessionStore& store, const std::string& id);
+
+  ~SessionRecorder() override;
+
+  std::optional<TurnStop> beforeModelRequest(History& history, const CancelToken&) override;
+  void onUpdate(const acp::SessionUpdate& update) override;
+  // At the end of every turn, on the turn's thread.
+  void turnEnded(const History& history);
+
+  void setMode(const std::string& mode);
+  void setModel(const std::string& model);
+  // Where the session runs now (session/load may move it), and its MCP servers.
+  void setWorkspace(std::string cwd, std::vector<std::string> additionalDirectories, json::Raw mcpServers);
+
+  // Writes what is pending and releases the session; later records are dropped.
+  void close();
+  uint64_t bytesWritten() const;
+
+ private:
+  SessionRecorder(const SessionStore& store, SessionMeta meta, SessionLock lock, RecordFile record);
+
+  void sync(const History& history);
+  void flushChunkLocked();
+  void appendLocked(std::string line);
+  void writeMetaLocked();
+
+  SessionStore store_;
+  SessionLock lock_;
+  mutable std::mutex mutex_;
+  SessionMeta meta_;
+  RecordFile record_;
+  bool closed_ = false;
+  uint64_t bytesWritten_ = 0;  // by records closed before
+  bool warned_ = false;
+  // The message being streamed, recorded whole when another update comes.
+  std::optional<acp::MessageChunk> chunk_;
+  // What of the history is recorded: contents, parts of the last, revision.
+  size_t recordedContents_ = 0;
+  size_t recordedLastParts_ = 0;
+  uint64_t recordedRevision_ = 0;
+};
+
+}  // namespace lathe::engine::persist

@@ -1,0 +1,83 @@
+// SessionManager's recorded sessions: session/load, session/resume and
+// session/list. Kept apart from the turn bookkeeping in session_manager.cpp.
+#include <charconv>
+
+#include "engine/persistence/session_meta.h"
+#include "engine/session/session_manager.h"
+
+namespace lathe::engine {
+namespace {
+
+constexpr size_t kListPage = 50;
+
+Error alreadyOpen(const std::string& id) {
+  return makeError(Errc::invalid_request, "session " + id + " is already open in this connection");
+}
+
+}  // namespace
+
+Result<std::vector<std::string>> SessionManager::loadSession(const acp::LoadSessionRequest& request) {
+  const std::string& id = request.sessionId;
+  if (!store_.enabled()) return makeError(Errc::invalid_request, "sessions are not recorded here (no state directory)");
+  if (auto status = persist::SessionStore::checkId(id); !status) return status.error();
+  {
+    std::lock_guard lock(mutex_);
+    if (shuttingDown_) return makeError(Errc::internal, "the agent is shutting down");
+    if (sessions_.count(id)) return alreadyOpen(id);
+  }
+  auto workspace = workspaceFor(request.cwd, request.additionalDirectories);
+  if (!workspace) return workspace.error();
+  auto opened = persist::SessionRecorder::open(store_, id);
+  if (!opened) return opened.error();
+
+  auto assembled = assemble(id, *workspace);
+  if (!assembled) return assembled.error();
+  std::shared_ptr<Session> session = std::move(assembled).value();
+  session->restoreHistory(std::move(opened->history));
+  if (auto mode = parseApprovalMode(opened->meta.mode)) session->setMode(*mode);
+  const auto& choices = config_.modelChoices;
+  const std::string& model = opened->meta.model;
+  if (!model.empty() && (choices.empty() || std::find(choices.begin(), choices.end(), model) != choices.end())) {
+    session->setModel(model);
+  }
+  opened->recorder->setWorkspace(request.cwd, request.additionalDirectories,
+                                 persist::mcpServersJson(request.mcpServers));
+  session->addHooks(opened->recorder);
+
+  std::lock_guard lock(mutex_);
+  if (shuttingDown_) return makeError(Errc::internal, "the agent is shutting down");
+  reapRetired();
+  if (sessions_.count(id)) return alreadyOpen(id);
+  Entry entry;
+  entry.session = session;
+  entry.recorder = std::move(opened->recorder);
+  sessions_.emplace(id, std::move(entry));
+  session->startMcpServers(mcpServersOf(request.mcpServers, (*workspace)->cwd()));
+  return std::move(opened->shown);
+}
+
+Result<acp::ListSessionsResponse> SessionManager::listSessions(const acp::ListSessionsRequest& request) const {
+  size_t offset = 0;
+  if (request.cursor) {
+    const std::string& cursor = *request.cursor;
+    auto [end, error] = std::from_chars(cursor.data(), cursor.data() + cursor.size(), offset);
+    if (error != std::errc{} || end != cursor.data() + cursor.size()) {
+      return makeError(Errc::invalid_params, "params.cursor: not a cursor this agent gave");
+    }
+  }
+  acp::ListSessionsResponse response;
+  size_t index = 0;
+  for (auto& meta : store_.list()) {
+    if (request.cwd && meta.cwd != *request.cwd) continue;
+    if (index++ < offset) continue;
+    if (response.sessions.size() == kListPage) {
+      response.nextCursor = std::to_string(offset + kListPage);
+      break;
+    }
+    response.sessions.push_back(
+        {meta.id, std::move(meta.cwd), std::move(meta.additionalDirectories), std::move(meta.title), meta.updatedAt});
+  }
+  return response;
+}
+
+}  // namespace lathe::engine

@@ -1,0 +1,143 @@
+// The session recording: history appended as it grows, the whole of it again
+// after a rewrite (compression), histories rebuilt with the invariant, and the
+// lock. Every store lives in a temp dir.
+#include <catch2/catch.hpp>
+
+#include "engine/persistence/content_codec.h"
+#include "engine/persistence/session_recorder.h"
+#include "tests/support/temp_dir.h"
+
+#include <fstream>
+
+namespace lathe::engine::persist {
+namespace {
+
+using testing::TempDir;
+
+std::string encoded(const History& history) {
+  return json::build([&](json::Writer& w) { writeContents(w, history.contents(), 0, 0); });
+}
+
+Part callPart(const std::string& id, const std::string& name) {
+  Part part;
+  part.functionCall = FunctionCall{id, name, json::Raw{"{\"x\":1}"}};
+  return part;
+}
+
+Part responsePart(const std::string& id, const std::string& name) {
+  Part part;
+  part.functionResponse = FunctionResponse{id, name, json::Raw{"{\"output\":\"ok\"}"}};
+  return part;
+}
+
+// One exchange: a prompt, a call, its response, an answer.
+void exchange(History& history, const std::string& prompt) {
+  REQUIRE(history.appendUser({Part::makeText(prompt)}));
+  REQUIRE(history.appendModel(Content{Role::model, {callPart("c-" + prompt, "read_file")}}));
+  REQUIRE(history.appendResponses({responsePart("c-" + prompt, "read_file")}));
+  REQUIRE(history.appendModel(Content{Role::model, {Part::makeText("answer to " + prompt)}}));
+}
+
+}  // namespace
+
+inline SessionMeta metaFor(const std::string& id) {
+  SessionMeta meta;
+  meta.id = id;
+  meta.cwd = "/tmp";
+  return meta;
+}
+
+TEST_CASE("persist: history recorded by appends and snapshots reads back the same", "[persist]") {
+  TempDir dir;
+  SessionStore store(dir.str());
+  auto recorder = SessionRecorder::create(store, metaFor("sess_a"));
+  REQUIRE(recorder);
+  History history;
+  CancelToken token;
+  exchange(history, "one");
+  (*recorder)->turnEnded(history);
+  const uint64_t afterOne = (*recorder)->bytesWritten();
+  // The responses' content grows with the next prompt (user parts merge).
+  REQUIRE(history.appendResponses({}));
+  exchange(history, "two");
+  (*recorder)->beforeModelRequest(history, token);
+  (*recorder)->turnEnded(history);
+  // A turn appends only what is new: about as much as the first.
+  CHECK((*recorder)->bytesWritten() - afterOne < afterOne * 2);
+
+  // Compression rewrites the head: the next record is the whole history.
+  REQUIRE(history.replacePrefix(4, {Content{Role::user, {Part::makeText("summary")}},
+                                    Content{Role::model, {Part::makeText("ok")}}}));
+  exchange(history, "three");
+  (*recorder)->turnEnded(history);
+  (*recorder)->onUpdate(acp::MessageChunk{acp::MessageChunk::Role::agent, "ans"});
+  (*recorder)->onUpdate(acp::MessageChunk{acp::MessageChunk::Role::agent, "wer"});
+  (*recorder)->close();
+
+  auto opened = SessionRecorder::open(store, "sess_a");
+  REQUIRE(opened);
+  CHECK(encoded(opened->history) == encoded(history));
+  CHECK(opened->history.contents().front().parts.front().text == "summary");
+  // Streamed chunks are recorded as one message.
+  REQUIRE(opened->shown.size() == 1);
+  CHECK(opened->shown[0].find("\"answer\"") != std::string::npos);
+}
+
+TEST_CASE("persist: a rebuilt history answers calls a crash left open", "[persist]") {
+  std::vector<Content> contents{Content{Role::user, {Part::makeText("go")}},
+                                Content{Role::model, {callPart("c1", "run_shell_command")}},
+                                Content{Role::user, {Part::makeText("next prompt")}}};
+  auto history = rebuildHistory(contents);
+  REQUIRE(history);
+  CHECK(history->pendingCalls().empty());
+  REQUIRE(history->size() == 3);
+  const auto& parts = history->contents()[2].parts;
+  REQUIRE(parts.size() == 2);
+  REQUIRE(parts[0].functionResponse);
+  CHECK(parts[0].functionResponse->id == "c1");
+  CHECK(parts[1].text == "next prompt");
+
+  // A record that breaks the invariant is refused, not repaired.
+  std::vector<Content> bad{Content{Role::user, {responsePart("zz", "nothing")}}};
+  CHECK_FALSE(rebuildHistory(bad));
+}
+
+TEST_CASE("persist: one process at a time holds a session", "[persist]") {
+  TempDir dir;
+  SessionStore store(dir.str());
+  auto recorder = SessionRecorder::create(store, metaFor("sess_b"));
+  REQUIRE(recorder);
+  auto second = SessionRecorder::open(store, "sess_b");
+  REQUIRE_FALSE(second);
+  CHECK(second.error().message.find("open in another Lathe process") != std::string::npos);
+  (*recorder)->close();
+  CHECK(SessionRecorder::open(store, "sess_b"));
+  CHECK_FALSE(store.lock("../escape", true));
+}
+
+}  // namespace lathe::engine::persist
+
+namespace lathe::engine::persist {
+
+TEST_CASE("persist: history records that do not continue the history are damage, not a crash", "[persist]") {
+  TempDir dir;
+  SessionStore store(dir.str());
+  for (const std::string line : {R"({"h":[{"r":"u","p":[{"x":"a"}]}],"at":-1,"skip":1})",
+                                 R"({"h":[{"r":"u","p":[{"x":"a"}]}],"at":5})", R"({"h":[{"r":"x","p":[]}],"at":0})",
+                                 R"({"s":[{"r":"u","p":7}]})", R"({"what":1})", "[]"}) {
+    std::string id = "sess_bad" + std::to_string(line.size());
+    auto recorder = SessionRecorder::create(store, metaFor(id));
+    REQUIRE(recorder);
+    (*recorder)->close();
+    {
+      std::ofstream out(dir.path / id / "record.jsonl", std::ios::binary);
+      out << line << "\n";
+    }
+    auto opened = SessionRecorder::open(store, id);
+    INFO(line);
+    REQUIRE_FALSE(opened);
+    CHECK(opened.error().message.find("is damaged") != std::string::npos);
+  }
+}
+
+}  // namespace lathe::engine::persist
