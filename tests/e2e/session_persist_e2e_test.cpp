@@ -102,7 +102,7 @@ TEST_CASE("e2e: a session killed mid-turn is listed and loaded by a new process,
   REQUIRE(sessions.Size() == 1);
   CHECK(json::getStr(sessions[0], "sessionId").value_or("") == killed.sid);
   CHECK(json::getStr(sessions[0], "cwd").value_or("") == ws.str());
-  CHECK(json::getStr(sessions[0], "title").value_or("") == "What does notes.txt say?");
+  CHECK(json::getStr(sessions[0], "title").value_or("") == "Fake session title");  // the model's title, from session_info_update
   CHECK_FALSE(json::getStr(sessions[0], "updatedAt").value_or("").empty());
 
   int64_t loadId = client.request("session/load", loadParams(killed.sid, ws.str()));
