@@ -141,7 +141,7 @@ TEST_CASE("e2e: a session killed mid-turn is listed and loaded by a new process,
   finish(*agent);
 }
 
-TEST_CASE("e2e: session/resume reopens without replay; close frees it for another load", "[e2e][persist]") {
+TEST_CASE("e2e: session/resume reopens without replay and close frees it for another load", "[e2e][persist]") {
   TempDir ws, state;
   auto fake = startFake();
   KilledSession killed = recordAndKill(ws, state, *fake);
@@ -172,7 +172,7 @@ TEST_CASE("e2e: session/resume reopens without replay; close frees it for anothe
   finish(*agent);
 }
 
-TEST_CASE("e2e: a torn record tail is dropped; a garbled record is a clear error and nothing else breaks",
+TEST_CASE("e2e: a torn record tail is dropped while a garbled record is a clear error that breaks nothing else",
           "[e2e][persist]") {
   TempDir ws, state;
   auto fake = startFake();
