@@ -3,6 +3,7 @@
 
 #include <cerrno>
 
+#include "protocol/base/sigpipe_block.h"
 #include "protocol/jsonrpc/channel.h"
 
 namespace lathe::rpc {
@@ -26,6 +27,7 @@ class FdChannel final : public ByteChannel {
   }
 
   bool write(std::string_view bytes) override {
+    SigpipeBlock noSigpipe;  // a peer that went away is a failed write
     size_t written = 0;
     while (written < bytes.size()) {
       ssize_t n = ::write(outFd_, bytes.data() + written, bytes.size() - written);

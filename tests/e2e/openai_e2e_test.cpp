@@ -61,7 +61,7 @@ std::vector<std::string> callEvents(const std::string& id, const std::string& na
 
 }  // namespace
 
-TEST_CASE("e2e openai: read, edit with permission, shell; history stays paired", "[e2e][openai]") {
+TEST_CASE("e2e openai: read, edit with permission, shell, history stays paired", "[e2e][openai]") {
   OpenAiSetup s;
   std::string notes = (s.ws.path / "notes.txt").string();
   s.fake.push(Reply::stream(callEvents("c1", "read_file", R"({"file_path":")" + notes + R"("})")));

@@ -56,7 +56,7 @@ struct Shell {
 
 }  // namespace
 
-TEST_CASE("e2e shell: the person sees every command; approved, it runs in the workspace", "[e2e][shell]") {
+TEST_CASE("e2e shell: the person sees every command, approved, it runs in the workspace", "[e2e][shell]") {
   Shell s;
   s.fake->push(ScriptedReply::functionCall("run_shell_command", shellArgs("touch made.txt && echo done | tr a-z A-Z")));
   s.fake->push(ScriptedReply::text("ok"));

@@ -84,7 +84,7 @@ struct Agent {
 
 }  // namespace
 
-TEST_CASE("e2e: workspace programs wait for consent; refused, they never run", "[e2e][consent]") {
+TEST_CASE("e2e: workspace programs wait for consent, refused, they never run", "[e2e][consent]") {
   Home home;
   TempDir ws;
   fs::path marker = home.home.path / "discovery-ran";
@@ -115,7 +115,7 @@ TEST_CASE("e2e: workspace programs wait for consent; refused, they never run", "
   checkAgainstSchema(*agent.client);
 }
 
-TEST_CASE("e2e: allowed always, discovery runs, its tool is asked about and called; a changed config asks again",
+TEST_CASE("e2e: allowed always, discovery runs, its tool is asked about and called, a changed config asks again",
           "[e2e][consent]") {
   Home home;
   TempDir ws;
@@ -164,7 +164,7 @@ TEST_CASE("e2e: allowed always, discovery runs, its tool is asked about and call
   }
 }
 
-TEST_CASE("e2e: 'never' is remembered; bad discovery output is told, the session goes on", "[e2e][consent]") {
+TEST_CASE("e2e: 'never' is remembered, bad discovery output is told, the session goes on", "[e2e][consent]") {
   Home home;
   TempDir ws;
   fs::path marker = home.home.path / "discovery-ran";
@@ -214,7 +214,7 @@ TEST_CASE("e2e: a broken workspace settings file fails session/new naming file a
   CHECK_THAT(errorMessage(response), Catch::Contains(".gemini/settings.json.mcpServers.s.command"));
 }
 
-TEST_CASE("e2e: headless run without a terminal starts nothing; --trust-workspace allows", "[e2e][consent]") {
+TEST_CASE("e2e: headless run without a terminal starts nothing, --trust-workspace allows", "[e2e][consent]") {
   Home home;
   TempDir ws;
   fs::path marker = home.home.path / "discovery-ran";

@@ -218,7 +218,7 @@ struct ProgramsFixture {
 
 }  // namespace
 
-TEST_CASE("session start-up: refused, nothing runs or starts; told on a card") {
+TEST_CASE("session start-up: refused, nothing runs or starts, told on a card") {
   ProgramsFixture f("workspace_reject_once");
   f.turn();
   CHECK(f.editor.asked.size() == 1);

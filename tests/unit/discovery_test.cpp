@@ -63,7 +63,7 @@ TEST_CASE("discovery accepts bare declarations, functionDeclarations and functio
   }
 }
 
-TEST_CASE("declarations: schemas from either field; capitals of Gemini types lowered; none means an empty object") {
+TEST_CASE("declarations: schemas from either field, capitals of Gemini types lowered, none means an empty object") {
   auto parsed = parseDeclarations(R"J([
     {"name":"a","description":"A","parametersJsonSchema":{"type":"object","properties":{"x":{"type":"string"}}}},
     {"name":"b","parameters":{"type":"OBJECT","properties":{"n":{"type":"INTEGER"},"l":{"type":"ARRAY","items":{"type":"STRING"}}}}},
@@ -137,7 +137,7 @@ TEST_CASE("bad discovery output or a failing command is a clear error, not a cra
   CHECK_THAT(slow.error().message, Catch::Contains("did not finish"));
 }
 
-TEST_CASE("calls: stdout is the result; a failure shows exit status, stdout and stderr") {
+TEST_CASE("calls: stdout is the result, a failure shows exit status, stdout and stderr") {
   testing::ToolFixture fixture;
   auto options = optionsFor("grouped", fixture.root.str());
   auto tools = discoverTools(options, CancelToken::create());

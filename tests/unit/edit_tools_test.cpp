@@ -215,7 +215,7 @@ TEST_CASE("edit: replace changes exactly one occurrence and reports it") {
   CHECK(diff.newText == "hello there\nbye world\n");
 }
 
-TEST_CASE("edit: replace with allow_multiple replaces every occurrence; without it, ambiguity is an error") {
+TEST_CASE("edit: replace with allow_multiple replaces every occurrence, without it, ambiguity is an error") {
   Fixture f;
   fs::path file = f.root.write("a.txt", "x = 1;\nx = 1;\nx = 1;\n");
   auto ambiguous = f.run(*f.replace, ReplaceArgs{"a.txt", "x = 1;", "x = 2;"}.json());
@@ -319,7 +319,7 @@ TEST_CASE("edit: replace keeps a CRLF file with a BOM in CRLF with its BOM") {
   CHECK(readFile(file) == bom + "class A {\r\n  int x = 2;\r\n  int y = 4;\r\n}\r\n");
 }
 
-TEST_CASE("edit: a file without a final newline stays without; one with keeps it") {
+TEST_CASE("edit: a file without a final newline stays without, one with keeps it") {
   Fixture f;
   fs::path bare = f.root.write("bare.txt", "alpha\nbeta");
   REQUIRE_FALSE(f.run(*f.replace, ReplaceArgs{"bare.txt", "beta", "gamma"}.json()).error);
@@ -486,7 +486,7 @@ TEST_CASE("edit: a call that could not be confirmed never writes, even if it wou
   CHECK(readFile(file) == "after\n");
 }
 
-TEST_CASE("edit: replace refuses binary and oversized files; mixed line endings follow the majority") {
+TEST_CASE("edit: replace refuses binary and oversized files, mixed line endings follow the majority") {
   Fixture f;
   f.root.write("blob.bin", std::string("ab\0cd", 5));
   CHECK(errorOf(f.run(*f.replace, ReplaceArgs{"blob.bin", "ab", "xy"}.json())) == ErrorType::binary_file);

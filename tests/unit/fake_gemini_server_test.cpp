@@ -191,7 +191,7 @@ TEST_CASE("scripted errors carry status, body and Retry-After") {
   CHECK(next->body.find("no scripted reply left") != std::string::npos);
 }
 
-TEST_CASE("generateContent merges a streamed reply; countTokens estimates") {
+TEST_CASE("generateContent merges a streamed reply, countTokens estimates") {
   FakeGeminiServer server;
   REQUIRE(server.start());
   server.push(ScriptedReply::stream({textChunk("Hello "), textChunk("world"), finishChunk("STOP")}));

@@ -74,7 +74,7 @@ TEST_CASE("a header block without Content-Length is reported, and decoding goes 
   CHECK(frames[2].body == "[]");
 }
 
-TEST_CASE("an oversized line is reported once and skipped; the next line still decodes") {
+TEST_CASE("an oversized line is reported once and skipped, the next line still decodes") {
   FrameDecoder decoder(1024);
   std::vector<Frame> frames;
   std::string huge(5000, 'x');
@@ -100,7 +100,7 @@ TEST_CASE("encodeFrame writes both styles") {
   CHECK(lathe::encodeFrame("{}", Framing::content_length) == "Content-Length: 2\r\n\r\n{}");
 }
 
-TEST_CASE("an oversized Content-Length body is skipped exactly; the next message still decodes") {
+TEST_CASE("an oversized Content-Length body is skipped exactly, the next message still decodes") {
   for (size_t piece : {size_t(1), size_t(7), size_t(4096)}) {
     FrameDecoder decoder(100);
     std::vector<Frame> frames;

@@ -69,7 +69,7 @@ TEST_CASE("internal errors map to JSON-RPC codes in one place") {
   CHECK(rpc::errorCodeFor(Errc::model) == -32603);
 }
 
-TEST_CASE("broken responses are marked so they are never answered; a null-id request is still a request") {
+TEST_CASE("broken responses are marked so they are never answered, a null-id request is still a request") {
   auto nullIdResponse = rpc::decode(R"({"jsonrpc":"2.0","id":null,"error":{"code":-1,"message":"x"}})");
   REQUIRE(nullIdResponse.failure);
   CHECK(nullIdResponse.failure->wasResponse);

@@ -59,7 +59,7 @@ TEST_CASE("a short cycle of calls repeated five times is a loop", "[context][loo
   CHECK(second.message.find("repeated 5 times") != std::string::npos);
 }
 
-TEST_CASE("twenty different edits to one file are no loop; a new prompt starts afresh", "[context][loop]") {
+TEST_CASE("twenty different edits to one file are no loop, a new prompt starts afresh", "[context][loop]") {
   LoopDetector detector;
   History h;
   detector.onPrompt({}, h, CancelToken());
@@ -126,7 +126,7 @@ TEST_CASE("model.disableLoopDetection turns loop detection off", "[context][loop
   CHECK(f.editor.all<acp::ToolCall>().size() == 7);
 }
 
-TEST_CASE("after 30 model requests the model is asked whether the turn is looping; two strikes end it", "[context][loop]") {
+TEST_CASE("after 30 model requests the model is asked whether the turn is looping, two strikes end it", "[context][loop]") {
   ContextFixture f([](AgentConfig& c) { c.maxTurnRequests = 60; });
   for (int i = 0; i < 30; ++i) {
     f.server.push(callsReply({{"glob", R"({"pattern":"*.x)" + std::to_string(i) + R"("})"}}));
@@ -157,7 +157,7 @@ TEST_CASE("after 30 model requests the model is asked whether the turn is loopin
   CHECK(f.server.violations().empty());
 }
 
-TEST_CASE("the model-based check: an unsure answer is no loop; answers are read leniently", "[context][loop]") {
+TEST_CASE("the model-based check: an unsure answer is no loop, answers are read leniently", "[context][loop]") {
   auto judged = parseLoopJudgement("Here you go:\n```json\n{\"looping\": true, \"confidence\": 0.5, \"analysis\": \"maybe\"}\n```");
   REQUIRE(judged);
   CHECK(judged->looping);

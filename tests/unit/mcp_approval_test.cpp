@@ -82,7 +82,7 @@ struct Fixture {
 
 }  // namespace
 
-TEST_CASE("MCP: the request names server and tool; 'always allow this server' holds for its other tools only") {
+TEST_CASE("MCP: the request names server and tool, 'always allow this server' holds for its other tools only") {
   Fixture f;
   f.editor.answer = [](const acp::RequestPermissionRequest&) { return FakeEditor::select("allow_always_server"); };
   CHECK(f.run("files__write_it") == 1);

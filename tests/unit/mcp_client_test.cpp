@@ -119,7 +119,7 @@ TEST_CASE("What an MCP server asks of Lathe: ping, roots, and a clean refusal of
   }
 }
 
-TEST_CASE("A server that crashes mid-call fails that call clearly; the next call restarts it") {
+TEST_CASE("A server that crashes mid-call fails that call clearly, the next call restarts it") {
   McpHarness h;
   h.startAndWait({h.scripted("test", "good")});
   auto crashed = h.call("test__crash");

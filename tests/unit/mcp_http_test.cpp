@@ -131,7 +131,7 @@ TEST_CASE("An HTTP server that is not there fails clearly at start") {
   CHECK(notices[0].find("127.0.0.1") != std::string::npos);
 }
 
-TEST_CASE("A Streamable HTTP server that went away fails the call clearly; the next call connects afresh") {
+TEST_CASE("A Streamable HTTP server that went away fails the call clearly, the next call connects afresh") {
   auto server = std::make_unique<HttpEverything>("streamableHttp");
   int port = server->port;
   McpHarness h;

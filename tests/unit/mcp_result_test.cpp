@@ -60,7 +60,7 @@ TEST_CASE("MCP text reaches the model marked as the server's, and the person unm
   CHECK_FALSE(result.error);
 }
 
-TEST_CASE("MCP images go to the model as inline data; audio and blobs are described") {
+TEST_CASE("MCP images go to the model as inline data, audio and blobs are described") {
   auto result = mapped(R"({"content":[
     {"type":"image","mimeType":"image/png","data":"iVBORw0KGgo="},
     {"type":"audio","mimeType":"audio/wav","data":"UklGRg=="},

@@ -54,7 +54,7 @@ std::string textOf(const ModelReply& reply, bool thought) {
 
 }  // namespace
 
-TEST_CASE("openai: text and reasoning stream as they come; usage arrives last") {
+TEST_CASE("openai: text and reasoning stream as they come, usage arrives last") {
   Fixture f;
   f.server.push(Reply::stream({Reply::reasoningDelta("Let me "), Reply::reasoningDelta("think."),
                                Reply::textDelta("Hello, "), Reply::textDelta("world"), Reply::finish("stop"),
@@ -99,7 +99,7 @@ TEST_CASE("openai: tool calls are assembled by index from many pieces, in parall
   CHECK(calls[1].args.text == argsB);
 }
 
-TEST_CASE("openai: calls all at index 0 are told apart by id; missing ids are made up; bad JSON is kept as sent") {
+TEST_CASE("openai: calls all at index 0 are told apart by id, missing ids are made up, bad JSON is kept as sent") {
   Fixture f;
   f.server.push(Reply::stream({Reply::toolDelta(0, "x1", "ls", "{}"), Reply::toolDelta(0, "x2", "ls", "{}"),
                                Reply::toolDelta(0, "", "", ""), Reply::finish("tool_calls")}));
@@ -134,7 +134,7 @@ TEST_CASE("openai: a server that ignores stream answers with one JSON body") {
   CHECK(json::parse(calls[0].args.text).value()["pattern"].GetString() == std::string("*"));
 }
 
-TEST_CASE("openai: 429 then success waits as asked; a 401 names the key; a cut stream fails") {
+TEST_CASE("openai: 429 then success waits as asked, a 401 names the key, a cut stream fails") {
   Fixture f;
   f.server.push(Reply::error(429, R"({"error":{"message":"rate limited","type":"rate_limit"}})", "2"));
   f.server.push(Reply::stream({Reply::textDelta("after the wait"), Reply::finish("stop")}));
@@ -155,7 +155,7 @@ TEST_CASE("openai: 429 then success waits as asked; a 401 names the key; a cut s
   CHECK_THAT(cut.error().message, Catch::Contains("broke off"));
 }
 
-TEST_CASE("openai: the request carries the history as messages, tools and images; generate is not streamed") {
+TEST_CASE("openai: the request carries the history as messages, tools and images, generate is not streamed") {
   Fixture f;
   Part call;
   call.functionCall = FunctionCall{"call_1", "read_file", json::Raw{R"({"file_path":"a"})"}};

@@ -151,7 +151,7 @@ TEST_CASE("outline: Go functions, methods with receivers, struct and interface t
         "function New 19-21\n");
 }
 
-TEST_CASE("outline: Java classes, constructors, methods, nested types; anonymous classes left out") {
+TEST_CASE("outline: Java classes, constructors, methods, nested types, anonymous classes left out") {
   CHECK(outlineOf("Shop.java",
                   "package a;\n"
                   "\n"
@@ -232,7 +232,7 @@ TEST_CASE("outline: JSON top-level keys only") {
   CHECK(outlineOf("list.json", "[{\"a\": 1}]\n").empty());
 }
 
-TEST_CASE("outline: Python classes, methods with decorators; nested functions left out") {
+TEST_CASE("outline: Python classes, methods with decorators, nested functions left out") {
   CHECK(outlineOf("point.py",
                   "import os\n"
                   "\n"

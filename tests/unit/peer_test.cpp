@@ -60,7 +60,7 @@ TEST_CASE("requests are dispatched and a dropped Responder still answers") {
   CHECK(h.readLine() == R"({"jsonrpc":"2.0","id":8,"result":{"b":2}})");
 }
 
-TEST_CASE("the gate refuses methods before initialize; notifications never get answers") {
+TEST_CASE("the gate refuses methods before initialize, notifications never get answers") {
   Harness h;
   bool open = false;
   h.peer->setGate([&](const std::string& m) -> std::optional<Error> {
@@ -110,7 +110,7 @@ TEST_CASE("outgoing requests are correlated by id, answered once, and time out c
   h.feed(R"({"jsonrpc":"2.0","id":3,"result":{}})");  // too late: ignored, no crash
 }
 
-TEST_CASE("a cancelled call returns at once; close fails what is pending") {
+TEST_CASE("a cancelled call returns at once, close fails what is pending") {
   Harness h;
   auto token = CancelToken::create();
   std::thread canceller([&] {

@@ -90,13 +90,13 @@ TEST_CASE("process: separate stdout and stderr pipes, exit code and resource usa
   CHECK(status.describe() == "exit 3");
 }
 
-TEST_CASE("process: merged output keeps the order written; stdin from /dev/null by default") {
+TEST_CASE("process: merged output keeps the order written, stdin from /dev/null by default") {
   auto child = spawnOrFail(shSpec("echo one; echo two >&2; echo three; cat; echo end"));
   CHECK(readAll(child->stdoutFd()) == "one\ntwo\nthree\nend\n");
   CHECK(child->waitExit().success());
 }
 
-TEST_CASE("process: stdin as a pipe; closing it ends a reader") {
+TEST_CASE("process: stdin as a pipe, closing it ends a reader") {
   ProcessSpec spec = shSpec("while read l; do echo \"got $l\"; done; echo bye");
   spec.stdinMode = StdinMode::pipe;
   auto child = spawnOrFail(spec);

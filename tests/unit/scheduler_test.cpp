@@ -126,7 +126,7 @@ struct Fixture {
 
 }  // namespace
 
-TEST_CASE("an approved edit runs; the request carries the diff and the pending tool call") {
+TEST_CASE("an approved edit runs, the request carries the diff and the pending tool call") {
   Fixture f;
   f.editor.answer = [](auto&) { return select("allow_once"); };
   auto parts = f.scheduler->run({callOf("fake_edit")}, CancelToken());
@@ -166,7 +166,7 @@ TEST_CASE("permission fails closed: errors, cancelled outcomes and unknown optio
   }
 }
 
-TEST_CASE("allow always for a file is remembered for that file only; all edits widens it") {
+TEST_CASE("allow always for a file is remembered for that file only, all edits widens it") {
   Fixture f;
   f.editor.answer = [](auto&) { return select("allow_always_file"); };
   f.scheduler->run({callOf("fake_edit", "/w/a")}, CancelToken());
@@ -180,7 +180,7 @@ TEST_CASE("allow always for a file is remembered for that file only; all edits w
   CHECK(f.edit->runs == 4);
 }
 
-TEST_CASE("modes: yolo and autoEdit run edits without asking; plan refuses them") {
+TEST_CASE("modes: yolo and autoEdit run edits without asking, plan refuses them") {
   Fixture f;
   f.editor.answer = [](auto&) { return select("reject_once"); };
   f.mode = ApprovalMode::autoEdit;
@@ -313,7 +313,7 @@ TEST_CASE("a thousand read-only calls run on a bounded set of workers, answered 
   CHECK_THAT(responseText(parts[999]), Catch::Contains("/r999"));
 }
 
-TEST_CASE("a permission question the editor cancels ends the run; later calls are not asked") {
+TEST_CASE("a permission question the editor cancels ends the run, later calls are not asked") {
   Fixture f;
   f.editor.answer = [](auto&) { return Result<acp::RequestPermissionResponse>(acp::RequestPermissionResponse{}); };
   auto parts = f.scheduler->run({callOf("fake_edit", "/a"), callOf("fake_edit", "/b")}, CancelToken());

@@ -225,7 +225,7 @@ TEST_CASE("finish reasons map to stop reasons") {
   CHECK(*f.session->prompt(promptText("b"), CancelToken()) == acp::StopReason::refusal);
 }
 
-TEST_CASE("cancel during the model stream ends the turn as cancelled; the next turn is clean") {
+TEST_CASE("cancel during the model stream ends the turn as cancelled, the next turn is clean") {
   Fixture f;
   f.model->script.push_back({{}, FinishReason::stop, std::nullopt, true});
   f.model->script.push_back({{text("fine")}});

@@ -368,7 +368,7 @@ TEST_CASE("read-only commands: git, sed, find, sort, uniq, date and friends") {
   CHECK_FALSE(ro("cp a b"));
 }
 
-TEST_CASE("variables that decide what runs are reasons; harmless ones are not") {
+TEST_CASE("variables that decide what runs are reasons, harmless ones are not") {
   auto reasons = [](const char* line) { return !analyzeShellCommand(line).reasons.empty(); };
   CHECK(reasons("PATH=. make"));
   CHECK(reasons("BASH_ENV=x bash -c ls"));

@@ -154,7 +154,7 @@ TEST_CASE("shell: a command ended by a signal reports it") {
   CHECK(llm.find("Signal: 15 (SIGTERM)") != std::string::npos);
 }
 
-TEST_CASE("shell: the environment marks the agent; stdin is closed; there is no terminal") {
+TEST_CASE("shell: the environment marks the agent, stdin is closed, there is no terminal") {
   Fixture f;
   auto env = f.run("echo \"$GEMINI_CLI $LATHE_AGENT $PAGER $GIT_PAGER\"");
   CHECK(llmText(env).find("Output: 1 1 cat cat\n") != std::string::npos);

@@ -40,7 +40,7 @@ TEST_CASE("environment additions, removals and the working directory apply") {
   REQUIRE((*child)->wait(5s));
 }
 
-TEST_CASE("kill ends the process group; a timeout leaves the child running") {
+TEST_CASE("kill ends the process group, a timeout leaves the child running") {
   auto child = Subprocess::spawn({"sh", "-c", "sleep 30 & sleep 30"});
   REQUIRE(child);
   CHECK_FALSE((*child)->wait(50ms));

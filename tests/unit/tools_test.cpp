@@ -54,7 +54,7 @@ TEST_CASE("workspace resolves inside paths and refuses everything that leads out
   CHECK(ws.resolve("").error().code == Errc::invalid_params);
 }
 
-TEST_CASE("workspace creation checks its roots; additional roots widen it") {
+TEST_CASE("workspace creation checks its roots, additional roots widen it") {
   CHECK_FALSE(Workspace::create("relative/dir").ok());
   CHECK_FALSE(Workspace::create("/definitely/not/here").ok());
   TempDir a, b;
@@ -82,7 +82,7 @@ TEST_CASE("registry rejects duplicates, finds by name, declares in a stable orde
   CHECK(json::parse(decl[1].parametersSchema).value().IsObject());
 }
 
-TEST_CASE("registry: built-ins first, then discovered tools, then MCP tools by server; the generation moves") {
+TEST_CASE("registry: built-ins first, then discovered tools, then MCP tools by server, the generation moves") {
   Fixture f;
   ToolRegistry registry(ToolFilter{{}, {"glob"}});
   uint64_t empty = registry.generation();
@@ -166,7 +166,7 @@ TEST_CASE("read_file windows, the default limit note, and long lines") {
   CHECK(cut.find("short") != std::string::npos);
 }
 
-TEST_CASE("read_file errors: missing, directory, binary, too large; images inline") {
+TEST_CASE("read_file errors: missing, directory, binary, too large, images inline") {
   Fixture f;
   auto tool = makeReadFileTool(f.context);
   CHECK(f.run(*tool, R"({"file_path": "missing.txt"})").error->type == ErrorType::file_not_found);

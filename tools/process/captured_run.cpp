@@ -15,6 +15,8 @@
 #include <ctime>
 #include <memory>
 
+#include "protocol/base/sigpipe_block.h"
+
 namespace lathe::tools::process {
 namespace {
 
@@ -29,26 +31,6 @@ struct Waker {
   ~Waker() {
     if (fd >= 0) ::close(fd);
   }
-};
-
-// Blocks SIGPIPE on this thread for its lifetime; a SIGPIPE raised meanwhile is consumed.
-class SigpipeBlock {
- public:
-  SigpipeBlock() {
-    sigemptyset(&pipe_);
-    sigaddset(&pipe_, SIGPIPE);
-    ::pthread_sigmask(SIG_BLOCK, &pipe_, &old_);
-  }
-  ~SigpipeBlock() {
-    timespec zero{0, 0};
-    while (::sigtimedwait(&pipe_, nullptr, &zero) > 0) {
-    }
-    ::pthread_sigmask(SIG_SETMASK, &old_, nullptr);
-  }
-
- private:
-  sigset_t pipe_;
-  sigset_t old_;
 };
 
 void nonBlocking(int fd) {
