@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <cstdio>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -27,10 +28,11 @@ Error damaged(const std::string& id, const std::string& what) {
   return makeError(Errc::invalid_params, "session " + id + " is damaged (" + what + "); it cannot be loaded");
 }
 
+// Milliseconds, so that sessions written within one second still list in order.
 std::string mtimeOf(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return "";
-  return isoTime(st.st_mtime);
+  return isoTime(st.st_mtim.tv_sec, static_cast<int>(st.st_mtim.tv_nsec / 1000000));
 }
 
 Result<std::string> readWhole(const std::string& path) {
@@ -100,12 +102,14 @@ Status applyLine(LoadedRecord& record, std::string_view line) {
 
 }  // namespace
 
-std::string isoTime(int64_t secondsSinceEpoch) {
+std::string isoTime(int64_t secondsSinceEpoch, int milliseconds) {
   std::time_t t = static_cast<std::time_t>(secondsSinceEpoch);
   std::tm tm {};
   ::gmtime_r(&t, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  char text[40];
+  size_t n = std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &tm);
+  if (milliseconds >= 0) std::snprintf(text + n, sizeof text - n, ".%03dZ", milliseconds);
+  else std::snprintf(text + n, sizeof text - n, "Z");
   return text;
 }
 
@@ -285,7 +289,10 @@ std::vector<SessionMeta> SessionStore::list() const {
   if (!enabled() || !fs::is_directory(root_, ec)) return sessions;
   for (const auto& entry : fs::directory_iterator(root_, ec)) {
     std::string id = entry.path().filename().string();
+    // A session never prompted has nothing to resume (Gemini CLI also lists
+    // only sessions with a user message); it stays loadable by its id.
     if (!checkId(id) || !fs::exists(entry.path() / "meta.json")) continue;
+    if (auto size = fs::file_size(entry.path() / "record.jsonl", ec); ec || size == 0) continue;
     if (auto meta = readMeta(id)) sessions.push_back(std::move(meta).value());
   }
   std::sort(sessions.begin(), sessions.end(), [](const SessionMeta& a, const SessionMeta& b) {

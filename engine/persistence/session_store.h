@@ -97,13 +97,14 @@ class SessionStore {
   // Opens the record for appending, first cutting it to `validBytes` (a torn tail).
   Result<RecordFile> openRecord(const std::string& id, uint64_t validBytes) const;
 
-  // Every readable session, newest first; damaged ones are skipped.
+  // Every readable session with a non-empty record (it was shown something), newest
+  // first; damaged ones are skipped.
   std::vector<SessionMeta> list() const;
 
  private:
   std::string root_;
 };
 
-std::string isoTime(int64_t secondsSinceEpoch);
+std::string isoTime(int64_t secondsSinceEpoch, int milliseconds = -1);
 
 }  // namespace lathe::engine::persist

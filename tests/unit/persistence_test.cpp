@@ -7,7 +7,9 @@
 #include "engine/persistence/session_recorder.h"
 #include "tests/support/temp_dir.h"
 
+#include <chrono>
 #include <fstream>
+#include <thread>
 
 namespace lathe::engine::persist {
 namespace {
@@ -100,6 +102,27 @@ TEST_CASE("persist: a rebuilt history answers calls a crash left open", "[persis
   // A record that breaks the invariant is refused, not repaired.
   std::vector<Content> bad{Content{Role::user, {responsePart("zz", "nothing")}}};
   CHECK_FALSE(rebuildHistory(bad));
+}
+
+TEST_CASE("persist: the list holds prompted sessions only, newest first to the millisecond", "[persist]") {
+  TempDir dir;
+  SessionStore store(dir.str());
+  auto never = SessionRecorder::create(store, metaFor("sess_never"));
+  auto older = SessionRecorder::create(store, metaFor("sess_a_older"));
+  auto newer = SessionRecorder::create(store, metaFor("sess_z_newer"));
+  REQUIRE((never && older && newer));
+  History history;
+  exchange(history, "one");
+  (*older)->turnEnded(history);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));  // one second used to tie them
+  (*newer)->turnEnded(history);
+  auto sessions = store.list();
+  REQUIRE(sessions.size() == 2);
+  CHECK(sessions[0].id == "sess_z_newer");
+  CHECK(sessions[1].id == "sess_a_older");
+  CHECK(sessions[0].updatedAt.size() == std::string("2026-11-23T10:27:31.148Z").size());
+  CHECK(sessions[0].updatedAt > sessions[1].updatedAt);
+  CHECK(store.readMeta("sess_never"));  // still there, and loadable by id
 }
 
 TEST_CASE("persist: one process at a time holds a session", "[persist]") {

@@ -112,6 +112,16 @@ it('a past session is reopened when Lathe supports it, else reported', function(
   end)
   eq(old, client.session.id)
   ok(H.chat():find('remember the codeword PELICAN', 1, true), H.chat())
+  -- The session open now is not offered as a past one.
+  local offered, original = nil, vim.ui.select
+  vim.ui.select = function(items) offered = items end
+  local notes = capture_notify(function()
+    vim.cmd('LatheSessions')
+    wait_for(function() return #seen > 0 or offered end, 'the sessions answer')
+  end)
+  vim.ui.select = original
+  eq(nil, offered)
+  ok(notes[1]:find('no past sessions here', 1, true), 'sessions: ' .. vim.inspect(notes))
 end)
 
 it('the model choice is offered when Lathe offers it, else reported', function()

@@ -139,7 +139,9 @@ export class LatheSession {
   async listSessions(): Promise<void> {
     if (!this.process || !this.state.canListSessions) return;
     const response = await this.process.agent.request("session/list", { cwd: this.host.folders()[0] });
-    this.state.sessions = response.sessions.map((x) => ({ sessionId: x.sessionId, title: x.title, cwd: x.cwd }));
+    this.state.sessions = response.sessions
+      .filter((x) => x.sessionId !== this.sessionId) // the open one is not a past session
+      .map((x) => ({ sessionId: x.sessionId, title: x.title, cwd: x.cwd }));
     this.emit();
   }
 

@@ -113,6 +113,31 @@ test("session: when lathe dies it is restarted and the chat says so", { skip: !b
   }
 });
 
+test("session: past sessions list the one prompted before, never the open one", { skip: !bin && "LATHE_BIN not set" }, async () => {
+  const dir = tempDir("lathe-list-");
+  const rec = path.join(dir, "model.jsonl");
+  fs.writeFileSync(rec, line([{ text: "Noted." }]) + "\n");
+  const errors: string[] = [];
+  const first = new LatheSession(quietHost(bin!, dir, errors, rec));
+  try {
+    await first.start();
+    await first.prompt([{ type: "text", text: "remember PELICAN" }], "remember PELICAN");
+    await first.listSessions();
+    assert.deepEqual(first.state.sessions, []);
+  } finally {
+    first.dispose();
+  }
+  const second = new LatheSession(quietHost(bin!, dir, errors, rec));
+  try {
+    await second.start();
+    await second.listSessions();
+    assert.deepEqual(second.state.sessions?.map((s) => s.title), ["remember PELICAN"]);
+    assert.deepEqual(errors, []);
+  } finally {
+    second.dispose();
+  }
+});
+
 test("session: in a multi-root workspace the other folders are additional directories", { skip: !bin && "LATHE_BIN not set" }, async () => {
   const dir = tempDir("lathe-root1-");
   const other = tempDir("lathe-root2-");

@@ -68,6 +68,8 @@ function M.sessions()
     end
     client.list_sessions(function(lerr, sessions)
       if lerr then return notify('cannot list sessions: ' .. (lerr.message or ''), vim.log.levels.ERROR) end
+      local open = client.session and client.session.id
+      sessions = vim.tbl_filter(function(s) return s.sessionId ~= open end, sessions)
       if #sessions == 0 then return notify('no past sessions here') end
       pick(sessions, 'Reopen session', function(s) return (s.title or s.sessionId) .. (s.updatedAt and ('  ' .. s.updatedAt) or '') end,
         function(s)
