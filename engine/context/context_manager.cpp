@@ -2,11 +2,13 @@
 #include "engine/context/context_manager.h"
 
 #include <algorithm>
+#include <span>
 #include <utility>
 
 #include "engine/context/compression.h"
 #include "engine/context/output_summary.h"
 #include "engine/context/token_estimate.h"
+#include "protocol/base/log.h"
 
 namespace lathe::engine {
 namespace {
@@ -36,6 +38,18 @@ bool isCompressCommand(const std::vector<Part>& parts) {
   return start != std::string_view::npos && text.substr(start, end - start + 1) == "/compress";
 }
 
+// Media is what an estimate cannot size: Gemini CLI asks the model's count
+// endpoint only then, and so does Lathe (text is estimated, no round trip).
+template <class It>
+bool hasMedia(It first, It last) {
+  for (; first != last; ++first) {
+    for (const Part& part : first->parts) {
+      if (part.inlineData) return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 ContextManager::ContextManager(Session& session)
@@ -60,18 +74,46 @@ int64_t ContextManager::countTokens(const History& history) {
                      (now.contents == base_.contents && now.lastParts < base_.lastParts);
   if (stale) {
     baseTokens_ = estimateTokens(contents);
+    if (hasMedia(contents.begin(), contents.end())) baseTokens_ = modelCount(contents).value_or(baseTokens_);
   } else {
-    // Only what was appended since the base is estimated: the cost of a
-    // count does not grow with the history.
-    if (base_.contents > 0) {
-      const auto& parts = contents[base_.contents - 1].parts;
-      for (size_t i = base_.lastParts; i < parts.size(); ++i) baseTokens_ += estimateTokens(parts[i]);
+    // Only what was appended since the base is counted: the cost of a count
+    // does not grow with the history.
+    const auto added = contents.begin() + static_cast<std::ptrdiff_t>(base_.contents);
+    std::span<const Part> grown;
+    if (base_.contents > 0) grown = std::span(contents[base_.contents - 1].parts).subspan(base_.lastParts);
+    int64_t tokens = 0;
+    bool media = hasMedia(added, contents.end());
+    for (const Part& part : grown) {
+      tokens += estimateTokens(part);
+      media = media || part.inlineData.has_value();
     }
-    for (size_t i = base_.contents; i < contents.size(); ++i) baseTokens_ += estimateTokens(contents[i]);
+    for (auto it = added; it != contents.end(); ++it) tokens += estimateTokens(*it);
+    if (media) {
+      std::vector<Content> slice;
+      if (!grown.empty()) slice.push_back(Content{contents[base_.contents - 1].role, {grown.begin(), grown.end()}});
+      slice.insert(slice.end(), added, contents.end());
+      tokens = modelCount(slice).value_or(tokens);
+    }
+    baseTokens_ += tokens;
   }
   base_ = now;
   haveBase_ = true;
   return baseTokens_;
+}
+
+std::optional<int64_t> ContextManager::modelCount(const std::vector<Content>& contents) {
+  const auto& provider = session_.config().provider;
+  if (!provider) return std::nullopt;
+  ModelRequest request;
+  request.model = session_.model();
+  request.contents = &contents;
+  auto count = provider->countTokens(request, turnCancel_);
+  if (!count) return std::nullopt;
+  if (!*count) {
+    log(LogLevel::debug, "token count failed, estimating instead: " + count->error().message);
+    return std::nullopt;
+  }
+  return **count;
 }
 
 ContextManager::Outcome ContextManager::compress(History& history, const CancelToken& cancel, bool onDemand) {

@@ -47,6 +47,8 @@ class ContextManager final : public TurnHooks {
     std::string note;  // for the person
   };
   static Mark markOf(const History& history);
+  // The model's own count of these contents, when its provider can count.
+  std::optional<int64_t> modelCount(const std::vector<Content>& contents);
   int64_t limit() const;
   Outcome compress(History& history, const CancelToken& cancel, bool onDemand);
   // Shortens tool outputs older than the newest `recentChars` of them (the

@@ -62,6 +62,13 @@ class ModelProvider {
                                     const CancelToken& cancel) = 0;
   // One whole reply, not streamed.
   virtual Result<ModelReply> generate(const ModelRequest& request, const CancelToken& cancel) = 0;
+  // The model's own token count of the request's contents, from the API's
+  // count endpoint; nullopt when the provider has none (callers estimate).
+  virtual std::optional<Result<int64_t>> countTokens(const ModelRequest& request, const CancelToken& cancel) {
+    (void)request;
+    (void)cancel;
+    return std::nullopt;
+  }
 };
 
 // Merges streamed chunks into one reply: adjacent text (and thought text) parts

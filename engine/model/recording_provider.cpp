@@ -87,6 +87,23 @@ Result<ModelReply> RecordingProvider::generate(const ModelRequest& request, cons
   return reply;
 }
 
+std::optional<Result<int64_t>> RecordingProvider::countTokens(const ModelRequest& request, const CancelToken& cancel) {
+  auto count = inner_->countTokens(request, cancel);
+  if (!count || !*count) return count;
+  std::string line = json::build([&](json::Writer& w) {
+    w.StartObject();
+    json::put(w, "method", "countTokens");
+    json::key(w, "response");
+    w.StartObject();
+    json::key(w, "totalTokens");
+    w.Int64(**count);
+    w.EndObject();
+    w.EndObject();
+  });
+  if (auto status = append(line); !status) return Result<int64_t>(status.error());
+  return count;
+}
+
 Status RecordingProvider::append(std::string line) {
   line += '\n';
   std::lock_guard lock(mutex_);

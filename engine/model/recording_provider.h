@@ -27,6 +27,8 @@ class RecordingProvider final : public ModelProvider {
                             const CancelToken& cancel) override;
   // Generates through the wrapped provider; records it as a generateContent line.
   Result<ModelReply> generate(const ModelRequest& request, const CancelToken& cancel) override;
+  // Counts through the wrapped provider; records a count as a countTokens line.
+  std::optional<Result<int64_t>> countTokens(const ModelRequest& request, const CancelToken& cancel) override;
 
  private:
   Status append(std::string line);

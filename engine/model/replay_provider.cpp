@@ -1,8 +1,9 @@
 // Loading and replaying a `--fake-responses` file, with Gemini CLI's order
 // rules (see FakeContentGenerator in gemini-cli-core): strict mode walks the
 // records in file order with one cursor for all methods, and a record of the
-// wrong method is an error that still uses it up; non-strict mode takes the
-// first unused record of the asked method. Any thread; the cursor is locked.
+// wrong method is an error that still uses it up (except token counts, which
+// are optional: an agent counts only where it needs to); non-strict mode takes
+// the first unused record of the asked method. Any thread; the cursor is locked.
 #include "engine/model/replay_provider.h"
 
 #include <cerrno>
@@ -18,6 +19,7 @@ namespace {
 
 constexpr const char* kStreamMethod = "generateContentStream";
 constexpr const char* kGenerateMethod = "generateContent";
+constexpr const char* kCountMethod = "countTokens";
 
 bool blank(std::string_view line) { return line.find_first_not_of(" \t\r\n") == std::string_view::npos; }
 
@@ -84,8 +86,14 @@ Result<std::unique_ptr<ReplayProvider>> ReplayProvider::open(const std::string& 
       auto chunk = readChunk(*response, where + ": response");
       if (!chunk) return chunk.error();
       record.chunks.push_back(std::move(chunk).value());
+    } else if (record.method == kCountMethod) {
+      const json::Value* total = response->IsObject() ? json::find(*response, "totalTokens") : nullptr;
+      if (!total || !total->IsInt64() || total->GetInt64() < 0) {
+        return makeError(Errc::parse_error, where + ": a countTokens response needs a totalTokens number");
+      }
+      record.totalTokens = total->GetInt64();
     }
-    // countTokens, embedContent and unknown methods are kept for ordering only.
+    // embedContent and unknown methods are kept for ordering only.
     records.push_back(std::move(record));
   }
   return std::unique_ptr<ReplayProvider>(new ReplayProvider(path, options, std::move(records)));
@@ -95,6 +103,8 @@ Result<const ReplayProvider::Record*> ReplayProvider::take(const std::string& me
   std::lock_guard lock(mutex_);
   const char* flag = flagFor(options_.order);
   if (options_.order == Order::strict) {
+    // A count the recorder's agent asked for and this one did not is skipped.
+    while (cursor_ < records_.size() && records_[cursor_].method == kCountMethod) ++cursor_;
     if (cursor_ >= records_.size()) {
       return makeError(Errc::model, std::string(flag) + " " + path_ + " has no more recorded model replies (" +
                                         std::to_string(used_) + " used)");
@@ -118,6 +128,29 @@ Result<const ReplayProvider::Record*> ReplayProvider::take(const std::string& me
   }
   return makeError(Errc::model, std::string(flag) + " " + path_ + " has no more recorded " + method +
                                     " replies (" + std::to_string(used_) + " used)");
+}
+
+const ReplayProvider::Record* ReplayProvider::takeCount() {
+  std::lock_guard lock(mutex_);
+  if (options_.order == Order::strict) {
+    if (cursor_ >= records_.size() || records_[cursor_].method != kCountMethod) return nullptr;
+    consumed_[cursor_] = true;
+    ++used_;
+    return &records_[cursor_++];
+  }
+  for (size_t i = 0; i < records_.size(); ++i) {
+    if (consumed_[i] || records_[i].method != kCountMethod) continue;
+    consumed_[i] = true;
+    ++used_;
+    return &records_[i];
+  }
+  return nullptr;
+}
+
+std::optional<Result<int64_t>> ReplayProvider::countTokens(const ModelRequest&, const CancelToken&) {
+  const Record* record = takeCount();
+  if (!record) return std::nullopt;
+  return Result<int64_t>(record->totalTokens);
 }
 
 Result<ModelReply> ReplayProvider::stream(const ModelRequest&, const ChunkSink& onChunk, const CancelToken& cancel) {

@@ -33,6 +33,9 @@ class ReplayProvider final : public ModelProvider {
                             const CancelToken& cancel) override;
   // Replays the next generateContent record (a reply that is not streamed).
   Result<ModelReply> generate(const ModelRequest& request, const CancelToken& cancel) override;
+  // Replays a countTokens record when it is next (strict) or left (byMethod);
+  // nullopt otherwise. Counts are optional: the other calls skip over them.
+  std::optional<Result<int64_t>> countTokens(const ModelRequest& request, const CancelToken& cancel) override;
 
   size_t used() const;       // records taken so far
   size_t remaining() const;  // records not taken yet
@@ -42,10 +45,12 @@ class ReplayProvider final : public ModelProvider {
     size_t line = 0;  // 1-based, in the file
     std::string method;
     std::vector<ModelChunk> chunks;  // one for generateContent; none for other methods
+    int64_t totalTokens = 0;         // countTokens
   };
 
   ReplayProvider(std::string path, Options options, std::vector<Record> records);
   Result<const Record*> take(const std::string& method);
+  const Record* takeCount();
 
   const std::string path_;
   const Options options_;

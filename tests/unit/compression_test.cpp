@@ -240,6 +240,38 @@ TEST_CASE("token accounting: the model's reported count plus an estimate of what
   CHECK(manager.countTokens(h) == estimateTokens(h.contents()));
 }
 
+TEST_CASE("token accounting: media is counted by the model's count endpoint, text is estimated", "[context]") {
+  ContextFixture f;
+  ContextManager manager(*f.session);
+  auto counts = [&] {
+    std::vector<RecordedRequest> out;
+    for (auto& r : f.server.requests()) if (r.action == "countTokens") out.push_back(r);
+    return out;
+  };
+  History h;
+  REQUIRE(h.appendUser({Part::makeText("hello")}).ok());
+  const int64_t text = manager.countTokens(h);
+  CHECK(counts().empty());  // text: estimated, no round trip
+  REQUIRE(h.appendModel(Content{Role::model, {Part::makeText("Send the picture.")}}).ok());
+  const int64_t reply = manager.countTokens(h) - text;
+  CHECK(counts().empty());
+
+  ScriptedReply count;
+  count.method = "countTokens";
+  count.chunks = {Chunk(R"({"totalTokens":258})")};
+  f.server.push(count);
+  Part image;
+  image.inlineData = InlineData{"image/png", "iVBORw0KGgo="};
+  REQUIRE(h.appendUser({Part::makeText("here"), image}).ok());
+  CHECK(manager.countTokens(h) == text + reply + 258);  // only the new content was counted, by the model
+  REQUIRE(counts().size() == 1);
+  CHECK(counts()[0].model == "gemini-2.5-pro");
+  CHECK(counts()[0].body.find("iVBORw0KGgo=") != std::string::npos);
+  CHECK(counts()[0].body.find("hello") == std::string::npos);
+  CHECK(manager.countTokens(h) == text + reply + 258);  // counted once
+  CHECK(counts().size() == 1);
+}
+
 TEST_CASE("size refusals are recognised from either API's message", "[context]") {
   CHECK(ContextManager::isSizeRefusal(makeError(Errc::http, "Gemini API error 400 (INVALID_ARGUMENT): The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).")));
   CHECK(ContextManager::isSizeRefusal(makeError(Errc::http, "OpenAI-compatible API error 400 (context_length_exceeded) This model's maximum context length is 128000 tokens.")));

@@ -135,6 +135,22 @@ TEST_CASE("request body: empty fields are omitted", "[gemini_wire]") {
   }
 }
 
+TEST_CASE("count tokens: only the contents are sent, totalTokens read back", "[gemini_wire]") {
+  std::vector<Content> history{{Role::user, {Part::makeText("hi")}}};
+  std::vector<tools::ToolDeclaration> declarations{{"ls", "list", R"({"type":"object"})"}};
+  ModelRequest request;
+  request.model = "m";
+  request.contents = &history;
+  request.systemInstruction = "be brief";
+  request.tools = &declarations;
+  auto doc = parsed(gemini::buildCountTokensBody(request));
+  CHECK(doc.MemberCount() == 1);  // a CountTokensRequest has no systemInstruction, tools or config
+  CHECK(std::string(doc["contents"][0]["parts"][0]["text"].GetString()) == "hi");
+  CHECK(gemini::parseCountTokens(R"({"totalTokens": 42, "promptTokensDetails": []})").value() == 42);
+  CHECK_FALSE(gemini::parseCountTokens(R"({"totalTokens": "42"})"));
+  CHECK_FALSE(gemini::parseCountTokens("not json"));
+}
+
 TEST_CASE("request body: inline data and signed text", "[gemini_wire]") {
   Part image;
   image.inlineData = InlineData{"image/png", "iVBORw0KGgo="};

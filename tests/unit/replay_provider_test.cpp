@@ -192,6 +192,9 @@ TEST_CASE("replay: bad files are rejected at open with FILE:LINE", "[replay]") {
                 ":1: response[1]: expected a GenerateContentResponse object");
   }
   SECTION("not an object") { expectError("[1]\n", ":1: expected a {\"method\", \"response\"} object"); }
+  SECTION("a count without totalTokens") {
+    expectError(R"({"method":"countTokens","response":{"total":3}})", ":1: a countTokens response needs a totalTokens number");
+  }
 }
 
 TEST_CASE("replay: a missing file", "[replay]") {
@@ -220,9 +223,56 @@ TEST_CASE("replay: strict order treats a method mismatch as an error that uses t
   auto next = (*provider)->stream(request(), nullptr, CancelToken());
   REQUIRE(next.ok());
   CHECK(textOf(*next) == "streamed");
-  auto tokens = (*provider)->stream(request(), nullptr, CancelToken());
-  REQUIRE_FALSE(tokens.ok());
-  CHECK_THAT(tokens.error().message, Catch::Contains(":3: the next recorded reply is for countTokens"));
+  // A token count nobody asked for is skipped, not a mismatch.
+  auto after = (*provider)->stream(request(), nullptr, CancelToken());
+  REQUIRE_FALSE(after.ok());
+  CHECK_THAT(after.error().message, Catch::Contains("has no more recorded model replies"));
+}
+
+TEST_CASE("replay: token counts are taken when asked and next, skipped when not asked", "[replay]") {
+  TempDir dir;
+  const std::string count = R"({"method":"countTokens","response":{"totalTokens":1234}})";
+  std::string path =
+      dir.write("counts.jsonl", count + "\n" + streamLine({"one"}) + "\n" + count + "\n" + streamLine({"two"}) + "\n");
+  auto provider = ReplayProvider::open(path);
+  REQUIRE(provider.ok());
+  auto counted = (*provider)->countTokens(request(), CancelToken());
+  REQUIRE(counted.has_value());
+  REQUIRE(counted->ok());
+  CHECK(**counted == 1234);
+  CHECK_FALSE((*provider)->countTokens(request(), CancelToken()).has_value());  // a stream is next
+  CHECK(textOf(*(*provider)->stream(request(), nullptr, CancelToken())) == "one");
+  CHECK(textOf(*(*provider)->stream(request(), nullptr, CancelToken())) == "two");  // the count between skipped
+  CHECK_FALSE((*provider)->countTokens(request(), CancelToken()).has_value());
+
+  auto byMethod = ReplayProvider::open(path, {ReplayProvider::Order::byMethod});
+  REQUIRE(byMethod.ok());
+  CHECK(textOf(*(*byMethod)->stream(request(), nullptr, CancelToken())) == "one");
+  CHECK(**(*byMethod)->countTokens(request(), CancelToken()) == 1234);
+  CHECK(**(*byMethod)->countTokens(request(), CancelToken()) == 1234);
+  CHECK_FALSE((*byMethod)->countTokens(request(), CancelToken()).has_value());
+}
+
+TEST_CASE("recording: a token count is recorded and replays", "[replay][recording]") {
+  struct CountingProvider : ScriptedProvider {
+    std::optional<Result<int64_t>> countTokens(const ModelRequest&, const CancelToken&) override {
+      return Result<int64_t>(int64_t{777});
+    }
+  };
+  TempDir dir;
+  std::string path = dir.file("counted.jsonl");
+  auto recorder = RecordingProvider::open(std::make_shared<CountingProvider>(), path);
+  REQUIRE(recorder.ok());
+  CHECK(**(*recorder)->countTokens(request(), CancelToken()) == 777);
+  CHECK(readFile(path) == "{\"method\":\"countTokens\",\"response\":{\"totalTokens\":777}}\n");
+  // A provider without a count endpoint records nothing.
+  auto plain = RecordingProvider::open(std::make_shared<ScriptedProvider>(), dir.file("plain.jsonl"));
+  REQUIRE(plain.ok());
+  CHECK_FALSE((*plain)->countTokens(request(), CancelToken()).has_value());
+  CHECK(readFile(dir.file("plain.jsonl")).empty());
+  auto replay = ReplayProvider::open(path);
+  REQUIRE(replay.ok());
+  CHECK(**(*replay)->countTokens(request(), CancelToken()) == 777);
 }
 
 TEST_CASE("replay: non-strict order picks records by method", "[replay]") {

@@ -85,4 +85,15 @@ Result<ModelReply> GeminiProvider::generate(const ModelRequest& request, const C
   return reply.take();
 }
 
+std::optional<Result<int64_t>> GeminiProvider::countTokens(const ModelRequest& request, const CancelToken& cancel) {
+  auto endpoint = http::parseBaseUrl(options_.baseUrl, "The Gemini base URL (GOOGLE_GEMINI_BASE_URL)");
+  if (!endpoint) return Result<int64_t>(endpoint.error());
+  auto path = modelPath(request);
+  if (!path) return Result<int64_t>(path.error());
+  http::Client client(*endpoint, clientOptions());
+  auto body = client.post(*path + ":countTokens", gemini::buildCountTokensBody(request), describeStatus, cancel);
+  if (!body) return Result<int64_t>(body.error());
+  return gemini::parseCountTokens(*body);
+}
+
 }  // namespace lathe::engine

@@ -1,7 +1,7 @@
 // The Gemini API provider: streams a reply from :streamGenerateContent over
-// SSE and generates one from :generateContent, both through the shared HTTP
-// client (retries, backoff, cancellation). Blocking: call it on a worker
-// thread; several calls may run at once.
+// SSE, generates one from :generateContent and counts tokens with
+// :countTokens, all through the shared HTTP client (retries, backoff,
+// cancellation). Blocking: call it on a worker thread; several calls may run at once.
 #pragma once
 
 #include <chrono>
@@ -32,6 +32,8 @@ class GeminiProvider final : public ModelProvider {
   Result<ModelReply> stream(const ModelRequest& request, const ChunkSink& onChunk,
                             const CancelToken& cancel) override;
   Result<ModelReply> generate(const ModelRequest& request, const CancelToken& cancel) override;
+  // :countTokens of the request's contents.
+  std::optional<Result<int64_t>> countTokens(const ModelRequest& request, const CancelToken& cancel) override;
 
  private:
   // The client and the model's path, or why a request cannot be made.

@@ -194,26 +194,48 @@ const json::Value* errorMember(const json::Value& root) {
   return error;
 }
 
+void writeContents(json::Writer& w, const std::vector<Content>* contents) {
+  json::key(w, "contents");
+  w.StartArray();
+  if (contents) {
+    for (const Content& content : *contents) {
+      bool any = false;
+      for (const Part& part : content.parts) any = any || hasPayload(part);
+      if (!any) continue;
+      w.StartObject();
+      json::put(w, "role", content.role == Role::model ? "model" : "user");
+      json::key(w, "parts");
+      writeParts(w, content.parts);
+      w.EndObject();
+    }
+  }
+  w.EndArray();
+}
+
 }  // namespace
+
+std::string buildCountTokensBody(const ModelRequest& request) {
+  return json::build([&](json::Writer& w) {
+    w.StartObject();
+    writeContents(w, request.contents);
+    w.EndObject();
+  });
+}
+
+Result<int64_t> parseCountTokens(std::string_view body) {
+  auto doc = json::parse(body);
+  if (!doc) return makeError(Errc::model, "The Gemini API's token count is not JSON: " + doc.error().message);
+  const json::Value* total = doc->IsObject() ? json::find(*doc, "totalTokens") : nullptr;
+  if (!total || !total->IsInt64() || total->GetInt64() < 0) {
+    return makeError(Errc::model, "The Gemini API's token count has no totalTokens number.");
+  }
+  return total->GetInt64();
+}
 
 std::string buildRequestBody(const ModelRequest& request) {
   return json::build([&](json::Writer& w) {
     w.StartObject();
-    json::key(w, "contents");
-    w.StartArray();
-    if (request.contents) {
-      for (const Content& content : *request.contents) {
-        bool any = false;
-        for (const Part& part : content.parts) any = any || hasPayload(part);
-        if (!any) continue;
-        w.StartObject();
-        json::put(w, "role", content.role == Role::model ? "model" : "user");
-        json::key(w, "parts");
-        writeParts(w, content.parts);
-        w.EndObject();
-      }
-    }
-    w.EndArray();
+    writeContents(w, request.contents);
 
     if (!request.systemInstruction.empty()) {
       json::key(w, "systemInstruction");

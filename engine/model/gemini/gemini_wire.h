@@ -16,6 +16,11 @@ namespace lathe::engine::gemini {
 // out (the API rejects them); so are an empty system instruction and tools.
 std::string buildRequestBody(const ModelRequest& request);
 
+// The JSON text of a CountTokensRequest for the request's contents, and the
+// count read back from its reply.
+std::string buildCountTokensBody(const ModelRequest& request);
+Result<int64_t> parseCountTokens(std::string_view body);
+
 // One GenerateContentResponse (an SSE `data:` payload or a recorded reply).
 // A body carrying `error` becomes Errc::model with the API's message; a
 // blocked prompt becomes a chunk without parts whose finishReason is the
