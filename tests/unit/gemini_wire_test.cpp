@@ -168,6 +168,25 @@ TEST_CASE("request body: inline data and signed text", "[gemini_wire]") {
   CHECK(str(signedJson["thoughtSignature"]) == "sig==");
 }
 
+TEST_CASE("request body: an MCP tool's audio follows its function response as inlineData", "[gemini_wire]") {
+  // The shape the tool scheduler gives a tool result with audio: the
+  // response part, then the audio as an inline part of the same user turn.
+  Part audio;
+  audio.inlineData = InlineData{"audio/wav", "UklGRg=="};
+  std::vector<Content> history{{Role::user, {Part::makeText("play it")}},
+                               {Role::model, {callPart("c1", "test__sound", "{}")}},
+                               {Role::user, {responsePart("c1", "test__sound", R"({"output":"[audio/wav content attached below]"})"), audio}}};
+  ModelRequest request;
+  request.contents = &history;
+  auto doc = parsed(gemini::buildRequestBody(request));
+  const auto& parts = doc["contents"][2]["parts"];
+  REQUIRE(parts.Size() == 2);
+  CHECK(parts[0].HasMember("functionResponse"));
+  const auto& data = parts[1]["inlineData"];
+  CHECK(str(data["mimeType"]) == "audio/wav");
+  CHECK(str(data["data"]) == "UklGRg==");
+}
+
 TEST_CASE("response chunk: text, thoughts, calls, usage and finish reason", "[gemini_wire]") {
   const std::string body = R"({
     "candidates": [{

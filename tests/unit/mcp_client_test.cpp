@@ -93,7 +93,11 @@ TEST_CASE("isError, images and mixed content from a live server") {
   auto image = h.call("test__image");
   REQUIRE(image.result.llmContent.size() == 2);
   CHECK(image.result.llmContent[1].mimeType == "image/png");
-  auto mixed = h.call("test__mixed").text();
+  auto mixedCall = h.call("test__mixed");
+  REQUIRE(mixedCall.result.llmContent.size() == 2);  // audio goes inline like images
+  CHECK(mixedCall.result.llmContent[1].mimeType == "audio/wav");
+  CHECK(mixedCall.result.llmContent[1].data == "UklGRg==");
+  auto mixed = mixedCall.text();
   CHECK(mixed.find("embedded text") != std::string::npos);
   CHECK(mixed.find("Resource link: linked.txt") != std::string::npos);
   CHECK(h.call("test__structured").text().find(R"({"temperature":21,"unit":"C"})") != std::string::npos);

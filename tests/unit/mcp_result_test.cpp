@@ -60,7 +60,7 @@ TEST_CASE("MCP text reaches the model marked as the server's, and the person unm
   CHECK_FALSE(result.error);
 }
 
-TEST_CASE("MCP images go to the model as inline data, audio and blobs are described") {
+TEST_CASE("MCP images and audio go to the model as inline data, blobs are described") {
   auto result = mapped(R"({"content":[
     {"type":"image","mimeType":"image/png","data":"iVBORw0KGgo="},
     {"type":"audio","mimeType":"audio/wav","data":"UklGRg=="},
@@ -68,13 +68,16 @@ TEST_CASE("MCP images go to the model as inline data, audio and blobs are descri
     {"type":"resource","resource":{"uri":"test://blob","mimeType":"application/zip","blob":"UEsDBA=="}},
     {"type":"resource_link","uri":"test://linked","name":"linked.txt","mimeType":"text/plain"},
     {"type":"mystery"}]})");
-  REQUIRE(result.llmContent.size() == 2);
+  REQUIRE(result.llmContent.size() == 3);
   CHECK(result.llmContent[1].isInline());
   CHECK(result.llmContent[1].mimeType == "image/png");
   CHECK(result.llmContent[1].data == "iVBORw0KGgo=");
+  CHECK(result.llmContent[2].isInline());
+  CHECK(result.llmContent[2].mimeType == "audio/wav");
+  CHECK(result.llmContent[2].data == "UklGRg==");
   const std::string& text = result.llmContent[0].text;
   CHECK(text.find("[Image from tool tool (image/png), attached]") != std::string::npos);
-  CHECK(text.find("Audio from tool tool (audio/wav, 6 bytes)") != std::string::npos);
+  CHECK(text.find("[Audio from tool tool (audio/wav), attached]") != std::string::npos);
   CHECK(text.find("Resource test://doc:\nembedded text") != std::string::npos);
   CHECK(text.find("Embedded resource test://blob from tool tool (application/zip") != std::string::npos);
   CHECK(text.find("Resource link: linked.txt at test://linked (text/plain)") != std::string::npos);

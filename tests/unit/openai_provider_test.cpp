@@ -163,9 +163,11 @@ TEST_CASE("openai: the request carries the history as messages, tools and images
   response.functionResponse = FunctionResponse{"call_1", "read_file", json::Raw{R"({"output":"alpha"})"}};
   Part image;
   image.inlineData = InlineData{"image/png", "iVBORw0K"};
+  Part audio;
+  audio.inlineData = InlineData{"audio/wav", "UklGRg=="};
   f.history = {{Role::user, {Part::makeText("read a")}},
                {Role::model, {Part::makeText("Reading."), call}},
-               {Role::user, {response, image}}};
+               {Role::user, {response, image, audio}}};
   std::vector<tools::ToolDeclaration> tools{{"read_file", "Reads a file.",
                                              R"({"$schema":"http://json-schema.org/draft-07/schema#","type":"object"})"}};
   f.request.systemInstruction = "You are Lathe.";
@@ -184,6 +186,11 @@ TEST_CASE("openai: the request carries the history as messages, tools and images
   CHECK(std::string(messages[3]["role"].GetString()) == "tool");
   CHECK(std::string(messages[3]["content"].GetString()) == "alpha");
   CHECK(std::string(messages[4]["content"][0]["image_url"]["url"].GetString()) == "data:image/png;base64,iVBORw0K");
+  // Chat Completions has no inline audio in user content: it becomes a note, never an image_url.
+  REQUIRE(messages[4]["content"].Size() == 2);
+  CHECK(std::string(messages[4]["content"][1]["type"].GetString()) == "text");
+  CHECK(std::string(messages[4]["content"][1]["text"].GetString()).find("audio/wav data of about 6 bytes, not sent") !=
+        std::string::npos);
   CHECK_FALSE(body["tools"][0]["function"]["parameters"].HasMember("$schema"));
   CHECK(std::string(body["tool_choice"].GetString()) == "auto");
 }

@@ -23,9 +23,12 @@ std::string approxSize(const std::string& base64) {
 
 void addBinary(Collected& out, const std::string& what, const std::string& mime, const std::string& data,
                const std::string& tool) {
-  // Images go to the model as inline data (every provider Lathe speaks takes
-  // them); other binary data is described, since providers refuse most kinds.
-  if (mime.rfind("image/", 0) == 0 && !data.empty()) {
+  // Images and audio go to the model as inline data: Gemini reads both, and
+  // the OpenAI-compatible wire turns inline data it cannot send (audio) into
+  // a text note there. Other binary data is described, since providers
+  // refuse most kinds.
+  bool readable = mime.rfind("image/", 0) == 0 || mime.rfind("audio/", 0) == 0;
+  if (readable && !data.empty()) {
     addLine(out.text, "[" + what + " from tool " + tool + " (" + mime + "), attached]");
     out.inlineParts.push_back(LlmPart{{}, mime, data});
   } else {

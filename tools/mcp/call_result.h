@@ -1,7 +1,8 @@
 // Turns an MCP `tools/call` result into what the model and the person see:
 // text (marked as coming from the server, so the model reads it as data),
-// images as inline data, audio, embedded resources and resource links
-// described in text, structuredContent as JSON text when there is nothing
+// images and audio as inline data (the model wire decides what its provider
+// can take), other blobs, embedded resources and resource links described in
+// text, structuredContent as JSON text when there is nothing
 // else, and `isError` as a tool error the model reads. Pure; any thread.
 #pragma once
 

@@ -59,7 +59,8 @@ void writeTools(json::Writer& w, const std::vector<tools::ToolDeclaration>& tool
   json::put(w, "parallel_tool_calls", true);
 }
 
-// A user message from text and image parts: a plain string when it is only text.
+// A user message from text and inline parts: a plain string when it is only
+// text; images as image_url, other inline data described in text.
 void writeUserMessage(json::Writer& w, const std::vector<const Part*>& parts) {
   bool onlyText = std::all_of(parts.begin(), parts.end(), [](const Part* p) { return p->text.has_value(); });
   w.StartObject();
@@ -76,6 +77,14 @@ void writeUserMessage(json::Writer& w, const std::vector<const Part*>& parts) {
       if (p->text) {
         json::put(w, "type", "text");
         json::put(w, "text", *p->text);
+      } else if (p->inlineData->mimeType.rfind("image/", 0) != 0) {
+        // Chat Completions takes images as image_url only; sending audio or a
+        // document there as one would be refused or misread, so say in text
+        // what was left out.
+        json::put(w, "type", "text");
+        json::put(w, "text", "[" + p->inlineData->mimeType + " data of about " +
+                                 std::to_string(p->inlineData->data.size() / 4 * 3) +
+                                 " bytes, not sent: this model API takes only images inline]");
       } else {
         json::put(w, "type", "image_url");
         json::key(w, "image_url");

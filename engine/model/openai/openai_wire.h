@@ -1,5 +1,6 @@
 // The OpenAI Chat Completions wire format (OpenAI, Ollama, llama.cpp's server,
-// vLLM, LM Studio): the history model to a request body, streamed
+// vLLM, LM Studio): the history model to a request body (inline images as
+// image_url; other inline data, such as MCP audio, as a text note), streamed
 // chat.completion.chunk payloads (or one whole completion) back into the
 // history model, and error bodies into sentences. Pure; any thread.
 #pragma once
