@@ -1,7 +1,8 @@
 // A scripted MCP stdio server for Lathe's tests: well-behaved by default,
 // deliberately broken on request. Usage: node mcp_test_server.mjs [mode]
 //   good         tools over two pages, progress, list_changed, a call that
-//                never ends (until cancelled), a call that crashes the server
+//                never ends (until cancelled), a call that crashes the server,
+//                a call that freezes it (it then answers nothing, not even ping)
 //   hang-init    never answers initialize
 //   garbage      prints text that is not JSON-RPC instead of answering
 //   exit         exits at once with a message on stderr
@@ -24,6 +25,7 @@ process.stderr.write(`mcp_test_server: started in ${mode} mode\n`);
 record({ started: mode, pid: process.pid, env: { GEMINI_API_KEY: process.env.GEMINI_API_KEY ?? null, OPENAI_API_KEY: process.env.OPENAI_API_KEY ?? null, MCP_TEST_VISIBLE: process.env.MCP_TEST_VISIBLE ?? null } });
 
 let grown = false;
+let frozen = false;  // after "freeze": every message is recorded, none answered
 let nextId = 1000;
 const tool = (name, extra = {}) => ({ name, description: `test tool ${name}`, inputSchema: { type: "object", properties: { text: { type: "string" } } }, ...extra });
 const page1 = () => [
@@ -37,6 +39,7 @@ const page1 = () => [
   tool("mixed"),
   tool("structured"),
   tool("ask-client"),
+  tool("freeze"),
 ];
 const page2 = () => [tool("page2tool"), ...(grown ? [tool("grown")] : [])];
 const pending = new Map();  // our requests to the client, by id
@@ -75,6 +78,7 @@ function callTool(msg) {
       return tick();
     }
     case "slow": return;  // never answers; notifications/cancelled is recorded
+    case "freeze": frozen = true; return;  // hung: not even ping is answered from now on
     case "crash":
       process.stderr.write("mcp_test_server: crashing on purpose\n");
       return process.exit(3);
@@ -93,6 +97,7 @@ function callTool(msg) {
 
 function handle(msg) {
   record(msg);
+  if (frozen) return;
   if (msg.id !== undefined && !msg.method) {
     record({ answerTo: pending.get(msg.id), answer: msg.result ?? null, error: msg.error ?? null });
     return;

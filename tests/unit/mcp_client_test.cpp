@@ -84,6 +84,29 @@ TEST_CASE("An MCP call past the server's timeout fails clearly and is cancelled"
   CHECK(eventually([&] { return recordedContains(h.logFile("test"), R"("method":"notifications/cancelled")"); }));
 }
 
+TEST_CASE("After a timed-out call Lathe pings: a server that answers stays, a silent one restarts on the next call") {
+  McpHarness h;
+  h.startAndWait({h.scripted("test", "good", 1000)});
+  std::string log = h.logFile("test");
+  auto slow = h.call("test__slow");
+  REQUIRE(slow.result.error);
+  CHECK(slow.result.error->message.find("still answers a ping, so it stays connected") != std::string::npos);
+  CHECK(recordedContains(log, R"("method":"ping")"));
+  CHECK_FALSE(h.call("test__echo").result.error);
+  CHECK(recordedPids(log).size() == 1);  // slow, not hung: the same process
+
+  auto frozen = h.call("test__freeze");
+  REQUIRE(frozen.result.error);
+  CHECK(frozen.result.error->message.find("did not answer a ping either") != std::string::npos);
+  auto pids = recordedPids(log);
+  REQUIRE(pids.size() == 1);
+  CHECK(eventually([&] { return processGone(pids[0]); }, 5s));  // the hung child was ended
+  auto again = h.call("test__echo", R"({"text":"fresh"})");
+  CHECK_FALSE(again.result.error);
+  CHECK(again.text().find("fresh") != std::string::npos);
+  CHECK(recordedPids(log).size() == 2);
+}
+
 TEST_CASE("isError, images and mixed content from a live server") {
   McpHarness h;
   h.startAndWait({h.scripted("test", "good")});

@@ -397,6 +397,12 @@ Result<rpc::Response> McpClient::readResource(const std::string& uri, millisecon
       timeout, cancel);
 }
 
+Status McpClient::ping(milliseconds timeout, const CancelToken& cancel) {
+  auto answer = await("ping", {}, timeout, cancel);
+  if (!answer) return answer.error();
+  return {};
+}
+
 bool McpClient::alive() const { return !closed_.load() && (!http_ || http_->usable()); }
 
 std::string McpClient::whyClosed() {

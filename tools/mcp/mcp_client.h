@@ -1,9 +1,9 @@
 // One live connection to an MCP server, over stdio (a child process) or HTTP
 // (Streamable HTTP or the legacy HTTP+SSE, see http_channel.h): runs the
 // `initialize` handshake, lists its tools (following nextCursor), calls tools
-// with progress and cancellation, and answers what the server asks of a
-// client: ping, roots/list; anything else (sampling, elicitation) gets a
-// JSON-RPC "method not found". A connection that closed stays closed;
+// with progress and cancellation, pings the server when asked, and answers
+// what the server asks of a client: ping, roots/list; anything else
+// (sampling, elicitation) gets a JSON-RPC "method not found". A connection that closed stays closed;
 // McpServer makes a new one.
 //
 // Threads: connect() and the blocking calls run on the caller's thread; the
@@ -104,6 +104,9 @@ class McpClient {
   // resources/read; the response owns the result ({contents:[...]}).
   Result<rpc::Response> readResource(const std::string& uri, std::chrono::milliseconds timeout,
                                      const CancelToken& cancel);
+
+  // MCP `ping`: ok when the server answers within `timeout` (any result).
+  Status ping(std::chrono::milliseconds timeout, const CancelToken& cancel);
 
   // False once the server's output ended (it exited or closed stdout).
   bool alive() const;

@@ -155,7 +155,8 @@ ToolResult McpServer::call(const std::string& tool, const std::string& arguments
     case Errc::timeout:
       return ToolResult::failure(ErrorType::execution_failed,
                                  who + " did not answer the call of " + tool + " within " +
-                                     std::to_string(config_.timeoutMs) + " ms (its timeout); the call was cancelled");
+                                     std::to_string(config_.timeoutMs) + " ms (its timeout); the call was cancelled" +
+                                     checkAfterTimeout(client, cancel));
     default:
       break;
   }
@@ -168,6 +169,24 @@ ToolResult McpServer::call(const std::string& tool, const std::string& arguments
   }
   return ToolResult::failure(ErrorType::execution_failed, who + " answered the call of " + tool + " with an error: " +
                                                               error.message);
+}
+
+std::string McpServer::checkAfterTimeout(const std::shared_ptr<McpClient>& client, const CancelToken& cancel) {
+  milliseconds bound(std::clamp<int64_t>(config_.timeoutMs, 1, 5'000));
+  // Ends early when the session closes or the person cancels the turn.
+  CancelToken both = closing_.child();
+  CancelToken::Registration link = cancel.onCancel([both] { both.cancel(); });
+  Status pong = client->ping(bound, both);
+  if (pong.ok()) return ". The server still answers a ping, so it stays connected.";
+  if (pong.error().code == Errc::cancelled) return "";  // no verdict: nothing is dropped
+  {
+    std::lock_guard lock(clientMutex_);
+    if (client_ == client) client_.reset();  // ends the child once the last call holding it returns
+  }
+  log(LogLevel::warn, "MCP server " + config_.name + " did not answer a ping after a timed-out call: " +
+                          pong.error().message + "; it is restarted on the next call");
+  return ". It did not answer a ping either, so it is treated as hung: the next call of one of its tools starts it "
+         "again.";
 }
 
 bool McpServer::hasResources() {

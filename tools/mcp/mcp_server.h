@@ -3,6 +3,14 @@
 // and runs calls, restarting a server that crashed on the next call. A server
 // that fails never throws: its failure is an error value and one notice.
 //
+// Hung servers: when a call times out, Lathe sends the server one `ping`,
+// bounded by min(its timeout, 5 s). A server that answers is only slow and
+// keeps its connection; one that does not is hung, so its connection is
+// dropped (the child ends) and the next call starts it afresh, instead of
+// every later call waiting out the full timeout. Lathe pings only then: a
+// healthy server costs nothing, and the call that found the hang already
+// paid for the wait.
+//
 // Threads: start() runs on a starter thread; call() on tool worker threads
 // (connections are made under one mutex, so a restart happens once); re-lists
 // run on the connection's reading thread. shutdown() on the session's owner.
@@ -61,6 +69,9 @@ class McpServer : public std::enable_shared_from_this<McpServer> {
   std::shared_ptr<McpClient> current();
   void registerTools(const std::vector<ListedTool>& tools);
   void refresh(McpClient& client);  // on that client's reading thread
+  // After a timed-out call: pings `client`; if it is silent, forgets it so the
+  // next call reconnects. Returns what to add to the call's error message.
+  std::string checkAfterTimeout(const std::shared_ptr<McpClient>& client, const CancelToken& cancel);
 
   ServerConfig config_;
   ServerEnvironment env_;
