@@ -2,7 +2,9 @@
 // binary starts them, the fake model calls their tools, the permission
 // request names the server and the tool, "always allow this server" holds for
 // its other tools, a server that cannot start is told to the person once, and
-// no server outlives the session.
+// no server outlives the session. Servers in the person's own settings file
+// start without a consent question; mcp.excluded and mcp.allowed keep them
+// from starting.
 #include "tests/e2e/e2e_support.h"
 
 #include <signal.h>
@@ -76,6 +78,41 @@ bool goneWithin(int pid, std::chrono::milliseconds bound) {
     std::this_thread::sleep_for(20ms);
   }
   return true;
+}
+
+// The person's own settings (HOME/.gemini/settings.json) defining one stdio
+// server "mine" running the scripted test server, plus an optional "mcp"
+// object (mcp.allowed / mcp.excluded) as JSON text.
+void writeUserSettings(const TempDir& home, const std::string& log, const std::string& mcpJson = "") {
+  writeFile(home.path / ".gemini/settings.json", json::build([&](json::Writer& w) {
+              w.StartObject();
+              json::key(w, "mcpServers");
+              w.StartObject();
+              json::key(w, "mine");
+              w.StartObject();
+              json::put(w, "command", nodePath());
+              json::key(w, "args");
+              w.StartArray();
+              json::str(w, kTestServer);
+              json::str(w, "good");
+              w.EndArray();
+              json::key(w, "env");
+              w.StartObject();
+              json::put(w, "MCP_TEST_LOG", log);
+              w.EndObject();
+              w.EndObject();
+              w.EndObject();
+              if (!mcpJson.empty()) {
+                json::key(w, "mcp");
+                w.RawValue(mcpJson.data(), mcpJson.size(), rapidjson::kObjectType);
+              }
+              w.EndObject();
+            }));
+}
+
+// HOME and GEMINI_CLI_HOME point at `home`, so the binary reads only these settings.
+std::vector<std::pair<std::string, std::string>> homeEnv(const TempDir& home) {
+  return {{"HOME", home.str()}, {"GEMINI_CLI_HOME", home.str()}};
 }
 
 }  // namespace
@@ -211,4 +248,67 @@ TEST_CASE("e2e: session/cancel during an MCP call tells the server and keeps his
   CHECK(fake->violations().empty());
   checkAgainstSchema(client);
   finish(*lathe);
+}
+
+TEST_CASE("e2e: an MCP server in the person's settings starts without a consent question and its tool is called",
+          "[e2e][mcp][settings]") {
+  TempDir home;
+  TempDir ws;
+  TempDir logs;
+  std::string log = logs.str() + "/mine";
+  writeUserSettings(home, log);
+  auto fake = startFake();
+  auto lathe = startLathe(*fake, {}, homeEnv(home));
+  auto client = std::make_unique<AcpTestClient>(*lathe, AcpClientOptions{});
+  client->initialize();
+  std::string session = client->newSession(ws.str());
+  REQUIRE_FALSE(session.empty());
+
+  fake->push(ScriptedReply::functionCall("mine__echo", R"({"text":"from settings"})"));
+  fake->push(ScriptedReply::text("Echoed."));
+  CHECK(client->prompt(session, "use my echo tool").stopReason == "end_turn");
+
+  auto requests = fake->generateRequests();
+  REQUIRE(requests.size() == 2);
+  CHECK(requests[0].body.find("\"mine__echo\"") != std::string::npos);
+  // The one question was about the call; starting the person's own server asked nothing.
+  auto asks = permissionRequests(*client);
+  REQUIRE(asks.size() == 1);
+  CHECK(json::stringify(*asks[0]).find("MCP tool echo from server mine") != std::string::npos);
+  auto responses = lastFunctionResponses(requests[1].body);
+  REQUIRE(responses.size() == 1);
+  CHECK(responseField(responses[0].responseJson, "output").find(R"(echo: {"text":"from settings"})") !=
+        std::string::npos);
+  CHECK(pidsIn(log).size() == 1);
+  client.reset();
+  finish(*lathe);
+}
+
+TEST_CASE("e2e: mcp.excluded naming a server, or mcp.allowed not naming it, keeps it from starting",
+          "[e2e][mcp][settings]") {
+  std::string mcp = GENERATE(std::string(R"({"excluded":["mine"]})"), std::string(R"({"allowed":["someone-else"]})"));
+  INFO("mcp settings: " << mcp);
+  TempDir home;
+  TempDir ws;
+  TempDir logs;
+  std::string log = logs.str() + "/mine";
+  writeUserSettings(home, log, mcp);
+  auto fake = startFake();
+  auto lathe = startLathe(*fake, {}, homeEnv(home));
+  auto client = std::make_unique<AcpTestClient>(*lathe, AcpClientOptions{});
+  client->initialize();
+  std::string session = client->newSession(ws.str());
+  REQUIRE_FALSE(session.empty());
+  fake->push(ScriptedReply::text("Hello."));
+  auto outcome = client->prompt(session, "hi");
+  CHECK(outcome.stopReason == "end_turn");
+
+  auto requests = fake->generateRequests();
+  REQUIRE(requests.size() == 1);
+  CHECK(requests[0].body.find("mine__") == std::string::npos);
+  CHECK(permissionRequests(*client).empty());
+  CHECK(joinedText(outcome.updates, "agent_message_chunk").find("mine") == std::string::npos);
+  client.reset();
+  finish(*lathe);
+  CHECK_FALSE(fs::exists(log));  // the server never ran, not even briefly
 }
