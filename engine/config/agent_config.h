@@ -2,6 +2,7 @@
 // limits. Built once at start-up by server/, then read-only.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -42,6 +43,7 @@ struct AgentConfig {
   std::string stateDir;          // Lathe's state: remembered workspace consent; empty: nothing remembered
   bool readWorkspacePrograms = true;  // a session reads its workspace's .gemini/settings.json programs
   bool trustWorkspace = false;        // --trust-workspace: they start without asking
+  size_t sessionListPage = 50;        // sessions per session/list page (small in tests, to page)
 };
 
 // The context window of a model: configured, else the config's default.

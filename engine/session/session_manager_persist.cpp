@@ -1,5 +1,6 @@
 // SessionManager's recorded sessions: session/load, session/resume and
 // session/list. Kept apart from the turn bookkeeping in session_manager.cpp.
+#include <algorithm>
 #include <charconv>
 
 #include "engine/persistence/session_meta.h"
@@ -7,8 +8,6 @@
 
 namespace lathe::engine {
 namespace {
-
-constexpr size_t kListPage = 50;
 
 Error alreadyOpen(const std::string& id) {
   return makeError(Errc::invalid_request, "session " + id + " is already open in this connection");
@@ -65,13 +64,14 @@ Result<acp::ListSessionsResponse> SessionManager::listSessions(const acp::ListSe
       return makeError(Errc::invalid_params, "params.cursor: not a cursor this agent gave");
     }
   }
+  const size_t page = std::max<size_t>(config_.sessionListPage, 1);
   acp::ListSessionsResponse response;
   size_t index = 0;
   for (auto& meta : store_.list()) {
     if (request.cwd && meta.cwd != *request.cwd) continue;
     if (index++ < offset) continue;
-    if (response.sessions.size() == kListPage) {
-      response.nextCursor = std::to_string(offset + kListPage);
+    if (response.sessions.size() == page) {
+      response.nextCursor = std::to_string(offset + page);
       break;
     }
     response.sessions.push_back(

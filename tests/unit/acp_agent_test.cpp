@@ -2,6 +2,7 @@
 // in-memory channel pair, nothing spawned. Also the terminal diff of `lathe run`.
 #include <catch2/catch.hpp>
 
+#include <set>
 #include <thread>
 
 #include "protocol/jsonrpc/channel.h"
@@ -41,11 +42,10 @@ struct InProcess {
   std::mutex mutex;
   std::vector<std::string> updates;
 
-  InProcess() {
+  explicit InProcess(engine::AgentConfig config = {}) {
     std::tie(agentSide, clientSide) = rpc::makeMemoryChannelPair();
     agentPeer = rpc::Peer::create(*agentSide);
     client = rpc::Peer::create(*clientSide);
-    engine::AgentConfig config;
     config.provider = std::make_shared<EchoModel>();
     agent = std::make_unique<server::AcpAgent>(agentPeer, std::move(config));
     client->onNotification("session/update", [this](const rpc::Incoming& msg) {
@@ -114,6 +114,110 @@ TEST_CASE("ACP handlers run in-process over the in-memory channel") {
   auto gone = p.call("session/prompt", R"({"sessionId":")" + id + R"(","prompt":[{"type":"text","text":"hi"}]})");
   REQUIRE_FALSE(gone.ok());
   CHECK_THAT(gone.error().message, Catch::Contains("no session"));
+}
+
+namespace {
+
+std::string newSession(InProcess& p, const std::string& cwd) {
+  auto created = p.call("session/new", R"({"cwd":")" + cwd + R"(","mcpServers":[]})");
+  REQUIRE(created.ok());
+  return json::getStr(*created->result, "sessionId").value();
+}
+
+void prompt(InProcess& p, const std::string& id) {
+  auto done = p.call("session/prompt", R"({"sessionId":")" + id + R"(","prompt":[{"type":"text","text":"hi"}]})");
+  REQUIRE(done.ok());
+}
+
+struct ListedPage {
+  std::vector<std::pair<std::string, std::string>> sessions;  // id, cwd
+  std::optional<std::string> nextCursor;
+};
+
+ListedPage listPage(InProcess& p, const std::string& params) {
+  auto answer = p.call("session/list", params);
+  REQUIRE(answer.ok());
+  ListedPage page;
+  for (const auto& s : (*answer->result)["sessions"].GetArray()) {
+    page.sessions.emplace_back(json::getStr(s, "sessionId").value_or(""), json::getStr(s, "cwd").value_or(""));
+  }
+  page.nextCursor = json::getStr(*answer->result, "nextCursor");
+  return page;
+}
+
+// Every page of session/list with these filters, following nextCursor.
+std::vector<ListedPage> allPages(InProcess& p, const std::string& cwdFilter) {
+  std::vector<ListedPage> pages;
+  std::optional<std::string> cursor;
+  do {
+    std::string params = "{";
+    if (!cwdFilter.empty()) params += R"("cwd":")" + cwdFilter + "\"";
+    if (cursor) params += std::string(cwdFilter.empty() ? "" : ",") + R"("cursor":")" + *cursor + "\"";
+    params += "}";
+    pages.push_back(listPage(p, params));
+    cursor = pages.back().nextCursor;
+    REQUIRE(pages.size() < 10);  // a cursor that never ends would loop
+  } while (cursor);
+  return pages;
+}
+
+}  // namespace
+
+TEST_CASE("session/list over ACP: the cwd filter, pages joined by nextCursor, bad cursors, unprompted sessions") {
+  testing::TempDir state, one, two;
+  engine::AgentConfig config;
+  config.dataDir = state.str();
+  config.sessionListPage = 2;
+  InProcess p(std::move(config));
+  REQUIRE(p.call("initialize", R"({"protocolVersion":1,"clientCapabilities":{}})").ok());
+  std::set<std::string> inOne, inTwo;
+  for (int i = 0; i < 3; ++i) {
+    std::string id = newSession(p, one.str());
+    prompt(p, id);
+    inOne.insert(id);
+  }
+  for (int i = 0; i < 2; ++i) {
+    std::string id = newSession(p, two.str());
+    prompt(p, id);
+    inTwo.insert(id);
+  }
+  std::string unprompted = newSession(p, one.str());
+
+  // cwd one: three sessions over two pages, the first full and pointing on.
+  auto pages = allPages(p, one.str());
+  REQUIRE(pages.size() == 2);
+  CHECK(pages[0].sessions.size() == 2);
+  CHECK(pages[0].nextCursor);
+  CHECK(pages[1].sessions.size() == 1);
+  CHECK_FALSE(pages[1].nextCursor);
+  std::set<std::string> listed;
+  for (const auto& page : pages) {
+    for (const auto& [id, cwd] : page.sessions) {
+      CHECK(cwd == one.str());
+      CHECK(listed.insert(id).second);  // no session on two pages
+    }
+  }
+  CHECK(listed == inOne);  // the never-prompted session is not among them
+  CHECK_FALSE(listed.count(unprompted));
+
+  // No filter: all five prompted sessions, over three pages.
+  auto everything = allPages(p, "");
+  CHECK(everything.size() == 3);
+  std::set<std::string> all;
+  for (const auto& page : everything) {
+    for (const auto& [id, cwd] : page.sessions) all.insert(id);
+  }
+  std::set<std::string> expected = inOne;
+  expected.insert(inTwo.begin(), inTwo.end());
+  CHECK(all == expected);
+
+  // A cursor this agent never gave is a clear invalid-params error.
+  for (const char* bad : {"abc", "-1", "2x", ""}) {
+    INFO("cursor: " << bad);
+    auto refused = p.call("session/list", R"({"cursor":")" + std::string(bad) + R"("})");
+    REQUIRE_FALSE(refused.ok());
+    CHECK_THAT(refused.error().message, Catch::Contains("-32602") && Catch::Contains("params.cursor"));
+  }
 }
 
 TEST_CASE("the terminal diff shows the changed lines with context, coloured on request") {
