@@ -60,6 +60,7 @@ Result<std::shared_ptr<McpClient>> McpServer::connection(const CancelToken& canc
     std::lock_guard lock(clientMutex_);
     if (closed_) return makeError(Errc::cancelled, "the session is closing");
     client_ = live;
+    droppedHung_ = false;
   }
   registerTools(*tools);
   return live;
@@ -133,7 +134,9 @@ ToolResult McpServer::call(const std::string& tool, const std::string& arguments
   bool restarting;
   {
     auto existing = current();
-    restarting = existing && !existing->alive();
+    bool stopped = existing && !existing->alive();
+    std::lock_guard lock(clientMutex_);
+    restarting = stopped || droppedHung_;
   }
   auto live = connection(cancel);
   if (!live) {
@@ -181,7 +184,10 @@ std::string McpServer::checkAfterTimeout(const std::shared_ptr<McpClient>& clien
   if (pong.error().code == Errc::cancelled) return "";  // no verdict: nothing is dropped
   {
     std::lock_guard lock(clientMutex_);
-    if (client_ == client) client_.reset();  // ends the child once the last call holding it returns
+    if (client_ == client) {
+      client_.reset();  // ends the child once the last call holding it returns
+      droppedHung_ = true;
+    }
   }
   log(LogLevel::warn, "MCP server " + config_.name + " did not answer a ping after a timed-out call: " +
                           pong.error().message + "; it is restarted on the next call");

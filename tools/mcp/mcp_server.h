@@ -76,8 +76,9 @@ class McpServer : public std::enable_shared_from_this<McpServer> {
   ServerConfig config_;
   ServerEnvironment env_;
   std::mutex connectMutex_;  // held while connecting, so a restart happens once
-  std::mutex clientMutex_;   // guards client_ and closed_; never held while waiting
+  std::mutex clientMutex_;   // guards client_, droppedHung_ and closed_; never held while waiting
   std::shared_ptr<McpClient> client_;
+  bool droppedHung_ = false;  // client_ was dropped as hung: the next connection is a restart
   bool closed_ = false;
   CancelToken closing_ = CancelToken::create();
   std::mutex refreshMutex_;
