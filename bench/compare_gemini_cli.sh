@@ -6,11 +6,12 @@
 #
 # usage: bench/compare_gemini_cli.sh [--iterations N] [--build DIR] [--no-relaunch]
 #                                    [--skip-lathe] [--skip-gemini] [--install-only]
-#                                    [--sessions] [-- extra args]
+#                                    [--sessions | --compress] [-- extra args]
 # --install-only installs Gemini CLI and exits (nothing is built).
-# --sessions builds lathe and fake_gemini, then runs the MCP, session/load and
-# compression comparisons (bench/compare_gemini_cli_sessions.py; the args after
-# -- go to it, e.g. -- --scenario mcp --iterations 5).
+# --sessions builds lathe and fake_gemini, then runs the MCP and session/load
+# comparisons (bench/compare_gemini_cli_sessions.py; the args after -- go to it,
+# e.g. -- --scenario mcp --iterations 5); --compress the compression one
+# (bench/compare_gemini_cli_compress.py, e.g. -- --trigger command).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -30,9 +31,10 @@ while [ $# -gt 0 ]; do
     --skip-lathe) RUN_LATHE=0; shift ;;
     --skip-gemini) RUN_GEMINI=0; shift ;;
     --install-only) INSTALL_ONLY=1; shift ;;
-    --sessions) SESSIONS=1; shift ;;
+    --sessions) SESSIONS=sessions; shift ;;
+    --compress) SESSIONS=compress; shift ;;
     --) shift; EXTRA=("$@"); break ;;
-    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "compare_gemini_cli: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -64,14 +66,14 @@ install_gemini_cli() {
 }
 
 if [ "$INSTALL_ONLY" = 1 ]; then install_gemini_cli; echo "$GEMINI_JS"; exit 0; fi
-if [ "$SESSIONS" = 1 ]; then
+if [ "$SESSIONS" != 0 ]; then
   [ "$RUN_GEMINI" = 1 ] && install_gemini_cli
   flock /tmp/lathe-build.lock cmake --build "$BUILD" --target lathe fake_gemini >/dev/null \
     || die "build failed: cmake --build $BUILD --target lathe fake_gemini"
   skip=()
   [ "$RUN_LATHE" = 1 ] || skip+=(--skip-lathe)
   [ "$RUN_GEMINI" = 1 ] || skip+=(--skip-gemini)
-  exec python3 "$ROOT/bench/compare_gemini_cli_sessions.py" --build "$BUILD" "${skip[@]}" "${EXTRA[@]}"
+  exec python3 "$ROOT/bench/compare_gemini_cli_$SESSIONS.py" --build "$BUILD" "${skip[@]}" "${EXTRA[@]}"
 fi
 
 # Build the harness (and Lathe when it is part of the build), under the shared lock.
