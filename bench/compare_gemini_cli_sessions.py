@@ -283,17 +283,20 @@ class TreeSampler:
 
 
 def tap_times(path):
-    """From an mcp_tap.py log: (first message to the server, the answer to
-    the last tools/list sent before the first tools/call), CLOCK_MONOTONIC ms."""
-    first, pending, ready = None, set(), None
+    """From an mcp_tap.py log: (the tap started, first message to the server,
+    the answer to the last tools/list sent before the first tools/call),
+    CLOCK_MONOTONIC ms."""
+    started, first, pending, ready = None, None, set(), None
     try:
         lines = open(path).read().splitlines()
     except OSError:
-        return None, None
+        return None, None, None
     for line in lines:
         t, direction, what = line.split(" ", 2)
         t = float(t)
-        if direction == "to-server":
+        if direction == "started":
+            started = t if started is None else started
+        elif direction == "to-server":
             first = t if first is None else first
             if what.startswith("tools/call"):
                 break
@@ -301,7 +304,7 @@ def tap_times(path):
                 pending.add(what.split("id=")[-1])
         elif what.startswith("id=") and what[3:] in pending:
             ready = t
-    return first, ready
+    return started, first, ready
 
 
 # ---------------------------------------------------------------- mcp scenario
@@ -348,13 +351,13 @@ def mcp_run(build, kind, argv, root, server):
         if len(done) != 1:
             raise Fail("expected one completed MCP tool call, saw %s\n%s" % (calls, agent.stderr_tail()))
         mem.stop()
-        first, ready = tap_times(tap_log)
+        started, first, ready = tap_times(tap_log)
         if ready is None:
             raise Fail("the tap saw no tools/list answer before the call")
         agent_one, agent_tree = mem.peak("agent")
         mcp_one, _ = mem.peak("mcp")
         return {"initialize": init, "session_new": t_new - sent,
-                "mcp_first_message": first - sent, "tools_ready": ready - sent,
+                "mcp_spawned": started - sent, "mcp_first_message": first - sent, "tools_ready": ready - sent,
                 "prompt_to_turn_end": t_end - t_prompt, "new_to_turn_end": t_end - sent,
                 "rss_agent": agent_one, "rss_agent_tree": agent_tree, "rss_mcp": mcp_one,
                 "_tool title": done[0].get("title")}
@@ -524,6 +527,7 @@ def main():
                   % (args.mcp_server, args.iterations), [
                 ("initialize", "spawn -> initialize answered"),
                 ("session_new", "session/new sent -> answered"),
+                ("mcp_spawned", "session/new sent -> MCP tap running"),
                 ("mcp_first_message", "session/new sent -> MCP initialize"),
                 ("tools_ready", "session/new sent -> tools/list answered"),
                 ("prompt_to_turn_end", "prompt -> end of the MCP turn"),

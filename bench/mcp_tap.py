@@ -6,7 +6,8 @@ usage: mcp_tap.py LOGFILE -- COMMAND [ARGS...]
 
 The agent starts this script as its MCP server; it spawns COMMAND and copies
 lines both ways unchanged. For every line it appends to LOGFILE
-"<CLOCK_MONOTONIC ms> <to-server|to-agent> <method or id=N>" (the clock is
+"<CLOCK_MONOTONIC ms> <to-server|to-agent> <method or id=N>", after a first
+"<ms> started tap" line once this script runs (the clock is
 system-wide, so the benchmark compares it with its own time.monotonic()).
 The answer to `tools/list` reaching the agent is when its tool list is ready.
 It adds a Python process and one pipe hop to both agents alike; the benchmark
@@ -35,6 +36,7 @@ def main():
     if len(sys.argv) < 4 or sys.argv[2] != "--":
         sys.exit("usage: mcp_tap.py LOGFILE -- COMMAND [ARGS...]")
     log = open(sys.argv[1], "a", buffering=1)
+    log.write("%.3f started tap\n" % (time.monotonic() * 1000.0))
     lock = threading.Lock()
     child = subprocess.Popen(sys.argv[3:], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 
