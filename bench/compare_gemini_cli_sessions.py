@@ -2,17 +2,23 @@
 """Lathe and Gemini CLI side by side on two ACP scenarios, against the same
 fake Gemini server (build/tests/fake_gemini) on 127.0.0.1:
 
-  mcp      the editor passes server-everything (stdio) in session/new and the
-           model calls its `echo` tool once, then answers "Done."; times from
-           spawn to the initialize and session/new answers, from session/new
-           to the end of the turn, and the prompt alone.
+  mcp      the editor passes one stdio MCP server (--mcp-server: everything
+           or tests/support/mcp_test_server.mjs), started through
+           bench/mcp_tap.py, in session/new; the model calls its `echo` tool
+           once, then answers "Done."; times from spawn to the initialize
+           answer, from session/new to its answer, to the MCP server running,
+           to its tools/list answered (tools ready) and to the end of the
+           turn, and the prompt alone; peak RSS of the agent's processes and
+           of the MCP server apart (sampled from /proc).
   history  one session of --turns prompts (each: read_file, then "Done.",
-           four history entries per turn, so 250 turns leave 1,000 messages);
+           four history entries per turn, so 50 turns leave 200 contents),
+           and --extra-sessions more of one prompt each;
            the time of early turns (2-6), of turns 26-30 (about 100 messages
            of history) and of the last 5; then the agent is ended
-           and a fresh process loads the session it recorded itself
+           and a fresh process lists the sessions (session/list; Gemini CLI
+           0.61 answers -32601) and loads the long one it recorded itself
            (session/load): time to the answer and to the last replayed
-           session/update.
+           session/update, the replay's size, the session's size on disk.
 
 Each run gets a fresh HOME/GEMINI_CLI_HOME/XDG_STATE_HOME and workspace, the
 settings acp_turn_bench uses, GEMINI_CLI_TRUST_WORKSPACE=true (without it Gemini
@@ -20,7 +26,8 @@ CLI refuses stdio MCP servers: the folder is not trusted), and GOOGLE_GEMINI_BAS
 fake server. Nothing is built here; the binaries must exist.
 
 usage: compare_gemini_cli_sessions.py [--build DIR] [--iterations N] [--turns N]
-                                      [--scenario mcp|history|all] [--skip-lathe] [--skip-gemini]
+                                      [--extra-sessions N] [--scenario mcp|history|all]
+                                      [--mcp-server everything|test] [--skip-lathe] [--skip-gemini]
 """
 import argparse
 import json
@@ -369,7 +376,7 @@ def mcp_run(build, kind, argv, root, server):
 
 # ------------------------------------------------------------ history scenario
 
-def history_run(build, kind, argv, root, turns):
+def history_run(build, kind, argv, root, turns, extra_sessions):
     ws = os.path.join(root, "ws")
     model = FakeModel(build, os.path.join(ws, "hello.txt"))
     env = agent_env(root, model.url)
@@ -393,9 +400,14 @@ def history_run(build, kind, argv, root, turns):
             if len(times) >= 33:  # about 100 messages of history before these turns
                 out["turn_at_100"] = statistics.median(times[25:30])
             out["turn_last5"] = statistics.median(times[-5:])
+            # More sessions of one turn each, so session/list has some to list.
+            for i in range(extra_sessions):
+                _, other = agent.call("session/new", {"cwd": ws, "mcpServers": []})
+                agent.call("session/prompt", {"sessionId": other["sessionId"], "prompt": [
+                    {"type": "text", "text": "Session %d: read hello.txt." % (i + 2)}]})
         finally:
             agent.close()
-        files = session_files(root)
+        files = [f for f in session_files(root) if sid in f[0] or sid[:8] in os.path.basename(f[0])]
         out["session_file_kb"] = sum(size for _, size in files) / 1024.0
         out["_session files"] = ", ".join(sorted({os.path.relpath(os.path.dirname(p), root) for p, _ in files}))
         # Gemini CLI 0.61 clobbers a session that a new process loads within
@@ -460,7 +472,7 @@ def run(kind, argv, args, scenario):
         root = sandbox()
         try:
             s = mcp_run(args.build, kind, argv, root, args.mcp_server) if scenario == "mcp" else \
-                history_run(args.build, kind, argv, root, args.turns)
+                history_run(args.build, kind, argv, root, args.turns, args.extra_sessions)
         except Fail as e:
             print("%s %s run %d failed: %s" % (kind, scenario, i + 1, e), file=sys.stderr)
             continue
@@ -502,6 +514,8 @@ def main():
     p.add_argument("--iterations", type=int, default=5)
     p.add_argument("--warmup", type=int, default=1)
     p.add_argument("--turns", type=int, default=50)
+    p.add_argument("--extra-sessions", type=int, default=20,
+                   help="history: sessions of one turn recorded besides the long one, for session/list")
     p.add_argument("--scenario", choices=["mcp", "history", "all"], default="all")
     p.add_argument("--mcp-server", choices=sorted(MCP_SERVERS), default="everything")
     p.add_argument("--skip-lathe", action="store_true")
@@ -537,8 +551,8 @@ def main():
                 ("rss_mcp", "peak RSS MCP server MB"),
             ], results)
         else:
-            table("history: %d turns in one session, then session/load in a new process (%d runs)"
-                  % (args.turns, args.iterations), [
+            table("history: %d turns in one session (+%d of one turn), then session/list and session/load"
+                  " in a new process (%d runs)" % (args.turns, args.extra_sessions, args.iterations), [
                 ("turn_first5", "turn (median of turns 2-6)"),
                 ("turn_at_100", "turn (median of turns 26-30)"),
                 ("turn_last5", "turn (median of the last 5)"),
