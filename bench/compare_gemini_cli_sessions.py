@@ -34,6 +34,7 @@ import json
 import os
 import queue
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -172,6 +173,13 @@ class Agent:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+        # Gemini CLI's re-launched child outlives its parent while an MCP
+        # server is attached (seen with 0.61): end what is left of the
+        # agent's process group (its own session, started here).
+        try:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+        except OSError:
+            pass
 
 
 def sandbox():
