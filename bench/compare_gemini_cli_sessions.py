@@ -28,6 +28,7 @@ fake server. Nothing is built here; the binaries must exist.
 usage: compare_gemini_cli_sessions.py [--build DIR] [--iterations N] [--turns N]
                                       [--extra-sessions N] [--scenario mcp|history|all]
                                       [--mcp-server everything|test] [--skip-lathe] [--skip-gemini]
+                                      [--unset-env NAME]...
 """
 import argparse
 import json
@@ -193,9 +194,13 @@ def sandbox():
     return root
 
 
+UNSET_ENV = set()  # --unset-env: names left out of the agents' environment
+
+
 def agent_env(root, url):
     env = {k: v for k, v in os.environ.items()
-           if k not in ("GOOGLE_API_KEY", "GOOGLE_CLOUD_PROJECT", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_GENAI_USE_GCA")}
+           if k not in ("GOOGLE_API_KEY", "GOOGLE_CLOUD_PROJECT", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_GENAI_USE_GCA")
+           and k not in UNSET_ENV}
     home = os.path.join(root, "home")
     env.update({"GOOGLE_GEMINI_BASE_URL": url, "GEMINI_API_KEY": "dummy", "GEMINI_MODEL": "gemini-2.5-flash",
                 "HOME": home, "GEMINI_CLI_HOME": home, "XDG_STATE_HOME": os.path.join(root, "state"),
@@ -528,7 +533,11 @@ def main():
     p.add_argument("--mcp-server", choices=sorted(MCP_SERVERS), default="everything")
     p.add_argument("--skip-lathe", action="store_true")
     p.add_argument("--skip-gemini", action="store_true")
+    p.add_argument("--unset-env", action="append", default=[], metavar="NAME",
+                   help="leave NAME out of the agents' environment (e.g. NODE_EXTRA_CA_CERTS, which costs every "
+                        "Node process 70-110 ms at start on a machine with a large bundle); repeatable")
     args = p.parse_args()
+    UNSET_ENV.update(args.unset_env)
     agents = []
     lathe = os.path.join(args.build, "server/lathe")
     if not args.skip_lathe:
