@@ -5,7 +5,13 @@
 # (bench/npm's lock file) into .deps/gemini-cli on first use.
 #
 # usage: bench/compare_gemini_cli.sh [--iterations N] [--build DIR] [--no-relaunch]
-#                                    [--skip-lathe] [--skip-gemini] [-- extra acp_turn_bench args]
+#                                    [--skip-lathe] [--skip-gemini] [--install-only]
+#                                    [--sessions | --compress] [-- extra args]
+# --install-only installs Gemini CLI and exits (nothing is built).
+# --sessions builds lathe and fake_gemini, then runs the MCP and session/load
+# comparisons (bench/compare_gemini_cli_sessions.py; the args after -- go to it,
+# e.g. -- --scenario mcp --iterations 5); --compress the compression one
+# (bench/compare_gemini_cli_compress.py, e.g. -- --trigger command).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -14,6 +20,8 @@ ITERATIONS=5
 NO_RELAUNCH=0
 RUN_LATHE=1
 RUN_GEMINI=1
+INSTALL_ONLY=0
+SESSIONS=0
 EXTRA=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -22,8 +30,11 @@ while [ $# -gt 0 ]; do
     --no-relaunch) NO_RELAUNCH=1; shift ;;
     --skip-lathe) RUN_LATHE=0; shift ;;
     --skip-gemini) RUN_GEMINI=0; shift ;;
+    --install-only) INSTALL_ONLY=1; shift ;;
+    --sessions) SESSIONS=sessions; shift ;;
+    --compress) SESSIONS=compress; shift ;;
     --) shift; EXTRA=("$@"); break ;;
-    -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "compare_gemini_cli: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -34,13 +45,6 @@ BENCH="$BUILD/bench/acp_turn_bench"
 LATHE="$BUILD/server/lathe"
 GEMINI_DIR="$ROOT/.deps/gemini-cli"
 GEMINI_JS="$GEMINI_DIR/node_modules/@google/gemini-cli/bundle/gemini.js"
-
-# Build the harness (and Lathe when it is part of the build), under the shared lock.
-targets=(acp_turn_bench)
-if [ "$RUN_LATHE" = 1 ] && ninja -C "$BUILD" -t targets all 2>/dev/null | grep -q '^lathe:'; then targets+=(lathe); fi
-flock /tmp/lathe-build.lock cmake --build "$BUILD" --target "${targets[@]}" >/dev/null \
-  || die "build failed: cmake --build $BUILD --target ${targets[*]}"
-[ -x "$BENCH" ] || die "missing $BENCH"
 
 install_gemini_cli() {
   command -v npm >/dev/null 2>&1 || die "npm not found (run scripts/setup.sh)"
@@ -60,6 +64,24 @@ install_gemini_cli() {
   [ -f "$GEMINI_JS" ] || die "gemini-cli installed but $GEMINI_JS is missing"
   echo "$hash" >"$GEMINI_DIR/.stamp"
 }
+
+if [ "$INSTALL_ONLY" = 1 ]; then install_gemini_cli; echo "$GEMINI_JS"; exit 0; fi
+if [ "$SESSIONS" != 0 ]; then
+  [ "$RUN_GEMINI" = 1 ] && install_gemini_cli
+  flock /tmp/lathe-build.lock cmake --build "$BUILD" --target lathe fake_gemini >/dev/null \
+    || die "build failed: cmake --build $BUILD --target lathe fake_gemini"
+  skip=()
+  [ "$RUN_LATHE" = 1 ] || skip+=(--skip-lathe)
+  [ "$RUN_GEMINI" = 1 ] || skip+=(--skip-gemini)
+  exec python3 "$ROOT/bench/compare_gemini_cli_$SESSIONS.py" --build "$BUILD" "${skip[@]}" "${EXTRA[@]}"
+fi
+
+# Build the harness (and Lathe when it is part of the build), under the shared lock.
+targets=(acp_turn_bench)
+if [ "$RUN_LATHE" = 1 ] && ninja -C "$BUILD" -t targets all 2>/dev/null | grep -q '^lathe:'; then targets+=(lathe); fi
+flock /tmp/lathe-build.lock cmake --build "$BUILD" --target "${targets[@]}" >/dev/null \
+  || die "build failed: cmake --build $BUILD --target ${targets[*]}"
+[ -x "$BENCH" ] || die "missing $BENCH"
 
 OUT="$(mktemp -d)"
 trap 'rm -rf "$OUT"' EXIT
