@@ -24,6 +24,11 @@ TEST_CASE("A stdio MCP server's tools are listed over every page and called with
   CHECK(h.registry.find("test__echo")->kind() == tools::Kind::read);  // readOnlyHint
   CHECK(h.registry.find("test__slow")->kind() == tools::Kind::other);
   CHECK(h.registry.find("test__echo")->info().displayName == "echo (test MCP server)");
+  auto params = json::parse(R"({"text":"hi"})");
+  REQUIRE(params);
+  auto built = h.registry.find("test__echo")->build(*params);
+  REQUIRE(built.invocation);
+  CHECK(built.invocation->description() == R"({"text":"hi"})");  // the title adds the display name
 
   auto outcome = h.call("test__echo", R"({"text":"hi","extra":[1,2]})");
   CHECK_FALSE(outcome.result.error);

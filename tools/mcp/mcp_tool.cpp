@@ -21,9 +21,10 @@ class McpInvocation final : public ToolInvocation {
         arguments_(std::move(arguments)),
         trusted_(trusted) {}
 
+  // The arguments only: the title the person sees already leads with the
+  // display name, which names the tool and its server.
   std::string description() const override {
-    std::string args = arguments_.size() > 200 ? arguments_.substr(0, 200) + "…" : arguments_;
-    return tool_ + " (" + serverName_ + " MCP server) " + args;
+    return arguments_.size() > 200 ? arguments_.substr(0, 200) + "…" : arguments_;
   }
 
   Result<std::optional<ConfirmationDetails>> shouldConfirmExecute(const CancelToken&) override {
