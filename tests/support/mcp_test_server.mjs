@@ -22,7 +22,8 @@ if (mode === "exit") {
   process.exit(4);
 }
 process.stderr.write(`mcp_test_server: started in ${mode} mode\n`);
-record({ started: mode, pid: process.pid, env: { GEMINI_API_KEY: process.env.GEMINI_API_KEY ?? null, OPENAI_API_KEY: process.env.OPENAI_API_KEY ?? null, MCP_TEST_VISIBLE: process.env.MCP_TEST_VISIBLE ?? null } });
+const seen = ['GEMINI_API_KEY', 'OPENAI_API_KEY', 'MCP_TEST_VISIBLE', 'GITHUB_TOKEN', 'MCP_TEST_DB_PASSWORD', 'MCP_TEST_PAT'];
+record({ started: mode, pid: process.pid, env: Object.fromEntries(seen.map((name) => [name, process.env[name] ?? null])) });
 
 let grown = false;
 let frozen = false;  // after "freeze": every message is recorded, none answered

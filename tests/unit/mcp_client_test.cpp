@@ -3,6 +3,7 @@
 // list_changed, what the server may ask of a client, secrets kept from the
 // child, and every kind of broken server.
 #include "tests/unit/mcp_fixture.h"
+#include "tools/mcp/mcp_client.h"
 
 #include <stdlib.h>
 
@@ -201,17 +202,38 @@ TEST_CASE("Broken MCP servers each fail clearly once, and nothing is left runnin
   for (int pid : pids) CHECK(eventually([&] { return processGone(pid); }, 5s));
 }
 
-TEST_CASE("The server's environment lacks Lathe's API keys unless its own env names them") {
-  ::setenv("GEMINI_API_KEY", "secret-gemini", 1);
-  ::setenv("OPENAI_API_KEY", "secret-openai", 1);
-  ::setenv("MCP_TEST_VISIBLE", "plain", 1);
+TEST_CASE("The server's environment lacks secrets unless its own env names them") {
+  const std::vector<std::pair<const char*, const char*>> vars = {
+      {"GEMINI_API_KEY", "secret-gemini"}, {"OPENAI_API_KEY", "secret-openai"}, {"MCP_TEST_VISIBLE", "plain"},
+      {"GITHUB_TOKEN", "t"}, {"MCP_TEST_DB_PASSWORD", "p"},
+      {"MCP_TEST_PAT", "ghp_0123456789abcdefghijklmnopqrstuvwxyz"}};  // named innocently, valued like a token
+  for (const auto& [name, value] : vars) ::setenv(name, value, 1);
   McpHarness h;
   h.startAndWait({h.scripted("test", "good", 600'000, {{"OPENAI_API_KEY", "given"}})});
-  ::unsetenv("GEMINI_API_KEY");
-  ::unsetenv("OPENAI_API_KEY");
-  ::unsetenv("MCP_TEST_VISIBLE");
+  for (const auto& [name, value] : vars) ::unsetenv(name);
   CHECK(recordedContains(h.logFile("test"),
-                         R"("env":{"GEMINI_API_KEY":null,"OPENAI_API_KEY":"given","MCP_TEST_VISIBLE":"plain"})"));
+                         R"("env":{"GEMINI_API_KEY":null,"OPENAI_API_KEY":"given","MCP_TEST_VISIBLE":"plain",)"
+                         R"("GITHUB_TOKEN":null,"MCP_TEST_DB_PASSWORD":null,"MCP_TEST_PAT":null})"));
+}
+
+TEST_CASE("Secret variables: by name as Gemini CLI drops them, or by a value shaped like a key") {
+  for (const char* name : {"GEMINI_API_KEY", "GITHUB_TOKEN", "aws_secret_access_key", "PGPASSWORD", "NPM_AUTH",
+                           "GOOGLE_APPLICATION_CREDENTIALS", "SSH_PRIVATE", "NODE_EXTRA_CA_CERTS", "DOCKER_CREDS"}) {
+    INFO(name);
+    CHECK(tools::mcp::isSecretVariable(name, "x"));
+  }
+  for (const char* value : {"ghp_0123456789abcdefghijklmnopqrstuvwxyz", "github_pat_11ABCDEFG0123456789_abcdefghij",
+                            "AKIAIOSFODNN7EXAMPLE", "AIzaSyA-0123456789abcdefghijklmnopqrstu",
+                            "-----BEGIN OPENSSH PRIVATE KEY-----\nabc", "xoxb-1234567890-abcdefghij",
+                            "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl"}) {
+    INFO(value);
+    CHECK(tools::mcp::isSecretVariable("INNOCENT", value));
+  }
+  for (const char* name : {"PATH", "HOME", "LANG", "TERM", "NODE_OPTIONS", "EDITOR", "XDG_CONFIG_HOME"}) {
+    INFO(name);
+    CHECK_FALSE(tools::mcp::isSecretVariable(name, "/usr/bin:/bin"));
+  }
+  CHECK_FALSE(tools::mcp::isSecretVariable("GREETING", "sk"));  // too short to be a key
 }
 
 TEST_CASE("includeTools and excludeTools choose which tools register") {
