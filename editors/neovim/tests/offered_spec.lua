@@ -13,7 +13,7 @@ function Fake:request(method, params, cb)
 end
 function Fake:notify(method, params) self.notified = { method = method, params = params } end
 function Fake:stop() self.closed = true end
-function Fake:update(u) self.handlers.on_notification('session/update', { sessionId = 'S1', update = u }) end
+function Fake:update(u, sid) self.handlers.on_notification('session/update', { sessionId = sid or 'S1', update = u }) end
 package.loaded['lathe.rpc'] = Fake
 
 local lathe = require('lathe')
@@ -33,10 +33,14 @@ script['session/set_config_option'] = function(p)
   o.currentValue = p.value
   return { configOptions = { o } }
 end
-script['session/list'] = function() return { sessions = { { sessionId = 'S1', cwd = vim.fn.getcwd(), title = 'Earlier work' } } } end
-script['session/load'] = function(_, peer)
-  peer:update({ sessionUpdate = 'user_message_chunk', content = { type = 'text', text = 'what did we do?' } })
-  peer:update({ sessionUpdate = 'agent_message_chunk', content = { type = 'text', text = 'We renamed things.' } })
+-- S1 is the session open now: it is not offered again.
+script['session/list'] = function()
+  return { sessions = { { sessionId = 'S0', cwd = vim.fn.getcwd(), title = 'Earlier work' },
+    { sessionId = 'S1', cwd = vim.fn.getcwd(), title = 'This one' } } }
+end
+script['session/load'] = function(p, peer)
+  peer:update({ sessionUpdate = 'user_message_chunk', content = { type = 'text', text = 'what did we do?' } }, p.sessionId)
+  peer:update({ sessionUpdate = 'agent_message_chunk', content = { type = 'text', text = 'We renamed things.' } }, p.sessionId)
   return {}
 end
 
@@ -92,13 +96,14 @@ it(':LatheSessions reopens a past session and shows its history', function()
   eq({ 'Earlier work' }, shown)
   local text = table.concat(require('lathe.chat').lines(), '\n')
   ok(text:find('We renamed things.', 1, true), text)
-  eq('S1', client.session.id)
+  eq('S0', client.session.id)
 end)
 
 it('a plan update renders in the chat', function()
   ready()
   require('lathe.chat').open()
-  fake_peer:update({ sessionUpdate = 'plan', entries = { { content = 'Find the bug', status = 'completed', priority = 'high' } } })
+  fake_peer:update({ sessionUpdate = 'plan', entries = { { content = 'Find the bug', status = 'completed', priority = 'high' } } },
+    client.session.id)
   local text = table.concat(require('lathe.chat').lines(), '\n')
   ok(text:find('### Plan\n- [x] Find the bug', 1, true), text)
 end)
