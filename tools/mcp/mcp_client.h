@@ -1,6 +1,6 @@
 // One live connection to an MCP server, over stdio (a child process) or HTTP
 // (Streamable HTTP or the legacy HTTP+SSE, see http_channel.h): runs the
-// `initialize` handshake, lists its tools and prompts (following nextCursor), calls tools
+// `initialize` handshake, lists its tools (following nextCursor), calls tools
 // with progress and cancellation, and answers what the server asks of a
 // client: ping, roots/list; anything else (sampling, elicitation) gets a
 // JSON-RPC "method not found". A connection that closed stays closed;
@@ -108,7 +108,8 @@ class McpClient {
   Result<rpc::Response> readResource(const std::string& uri, std::chrono::milliseconds timeout,
                                      const CancelToken& cancel);
 
-  // Whether the server said it has prompts (its initialize capabilities).
+  // Whether the server said it has prompts (its initialize capabilities);
+  // its prompts are listed (every page) and fetched the same way as its tools.
   bool hasPrompts() const { return hasPrompts_; }
   // All pages of prompts/list; the async form runs `done` once on the reading
   // thread (for re-listing from a notification). mcp_client_prompts.cpp.
