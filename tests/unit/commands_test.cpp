@@ -80,6 +80,8 @@ TEST_CASE("commands: the registry refuses bad and taken names and replaces a gro
 
   registry.replaceGroup("mcp", {echoCommand("c")});
   CHECK(names(sent.back()) == std::vector<std::string>{"c", "echo"});
+  registry.replaceGroup("mcp", {echoCommand("c")});  // the same again: nothing to tell
+  CHECK(sent.size() == 3);
   CHECK(registry.remove("c"));
   CHECK_FALSE(registry.remove("c"));
   CHECK(names(sent.back()) == std::vector<std::string>{"echo"});

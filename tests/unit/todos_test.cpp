@@ -59,7 +59,7 @@ TEST_CASE("write_todos: the list becomes a complete plan and the model reads it 
   CHECK_THAT(wire, Catch::Contains(R"("sessionUpdate":"plan","entries":[{"content":"Read the code","priority":"medium","status":"completed"})"));
 }
 
-TEST_CASE("write_todos: a second call replaces the list; an empty one clears it", "[todos]") {
+TEST_CASE("write_todos: a second call replaces the list, and an empty one clears it", "[todos]") {
   Todos t;
   t.run(R"({"todos":[{"description":"a","status":"pending"},{"description":"b","status":"pending"}]})");
   t.run(R"({"todos":[{"description":"c","status":"in_progress"}]})");
