@@ -3,6 +3,7 @@
 
 #include <sys/stat.h>
 
+#include <chrono>
 #include <map>
 
 #include "engine/commands/mcp_prompt_commands.h"
@@ -36,7 +37,11 @@ std::string toolLine(const tools::Tool& tool) {
   return "\n- `" + tool.name() + "`: " + firstLine(tool.info().description);
 }
 
+// Servers still starting get the few seconds a prompt gives them, so the lists are whole.
+constexpr std::chrono::milliseconds kMcpStartWait{5000};
+
 Result<CommandOutcome> toolsList(const CommandContext& c) {
+  c.session.mcpServers().waitForStarts(kMcpStartWait);
   std::string builtin, discovered;
   std::map<std::string, std::string> byServer;
   size_t count = 0;
@@ -59,6 +64,7 @@ Result<CommandOutcome> toolsList(const CommandContext& c) {
 }
 
 Result<CommandOutcome> mcpList(const CommandContext& c) {
+  c.session.mcpServers().waitForStarts(kMcpStartWait);
   auto servers = c.session.mcpServers().status();
   if (servers.empty()) {
     c.say("No MCP servers in this session. Editors pass them in session/new; settings name them in `mcpServers`.");
