@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <random>
 
+#include "engine/commands/builtin_commands.h"
 #include "engine/context/context_hooks.h"
 #include "engine/session/session_programs.h"
 #include "tools/mcp/acp_servers.h"
@@ -70,6 +71,7 @@ Result<std::shared_ptr<Session>> SessionManager::assemble(const std::string& id,
                              }},
       config_, editor_, session->registry()));
   addContextHooks(*session);
+  addBuiltinCommands(*session);
   return session;
 }
 
@@ -184,6 +186,13 @@ std::shared_ptr<persist::SessionRecorder> SessionManager::recorderOf(const std::
   std::lock_guard lock(mutex_);
   auto it = sessions_.find(sessionId);
   return it == sessions_.end() ? nullptr : it->second.recorder;
+}
+
+Status SessionManager::announceCommands(const std::string& sessionId) {
+  auto session = find(sessionId);
+  if (!session) return session.error();
+  (*session)->commands().announce();
+  return {};
 }
 
 Status SessionManager::setMode(const std::string& sessionId, const std::string& modeId) {

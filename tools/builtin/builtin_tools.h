@@ -26,5 +26,6 @@ std::unique_ptr<Tool> makeOutlineTool(const ToolContext& context);
 std::unique_ptr<Tool> makeRunShellCommandTool(const ToolContext& context, const ShellSetup& shell);
 std::unique_ptr<Tool> makeListBackgroundProcessesTool(const ShellSetup& shell);
 std::unique_ptr<Tool> makeReadBackgroundOutputTool(const ShellSetup& shell);
+std::unique_ptr<Tool> makeWriteTodosTool(const ToolContext& context);
 
 }  // namespace lathe::tools

@@ -3,8 +3,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 
+#include "protocol/acp/updates.h"
 #include "tools/core/file_store.h"
 #include "tools/core/workspace.h"
 
@@ -25,6 +27,8 @@ struct ToolContext {
   std::shared_ptr<FileStore> files;  // edits go through it (disk or editor)
   ToolLimits limits;
   std::string sessionDataDir;  // per-session files (full shell output); created on demand
+  // Shows the person the session's plan (write_todos); any thread. Unset: not shown.
+  std::function<void(const acp::PlanUpdate&)> showPlan;
 };
 
 }  // namespace lathe::tools
