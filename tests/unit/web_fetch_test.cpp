@@ -36,7 +36,7 @@ struct Site {
 
 }  // namespace
 
-TEST_CASE("web: special address ranges are named; public ones are not", "[web]") {
+TEST_CASE("web: special address ranges are named, public ones are not", "[web]") {
   CHECK(web::specialRangeOf("127.0.0.1") == "loopback");
   CHECK(web::specialRangeOf("10.1.2.3") == "private");
   CHECK(web::specialRangeOf("172.31.255.255") == "private");
@@ -59,18 +59,19 @@ TEST_CASE("web: special address ranges are named; public ones are not", "[web]")
 }
 
 TEST_CASE("web: addresses are checked after resolution, unless the host is allowed", "[web]") {
-  auto refused = web::resolveCheckedAddress("localhost", {});
+  auto refused = web::resolveCheckedAddresses("localhost", {});
   REQUIRE_FALSE(refused);
   CHECK(refused.error().code == Errc::forbidden);
   CHECK(has(refused.error().message, "loopback"));
   CHECK(has(refused.error().message, "tools.webFetch.allowPrivateHosts"));
-  auto literal = web::resolveCheckedAddress("127.0.0.1", {});
+  auto literal = web::resolveCheckedAddresses("127.0.0.1", {});
   REQUIRE_FALSE(literal);
   CHECK(literal.error().code == Errc::forbidden);
-  auto allowed = web::resolveCheckedAddress("localhost", {"LOCALHOST"});
+  auto allowed = web::resolveCheckedAddresses("localhost", {"LOCALHOST"});
   REQUIRE(allowed);
-  CHECK(web::specialRangeOf(*allowed) == "loopback");
-  CHECK_FALSE(web::resolveCheckedAddress("10.0.0.1", {"127.0.0.1"}));
+  REQUIRE_FALSE(allowed->empty());
+  for (const auto& address : *allowed) CHECK(web::specialRangeOf(address) == "loopback");
+  CHECK_FALSE(web::resolveCheckedAddresses("10.0.0.1", {"127.0.0.1"}));
 }
 
 TEST_CASE("web: URLs are found in the prompt, checked, normalised and de-duplicated", "[web]") {
@@ -196,7 +197,7 @@ TEST_CASE("web: a 10 MB page is capped and the rest is not downloaded", "[web]")
   CHECK(has(*text, "larger than the download limit"));
 }
 
-TEST_CASE("web: other text types pass through; binary types and error statuses are refused", "[web]") {
+TEST_CASE("web: other text types pass through, binary types and error statuses are refused", "[web]") {
   Site site;
   auto notes = web::fetchPage(site.server.url("/notes.txt"), allowLocal(), CancelToken());
   REQUIRE(notes);
@@ -296,4 +297,28 @@ TEST_CASE("google_web_search: citation markers go in at UTF-8 byte offsets, sour
 TEST_CASE("google_web_search: not declared without a model that can search", "[web]") {
   ToolFixture fx;
   CHECK(makeWebSearchTool(fx.context) == nullptr);
+}
+
+TEST_CASE("web: an allowed name is tried at each of its addresses", "[web]") {
+  Site site;  // listens on 127.0.0.1 only, while localhost may resolve to ::1 first
+  auto options = allowLocal();
+  auto page = web::fetchPage("http://localhost:" + std::to_string(site.server.port()) + "/notes.txt", options, CancelToken());
+  REQUIRE(page);
+  CHECK(page->url == "http://localhost:" + std::to_string(site.server.port()) + "/notes.txt");
+}
+
+TEST_CASE("web: https speaks TLS (a plain server fails the handshake, never read as plain text)", "[web]") {
+  Site site;
+  auto page = web::fetchPage("https://127.0.0.1:" + std::to_string(site.server.port()) + "/notes.txt", allowLocal(),
+                             CancelToken());
+  REQUIRE_FALSE(page);
+  CHECK(page.error().code == Errc::io);
+  CHECK(has(page.error().message, "SSL"));
+}
+
+TEST_CASE("web: URL bytes beyond ASCII are sent percent-encoded", "[web]") {
+  auto url = web::parseWebUrl("https://e.test/caf\xC3\xA9?q=a+b");
+  REQUIRE(url);
+  CHECK(url->target == "/caf%C3%A9?q=a+b");
+  CHECK(url->text() == "https://e.test/caf%C3%A9?q=a+b");
 }

@@ -5,9 +5,14 @@
 // the OpenAI-compatible provider gets no google_web_search.
 #include <catch2/catch.hpp>
 
+#include <fstream>
+
 #include "engine/model/gemini/gemini_provider.h"
 #include "engine/model/one_shot_adapter.h"
 #include "engine/model/openai/openai_provider.h"
+#include "engine/config/settings.h"
+#include "engine/scheduler/approval_policy.h"
+#include "tests/support/temp_dir.h"
 #include "tests/support/fake_gemini_server.h"
 #include "tests/support/web_test_server.h"
 #include "tests/unit/tool_fixture.h"
@@ -141,4 +146,32 @@ TEST_CASE("google_web_search: not declared for the OpenAI-compatible provider", 
   CHECK(registry.find("web_fetch"));
   CHECK_FALSE(registry.find("google_web_search"));
   for (const auto& declaration : registry.declarations()) CHECK(declaration.name != "google_web_search");
+}
+
+TEST_CASE("web_fetch: plan mode may fetch (after asking), yolo and an allowed tool do not ask", "[web]") {
+  tools::InfoConfirmation info{"read https://e.test/", {"https://e.test/"}};
+  tools::ConfirmationDetails details = info;
+  ApprovalQuery query{"web_fetch", tools::Kind::fetch, &details, nullptr};
+  CHECK(decideApproval(ApprovalMode::plan, query, {}) == Decision::ask);
+  CHECK(decideApproval(ApprovalMode::standard, query, {}) == Decision::ask);
+  CHECK(decideApproval(ApprovalMode::yolo, query, {}) == Decision::allow);
+  CHECK(decideApproval(ApprovalMode::standard, query, configuredApprovals({"web_fetch"}, {})) == Decision::allow);
+  ApprovalQuery search{"google_web_search", tools::Kind::search, nullptr, nullptr};
+  CHECK(decideApproval(ApprovalMode::plan, search, {}) == Decision::allow);
+}
+
+TEST_CASE("settings: tools.webFetch.allowPrivateHosts counts from the user's files only", "[web]") {
+  TempDir dir;
+  std::string file = (dir.path / "settings.json").string();
+  std::ofstream(file) << R"({"tools": {"webFetch": {"allowPrivateHosts": ["localhost", "10.0.0.5"]}}})";
+  Settings workspace;
+  REQUIRE(mergeSettingsFile(file, workspace, SettingsScope::workspace).ok());
+  CHECK_FALSE(workspace.webFetchAllowPrivateHosts);  // a repository may not open the private network
+  Settings user;
+  REQUIRE(mergeSettingsFile(file, user, SettingsScope::user).ok());
+  CHECK(user.webFetchAllowPrivateHosts == std::vector<std::string>{"localhost", "10.0.0.5"});
+  std::ofstream(file, std::ios::trunc) << R"({"tools": {"webFetch": {"allowPrivateHosts": "localhost"}}})";
+  auto bad = mergeSettingsFile(file, user, SettingsScope::user);
+  REQUIRE_FALSE(bad.ok());
+  CHECK(has(bad.error().message, "allowPrivateHosts"));
 }

@@ -6,6 +6,7 @@
 #include <netdb.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <cstdint>
@@ -122,7 +123,7 @@ bool hostAllowedPrivate(std::string_view host, const std::vector<std::string>& a
   return false;
 }
 
-Result<std::string> resolveCheckedAddress(const std::string& host, const std::vector<std::string>& allowed) {
+Result<std::vector<std::string>> resolveCheckedAddresses(const std::string& host, const std::vector<std::string>& allowed) {
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
@@ -136,19 +137,19 @@ Result<std::string> resolveCheckedAddress(const std::string& host, const std::ve
     const void* raw = it->ai_family == AF_INET ? static_cast<const void*>(&reinterpret_cast<sockaddr_in*>(it->ai_addr)->sin_addr)
                                                : static_cast<const void*>(&reinterpret_cast<sockaddr_in6*>(it->ai_addr)->sin6_addr);
     if ((it->ai_family == AF_INET || it->ai_family == AF_INET6) && inet_ntop(it->ai_family, raw, text, sizeof text)) {
-      addresses.emplace_back(text);
+      if (std::find(addresses.begin(), addresses.end(), text) == addresses.end()) addresses.emplace_back(text);
     }
   }
   freeaddrinfo(found);
   if (addresses.empty()) return makeError(Errc::io, "Could not resolve " + host + ": no IP address");
-  if (hostAllowedPrivate(host, allowed)) return addresses.front();
+  if (hostAllowedPrivate(host, allowed)) return addresses;
   // Every answer is checked: one public address among private ones is no reason to trust the name.
   for (const auto& address : addresses) {
     if (auto range = specialRangeOf(address); !range.empty()) {
       return makeError(Errc::forbidden, refusal(host, address, range));
     }
   }
-  return addresses.front();
+  return addresses;
 }
 
 }  // namespace lathe::tools::web

@@ -25,9 +25,10 @@ inline constexpr const char* kAllowPrivateHostsSetting = "tools.webFetch.allowPr
 // settings allow to be private.
 bool hostAllowedPrivate(std::string_view host, const std::vector<std::string>& allowed);
 
-// The address to connect to for host: resolved, every address checked. Fails
-// with Errc::forbidden (saying why and naming the setting) when an address is
-// special and the host is not allowed, Errc::io when the name does not resolve.
-Result<std::string> resolveCheckedAddress(const std::string& host, const std::vector<std::string>& allowed);
+// The addresses to connect to for host, in the resolver's order: resolved
+// once, every one checked. Fails with Errc::forbidden (saying why and naming
+// the setting) when one is special and the host is not allowed, Errc::io when
+// the name does not resolve.
+Result<std::vector<std::string>> resolveCheckedAddresses(const std::string& host, const std::vector<std::string>& allowed);
 
 }  // namespace lathe::tools::web

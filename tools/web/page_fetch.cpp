@@ -36,6 +36,7 @@ struct Hop {
   std::string body;
   bool truncated = false;
   bool timedOut = false;
+  bool unreachable = false;  // no connection: another address of the host may do
 };
 
 std::string mediaType(std::string value) {
@@ -69,6 +70,7 @@ Result<Hop> getOnce(const WebUrl& url, const std::string& address, const WebFetc
   client.set_write_timeout(left);
   client.set_keep_alive(false);
   client.set_follow_location(false);
+  client.set_url_encode(false);  // parseWebUrl left the target ready to send
   client.enable_server_certificate_verification(true);
   httplib::Headers headers{{"User-Agent", kUserAgent}, {"Accept", kAccept}};
   Hop hop;
@@ -108,9 +110,21 @@ Result<Hop> getOnce(const WebUrl& url, const std::string& address, const WebFetc
   if (hop.timedOut || (!result && Clock::now() >= deadline)) return makeError(Errc::timeout, "");
   bool stoppedByUs = result.error() == httplib::Error::Canceled && hop.status != 0;
   if (!result && !stoppedByUs) {
+    hop.unreachable = result.error() == httplib::Error::Connection;
+    if (hop.unreachable) return hop;
     return makeError(Errc::io, "Fetching " + url.text() + " failed: " + httplib::to_string(result.error()) + ".");
   }
   return hop;
+}
+
+// The first checked address that takes the connection answers.
+Result<Hop> getFromAny(const WebUrl& url, const std::vector<std::string>& addresses, const WebFetchOptions& options,
+                       Clock::time_point deadline, const CancelToken& cancel) {
+  for (const auto& address : addresses) {
+    auto hop = getOnce(url, address, options, deadline, cancel);
+    if (!hop || !hop->unreachable) return hop;
+  }
+  return makeError(Errc::io, "Fetching " + url.text() + " failed: could not connect to " + url.host + ".");
 }
 
 }  // namespace
@@ -121,12 +135,13 @@ Result<FetchedPage> fetchPage(const std::string& start, const WebFetchOptions& o
   for (int hops = 0;; ++hops) {
     auto url = parseWebUrl(current);
     if (!url) return url.error();
-    auto address = resolveCheckedAddress(url->host, options.allowPrivateHosts);
-    if (!address) {
+    auto addresses = resolveCheckedAddresses(url->host, options.allowPrivateHosts);
+    if (!addresses) {
       std::string via = hops ? " (redirected from " + start + ")" : "";
-      return makeError(address.error().code, "Fetching " + url->text() + via + " was refused. " + address.error().message);
+      std::string what = addresses.error().code == Errc::forbidden ? " was refused. " : " failed. ";
+      return makeError(addresses.error().code, "Fetching " + url->text() + via + what + addresses.error().message);
     }
-    auto hop = getOnce(*url, *address, options, deadline, cancel);
+    auto hop = getFromAny(*url, *addresses, options, deadline, cancel);
     if (!hop && hop.error().code == Errc::timeout) {
       return makeError(Errc::timeout, "Fetching " + start + " did not finish within " + seconds(options.timeout) + ".");
     }

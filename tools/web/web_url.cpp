@@ -102,11 +102,23 @@ Result<WebUrl> parseWebUrl(std::string_view url) {
   }
   out.target = std::string(tail.substr(0, tail.find('#')));
   if (out.target.empty() || out.target.front() == '?') out.target = "/" + out.target;
+  // Bytes beyond ASCII are sent percent-encoded; controls and spaces are not URL text.
+  std::string target;
   for (char c : out.target) {
-    if (static_cast<unsigned char>(c) <= 0x20 || c == 0x7f) {
+    auto byte = static_cast<unsigned char>(c);
+    if (byte <= 0x20 || byte == 0x7f) {
       return makeError(Errc::invalid_params, "Invalid character in URL: \"" + std::string(url) + "\"");
     }
+    if (byte >= 0x80) {
+      static const char* const kHex = "0123456789ABCDEF";
+      target += '%';
+      target += kHex[byte >> 4];
+      target += kHex[byte & 15];
+    } else {
+      target += c;
+    }
   }
+  out.target = std::move(target);
   return out;
 }
 
