@@ -119,6 +119,18 @@ TEST_CASE("web: broken and hostile markup still converts", "[web]") {
   deep += "deep text";
   CHECK_NOTHROW(web::htmlToText(deep, "http://h.test/"));
   CHECK(web::htmlToText("<a href=\"javascript:alert(1)\">click</a>", "http://h.test/") == "click");
+  // Nesting that would keep the parser busy for minutes is cut, whichever way it is built.
+  for (std::string unit : {"<div>", "<div/>", "<b>", "<div><table></div>", "<span></x>"}) {
+    std::string nested = "<p>start</p>";
+    for (int i = 0; i < 200000; ++i) nested += unit;
+    std::string text = web::htmlToText(nested, "http://h.test/");
+    CHECK(text.starts_with("start"));
+    CHECK(has(text, "nests too deeply"));
+  }
+  // Sloppy but shallow markup is not cut.
+  std::string sloppy;
+  for (int i = 0; i < 2000; ++i) sloppy += "<p>para <li>item <tr><td>cell <dt>term <dd>def <option>o ";
+  CHECK_FALSE(has(web::htmlToText(sloppy, "http://h.test/"), "nests too deeply"));
   CHECK(web::htmlToText("<table><tr><td>a|b</td><td>c</td></tr></table>", "http://h.test/") ==
         "|  |  |\n| --- | --- |\n| a\\|b | c |");
 }

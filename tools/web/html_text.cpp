@@ -15,6 +15,10 @@ namespace lathe::tools::web {
 namespace {
 
 constexpr int kMaxDepth = 400;  // deeper markup is dropped rather than risk the stack
+// Gumbo's work grows with the square of the nesting (every tag scans the open
+// elements), so a hostile page of nested tags could hold it for minutes: the
+// page is cut where a cheap scan sees it nest deeper than this.
+constexpr size_t kMaxNesting = 256;
 
 bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
 
@@ -321,9 +325,112 @@ std::string titleOf(const GumboNode* node, int depth) {
   return "";
 }
 
+bool isNameChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == ':'; }
+
+bool oneOf(const std::string& name, std::initializer_list<const char*> names) {
+  for (const char* n : names) {
+    if (name == n) return true;
+  }
+  return false;
+}
+
+// Elements an end tag cannot close through (HTML's "has an element in scope").
+bool scopeBoundary(const std::string& name) {
+  return oneOf(name, {"applet", "caption", "html", "table", "td", "th", "marquee", "object", "template"});
+}
+
+// Pops up to and including the nearest open `names` element above any scope
+// boundary (and above `limit`, when given); nothing when there is none.
+void popTo(std::vector<std::string>& stack, std::initializer_list<const char*> names,
+           std::initializer_list<const char*> limit = {}) {
+  for (size_t i = stack.size(); i-- > 0;) {
+    if (oneOf(stack[i], names)) {
+      stack.resize(i);
+      return;
+    }
+    if (scopeBoundary(stack[i]) || oneOf(stack[i], limit)) return;
+  }
+}
+
+// What a start tag closes by itself, as HTML's tree builder would.
+void impliedEnds(std::vector<std::string>& stack, const std::string& name) {
+  if (name == "li") popTo(stack, {"li"}, {"ul", "ol"});
+  if (name == "dt" || name == "dd") popTo(stack, {"dt", "dd"}, {"dl"});
+  if (name == "tr") popTo(stack, {"tr"});
+  if (name == "td" || name == "th") popTo(stack, {"td", "th"}, {"tr"});
+  if (name == "thead" || name == "tbody" || name == "tfoot") popTo(stack, {"thead", "tbody", "tfoot"});
+  if (name == "option") popTo(stack, {"option"}, {"select"});
+  if (oneOf(name, {"p", "div", "ul", "ol", "dl", "li", "dd", "dt", "table", "pre", "blockquote", "section", "article",
+                   "aside", "header", "footer", "nav", "main", "form", "fieldset", "figure", "address", "details",
+                   "h1", "h2", "h3", "h4", "h5", "h6", "hr"})) {
+    popTo(stack, {"p"}, {"button"});
+  }
+}
+
+// The offset of the tag where the markup first nests deeper than kMaxNesting
+// by a tag-level scan mirroring the tree builder's main rules, or npos.
+size_t nestingCut(std::string_view html) {
+  std::vector<std::string> stack;
+  size_t foreignAt = std::string_view::npos;  // the outermost open svg or math element
+  auto dropClosedForeign = [&] {
+    if (foreignAt != std::string_view::npos && foreignAt >= stack.size()) foreignAt = std::string_view::npos;
+  };
+  size_t i = 0;
+  while ((i = html.find('<', i)) != std::string_view::npos) {
+    size_t at = i;
+    if (html.substr(i, 4) == "<!--") {
+      size_t end = html.find("-->", i + 4);
+      if (end == std::string_view::npos) return std::string_view::npos;
+      i = end + 3;
+      continue;
+    }
+    bool endTag = i + 1 < html.size() && html[i + 1] == '/';
+    size_t start = i + (endTag ? 2 : 1), n = start;
+    while (n < html.size() && isNameChar(html[n])) ++n;
+    if (n == start) {
+      ++i;
+      continue;
+    }
+    std::string name(html.substr(start, n - start));
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+    size_t close = html.find('>', n);
+    if (close == std::string_view::npos) return std::string_view::npos;
+    i = close + 1;
+    if (endTag) {
+      popTo(stack, {name.c_str()});
+      continue;
+    }
+    if (oneOf(name, {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source",
+                     "track", "wbr", "keygen"})) {
+      continue;
+    }
+    // In SVG and MathML "<x/>" closes itself; in HTML it opens an element.
+    dropClosedForeign();
+    if (foreignAt != std::string_view::npos && html[close - 1] == '/') continue;
+    if (oneOf(name, {"script", "style", "textarea", "title", "xmp", "noembed", "noframes", "iframe", "plaintext"})) {
+      size_t end = html.find("</", i);  // raw text: no tags inside (good enough for a bound)
+      while (end != std::string_view::npos && html.substr(end + 2, name.size()) != name) end = html.find("</", end + 2);
+      if (end == std::string_view::npos) return std::string_view::npos;
+      i = end;
+      continue;
+    }
+    // Table parts outside a table are ignored by HTML.
+    bool tablePart = oneOf(name, {"tr", "td", "th", "thead", "tbody", "tfoot", "caption", "colgroup"});
+    if (tablePart && std::find(stack.rbegin(), stack.rend(), "table") == stack.rend()) continue;
+    impliedEnds(stack, name);
+    dropClosedForeign();
+    if (foreignAt == std::string_view::npos && (name == "svg" || name == "math")) foreignAt = stack.size();
+    stack.push_back(std::move(name));
+    if (stack.size() > kMaxNesting) return at;
+  }
+  return std::string_view::npos;
+}
+
 }  // namespace
 
 std::string htmlToText(std::string_view html, const std::string& baseUrl) {
+  size_t cut = nestingCut(html);
+  if (cut != std::string_view::npos) html = html.substr(0, cut);
   GumboOutput* output = gumbo_parse_with_options(&kGumboDefaultOptions, html.data(), html.size());
   std::string title = titleOf(output->root, 0);
   Renderer renderer(baseUrl);
@@ -331,6 +438,7 @@ std::string htmlToText(std::string_view html, const std::string& baseUrl) {
   std::string body = tidy(renderer.take());
   gumbo_destroy_output(&kGumboDefaultOptions, output);
   if (!title.empty()) body = "# " + title + "\n\n" + body;
+  if (cut != std::string_view::npos) body += "\n\n... [The rest of the page nests too deeply to read] ...";
   return utf8::sanitize(body);
 }
 

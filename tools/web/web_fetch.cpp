@@ -140,7 +140,7 @@ class WebFetchInvocation final : public ToolInvocation {
     std::string out = std::string(kUntrustedWebNote) + "\n\nThe pages could not be processed by a model (" + why +
                       "); here is their text, to carry out the request with.\n";
     for (const auto& page : pages) {
-      if (page.error.empty()) out += "\n<page url=\"" + page.url + "\">\n" + page.text + "\n</page>\n";
+      if (page.error.empty()) out += "\n<page url=\"" + xmlEscape(page.url) + "\">\n" + page.text + "\n</page>\n";
     }
     out += sourcesAndFailures(pages);
     return ToolResult::text(std::move(out), "Fetched the pages (not processed: " + why + ")." + sourcesAndFailures(pages));
