@@ -9,6 +9,8 @@ pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
 # PCRE2 (8-bit, with JIT) for grep_search regexes; only tools/text_search.cpp includes it.
 pkg_check_modules(PCRE2 REQUIRED IMPORTED_TARGET libpcre2-8)
 
+# Gumbo: the HTML5 parser web_fetch reads pages with (libgumbo-dev).
+pkg_check_modules(GUMBO REQUIRED IMPORTED_TARGET gumbo)
 
 # RapidJSON 1.1.0: header-only. std::string support is switched on for everyone.
 find_path(RAPIDJSON_INCLUDE_DIR rapidjson/document.h REQUIRED)

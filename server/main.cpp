@@ -120,6 +120,7 @@ Result<engine::AgentConfig> buildConfig(const server::Options& options, const st
   config.trustWorkspace = options.trustWorkspace;
   config.shell.sandbox = options.sandbox || settings->sandbox.value_or(false);
   config.shell.sandboxNetwork = options.sandboxNetwork || settings->sandboxNetwork.value_or(false);
+  config.webFetch.allowPrivateHosts = settings->webFetchAllowPrivateHosts.value_or(std::vector<std::string>{});
   if (config.shell.sandbox) {
     // Asked for and unusable is an error now, not a surprise at the first command.
     if (auto probe = tools::shell::probeSandbox(); !probe) {

@@ -27,6 +27,7 @@ struct AgentConfig {
   int64_t contextWindow = 1'048'576;  // tokens, for models without a configured limit
   std::map<std::string, int64_t> contextLimits;  // tokens per model name (settings model.contextLimits)
   tools::ToolLimits toolLimits;
+  tools::WebFetchOptions webFetch;   // settings tools.webFetch.allowPrivateHosts
   tools::ShellOptions shell;
   ApprovalMode approvalMode = ApprovalMode::standard;  // for new sessions
   std::vector<std::string> coreTools;     // settings tools.core: only these (empty: all)

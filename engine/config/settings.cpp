@@ -113,6 +113,10 @@ Status mergeSettingsFile(const std::string& path, Settings& settings, SettingsSc
     if (auto exclude = tools->optStrings("exclude")) settings.excludeTools = exclude;
     if (auto allowed = tools->optStrings("allowed")) settings.allowedTools = allowed;
     if (auto network = tools->optBool("sandboxNetwork")) settings.sandboxNetwork = network;
+    // A repository may not open the person's private network to web_fetch.
+    if (auto web = tools->optObject("webFetch"); web && scope == SettingsScope::user) {
+      if (auto hosts = web->optStrings("allowPrivateHosts")) settings.webFetchAllowPrivateHosts = hosts;
+    }
     if (auto threshold = tools->optNumber("truncateToolOutputThreshold")) {
       if (*threshold >= 1000 && *threshold <= 1e9) {
         settings.truncateToolOutputThreshold = static_cast<int64_t>(*threshold);

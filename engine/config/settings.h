@@ -26,6 +26,9 @@ struct Settings {
   std::optional<std::vector<std::string>> allowedTools;  // tools.allowed
   std::optional<bool> sandbox;                           // tools.sandbox (true or any runtime name)
   std::optional<bool> sandboxNetwork;                    // tools.sandboxNetwork (Lathe's own)
+  // tools.webFetch.allowPrivateHosts (Lathe's own, the user's files only): hosts
+  // web_fetch may reach though they resolve to private or loopback addresses.
+  std::optional<std::vector<std::string>> webFetchAllowPrivateHosts;
   std::optional<double> compressionThreshold;            // model.compressionThreshold: share of the window
   std::optional<bool> disableLoopDetection;              // model.disableLoopDetection
   std::optional<int64_t> truncateToolOutputThreshold;    // tools.truncateToolOutputThreshold: characters

@@ -20,6 +20,8 @@ void ReplyAccumulator::add(const ModelChunk& chunk) {
   }
   if (chunk.finishReason) reply_.finishReason = *chunk.finishReason;
   if (chunk.usage) reply_.usage = chunk.usage;
+  // Grounding comes whole with a chunk (the last, when streamed).
+  if (!chunk.grounding.sources.empty() || !chunk.grounding.supports.empty()) reply_.grounding = chunk.grounding;
 }
 
 }  // namespace lathe::engine

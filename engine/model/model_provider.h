@@ -12,6 +12,7 @@
 #include "engine/model/content.h"
 #include "protocol/base/cancel.h"
 #include "protocol/base/result.h"
+#include "tools/core/one_shot_model.h"
 #include "tools/core/tool_declaration.h"
 
 namespace lathe::engine {
@@ -31,6 +32,9 @@ struct ModelRequest {
   std::string systemInstruction;
   const std::vector<Content>* contents = nullptr;            // owned by the caller
   const std::vector<tools::ToolDeclaration>* tools = nullptr;  // none when null or empty
+  // Offer the provider's own web search tool (Gemini's googleSearch); only for
+  // providers whose supportsWebSearch() is true.
+  bool webSearch = false;
   GenerationConfig config;
 };
 
@@ -40,6 +44,7 @@ struct ModelChunk {
   std::vector<Part> parts;
   std::optional<FinishReason> finishReason;
   std::optional<Usage> usage;
+  tools::Grounding grounding;  // the sources a web search answer rests on
   std::string rawJson;
 };
 
@@ -48,6 +53,7 @@ struct ModelReply {
   Content content{Role::model, {}};
   FinishReason finishReason = FinishReason::unspecified;
   std::optional<Usage> usage;
+  tools::Grounding grounding;
 };
 
 using ChunkSink = std::function<void(const ModelChunk&)>;
@@ -69,6 +75,8 @@ class ModelProvider {
     (void)cancel;
     return std::nullopt;
   }
+  // Whether requests may ask for the provider's web search (ModelRequest::webSearch).
+  virtual bool supportsWebSearch() const { return false; }
 };
 
 // Merges streamed chunks into one reply: adjacent text (and thought text) parts

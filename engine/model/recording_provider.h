@@ -29,6 +29,7 @@ class RecordingProvider final : public ModelProvider {
   Result<ModelReply> generate(const ModelRequest& request, const CancelToken& cancel) override;
   // Counts through the wrapped provider; records a count as a countTokens line.
   std::optional<Result<int64_t>> countTokens(const ModelRequest& request, const CancelToken& cancel) override;
+  bool supportsWebSearch() const override { return inner_->supportsWebSearch(); }
 
  private:
   Status append(std::string line);

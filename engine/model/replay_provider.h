@@ -36,6 +36,8 @@ class ReplayProvider final : public ModelProvider {
   // Replays a countTokens record when it is next (strict) or left (byMethod);
   // nullopt otherwise. Counts are optional: the other calls skip over them.
   std::optional<Result<int64_t>> countTokens(const ModelRequest& request, const CancelToken& cancel) override;
+  // Recordings are Gemini's replies, web search ones included.
+  bool supportsWebSearch() const override { return true; }
 
   size_t used() const;       // records taken so far
   size_t remaining() const;  // records not taken yet

@@ -6,6 +6,7 @@
 #include <span>
 
 #include "engine/commands/command_dispatch.h"
+#include "engine/model/one_shot_adapter.h"
 #include "engine/session/editor_file_store.h"
 #include "engine/session/system_prompt.h"
 #include "tools/builtin/builtin_tools.h"
@@ -23,6 +24,7 @@ tools::ToolContext makeToolContext(const std::string& id, std::shared_ptr<const 
   context.workspace = std::move(workspace);
   context.files = makeEditorFileStore(editor, id);
   context.limits = config.toolLimits;
+  context.web = config.webFetch;
   if (!config.dataDir.empty()) context.sessionDataDir = config.dataDir + "/" + id;
   // Through the session's editor: the plan is recorded and replayed on load.
   context.showPlan = [&editor, id](const acp::PlanUpdate& plan) { editor.sendUpdate(id, plan); };
@@ -98,7 +100,10 @@ Session::Session(std::string id, std::shared_ptr<const tools::Workspace> workspa
       scheduler_(registry_, editor_, id_, mode_, configuredApprovals(config.allowedTools, config.excludeTools,
                                                              unaskedMcpServers(config.programs, config.mcpAllowed))),
       mcp_(registry_, workspace_->roots()) {
-  tools::registerBuiltinTools(registry_, makeToolContext(id_, workspace_, config, editor_), config.shell);
+  auto context = makeToolContext(id_, workspace_, config, editor_);
+  // Web tools ask the session's current model; they live in registry_, so never outlive this session.
+  context.model = std::make_shared<OneShotAdapter>(config.provider, [this] { return model(); });
+  tools::registerBuiltinTools(registry_, context, config.shell);
 }
 
 std::string Session::model() const {

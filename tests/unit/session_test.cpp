@@ -342,7 +342,7 @@ TEST_CASE("settings tools.core and tools.exclude decide which tools a session de
   };
   AgentConfig all;
   auto everything = names(all);
-  CHECK(everything.size() == 12);  // write_todos included
+  CHECK(everything.size() == 13);  // write_todos, web_fetch; google_web_search needs a provider that searches: none here
   AgentConfig core;
   core.coreTools = {"read_file", "glob"};
   CHECK(names(core) == std::vector<std::string>{"glob", "read_file"});

@@ -13,9 +13,12 @@ void registerBuiltinTools(ToolRegistry& registry, const ToolContext& context, co
       makeReadManyFilesTool(context),    makeOutlineTool(context),            makeRunShellCommandTool(context, shellSetup),
       makeListBackgroundProcessesTool(shellSetup), makeReadBackgroundOutputTool(shellSetup),
       makeWriteTodosTool(context),
+      makeWebFetchTool(context),         makeWebSearchTool(context),
   };
   // Built-in names are unique; the registry's filter may leave some out.
-  for (auto& tool : builtins) (void)registry.add(std::move(tool));
+  for (auto& tool : builtins) {
+    if (tool) (void)registry.add(std::move(tool));
+  }
   (void)registry.addAlias("search_file_content", "grep_search");  // Gemini CLI's older name
 }
 

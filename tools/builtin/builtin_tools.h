@@ -27,5 +27,8 @@ std::unique_ptr<Tool> makeRunShellCommandTool(const ToolContext& context, const 
 std::unique_ptr<Tool> makeListBackgroundProcessesTool(const ShellSetup& shell);
 std::unique_ptr<Tool> makeReadBackgroundOutputTool(const ShellSetup& shell);
 std::unique_ptr<Tool> makeWriteTodosTool(const ToolContext& context);
+std::unique_ptr<Tool> makeWebFetchTool(const ToolContext& context);
+// Null when the context's model cannot search the web (google_web_search is then not declared).
+std::unique_ptr<Tool> makeWebSearchTool(const ToolContext& context);
 
 }  // namespace lathe::tools

@@ -1,13 +1,18 @@
-// What built-in tools share within one session: the workspace and limits.
-// Immutable after the session starts; any thread.
+// What built-in tools share within one session: the workspace, limits, web
+// options and the session's model for one-shot questions. Immutable after the
+// session starts; any thread.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "protocol/acp/updates.h"
 #include "tools/core/file_store.h"
+#include "tools/core/one_shot_model.h"
 #include "tools/core/workspace.h"
 
 namespace lathe::tools {
@@ -22,6 +27,18 @@ struct ToolLimits {
   unsigned walkThreads = 0;                  // file walker threads for searches; 0: the default (file_walker.h)
 };
 
+// How web_fetch reaches the web.
+struct WebFetchOptions {
+  // Hosts (names or IP literals, as written in URLs) that may be fetched even
+  // though they resolve to private, loopback or link-local addresses:
+  // settings tools.webFetch.allowPrivateHosts (the user's settings only).
+  std::vector<std::string> allowPrivateHosts;
+  std::chrono::milliseconds timeout{10'000};  // per page, redirects included
+  int64_t maxBodyBytes = 5 * 1024 * 1024;     // reading stops past this
+  int maxRedirects = 5;
+  int64_t maxTextChars = 250'000;             // page text given to the model, all pages together
+};
+
 struct ToolContext {
   std::shared_ptr<const Workspace> workspace;
   std::shared_ptr<FileStore> files;  // edits go through it (disk or editor)
@@ -29,6 +46,8 @@ struct ToolContext {
   std::string sessionDataDir;  // per-session files (full shell output); created on demand
   // Shows the person the session's plan (write_todos); any thread. Unset: not shown.
   std::function<void(const acp::PlanUpdate&)> showPlan;
+  WebFetchOptions web;
+  std::shared_ptr<OneShotModel> model;  // null: no model to ask (web tools return what they can)
 };
 
 }  // namespace lathe::tools

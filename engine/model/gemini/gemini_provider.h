@@ -34,6 +34,7 @@ class GeminiProvider final : public ModelProvider {
   Result<ModelReply> generate(const ModelRequest& request, const CancelToken& cancel) override;
   // :countTokens of the request's contents.
   std::optional<Result<int64_t>> countTokens(const ModelRequest& request, const CancelToken& cancel) override;
+  bool supportsWebSearch() const override { return true; }  // the googleSearch tool
 
  private:
   // The client and the model's path, or why a request cannot be made.

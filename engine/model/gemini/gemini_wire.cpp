@@ -212,6 +212,39 @@ void writeContents(json::Writer& w, const std::vector<Content>* contents) {
   w.EndArray();
 }
 
+// groundingMetadata: the web sources (groundingChunks[].web) and which byte
+// ranges of the text rest on which of them (groundingSupports[]).
+tools::Grounding readGrounding(const json::Value& metadata) {
+  tools::Grounding out;
+  if (const json::Value* chunks = json::find(metadata, "groundingChunks"); chunks && chunks->IsArray()) {
+    for (const json::Value& chunk : chunks->GetArray()) {
+      tools::GroundingSource source;
+      if (const json::Value* web = chunk.IsObject() ? json::find(chunk, "web") : nullptr; web && web->IsObject()) {
+        source.title = json::getStr(*web, "title").value_or("");
+        source.uri = json::getStr(*web, "uri").value_or("");
+      }
+      out.sources.push_back(std::move(source));
+    }
+  }
+  if (const json::Value* supports = json::find(metadata, "groundingSupports"); supports && supports->IsArray()) {
+    for (const json::Value& support : supports->GetArray()) {
+      if (!support.IsObject()) continue;
+      const json::Value* segment = json::find(support, "segment");
+      const json::Value* indices = json::find(support, "groundingChunkIndices");
+      if (!segment || !segment->IsObject() || !indices || !indices->IsArray()) continue;
+      auto end = json::getInt(*segment, "endIndex");
+      if (!end || *end < 0) continue;
+      tools::GroundingSupport entry;
+      entry.endByte = static_cast<size_t>(*end);
+      for (const json::Value& index : indices->GetArray()) {
+        if (index.IsInt() && index.GetInt() >= 0) entry.sourceIndices.push_back(index.GetInt());
+      }
+      out.supports.push_back(std::move(entry));
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string buildCountTokensBody(const ModelRequest& request) {
@@ -249,13 +282,23 @@ std::string buildRequestBody(const ModelRequest& request) {
       w.EndObject();
     }
 
-    if (request.tools && !request.tools->empty()) {
+    bool declarations = request.tools && !request.tools->empty();
+    if (declarations || request.webSearch) {
       json::key(w, "tools");
       w.StartArray();
-      w.StartObject();
-      json::key(w, "functionDeclarations");
-      writeDeclarations(w, *request.tools);
-      w.EndObject();
+      if (declarations) {
+        w.StartObject();
+        json::key(w, "functionDeclarations");
+        writeDeclarations(w, *request.tools);
+        w.EndObject();
+      }
+      if (request.webSearch) {
+        w.StartObject();
+        json::key(w, "googleSearch");
+        w.StartObject();
+        w.EndObject();
+        w.EndObject();
+      }
       w.EndArray();
     }
 
@@ -304,6 +347,9 @@ Result<ModelChunk> parseResponseChunk(std::string_view text) {
       }
     }
     if (auto reason = json::getStr(candidate, "finishReason")) chunk.finishReason = finishReasonFrom(*reason);
+    if (const json::Value* grounding = json::find(candidate, "groundingMetadata"); grounding && grounding->IsObject()) {
+      chunk.grounding = readGrounding(*grounding);
+    }
   }
   if (!chunk.finishReason) {
     if (const json::Value* feedback = json::find(root, "promptFeedback")) {

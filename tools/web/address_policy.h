@@ -1,0 +1,34 @@
+// Which network addresses web_fetch may connect to. Private, loopback,
+// link-local, unique-local, CGNAT, metadata and other special-purpose
+// addresses are refused unless the person's settings name the host. A host is
+// resolved once and checked; the fetch then connects to the address checked
+// here, so a second DNS answer cannot swap in another (rebinding). Blocking
+// (DNS); any thread.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "protocol/base/result.h"
+
+namespace lathe::tools::web {
+
+// The special range an IP literal (v4 or v6, no brackets) falls in, e.g.
+// "loopback", or "" when it is a public unicast address. Not an IP: "".
+std::string specialRangeOf(std::string_view ip);
+
+// The settings key that allows named private hosts, for messages.
+inline constexpr const char* kAllowPrivateHostsSetting = "tools.webFetch.allowPrivateHosts";
+
+// Whether `host` (as in a URL, lower-case, IPv6 without brackets) is one the
+// settings allow to be private.
+bool hostAllowedPrivate(std::string_view host, const std::vector<std::string>& allowed);
+
+// The addresses to connect to for host, in the resolver's order: resolved
+// once, every one checked. Fails with Errc::forbidden (saying why and naming
+// the setting) when one is special and the host is not allowed, Errc::io when
+// the name does not resolve.
+Result<std::vector<std::string>> resolveCheckedAddresses(const std::string& host, const std::vector<std::string>& allowed);
+
+}  // namespace lathe::tools::web
