@@ -22,6 +22,9 @@ tools::ToolContext makeToolContext(const std::string& id, std::shared_ptr<const 
   context.files = makeEditorFileStore(editor, id);
   context.limits = config.toolLimits;
   if (!config.dataDir.empty()) context.sessionDataDir = config.dataDir + "/" + id;
+  if (!config.memory.globalDir.empty() && !config.memory.fileNames.empty()) {
+    context.globalMemoryFile = config.memory.globalDir + "/" + config.memory.fileNames.front();
+  }
   return context;
 }
 
@@ -89,11 +92,19 @@ Session::Session(std::string id, std::shared_ptr<const tools::Workspace> workspa
       mode_(config.approvalMode),
       model_(config.model),
       registry_(tools::ToolFilter{config.coreTools, config.excludeTools}),
+      memory_(std::make_shared<ProjectMemory>(workspace_, config.memory)),
       systemPrompt_(buildSystemPrompt(*workspace_)),
       scheduler_(registry_, editor_, id_, mode_, configuredApprovals(config.allowedTools, config.excludeTools,
                                                              unaskedMcpServers(config.programs, config.mcpAllowed))),
       mcp_(registry_, workspace_->roots()) {
   tools::registerBuiltinTools(registry_, makeToolContext(id_, workspace_, config, editor_), config.shell);
+  scheduler_.setContextSource([memory = memory_](const std::vector<std::string>& paths) { return memory->contextFor(paths); });
+}
+
+ProjectMemory::Loaded Session::refreshMemory(const CancelToken& cancel) {
+  ProjectMemory::Loaded loaded = memory_->load(cancel);
+  systemPrompt_ = buildSystemPrompt(*workspace_, memory_->promptSection());
+  return loaded;
 }
 
 std::string Session::model() const {
@@ -180,6 +191,8 @@ std::vector<Part> Session::runCalls(const std::vector<FunctionCall>& calls, cons
 }
 
 Result<acp::StopReason> Session::prompt(const std::vector<acp::ContentBlock>& blocks, const CancelToken& cancel) {
+  // Context files load on the turn's thread, never on the thread that made the session.
+  if (!memory_->loaded()) refreshMemory(cancel);
   auto result = runTurn(blocks, cancel);
   if (result && *result != acp::StopReason::cancelled && !cancel.cancelled()) {
     for (const auto& hook : hooks_) hook->afterTurn(history_, cancel);

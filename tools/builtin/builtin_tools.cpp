@@ -15,6 +15,7 @@ void registerBuiltinTools(ToolRegistry& registry, const ToolContext& context, co
   };
   // Built-in names are unique; the registry's filter may leave some out.
   for (auto& tool : builtins) (void)registry.add(std::move(tool));
+  if (!context.globalMemoryFile.empty()) (void)registry.add(makeSaveMemoryTool(context.globalMemoryFile));
   (void)registry.addAlias("search_file_content", "grep_search");  // Gemini CLI's older name
 }
 
