@@ -28,13 +28,13 @@ void AcpAgent::bindMethods() {
   MethodTable<AcpAgent>(*peer_, *this)
       .request("initialize", &AcpAgent::initialize)
       .request("authenticate", &AcpAgent::authenticate)
-      .request("session/new", &AcpAgent::newSession)
+      .deferred("session/new", &AcpAgent::newSession)
       .deferred("session/prompt", &AcpAgent::prompt)
       .request("session/set_mode", &AcpAgent::setMode)
       .request("session/set_config_option", &AcpAgent::setConfigOption)
       .request("session/close", &AcpAgent::closeSession)
-      .request("session/load", &AcpAgent::loadSession)
-      .request("session/resume", &AcpAgent::resumeSession)
+      .deferred("session/load", &AcpAgent::loadSession)
+      .deferred("session/resume", &AcpAgent::resumeSession)
       .request("session/list", &AcpAgent::listSessions)
       .notification("session/cancel", &AcpAgent::cancel);
 }
@@ -63,7 +63,14 @@ Result<acp::Empty> AcpAgent::authenticate(const acp::AuthenticateRequest&) {
   return makeError(Errc::invalid_params, "Lathe offers no authentication methods; set GEMINI_API_KEY");
 }
 
-Result<acp::NewSessionResponse> AcpAgent::newSession(const acp::NewSessionRequest& request) {
+void AcpAgent::newSession(const acp::NewSessionRequest& request, rpc::Responder responder) {
+  auto response = createSession(request);
+  if (!response) return responder.fail(response.error());
+  responder.reply(response->toJson());
+  (void)sessions_.announceCommands(response->sessionId);
+}
+
+Result<acp::NewSessionResponse> AcpAgent::createSession(const acp::NewSessionRequest& request) {
   auto id = sessions_.newSession(request);
   if (!id) return id.error();
   acp::NewSessionResponse response;
@@ -115,12 +122,18 @@ Result<acp::LoadSessionResponse> AcpAgent::reopen(const acp::LoadSessionRequest&
   return response;
 }
 
-Result<acp::LoadSessionResponse> AcpAgent::loadSession(const acp::LoadSessionRequest& request) {
-  return reopen(request, true);
+void AcpAgent::loadSession(const acp::LoadSessionRequest& request, rpc::Responder responder) {
+  auto response = reopen(request, true);
+  if (!response) return responder.fail(response.error());
+  responder.reply(response->toJson());
+  (void)sessions_.announceCommands(request.sessionId);
 }
 
-Result<acp::ResumeSessionResponse> AcpAgent::resumeSession(const acp::ResumeSessionRequest& request) {
-  return reopen(request, false);
+void AcpAgent::resumeSession(const acp::ResumeSessionRequest& request, rpc::Responder responder) {
+  auto response = reopen(request, false);
+  if (!response) return responder.fail(response.error());
+  responder.reply(response->toJson());
+  (void)sessions_.announceCommands(request.sessionId);
 }
 
 Result<acp::ListSessionsResponse> AcpAgent::listSessions(const acp::ListSessionsRequest& request) {

@@ -27,16 +27,19 @@ class AcpAgent {
 
   Result<acp::InitializeResponse> initialize(const acp::InitializeRequest& request);
   Result<acp::Empty> authenticate(const acp::AuthenticateRequest& request);
-  Result<acp::NewSessionResponse> newSession(const acp::NewSessionRequest& request);
+  // Answered before the session's slash commands are announced (the editor
+  // must know the session first), hence deferred.
+  void newSession(const acp::NewSessionRequest& request, rpc::Responder responder);
   void prompt(const acp::PromptRequest& request, rpc::Responder responder);
   Result<acp::Empty> setMode(const acp::SetModeRequest& request);
   Result<acp::SetConfigOptionResponse> setConfigOption(const acp::SetConfigOptionRequest& request);
   Result<acp::Empty> closeSession(const acp::CloseSessionRequest& request);
-  Result<acp::LoadSessionResponse> loadSession(const acp::LoadSessionRequest& request);
-  Result<acp::ResumeSessionResponse> resumeSession(const acp::ResumeSessionRequest& request);
+  void loadSession(const acp::LoadSessionRequest& request, rpc::Responder responder);
+  void resumeSession(const acp::ResumeSessionRequest& request, rpc::Responder responder);
   Result<acp::ListSessionsResponse> listSessions(const acp::ListSessionsRequest& request);
   // Opens a recorded session; replays what it showed when `replay`.
   Result<acp::LoadSessionResponse> reopen(const acp::LoadSessionRequest& request, bool replay);
+  Result<acp::NewSessionResponse> createSession(const acp::NewSessionRequest& request);
   void cancel(const acp::CancelNotification& note);
 
   std::shared_ptr<rpc::Peer> peer_;

@@ -3,6 +3,7 @@
 
 #include <memory>
 
+#include "engine/commands/command_registry.h"
 #include "engine/context/context_manager.h"
 #include "engine/context/loop_detector.h"
 #include "engine/context/session_title.h"
@@ -10,7 +11,17 @@
 namespace lathe::engine {
 
 void addContextHooks(Session& session) {
-  session.addHooks(std::make_shared<ContextManager>(session));
+  auto manager = std::make_shared<ContextManager>(session);
+  session.addHooks(manager);
+  ContextManager* raw = manager.get();  // owned by the session, like its commands: no cycle
+  (void)session.commands().add(SlashCommand{
+      "compress", "Replace the older part of the conversation with a summary, to free context", std::nullopt,
+      [raw](const CommandContext& context) -> Result<CommandOutcome> {
+        TurnStop stop = raw->compressNow(context.history, context.cancel);
+        if (!stop.message.empty()) context.say(stop.message);
+        return CommandOutcome::done(stop.reason);
+      },
+      ""});
   if (session.config().context.loopDetection) {
     Session* owner = &session;  // the hooks live and die with the session
     session.addHooks(std::make_shared<LoopDetector>(

@@ -1,5 +1,6 @@
 // Adds a session's context management hooks (context_manager.h, and
-// loop_detector.h unless loop detection is off, session_title.h). Call before the first turn.
+// loop_detector.h unless loop detection is off, session_title.h) and the
+// /compress command. Call before the first turn.
 #pragma once
 
 #include "engine/session/session.h"

@@ -28,14 +28,6 @@ std::string thousands(int64_t n) {
   return out;
 }
 
-bool isCompressCommand(const std::vector<Part>& parts) {
-  if (parts.size() != 1 || !parts[0].text) return false;
-  std::string_view text(*parts[0].text);
-  size_t start = text.find_first_not_of(" \t\r\n");
-  size_t end = text.find_last_not_of(" \t\r\n");
-  return start != std::string_view::npos && text.substr(start, end - start + 1) == "/compress";
-}
-
 }  // namespace
 
 ContextManager::ContextManager(Session& session)
@@ -149,14 +141,14 @@ int ContextManager::shortenOldOutputs(History& history, int64_t recentChars, boo
   return changed;
 }
 
-std::optional<TurnStop> ContextManager::onPrompt(const std::vector<Part>& parts, History& history,
-                                                 const CancelToken& cancel) {
-  if (!isCompressCommand(parts)) {
-    turnStart_ = history.checkpoint();
-    firstRequest_ = true;
-    prefixReplaced_ = false;
-    return std::nullopt;
-  }
+std::optional<TurnStop> ContextManager::onPrompt(const std::vector<Part>&, History& history, const CancelToken&) {
+  turnStart_ = history.checkpoint();
+  firstRequest_ = true;
+  prefixReplaced_ = false;
+  return std::nullopt;
+}
+
+TurnStop ContextManager::compressNow(History& history, const CancelToken& cancel) {
   if (!history.pendingCalls().empty()) return TurnStop{acp::StopReason::end_turn, "Cannot compress in the middle of a tool call."};
   Outcome outcome = compress(history, cancel, true);
   if (cancel.cancelled()) return TurnStop{acp::StopReason::cancelled, ""};

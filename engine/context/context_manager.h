@@ -1,7 +1,7 @@
 // Context management of one session, as turn hooks: counts the tokens of the
 // history (the model's reported count plus an estimate of what was added
 // since) against the model's context window; compresses the history at the
-// configured share of it, and on "/compress"; holds every tool response to a
+// configured share of it, and on demand (the /compress command); holds every tool response to a
 // budget; shortens old tool outputs as the history grows (recent ones stay
 // whole); refuses to send what cannot fit; and when the API still refuses a
 // request for its size, ends the turn with a clear message and shortens the
@@ -28,6 +28,10 @@ class ContextManager final : public TurnHooks {
   std::optional<TurnStop> onChunk(const ModelChunk& chunk) override;
   void onToolResponses(std::vector<Part>& parts) override;
   std::optional<TurnStop> onModelError(const Error& error, History& history) override;
+
+  // Compresses now, whatever the size (the /compress command): the note
+  // for the person, or cancelled.
+  TurnStop compressNow(History& history, const CancelToken& cancel);
 
   // The history's tokens now: the last reported count plus an estimate of the rest.
   int64_t countTokens(const History& history);

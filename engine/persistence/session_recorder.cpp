@@ -128,6 +128,10 @@ void SessionRecorder::flushChunkLocked() {
 }
 
 void SessionRecorder::onUpdate(const acp::SessionUpdate& update) {
+  // The command set is the running process's (its MCP servers, its build):
+  // a loaded session announces its own, so an old one is never replayed,
+  // and announcing it does not make a never-prompted session non-empty.
+  if (std::holds_alternative<acp::AvailableCommandsUpdate>(update)) return;
   std::lock_guard lock(mutex_);
   if (auto* chunk = std::get_if<acp::MessageChunk>(&update)) {
     if (chunk->role == acp::MessageChunk::Role::user && meta_.title.empty()) {

@@ -1,5 +1,6 @@
 // Records one session as it runs: a TurnHooks that appends what the editor is
-// shown (streamed message chunks joined into one record per message) and the
+// shown (streamed message chunks joined into one record per message; never
+// available_commands_update) and the
 // history (what is new since the last record, or the whole of it when
 // History::revision() changed, e.g. after compression or a rollback). It also
 // keeps the session's metadata current. The history is recorded before each

@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <span>
 
+#include "engine/commands/command_dispatch.h"
 #include "engine/session/editor_file_store.h"
 #include "engine/session/system_prompt.h"
 #include "tools/builtin/builtin_tools.h"
@@ -28,7 +30,7 @@ tools::ToolContext makeToolContext(const std::string& id, std::shared_ptr<const 
   return context;
 }
 
-std::vector<Part> partsFromPrompt(const std::vector<acp::ContentBlock>& blocks) {
+std::vector<Part> partsFromPrompt(std::span<const acp::ContentBlock> blocks) {
   std::vector<Part> parts;
   for (const auto& block : blocks) {
     if (auto* text = std::get_if<acp::TextBlock>(&block)) {
@@ -92,6 +94,7 @@ Session::Session(std::string id, std::shared_ptr<const tools::Workspace> workspa
       mode_(config.approvalMode),
       model_(config.model),
       registry_(tools::ToolFilter{config.coreTools, config.excludeTools}),
+      commands_([this](const acp::AvailableCommandsUpdate& update) { editor_.sendUpdate(id_, update); }),
       memory_(std::make_shared<ProjectMemory>(workspace_, config.memory)),
       systemPrompt_(buildSystemPrompt(*workspace_)),
       scheduler_(registry_, editor_, id_, mode_, configuredApprovals(config.allowedTools, config.excludeTools,
@@ -201,14 +204,26 @@ Result<acp::StopReason> Session::prompt(const std::vector<acp::ContentBlock>& bl
 }
 
 Result<acp::StopReason> Session::runTurn(const std::vector<acp::ContentBlock>& blocks, const CancelToken& cancel) {
-  std::vector<Part> userParts = partsFromPrompt(blocks);
+  std::vector<Part> userParts;
+  auto named = findCommand(commands_, blocks);
+  if (named) {
+    // A slash command: the person's words are shown again on load; what
+    // reaches the model, if anything, is what the command returns.
+    recordPrompt(editor_, blocks);
+    CommandOutcome outcome = runCommand(*named, CommandContext{*this, history_, named->input, cancel},
+                                        partsFromPrompt(std::span(blocks).subspan(1)));
+    if (!outcome.prompt) return outcome.stopReason;
+    userParts = std::move(*outcome.prompt);
+  } else {
+    userParts = partsFromPrompt(blocks);
+  }
   if (userParts.empty()) return makeError(Errc::invalid_params, "params.prompt: the prompt has no usable content");
   for (const auto& hook : hooks_) {
     if (auto stop = hook->onPrompt(userParts, history_, cancel)) return stopWith(*stop);
   }
   const History::Checkpoint before = history_.checkpoint();
   if (auto status = history_.appendUser(std::move(userParts)); !status) return status.error();
-  recordPrompt(editor_, blocks);
+  if (!named) recordPrompt(editor_, blocks);
   bool modelAnswered = false;
   // A turn stopped before the model said anything leaves no trace: the next
   // prompt must not carry this one's text.

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/commands/command_registry.h"
 #include "engine/config/agent_config.h"
 #include "engine/context/project_memory.h"
 #include "engine/model/content.h"
@@ -47,6 +48,9 @@ class Session {
   // other (for hooks that tell the person something; the turn's thread).
   void sendUpdate(const acp::SessionUpdate& update) { editor_.sendUpdate(id_, update); }
   const AgentConfig& config() const { return config_; }
+  // The session's slash commands (engine/commands); any engine code may add
+  // its own. The editor hears of changes once the registry is announced.
+  CommandRegistry& commands() { return commands_; }
 
   // Starts MCP servers for this session without waiting for them; their tools
   // join the registry as each connects. The next prompt waits a few seconds
@@ -92,6 +96,7 @@ class Session {
   mutable std::mutex modelMutex_;
   std::string model_;
   tools::ToolRegistry registry_;
+  CommandRegistry commands_;
   std::vector<tools::ToolDeclaration> declarations_;
   uint64_t declarationsGeneration_ = ~uint64_t{0};
   std::shared_ptr<ProjectMemory> memory_;  // shared with the scheduler's context source

@@ -186,6 +186,13 @@ std::shared_ptr<persist::SessionRecorder> SessionManager::recorderOf(const std::
   return it == sessions_.end() ? nullptr : it->second.recorder;
 }
 
+Status SessionManager::announceCommands(const std::string& sessionId) {
+  auto session = find(sessionId);
+  if (!session) return session.error();
+  (*session)->commands().announce();
+  return {};
+}
+
 Status SessionManager::setMode(const std::string& sessionId, const std::string& modeId) {
   auto mode = parseApprovalMode(modeId);
   if (!mode) return makeError(Errc::invalid_params, "params.modeId: unknown mode \"" + modeId + "\"");

@@ -55,6 +55,11 @@ class SessionManager {
   // that is already running a turn.
   Status startPrompt(const acp::PromptRequest& request, TurnDone done);
 
+  // Sends the session's slash commands to the editor, and from now on every
+  // change of them: call once the editor has the session (after answering
+  // session/new, load or resume), so the update is never for an unknown id.
+  Status announceCommands(const std::string& sessionId);
+
   // Changes a session's approval mode and tells the editor (current_mode_update
   // and config_option_update).
   Status setMode(const std::string& sessionId, const std::string& modeId);

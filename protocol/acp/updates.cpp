@@ -13,6 +13,53 @@ const char* chunkKind(MessageChunk::Role role) {
   return "agent_message_chunk";
 }
 
+const char* toString(PlanEntryStatus status) {
+  switch (status) {
+    case PlanEntryStatus::pending: return "pending";
+    case PlanEntryStatus::in_progress: return "in_progress";
+    case PlanEntryStatus::completed: return "completed";
+  }
+  return "pending";
+}
+
+const char* toString(PlanEntryPriority priority) {
+  switch (priority) {
+    case PlanEntryPriority::high: return "high";
+    case PlanEntryPriority::medium: return "medium";
+    case PlanEntryPriority::low: return "low";
+  }
+  return "medium";
+}
+
+void writeCommands(json::Writer& w, const std::vector<AvailableCommand>& commands) {
+  w.StartArray();
+  for (const auto& command : commands) {
+    w.StartObject();
+    json::put(w, "name", command.name);
+    json::put(w, "description", command.description);
+    if (command.inputHint) {
+      json::key(w, "input");
+      w.StartObject();
+      json::put(w, "hint", *command.inputHint);
+      w.EndObject();
+    }
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
+void writePlanEntries(json::Writer& w, const std::vector<PlanEntry>& entries) {
+  w.StartArray();
+  for (const auto& entry : entries) {
+    w.StartObject();
+    json::put(w, "content", entry.content);
+    json::put(w, "priority", toString(entry.priority));
+    json::put(w, "status", toString(entry.status));
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
 void writeUpdate(json::Writer& w, const SessionUpdate& update) {
   std::visit(
       [&](const auto& u) {
@@ -40,6 +87,14 @@ void writeUpdate(json::Writer& w, const SessionUpdate& update) {
         } else if constexpr (std::is_same_v<T, SessionInfoUpdate>) {
           json::put(w, "sessionUpdate", "session_info_update");
           if (u.title) json::put(w, "title", *u.title);
+        } else if constexpr (std::is_same_v<T, AvailableCommandsUpdate>) {
+          json::put(w, "sessionUpdate", "available_commands_update");
+          json::key(w, "availableCommands");
+          writeCommands(w, u.availableCommands);
+        } else if constexpr (std::is_same_v<T, PlanUpdate>) {
+          json::put(w, "sessionUpdate", "plan");
+          json::key(w, "entries");
+          writePlanEntries(w, u.entries);
         } else if constexpr (std::is_same_v<T, UsageUpdate>) {
           json::put(w, "sessionUpdate", "usage_update");
           json::put(w, "used", u.used);

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "protocol/acp/common.h"
 #include "protocol/acp/config_options.h"
@@ -35,8 +36,35 @@ struct SessionInfoUpdate {
   std::optional<std::string> title;
 };
 
+// One slash command the editor may offer; `inputHint` set: the command takes
+// the text typed after its name (ACP's unstructured input).
+struct AvailableCommand {
+  std::string name;  // without the leading '/'
+  std::string description;
+  std::optional<std::string> inputHint;
+};
+
+// available_commands_update: the whole set, sent whenever it changes.
+struct AvailableCommandsUpdate {
+  std::vector<AvailableCommand> availableCommands;
+};
+
+enum class PlanEntryStatus { pending, in_progress, completed };
+enum class PlanEntryPriority { high, medium, low };
+
+struct PlanEntry {
+  std::string content;
+  PlanEntryPriority priority = PlanEntryPriority::medium;
+  PlanEntryStatus status = PlanEntryStatus::pending;
+};
+
+// plan: the whole plan; the editor replaces what it showed.
+struct PlanUpdate {
+  std::vector<PlanEntry> entries;
+};
+
 using SessionUpdate = std::variant<MessageChunk, ToolCall, ToolCallUpdate, UsageUpdate, CurrentModeUpdate,
-                                   ConfigOptionUpdate, SessionInfoUpdate>;
+                                   ConfigOptionUpdate, SessionInfoUpdate, AvailableCommandsUpdate, PlanUpdate>;
 
 // The params of a session/update notification.
 json::Raw sessionNotification(const std::string& sessionId, const SessionUpdate& update);

@@ -227,8 +227,9 @@ TEST_CASE("e2e: two sessions with different workspaces run prompts at the same t
     for (const auto& m : client.notifications()) {
       if (sessionOf(m) == e.sid) updates.push_back(m);
     }
-    std::vector<std::string> expected{"tool_call", "tool_call_update", "tool_call_update", "agent_message_chunk",
-                                      "session_info_update"};  // the title after the first exchange
+    // The session's slash commands once it exists; the title after the first exchange.
+    std::vector<std::string> expected{"available_commands_update", "tool_call", "tool_call_update",
+                                      "tool_call_update", "agent_message_chunk", "session_info_update"};
     CHECK(kindsWithoutUsage(updates) == expected);
     auto calls = ofKind(updates, "tool_call");
     REQUIRE(calls.size() == 1);

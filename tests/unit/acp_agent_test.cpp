@@ -102,10 +102,12 @@ TEST_CASE("ACP handlers run in-process over the in-memory channel") {
   CHECK(json::getStr(*prompt->result, "stopReason") == "end_turn");
   {
     std::lock_guard lock(p.mutex);
-    REQUIRE(p.updates.size() >= 2);
-    // /bin/true is no MCP server: the person is told first, then the turn goes on.
-    CHECK_THAT(p.updates.front(), Catch::Contains("MCP server \\\"fs\\\" failed to start"));
-    CHECK_THAT(p.updates[1], Catch::Contains("hello from the model"));
+    REQUIRE(p.updates.size() >= 3);
+    // The session's commands once session/new is answered; /bin/true is no
+    // MCP server: the person is told first, then the turn goes on.
+    CHECK_THAT(p.updates.front(), Catch::Contains("\"available_commands_update\""));
+    CHECK_THAT(p.updates[1], Catch::Contains("MCP server \\\"fs\\\" failed to start"));
+    CHECK_THAT(p.updates[2], Catch::Contains("hello from the model"));
   }
 
   auto closed = p.call("session/close", R"({"sessionId":")" + id + R"("})");
