@@ -61,6 +61,14 @@ std::string ProjectMemory::describe() const {
   return text;
 }
 
+std::vector<std::string> ProjectMemory::paths() const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::string> out;
+  for (const auto& file : files_) out.push_back(file.path);
+  for (const auto& file : justInTime_) out.push_back(file.path);
+  return out;
+}
+
 std::string ProjectMemory::contextFor(const std::vector<std::string>& paths) {
   std::lock_guard lock(mutex_);
   if (!loaded_) return {};  // the first load will find them

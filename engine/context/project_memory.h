@@ -36,6 +36,8 @@ class ProjectMemory {
   // What /memory show prints: the files loaded (just in time ones too), each
   // with its path and content.
   std::string describe() const;
+  // The paths of the files loaded, in order (just in time ones last).
+  std::vector<std::string> paths() const;
 
   // For a tool that touched these paths (canonical, absolute): the context
   // files along them not given to the model yet, as text to append to the

@@ -24,9 +24,7 @@ tools::ToolContext makeToolContext(const std::string& id, std::shared_ptr<const 
   context.files = makeEditorFileStore(editor, id);
   context.limits = config.toolLimits;
   if (!config.dataDir.empty()) context.sessionDataDir = config.dataDir + "/" + id;
-  if (!config.memory.globalDir.empty() && !config.memory.fileNames.empty()) {
-    context.globalMemoryFile = config.memory.globalDir + "/" + config.memory.fileNames.front();
-  }
+  context.globalMemoryFile = tools::globalMemoryFile(config.memory);
   return context;
 }
 

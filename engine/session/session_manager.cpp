@@ -7,6 +7,7 @@
 #include <random>
 
 #include "engine/context/context_hooks.h"
+#include "engine/context/memory_command.h"
 #include "engine/session/session_programs.h"
 #include "tools/mcp/acp_servers.h"
 #include "engine/persistence/session_meta.h"
@@ -70,6 +71,7 @@ Result<std::shared_ptr<Session>> SessionManager::assemble(const std::string& id,
                              }},
       config_, editor_, session->registry()));
   addContextHooks(*session);
+  addMemoryCommand(*session);
   return session;
 }
 

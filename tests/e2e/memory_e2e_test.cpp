@@ -175,3 +175,47 @@ TEST_CASE("e2e: a subfolder's context file reaches the model with the first tool
   REQUIRE(second.size() == 1);
   CHECK(responseField(second[0].responseJson, "output").find("Deep rules.") == std::string::npos);
 }
+
+TEST_CASE("e2e: /memory show, refresh and add work through ACP", "[e2e][memory]") {
+  Setup s;
+  const fs::path global = s.home / ".gemini/GEMINI.md";
+
+  auto show = s.client->prompt(s.session, "/memory show");
+  CHECK(show.stopReason == "end_turn");
+  const std::string shown = joinedText(show.updates, "agent_message_chunk");
+  CHECK(shown.find(global.string() + "\n\nGlobal: answer briefly.") != std::string::npos);
+  CHECK(shown.find((s.ws / "AGENTS.md").string()) != std::string::npos);
+
+  // The editor was offered the command, with its input hint (sent after session/new answered).
+  bool offered = false;
+  for (const auto& m : s.client->messages()) {
+    if (kindOf(m) != "available_commands_update") continue;
+    for (const auto& command : (*updateOf(m))["availableCommands"].GetArray()) {
+      if (json::getStr(command, "name").value_or("") != "memory") continue;
+      const json::Value* input = member(command, "input");
+      offered = input && json::getStr(*input, "hint").value_or("").find("add <fact>") != std::string::npos;
+    }
+  }
+  CHECK(offered);
+
+  auto add = s.client->prompt(s.session, "/memory add Prefers Meson over CMake");
+  CHECK(add.stopReason == "end_turn");
+  CHECK(permissionRequests(*s.client).empty());  // the person asked: no second question
+  CHECK(readFile(global) == "Global: answer briefly.\n\n## Gemini Added Memories\n- Prefers Meson over CMake\n");
+  CHECK(joinedText(add.updates, "agent_message_chunk").find("- Prefers Meson over CMake") != std::string::npos);
+
+  writeFile(s.ws / "lib/GEMINI.md", "Lib rules, changed.");
+  auto refresh = s.client->prompt(s.session, "/memory refresh");
+  CHECK(refresh.stopReason == "end_turn");
+  CHECK(joinedText(refresh.updates, "agent_message_chunk").find("Memory reloaded: 5 context file(s), ") != std::string::npos);
+  CHECK(s.fake->generateRequests().empty());  // none of it reached the model
+
+  s.fake->push(ScriptedReply::text("ok"));
+  CHECK(s.client->prompt(s.session, "hello").stopReason == "end_turn");
+  auto requests = s.fake->generateRequests();
+  REQUIRE(requests.size() == 1);
+  const std::string system = systemTextOf(requests[0].body);
+  CHECK(system.find("- Prefers Meson over CMake") != std::string::npos);
+  CHECK(system.find("Lib rules, changed.") != std::string::npos);
+  checkAgainstSchema(*s.client);
+}

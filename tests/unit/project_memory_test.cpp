@@ -5,6 +5,7 @@
 
 #include <filesystem>
 
+#include "engine/context/memory_command.h"
 #include "engine/session/session.h"
 #include "fake_editor.h"
 #include "tests/support/temp_dir.h"
@@ -85,6 +86,15 @@ struct Fixture {
     config.memory.maxScanDirs = 1;  // the root only: sub/GEMINI.md waits for a tool to go there
     auto workspace = std::make_shared<const tools::Workspace>(tools::Workspace::create(ws.string()).value());
     session = std::make_unique<Session>("s1", workspace, config, editor);
+    addMemoryCommand(*session);
+  }
+  // What the agent told the person, all messages joined.
+  std::string agentText() {
+    std::string text;
+    for (const auto& chunk : editor.all<acp::MessageChunk>()) {
+      if (chunk.role == acp::MessageChunk::Role::agent) text += chunk.text;
+    }
+    return text;
   }
   Result<acp::StopReason> prompt(const std::string& text) {
     return session->prompt({acp::TextBlock{text}}, CancelToken());
@@ -189,4 +199,49 @@ TEST_CASE("save_memory is refused in plan mode") {
   REQUIRE(f.prompt("remember"));
   CHECK(f.editor.asked.empty());
   CHECK(readFile(f.dir.path / "home/.gemini/GEMINI.md") == "GLOBAL RULE");
+}
+
+TEST_CASE("/memory show lists the loaded files with their paths and contents, without the model") {
+  Fixture f;
+  REQUIRE(f.prompt("/memory show").value() == acp::StopReason::end_turn);
+  CHECK(f.model->systems.empty());
+  const std::string text = f.agentText();
+  CHECK(text.find("Context loaded from 2 file(s)") != std::string::npos);
+  CHECK(text.find((f.dir.path / "home/.gemini/GEMINI.md").string() + "\n\nGLOBAL RULE") != std::string::npos);
+  CHECK(text.find((f.ws / "GEMINI.md").string() + "\n\nROOT RULE") != std::string::npos);
+  REQUIRE(f.prompt("/memory list"));
+  CHECK(f.agentText().find("2 context file(s) in use:\n\n- " + (f.dir.path / "home/.gemini/GEMINI.md").string()) != std::string::npos);
+}
+
+TEST_CASE("/memory refresh reloads and says how many files and characters") {
+  Fixture f;
+  f.model->script = {{Part::makeText("ok")}};
+  f.dir.write("ws/GEMINI.md", "NEW ROOT");
+  REQUIRE(f.prompt("/memory refresh"));
+  CHECK(f.agentText().find("Memory reloaded: 2 context file(s), 19 characters.") != std::string::npos);
+  REQUIRE(f.prompt("go"));
+  CHECK(f.model->systems.at(0).find("NEW ROOT") != std::string::npos);
+}
+
+TEST_CASE("/memory add writes the fact without asking, and the next request carries it") {
+  Fixture f;
+  f.model->script = {{Part::makeText("ok")}};
+  const fs::path file = f.dir.path / "home/.gemini/GEMINI.md";
+  REQUIRE(f.prompt("/memory add   I like tea  ").value() == acp::StopReason::end_turn);
+  CHECK(f.editor.asked.empty());
+  CHECK(readFile(file) == "GLOBAL RULE\n\n## Gemini Added Memories\n- I like tea\n");
+  CHECK(f.agentText().find("Added to " + file.string() + ":\n\n- I like tea") != std::string::npos);
+  REQUIRE(f.prompt("hello"));
+  CHECK(f.model->systems.at(0).find("## Gemini Added Memories\n- I like tea") != std::string::npos);
+}
+
+TEST_CASE("/memory add with no fact, and an unknown sub-command, are clear errors that change nothing") {
+  Fixture f;
+  const fs::path file = f.dir.path / "home/.gemini/GEMINI.md";
+  REQUIRE(f.prompt("/memory add"));
+  CHECK(f.agentText().find("/memory: the fact is empty") != std::string::npos);
+  REQUIRE(f.prompt("/memory forget"));
+  CHECK(f.agentText().find("/memory: unknown sub-command \"forget\"") != std::string::npos);
+  CHECK(readFile(file) == "GLOBAL RULE");
+  CHECK(f.model->systems.empty());
 }

@@ -165,6 +165,11 @@ std::vector<ContextFile> contextFilesAlong(const Workspace& workspace, const std
   return collector.take();
 }
 
+std::string globalMemoryFile(const ContextFileOptions& options) {
+  if (options.globalDir.empty() || options.fileNames.empty()) return {};
+  return options.globalDir + "/" + options.fileNames.front();
+}
+
 std::string contextBlock(const ContextFile& file) {
   return "--- Context from: " + file.path + " ---\n" + file.content + "\n--- End of Context from: " + file.path + " ---";
 }

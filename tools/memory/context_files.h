@@ -44,6 +44,10 @@ std::vector<ContextFile> discoverContextFiles(const Workspace& workspace, const 
 std::vector<ContextFile> contextFilesAlong(const Workspace& workspace, const std::string& path,
                                            const ContextFileOptions& options, std::set<std::string>& known);
 
+// The global memory file save_memory and /memory add write: the first
+// context file name in the global folder; empty without a global folder.
+std::string globalMemoryFile(const ContextFileOptions& options);
+
 // The block that presents one file to the model:
 // "--- Context from: <path> ---\n<content>\n--- End of Context from: <path> ---".
 std::string contextBlock(const ContextFile& file);
