@@ -16,7 +16,7 @@ using lathe::testing::readFile;
 using lathe::testing::TempDir;
 namespace fs = std::filesystem;
 
-TEST_CASE("a fact becomes one list line; empty and multi-line facts are refused") {
+TEST_CASE("a fact becomes one list line, and empty or multi-line facts are refused") {
   CHECK(memoryEntryFor("Prefers tabs").value() == "- Prefers tabs");
   CHECK(memoryEntryFor("  - - uses pnpm  ").value() == "- uses pnpm");
   auto empty = memoryEntryFor("  -  ");

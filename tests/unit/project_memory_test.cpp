@@ -245,3 +245,17 @@ TEST_CASE("/memory add with no fact, and an unknown sub-command, are clear error
   CHECK(readFile(file) == "GLOBAL RULE");
   CHECK(f.model->systems.empty());
 }
+
+TEST_CASE("the global memory file stays out of reach of the file tools") {
+  Fixture f;
+  const fs::path file = f.dir.path / "home/.gemini/GEMINI.md";
+  f.model->script = {{call("write_file", "{\"file_path\":" + jsonString(file.string()) + ",\"content\":\"pwned\"}")},
+                     {call("read_file", "{\"file_path\":" + jsonString(file.string()) + "}")},
+                     {Part::makeText("ok")}};
+  f.editor.answer = [](const acp::RequestPermissionRequest&) { return testing::FakeEditor::select("allow_once"); };
+  REQUIRE(f.prompt("overwrite my memory"));
+  CHECK(f.editor.asked.empty());
+  CHECK(readFile(file) == "GLOBAL RULE");
+  REQUIRE(f.model->histories.size() == 3);
+  CHECK(lastResponses(*f.model).find("outside") != std::string::npos);
+}
