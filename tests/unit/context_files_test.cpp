@@ -192,3 +192,31 @@ TEST_CASE("just in time honours .geminiignore") {
   std::set<std::string> known;
   CHECK(contextFilesAlong(ws, (dir.path / "vendor/lib/a.c").string(), ContextFileOptions{}, known).empty());
 }
+
+TEST_CASE("a context file that is a link leading out of the workspace is not read") {
+  TempDir dir;
+  dir.write("secret/key", "PRIVATE KEY");
+  dir.write("ws/docs/real.md", "REAL");
+  fs::create_directories(dir.path / "ws/sub");
+  fs::create_symlink(dir.path / "secret/key", dir.path / "ws/GEMINI.md");
+  fs::create_symlink(dir.path / "ws/docs/real.md", dir.path / "ws/sub/GEMINI.md");  // inside: fine
+  auto ws = workspaceAt(dir.path / "ws");
+  auto files = discoverContextFiles(ws, ContextFileOptions{}, CancelToken());
+  REQUIRE(files.size() == 1);
+  CHECK(files[0].content == "REAL");
+  std::set<std::string> known;
+  CHECK(contextFilesAlong(ws, (dir.path / "ws").string(), ContextFileOptions{}, known).empty());
+}
+
+TEST_CASE("the global file may be a link to the person's dotfiles") {
+  TempDir dir;
+  dir.write("dotfiles/GEMINI.md", "DOTFILES");
+  fs::create_directories(dir.path / "home/.gemini");
+  fs::create_directories(dir.path / "ws");
+  fs::create_symlink(dir.path / "dotfiles/GEMINI.md", dir.path / "home/.gemini/GEMINI.md");
+  ContextFileOptions options;
+  options.globalDir = (dir.path / "home/.gemini").string();
+  auto files = discoverContextFiles(workspaceAt(dir.path / "ws"), options, CancelToken());
+  REQUIRE(files.size() == 1);
+  CHECK(files[0].content == "DOTFILES");
+}

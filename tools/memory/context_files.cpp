@@ -47,13 +47,20 @@ class Collector {
  public:
   Collector(const ContextFileOptions& options, std::set<std::string>& known) : options_(options), known_(known) {}
 
-  // Adds the context files directly in `dir`, in file-name order.
+  // Adds the context files directly in `dir`, in file-name order. A project
+  // file that is a symbolic link must lead inside `importRoots` (a
+  // repository's GEMINI.md pointing at ~/.ssh/id_rsa is not read into the
+  // prompt); the person's global file may lead anywhere (dotfiles).
   void addFrom(const std::string& dir, ContextFile::Tier tier, const std::vector<std::string>& importRoots) {
     for (const auto& name : options_.fileNames) {
       std::string candidate = dir + (dir == "/" ? "" : "/") + name;
       if (!isRegularFile(candidate)) continue;
       std::string canonical = canonicalOf(candidate);
-      if (canonical.empty() || !known_.insert(canonical).second) continue;
+      if (canonical.empty()) continue;
+      bool inside = std::any_of(importRoots.begin(), importRoots.end(),
+                                [&](const std::string& root) { return isWithin(canonical, root); });
+      if (canonical != candidate && !inside && tier != ContextFile::Tier::global) continue;
+      if (!known_.insert(canonical).second) continue;
       std::ifstream in(canonical, std::ios::binary);
       std::stringstream buffer;
       buffer << in.rdbuf();
