@@ -63,8 +63,6 @@ class Session {
   // Loads them again and rebuilds the system prompt with them (the turn's
   // thread, or before the first turn).
   ProjectMemory::Loaded refreshMemory(const CancelToken& cancel);
-  // The system instruction of the next model request.
-  const std::string& systemPrompt() const { return systemPrompt_; }
 
   // A recorded conversation to go on with (session/load); before the first turn.
   void restoreHistory(History history) { history_ = std::move(history); }
