@@ -259,3 +259,13 @@ TEST_CASE("the global memory file stays out of reach of the file tools") {
   REQUIRE(f.model->histories.size() == 3);
   CHECK(lastResponses(*f.model).find("outside") != std::string::npos);
 }
+
+TEST_CASE("read_many_files brings the context files of the folders it read") {
+  Fixture f;
+  f.model->script = {{call("read_many_files", "{\"include\":[\"sub/*.txt\"]}")}, {Part::makeText("ok")}};
+  REQUIRE(f.prompt("read sub"));
+  const std::string out = lastResponses(*f.model);
+  CHECK(out.find("alpha") != std::string::npos);
+  CHECK(out.find("--- Context from: " + (f.ws / "sub/GEMINI.md").string() + " ---") != std::string::npos);
+  CHECK(out.find("SUB RULE") != std::string::npos);
+}
