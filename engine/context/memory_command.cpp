@@ -16,8 +16,8 @@ std::pair<std::string_view, std::string_view> splitFirstWord(std::string_view in
 }
 
 std::string reloadedText(const ProjectMemory::Loaded& loaded) {
-  return "Memory reloaded: " + std::to_string(loaded.files) + " context file(s), " + std::to_string(loaded.chars) +
-         " characters.";
+  return "Memory reloaded: " + std::to_string(loaded.files) + " context file(s), " + std::to_string(loaded.bytes) +
+         " bytes.";
 }
 
 Result<CommandOutcome> runMemory(Session& session, const CommandContext& context) {

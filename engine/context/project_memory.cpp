@@ -17,7 +17,7 @@ ProjectMemory::Loaded ProjectMemory::load(const CancelToken& cancel) {
   for (const auto& file : files_) {
     known_.insert(file.path);
     ++summary.files;
-    summary.chars += file.content.size();
+    summary.bytes += file.content.size();
   }
   loaded_ = true;
   return summary;

@@ -23,7 +23,7 @@ class ProjectMemory {
 
   struct Loaded {
     size_t files = 0;
-    size_t chars = 0;  // of the files' content, imports included
+    size_t bytes = 0;  // of the files' content, imports included
   };
   // (Re)discovers the context files; files added just in time before are
   // forgotten (a later tool call may add them again).

@@ -154,7 +154,7 @@ TEST_CASE("refreshing memory reloads the files into the next request's system pr
   f.dir.write("ws/GEMINI.md", "CHANGED RULE");
   auto loaded = f.session->refreshMemory(CancelToken());
   CHECK(loaded.files == 2);
-  CHECK(loaded.chars == std::string("GLOBAL RULE").size() + std::string("CHANGED RULE").size());
+  CHECK(loaded.bytes == std::string("GLOBAL RULE").size() + std::string("CHANGED RULE").size());
   REQUIRE(f.prompt("second"));
   CHECK(f.model->systems.at(1).find("CHANGED RULE") != std::string::npos);
   CHECK(f.model->systems.at(1).find("ROOT RULE") == std::string::npos);
@@ -218,7 +218,7 @@ TEST_CASE("/memory refresh reloads and says how many files and characters") {
   f.model->script = {{Part::makeText("ok")}};
   f.dir.write("ws/GEMINI.md", "NEW ROOT");
   REQUIRE(f.prompt("/memory refresh"));
-  CHECK(f.agentText().find("Memory reloaded: 2 context file(s), 19 characters.") != std::string::npos);
+  CHECK(f.agentText().find("Memory reloaded: 2 context file(s), 19 bytes.") != std::string::npos);
   REQUIRE(f.prompt("go"));
   CHECK(f.model->systems.at(0).find("NEW ROOT") != std::string::npos);
 }
