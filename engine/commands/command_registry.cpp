@@ -1,6 +1,7 @@
 // A session's slash commands.
 #include "engine/commands/command_registry.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace lathe::engine {
@@ -36,7 +37,8 @@ bool CommandRegistry::remove(std::string_view name) {
 std::vector<std::string> CommandRegistry::replaceGroup(const std::string& group, std::vector<SlashCommand> commands) {
   std::vector<std::string> refused;
   std::lock_guard lock(mutex_);
-  bool changed = std::erase_if(commands_, [&](const auto& entry) { return entry.second->group == group; }) > 0;
+  const acp::AvailableCommandsUpdate before = updateLocked();
+  std::erase_if(commands_, [&](const auto& entry) { return entry.second->group == group; });
   for (auto& command : commands) {
     command.group = group;
     if (!validCommandName(command.name) || !command.handler) {
@@ -49,9 +51,9 @@ std::vector<std::string> CommandRegistry::replaceGroup(const std::string& group,
     }
     std::string name = command.name;
     commands_.emplace(std::move(name), std::make_shared<const SlashCommand>(std::move(command)));
-    changed = true;
   }
-  if (changed) changedLocked();
+  // A re-list that changed nothing the editor shows (a server reconnecting) sends nothing.
+  if (!sameCommands(before, updateLocked())) changedLocked();
   return refused;
 }
 
@@ -89,6 +91,14 @@ acp::AvailableCommandsUpdate CommandRegistry::updateLocked() const {
 
 void CommandRegistry::changedLocked() {
   if (announced_ && listener_) listener_(updateLocked());
+}
+
+bool CommandRegistry::sameCommands(const acp::AvailableCommandsUpdate& a, const acp::AvailableCommandsUpdate& b) {
+  auto same = [](const acp::AvailableCommand& x, const acp::AvailableCommand& y) {
+    return x.name == y.name && x.description == y.description && x.inputHint == y.inputHint;
+  };
+  return std::equal(a.availableCommands.begin(), a.availableCommands.end(), b.availableCommands.begin(),
+                    b.availableCommands.end(), same);
 }
 
 }  // namespace lathe::engine

@@ -46,6 +46,7 @@ class CommandRegistry {
  private:
   void changedLocked();
   acp::AvailableCommandsUpdate updateLocked() const;
+  static bool sameCommands(const acp::AvailableCommandsUpdate& a, const acp::AvailableCommandsUpdate& b);
 
   Listener listener_;
   mutable std::mutex mutex_;

@@ -116,8 +116,11 @@ Decision decideApproval(ApprovalMode mode, const ApprovalQuery& query, const Ses
                   remembered(*query.details, approvals);
     return person ? Decision::allow : Decision::allowSealed;
   }
-  // Plan mode is read-only, whatever the tool says about confirmation.
-  if (mode == ApprovalMode::plan && !tools::isReadOnlyKind(query.kind)) return Decision::deny;
+  // Plan mode is read-only, whatever the tool says about confirmation; a
+  // think tool (write_todos) changes nothing outside the session.
+  if (mode == ApprovalMode::plan && !tools::isReadOnlyKind(query.kind) && query.kind != tools::Kind::think) {
+    return Decision::deny;
+  }
   if (!query.details) return Decision::allow;
   if (mode == ApprovalMode::yolo) return Decision::allow;
   // An edit to a file that changes how tools run is always asked about.

@@ -25,6 +25,8 @@ tools::ToolContext makeToolContext(const std::string& id, std::shared_ptr<const 
   context.limits = config.toolLimits;
   if (!config.dataDir.empty()) context.sessionDataDir = config.dataDir + "/" + id;
   context.globalMemoryFile = tools::globalMemoryFile(config.memory);
+  // Through the session's editor: the plan is recorded and replayed on load.
+  context.showPlan = [&editor, id](const acp::PlanUpdate& plan) { editor.sendUpdate(id, plan); };
   return context;
 }
 

@@ -36,6 +36,7 @@ class Session {
   const std::string& id() const { return id_; }
   const History& history() const { return history_; }
   tools::ToolRegistry& registry() { return registry_; }
+  const tools::Workspace& workspace() const { return *workspace_; }
 
   ApprovalMode mode() const { return mode_.load(); }
   void setMode(ApprovalMode mode) { mode_ = mode; }

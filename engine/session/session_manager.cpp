@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <random>
 
+#include "engine/commands/builtin_commands.h"
 #include "engine/context/context_hooks.h"
 #include "engine/context/memory_command.h"
 #include "engine/session/session_programs.h"
@@ -71,6 +72,7 @@ Result<std::shared_ptr<Session>> SessionManager::assemble(const std::string& id,
                              }},
       config_, editor_, session->registry()));
   addContextHooks(*session);
+  addBuiltinCommands(*session);
   addMemoryCommand(*session);
   return session;
 }

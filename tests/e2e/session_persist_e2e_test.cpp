@@ -111,7 +111,11 @@ TEST_CASE("e2e: a session killed mid-turn is listed and loaded by a new process,
   REQUIRE(member(*loaded, "result"));
   // Everything replayed reached the editor before the answer.
   std::vector<Message> replay = updatesBefore(client, killed.sid, loadId);
-  CHECK(client.notifications().size() == replay.size());
+  // Only the session's commands may follow the answer (announced, never replayed).
+  size_t after = 0;
+  for (const auto& m : client.notifications()) after += kindOf(m) != "available_commands_update";
+  CHECK(after == replay.size());
+  CHECK(ofKind(replay, "available_commands_update").empty());
 
   std::vector<std::string> users;
   for (const auto& m : ofKind(replay, "user_message_chunk")) users.push_back(chunkText(m));
@@ -152,7 +156,13 @@ TEST_CASE("e2e: session/resume reopens without replay and close frees it for ano
   Message resumed = client.call("session/resume", loadParams(killed.sid, ws.str()));
   INFO("lathe stderr:\n" << agent->stderrText());
   REQUIRE(member(*resumed, "result"));
-  CHECK(client.notifications().empty());
+  // No replay: the session's commands (announced after the answer) are all it sends.
+  REQUIRE(client.waitFor([](const json::Value& m) {
+    const json::Value* p = json::find(m, "params");
+    const json::Value* u = p ? json::find(*p, "update") : nullptr;
+    return u && json::getStr(*u, "sessionUpdate").value_or("") == "available_commands_update";
+  }));
+  CHECK(client.notifications().size() == 1);
   // Loading what is already open here is refused, and changes nothing.
   Message twice = client.call("session/load", loadParams(killed.sid, ws.str()));
   CHECK(errorMessage(twice).find("already open") != std::string::npos);

@@ -375,7 +375,20 @@ std::string AcpTestClient::newSession(const std::string& cwd, std::string_view m
   });
   Message response = call("session/new", params);
   const json::Value* result = response ? json::find(*response, "result") : nullptr;
-  return result ? json::getStr(*result, "sessionId").value_or("") : "";
+  std::string id = result ? json::getStr(*result, "sessionId").value_or("") : "";
+  // The agent announces the session's commands right after the answer: wait
+  // for them (bounded), so a prompt's updates never catch them by chance.
+  if (!id.empty()) {
+    waitFor(
+        [&](const json::Value& m) {
+          const json::Value* p = json::find(m, "params");
+          const json::Value* update = p ? json::find(*p, "update") : nullptr;
+          return update && json::getStr(*p, "sessionId").value_or("") == id &&
+                 json::getStr(*update, "sessionUpdate").value_or("") == "available_commands_update";
+        },
+        std::chrono::milliseconds(5000));
+  }
+  return id;
 }
 
 PromptOutcome AcpTestClient::prompt(const std::string& sessionId, std::string_view text,

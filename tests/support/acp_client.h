@@ -108,7 +108,8 @@ class AcpTestClient {
   void setPermissionKind(std::string kind);
 
   // Helpers: initialize (protocolVersion 1 and the fs capabilities), session/new
-  // (returns the sessionId, empty on failure), a text prompt (waits for the end
+  // (returns the sessionId, empty on failure, once the session's
+  // available_commands_update came, or 5 s passed), a text prompt (waits for the end
   // of the turn and collects its updates), session/cancel.
   Message initialize();
   std::string newSession(const std::string& cwd, std::string_view mcpServersJson = "[]");

@@ -6,6 +6,8 @@
 //   garbage      prints text that is not JSON-RPC instead of answering
 //   exit         exits at once with a message on stderr
 //   old-version  answers initialize with a protocol version nobody knows
+//   prompts      good, plus prompts over two pages (one named "help"); the
+//                tool grow also adds a prompt and says prompts/list_changed
 // Every message it receives is appended (one JSON per line) to $MCP_TEST_LOG
 // when set, so tests can check exactly what Lathe sent.
 import { appendFileSync } from "node:fs";
@@ -63,6 +65,7 @@ function callTool(msg) {
     case "grow":
       grown = true;
       send({ method: "notifications/tools/list_changed" });
+      if (mode === "prompts") send({ method: "notifications/prompts/list_changed" });
       return result(msg.id, [{ type: "text", text: "grew a tool" }]);
     case "progress": {
       const token = msg.params._meta?.progressToken;
@@ -103,7 +106,8 @@ function handle(msg) {
       if (mode === "garbage") { process.stdout.write("this is not JSON-RPC\n{\"broken\": \n"); return; }
       return send({ id: msg.id, result: {
         protocolVersion: mode === "old-version" ? "1999-01-01" : "2025-06-18",
-        capabilities: { tools: { listChanged: true } },
+        capabilities: mode === "prompts" ? { tools: { listChanged: true }, prompts: { listChanged: true } }
+                                         : { tools: { listChanged: true } },
         serverInfo: { name: "mcp-test-server", version: "1" } } });
     case "tools/list": {
       const cursor = msg.params?.cursor;
@@ -112,6 +116,22 @@ function handle(msg) {
       return send({ id: msg.id, error: { code: -32602, message: "bad cursor" } });
     }
     case "tools/call": return callTool(msg);
+    case "prompts/list": {
+      const cursor = msg.params?.cursor;
+      const greet = { name: "greet", description: "Greets someone", arguments: [
+        { name: "name", description: "who to greet", required: true }, { name: "greeting" }] };
+      if (!cursor) return send({ id: msg.id, result: { prompts: [greet, { name: "help", title: "Server help" }], nextCursor: "p2" } });
+      return send({ id: msg.id, result: { prompts: [{ name: "two words" }, ...(grown ? [{ name: "grown-prompt" }] : [])] } });
+    }
+    case "prompts/get": {
+      const { name, arguments: args } = msg.params;
+      if (name !== "greet") return send({ id: msg.id, result: { messages: [{ role: "user", content: { type: "text", text: `prompt ${name}` } }] } });
+      return send({ id: msg.id, result: { messages: [
+        { role: "user", content: { type: "text", text: `${args.greeting ?? "Hello"}, ${args.name}!` } },
+        { role: "assistant", content: { type: "image", mimeType: "image/png", data: "iVBORw0KGgo=" } },
+        { role: "user", content: { type: "resource", resource: { uri: "test://notes.txt", mimeType: "text/plain", text: "the notes" } } },
+      ] } });
+    }
     case "ping": return send({ id: msg.id, result: {} });
     default:
       if (msg.id !== undefined) send({ id: msg.id, error: { code: -32601, message: "Method not found" } });

@@ -55,6 +55,9 @@ TEST_CASE("approval table: mode x kind x confirmation") {
       {ApprovalMode::plan, Kind::read, nullptr, Decision::allow},
       {ApprovalMode::plan, Kind::search, nullptr, Decision::allow},
       {ApprovalMode::plan, Kind::edit, nullptr, Decision::deny},
+      // A think tool (write_todos) changes nothing outside the session: plan mode runs it.
+      {ApprovalMode::plan, Kind::think, nullptr, Decision::allow},
+      {ApprovalMode::standard, Kind::think, nullptr, Decision::allow},
       {ApprovalMode::plan, Kind::edit, &edit, Decision::deny},
       {ApprovalMode::plan, Kind::execute, &exec, Decision::deny},
       {ApprovalMode::plan, Kind::fetch, &info, Decision::ask},

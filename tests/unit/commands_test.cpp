@@ -4,7 +4,12 @@
 #include <catch2/catch.hpp>
 
 #include "context_fixture.h"
+#include <thread>
+
+#include "engine/commands/builtin_commands.h"
 #include "engine/commands/command_dispatch.h"
+#include "engine/commands/mcp_prompt_commands.h"
+#include "engine/commands/prompt_arguments.h"
 #include "engine/commands/command_registry.h"
 
 using namespace lathe;
@@ -75,6 +80,8 @@ TEST_CASE("commands: the registry refuses bad and taken names and replaces a gro
 
   registry.replaceGroup("mcp", {echoCommand("c")});
   CHECK(names(sent.back()) == std::vector<std::string>{"c", "echo"});
+  registry.replaceGroup("mcp", {echoCommand("c")});  // the same again: nothing to tell
+  CHECK(sent.size() == 3);
   CHECK(registry.remove("c"));
   CHECK_FALSE(registry.remove("c"));
   CHECK(names(sent.back()) == std::vector<std::string>{"echo"});
@@ -146,4 +153,72 @@ TEST_CASE("commands: /compress is a command of every session with context hooks"
   auto compress = f.session->commands().find("compress");
   REQUIRE(compress);
   CHECK_FALSE(compress->inputHint);
+}
+
+TEST_CASE("commands: prompt arguments: positional in declared order, --name=value, quotes, clear errors", "[commands]") {
+  tools::mcp::ListedPrompt prompt{"args", "", "", {{"city", "Name of the city", true}, {"state", "", false}}};
+  auto both = promptArguments(prompt, R"("San Antonio" Texas)");
+  REQUIRE(both.ok());
+  CHECK(*both == std::map<std::string, std::string>{{"city", "San Antonio"}, {"state", "Texas"}});
+  auto named = promptArguments(prompt, "--state=Texas Austin");
+  REQUIRE(named.ok());
+  CHECK(*named == std::map<std::string, std::string>{{"city", "Austin"}, {"state", "Texas"}});
+  auto escaped = promptArguments(prompt, R"(--city="New York" 'it''s' )");
+  REQUIRE(escaped.ok());
+  CHECK(escaped->at("city") == "New York");
+  CHECK(escaped->at("state") == "its");
+  auto missing = promptArguments(prompt, "--state=Texas");
+  REQUIRE_FALSE(missing.ok());
+  CHECK_THAT(missing.error().message, Catch::Contains("missing the required argument \"city\"") &&
+                                          Catch::Contains("<city> [state]"));
+  auto unknown = promptArguments(prompt, "--country=US Paris");
+  REQUIRE_FALSE(unknown.ok());
+  CHECK_THAT(unknown.error().message, Catch::Contains("no argument \"country\""));
+  auto tooMany = promptArguments(prompt, "a b c");
+  REQUIRE_FALSE(tooMany.ok());
+  CHECK_THAT(tooMany.error().message, Catch::Contains("too many values"));
+  auto open = promptArguments(prompt, "\"unclosed");
+  REQUIRE_FALSE(open.ok());
+  CHECK_THAT(open.error().message, Catch::Contains("not closed"));
+  CHECK(promptArguments(tools::mcp::ListedPrompt{"none", "", "", {}}, "").ok());
+  CHECK(commandNameFor("two words/x") == "two_words_x");
+}
+
+TEST_CASE("commands: MCP prompts become commands, prefixed by server where names collide", "[commands]") {
+  ContextFixture f;
+  addBuiltinCommands(*f.session);
+  auto server = [](const std::string& name) {
+    tools::mcp::ServerConfig config;
+    config.name = name;
+    config.transport = tools::mcp::StdioTransport{
+        "node", {std::string(LATHE_SOURCE_DIR) + "/tests/support/mcp_test_server.mjs", "prompts"}, {}, std::nullopt};
+    return config;
+  };
+  auto waitFor = [&](const char* name) {
+    for (int i = 0; i < 500 && !f.session->commands().has(name); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    return f.session->commands().has(name);
+  };
+  f.session->startMcpServers({server("one")});
+  REQUIRE(waitFor("greet"));
+  CHECK(f.session->commands().has("one:help"));  // /help is Lathe's own
+  CHECK(f.session->commands().has("two_words"));
+  CHECK(f.session->commands().find("help")->group.empty());
+  REQUIRE(f.session->commands().find("greet")->inputHint == std::optional<std::string>("<name> [greeting]"));
+
+  f.session->startMcpServers({server("two")});
+  REQUIRE(waitFor("two:greet"));
+  CHECK(f.session->commands().has("one:greet"));  // renamed once the other server offers it too
+  CHECK_FALSE(f.session->commands().has("greet"));
+
+  // Running one sends its messages to the model as the user's turn.
+  f.server.push(textReply("hi back"));
+  REQUIRE(f.prompt("/two:greet Ada").value() == acp::StopReason::end_turn);
+  auto requests = f.requests();
+  REQUIRE(requests.size() == 1);
+  CHECK_THAT(requests[0].body, Catch::Contains("Hello, Ada!") && Catch::Contains("iVBORw0KGgo=") &&
+                                   Catch::Contains("the notes"));
+  // A missing argument sends nothing.
+  REQUIRE(f.prompt("/one:greet").value() == acp::StopReason::end_turn);
+  CHECK(f.requests().size() == 1);
+  CHECK_THAT(f.agentText(), Catch::Contains("missing the required argument \"name\""));
 }

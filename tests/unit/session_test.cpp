@@ -342,14 +342,14 @@ TEST_CASE("settings tools.core and tools.exclude decide which tools a session de
   };
   AgentConfig all;
   auto everything = names(all);
-  CHECK(everything.size() == 11);
+  CHECK(everything.size() == 12);  // write_todos included
   AgentConfig core;
   core.coreTools = {"read_file", "glob"};
   CHECK(names(core) == std::vector<std::string>{"glob", "read_file"});
   AgentConfig excluded;
   excluded.excludeTools = {"run_shell_command", "write_file"};
   auto rest = names(excluded);
-  CHECK(rest.size() == 9);
+  CHECK(rest.size() == 10);
   CHECK(std::find(rest.begin(), rest.end(), "run_shell_command") == rest.end());
   CHECK(std::find(rest.begin(), rest.end(), "write_file") == rest.end());
 }

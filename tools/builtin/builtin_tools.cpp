@@ -12,6 +12,7 @@ void registerBuiltinTools(ToolRegistry& registry, const ToolContext& context, co
       makeReplaceTool(context),          makeGlobTool(context),               makeGrepSearchTool(context),
       makeReadManyFilesTool(context),    makeOutlineTool(context),            makeRunShellCommandTool(context, shellSetup),
       makeListBackgroundProcessesTool(shellSetup), makeReadBackgroundOutputTool(shellSetup),
+      makeWriteTodosTool(context),
   };
   // Built-in names are unique; the registry's filter may leave some out.
   for (auto& tool : builtins) (void)registry.add(std::move(tool));

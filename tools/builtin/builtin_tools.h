@@ -26,6 +26,7 @@ std::unique_ptr<Tool> makeOutlineTool(const ToolContext& context);
 std::unique_ptr<Tool> makeRunShellCommandTool(const ToolContext& context, const ShellSetup& shell);
 std::unique_ptr<Tool> makeListBackgroundProcessesTool(const ShellSetup& shell);
 std::unique_ptr<Tool> makeReadBackgroundOutputTool(const ShellSetup& shell);
+std::unique_ptr<Tool> makeWriteTodosTool(const ToolContext& context);
 // Writes only this file (the global GEMINI.md), outside the workspace on purpose.
 std::unique_ptr<Tool> makeSaveMemoryTool(const std::string& globalMemoryFile);
 

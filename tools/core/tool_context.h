@@ -3,8 +3,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 
+#include "protocol/acp/updates.h"
 #include "tools/core/file_store.h"
 #include "tools/core/workspace.h"
 
@@ -27,6 +29,8 @@ struct ToolContext {
   std::string sessionDataDir;  // per-session files (full shell output); created on demand
   // The global GEMINI.md save_memory adds to (absolute); empty: no save_memory.
   std::string globalMemoryFile;
+  // Shows the person the session's plan (write_todos); any thread. Unset: not shown.
+  std::function<void(const acp::PlanUpdate&)> showPlan;
 };
 
 }  // namespace lathe::tools

@@ -189,6 +189,9 @@ void McpClient::installHandlers() {
   peer_->onNotification("notifications/tools/list_changed", [this](const rpc::Incoming&) {
     if (hooks_.onToolsChanged) hooks_.onToolsChanged(*this);
   });
+  peer_->onNotification("notifications/prompts/list_changed", [this](const rpc::Incoming&) {
+    if (hooks_.onPromptsChanged) hooks_.onPromptsChanged(*this);
+  });
   peer_->onNotification("notifications/message", [this](const rpc::Incoming& msg) {
     if (!msg.params) return;
     std::string level = json::getStr(*msg.params, "level").value_or("info");
@@ -282,6 +285,7 @@ Status McpClient::handshake(milliseconds timeout, const CancelToken& cancel) {
   if (http_) http_->setProtocolVersion(protocolVersion_);
   if (const json::Value* caps = json::find(*answer->result, "capabilities"); caps && caps->IsObject()) {
     hasResources_ = json::find(*caps, "resources") != nullptr;
+    hasPrompts_ = json::find(*caps, "prompts") != nullptr;
   }
   if (const json::Value* info = json::find(*answer->result, "serverInfo"); info && info->IsObject()) {
     name_ = json::getStr(*info, "name").value_or("");

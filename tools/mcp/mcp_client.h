@@ -25,6 +25,7 @@
 #include "protocol/base/cancel.h"
 #include "protocol/base/result.h"
 #include "protocol/jsonrpc/peer.h"
+#include "tools/mcp/prompts.h"
 #include "tools/mcp/server_config.h"
 
 namespace lathe::tools::process {
@@ -67,6 +68,8 @@ struct ClientHooks {
   // (alive for the whole callback: it runs on that connection's reader).
   std::function<void(McpClient&)> onToolsChanged;
   std::function<std::vector<std::string>()> rootDirs;  // absolute directories for roots/list
+  // notifications/prompts/list_changed, the same way.
+  std::function<void(McpClient&)> onPromptsChanged;
 };
 
 class McpClient {
@@ -105,6 +108,17 @@ class McpClient {
   Result<rpc::Response> readResource(const std::string& uri, std::chrono::milliseconds timeout,
                                      const CancelToken& cancel);
 
+  // Whether the server said it has prompts (its initialize capabilities);
+  // its prompts are listed (every page) and fetched the same way as its tools.
+  bool hasPrompts() const { return hasPrompts_; }
+  // All pages of prompts/list; the async form runs `done` once on the reading
+  // thread (for re-listing from a notification). mcp_client_prompts.cpp.
+  Result<std::vector<ListedPrompt>> listPrompts(std::chrono::milliseconds timeout, const CancelToken& cancel);
+  void listPromptsAsync(std::function<void(Result<std::vector<ListedPrompt>>)> done);
+  // prompts/get with these arguments (a JSON object of strings); the response owns the result.
+  Result<rpc::Response> getPrompt(const std::string& name, const std::string& argumentsJson,
+                                  std::chrono::milliseconds timeout, const CancelToken& cancel);
+
   // False once the server's output ended (it exited or closed stdout).
   bool alive() const;
   // Why the connection is gone: the exit status and the end of stderr.
@@ -118,6 +132,8 @@ class McpClient {
   void readLoop();
   Result<rpc::Response> await(const std::string& method, const rpc::ParamsWriter& params,
                               std::chrono::milliseconds timeout, const CancelToken& cancel);
+  void promptPage(std::string cursor, std::shared_ptr<std::vector<ListedPrompt>> sofar,
+                  std::shared_ptr<std::function<void(Result<std::vector<ListedPrompt>>)>> done);
   void listPage(std::string cursor, std::shared_ptr<std::vector<ListedTool>> sofar,
                 std::shared_ptr<std::function<void(Result<std::vector<ListedTool>>)>> done);
 
@@ -132,6 +148,7 @@ class McpClient {
   std::atomic<int> badLines_{0};
   std::string protocolVersion_;
   bool hasResources_ = false;
+  bool hasPrompts_ = false;
   std::string name_;
   std::mutex progressMutex_;
   std::map<std::string, std::function<void(const std::string&)>> progress_;  // by progress token

@@ -51,6 +51,9 @@ Result<std::shared_ptr<McpClient>> McpServer::connection(const CancelToken& canc
     if (auto self = weak.lock()) self->refresh(client);
   };
   hooks.rootDirs = env_.rootDirs;
+  hooks.onPromptsChanged = [weak](McpClient& client) {
+    if (auto self = weak.lock()) self->refreshPrompts(client);
+  };
   auto client = McpClient::connect(config_, std::move(hooks), connectTimeout(), both);
   if (!client) return client.error();
   std::shared_ptr<McpClient> live = std::move(client).value();
@@ -62,6 +65,7 @@ Result<std::shared_ptr<McpClient>> McpServer::connection(const CancelToken& canc
     client_ = live;
   }
   registerTools(*tools);
+  listPromptsAtConnect(*live, both);
   return live;
 }
 

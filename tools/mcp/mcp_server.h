@@ -28,6 +28,9 @@ struct ServerEnvironment {
   ToolRegistry* registry = nullptr;
   std::mutex* registryMutex = nullptr;  // shared by a session's servers: naming is then race-free
   std::function<std::vector<std::string>()> rootDirs;
+  // The server's prompts changed (listed at connect, re-listed on
+  // notifications/prompts/list_changed); any thread, must not block long.
+  std::function<void()> promptsChanged;
 };
 
 class McpServer : public std::enable_shared_from_this<McpServer> {
@@ -51,6 +54,14 @@ class McpServer : public std::enable_shared_from_this<McpServer> {
   // One resource, read now, as what the model and the person see.
   ToolResult readResource(const std::string& uri, const CancelToken& cancel);
 
+  // Its prompts as last listed (empty when it has none). mcp_server_prompts.cpp.
+  std::vector<ListedPrompt> prompts() const;
+  // Runs prompts/get with these arguments (a JSON object of strings).
+  Result<std::vector<PromptContent>> getPrompt(const std::string& name, const std::string& argumentsJson,
+                                               const CancelToken& cancel);
+  // Connected now, with a live connection.
+  bool connectedNow();
+
   // Ends the connection for good (no restart after this).
   void shutdown();
 
@@ -61,6 +72,9 @@ class McpServer : public std::enable_shared_from_this<McpServer> {
   std::shared_ptr<McpClient> current();
   void registerTools(const std::vector<ListedTool>& tools);
   void refresh(McpClient& client);  // on that client's reading thread
+  void listPromptsAtConnect(McpClient& client, const CancelToken& cancel);
+  void refreshPrompts(McpClient& client);  // on that client's reading thread
+  void setPrompts(std::vector<ListedPrompt> prompts);
 
   ServerConfig config_;
   ServerEnvironment env_;
@@ -72,6 +86,8 @@ class McpServer : public std::enable_shared_from_this<McpServer> {
   std::mutex refreshMutex_;
   bool refreshing_ = false;
   bool refreshAgain_ = false;
+  mutable std::mutex promptsMutex_;
+  std::vector<ListedPrompt> prompts_;
 };
 
 }  // namespace lathe::tools::mcp

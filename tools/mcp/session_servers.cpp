@@ -34,7 +34,7 @@ void SessionServers::start(std::vector<ServerConfig> configs) {
       notices_.push_back(std::move(text));
       continue;
     }
-    ServerEnvironment env{&registry_, &registryMutex_, [dirs = rootDirs_] { return dirs; }};
+    ServerEnvironment env{&registry_, &registryMutex_, [dirs = rootDirs_] { return dirs; }, promptsListener_};
     auto server = std::make_shared<McpServer>(std::move(config), env);
     servers_.push_back(server);
     ++starting_;
@@ -56,6 +56,10 @@ void SessionServers::run(std::shared_ptr<McpServer> server) {
     std::lock_guard lock(mutex_);
     connected_.push_back(name);
   } else if (started.error().code != Errc::cancelled) {
+    {
+      std::lock_guard lock(mutex_);
+      failures_[name] = started.error().message;
+    }
     notice("MCP server \"" + name + "\" failed to start, so its tools are not available: " + started.error().message);
   }
   std::lock_guard lock(mutex_);
@@ -85,6 +89,63 @@ std::vector<std::string> SessionServers::takeNotices() {
 std::vector<std::string> SessionServers::connected() {
   std::lock_guard lock(mutex_);
   return connected_;
+}
+
+const char* toString(ServerStatus::State state) {
+  switch (state) {
+    case ServerStatus::State::starting: return "starting";
+    case ServerStatus::State::connected: return "connected";
+    case ServerStatus::State::stopped: return "stopped (it starts again at its next call)";
+    case ServerStatus::State::failed: return "failed to start";
+  }
+  return "starting";
+}
+
+void SessionServers::setPromptsListener(std::function<void()> listener) {
+  std::lock_guard lock(mutex_);
+  promptsListener_ = std::move(listener);
+}
+
+std::vector<ServerStatus> SessionServers::status() {
+  std::vector<std::shared_ptr<McpServer>> servers;
+  std::vector<std::string> connected;
+  std::map<std::string, std::string> failures;
+  {
+    std::lock_guard lock(mutex_);
+    servers = servers_;
+    connected = connected_;
+    failures = failures_;
+  }
+  std::vector<ServerStatus> out;
+  for (const auto& server : servers) {
+    ServerStatus status;
+    status.name = server->config().name;
+    if (auto failed = failures.find(status.name); failed != failures.end()) {
+      status.state = ServerStatus::State::failed;
+      status.detail = failed->second;
+    } else if (std::find(connected.begin(), connected.end(), status.name) == connected.end()) {
+      status.state = ServerStatus::State::starting;
+    } else {
+      status.state = server->connectedNow() ? ServerStatus::State::connected : ServerStatus::State::stopped;
+    }
+    status.prompts = server->prompts();
+    out.push_back(std::move(status));
+  }
+  return out;
+}
+
+Result<std::vector<PromptContent>> SessionServers::getPrompt(const std::string& server, const std::string& prompt,
+                                                             const std::string& argumentsJson,
+                                                             const CancelToken& cancel) {
+  std::shared_ptr<McpServer> found;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& s : servers_) {
+      if (s->config().name == server) found = s;
+    }
+  }
+  if (!found) return makeError(Errc::not_found, "MCP server " + server + " is not part of this session");
+  return found->getPrompt(prompt, argumentsJson, cancel);
 }
 
 void SessionServers::shutdown() {

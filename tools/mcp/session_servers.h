@@ -10,6 +10,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -17,12 +18,22 @@
 #include <vector>
 
 #include "tools/core/registry.h"
+#include "tools/mcp/prompts.h"
 #include "tools/mcp/server_config.h"
 
 namespace lathe::tools::mcp {
 
 class McpServer;
 class ServerDirectory;
+
+// One server as the person should see it (/mcp): how it stands and what it offers.
+struct ServerStatus {
+  std::string name;
+  enum class State { starting, connected, stopped, failed } state = State::starting;
+  std::string detail;  // why it failed; empty otherwise
+  std::vector<ListedPrompt> prompts;
+};
+const char* toString(ServerStatus::State state);
 
 class SessionServers {
  public:
@@ -42,6 +53,15 @@ class SessionServers {
   // The names of the servers that are connected (for tests and diagnostics).
   std::vector<std::string> connected();
 
+  // Called (on any thread, no lock held) whenever some server's prompts
+  // changed; set before start().
+  void setPromptsListener(std::function<void()> listener);
+  // Every server started so far, in start order.
+  std::vector<ServerStatus> status();
+  // Runs one server's prompt (prompts/get).
+  Result<std::vector<PromptContent>> getPrompt(const std::string& server, const std::string& prompt,
+                                               const std::string& argumentsJson, const CancelToken& cancel);
+
   void shutdown();
 
  private:
@@ -58,6 +78,8 @@ class SessionServers {
   std::vector<std::string> connected_;
   std::vector<std::thread> starters_;
   std::vector<std::string> notices_;
+  std::map<std::string, std::string> failures_;  // server name → why it failed to start
+  std::function<void()> promptsListener_;
   std::shared_ptr<ServerDirectory> directory_;  // what the resource tools see
   bool resourceToolsAdded_ = false;              // guarded by registryMutex_
   int starting_ = 0;
