@@ -31,7 +31,7 @@ if [ -n "$ASAN_SYMBOLIZER_PATH" ]; then TSAN_OPTIONS="$TSAN_OPTIONS:external_sym
 say "ASan+UBSan build ($ASAN)"
 bash "$ROOT/scripts/lathe-sanitize-build.sh" "$ASAN" address,undefined lathe fake_gemini fuzz_all \
   protocol_tests tools_tests engine_tests support_tests e2e_tests server_tests syntax_tests shell_exec_tests shell_tests \
-  process_tests mcp_tests discovery_tests
+  process_tests mcp_tests discovery_tests memory_tests
 (cd "$ASAN" && flock "$LOCK" ctest --output-on-failure --parallel "$JOBS" --timeout 300 -E 'acpx_e2e')
 
 say "fuzz targets"

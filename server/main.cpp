@@ -38,6 +38,13 @@ std::string userSettingsPath() {
   return home && *home ? std::string(home) + "/.gemini/settings.json" : std::string();
 }
 
+// Gemini CLI's folder (~/.gemini): under $GEMINI_CLI_HOME, else $HOME; empty without either.
+std::string geminiDirectory() {
+  const char* home = std::getenv("GEMINI_CLI_HOME");
+  if (!home || !*home) home = std::getenv("HOME");
+  return home && *home ? std::string(home) + "/.gemini" : std::string();
+}
+
 // Gemini CLI's settings: the user's, the workspace's (for `run`; the
 // programs it defines are the session's, under consent), then --settings.
 Result<engine::Settings> loadSettings(const server::Options& options, const std::string& cwd) {
@@ -117,6 +124,9 @@ Result<engine::AgentConfig> buildConfig(const server::Options& options, const st
   config.mcpAllowed = settings->mcpAllowed;
   config.mcpExcluded = settings->mcpExcluded.value_or(std::vector<std::string>{});
   config.userSettingsPath = userSettingsPath();
+  config.memory.globalDir = geminiDirectory();
+  if (settings->contextFileNames) config.memory.fileNames = *settings->contextFileNames;
+  if (settings->contextDiscoveryMaxDirs) config.memory.maxScanDirs = static_cast<size_t>(*settings->contextDiscoveryMaxDirs);
   config.trustWorkspace = options.trustWorkspace;
   config.shell.sandbox = options.sandbox || settings->sandbox.value_or(false);
   config.shell.sandboxNetwork = options.sandboxNetwork || settings->sandboxNetwork.value_or(false);

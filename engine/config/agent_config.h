@@ -15,6 +15,7 @@
 #include "engine/scheduler/approval_policy.h"
 #include "engine/model/model_provider.h"
 #include "tools/core/tool_context.h"
+#include "tools/memory/context_files.h"
 #include "tools/shell/shell_setup.h"
 
 namespace lathe::engine {
@@ -35,6 +36,9 @@ struct AgentConfig {
   std::vector<std::string> allowedTools;  // settings tools.allowed
   std::string dataDir;                    // per-session files go in dataDir/<sessionId>
   ContextOptions context;                 // compression, output budgets, loop detection
+  // Context files (GEMINI.md): names, the global folder, scan bounds. The
+  // global memory file save_memory adds to is globalDir/<first name>.
+  tools::ContextFileOptions memory;
   // Programs the user's settings start (MCP servers, discovery commands);
   // a workspace's are read per session and wait for consent.
   ProgramSettings programs;

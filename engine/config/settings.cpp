@@ -3,6 +3,7 @@
 
 #include "engine/config/program_settings_decode.h"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -42,6 +43,37 @@ std::string stripJsonComments(const std::string& text) {
 
 namespace {
 constexpr int64_t kDefaultSummaryTokens = 2000;  // a summary's budget when the setting names none
+
+// A context file name is a plain file name: it is looked up in every folder
+// from the project root down, and a path there could reach anywhere.
+bool plainFileName(const std::string& name) {
+  return !name.empty() && name != "." && name != ".." && name.find('/') == std::string::npos &&
+         name.find('\0') == std::string::npos;
+}
+
+void readContextSettings(const std::string& path, json::Reader& context, Settings& settings) {
+  if (const json::Value* name = json::find(*context.value(), "fileName")) {
+    std::vector<std::string> names;
+    if (name->IsString()) {
+      names.emplace_back(name->GetString(), name->GetStringLength());
+    } else if (auto list = context.optStrings("fileName")) {
+      names = *list;
+    }
+    bool good = !names.empty() && std::all_of(names.begin(), names.end(), plainFileName);
+    if (good) {
+      settings.contextFileNames = std::move(names);
+    } else if (context.ok()) {
+      context.fail(path + ".context.fileName", "must be a file name or a non-empty list of file names (no folders)");
+    }
+  }
+  if (auto dirs = context.optNumber("discoveryMaxDirs")) {
+    if (*dirs >= 0 && *dirs <= 100000) {
+      settings.contextDiscoveryMaxDirs = static_cast<int64_t>(*dirs);
+    } else {
+      context.fail(path + ".context.discoveryMaxDirs", "must be a number of folders from 0 to 100000");
+    }
+  }
+}
 }  // namespace
 
 Result<std::optional<json::Document>> readSettingsDocument(const std::string& path) {
@@ -146,6 +178,7 @@ Status mergeSettingsFile(const std::string& path, Settings& settings, SettingsSc
   if (scope == SettingsScope::user) {
     decodeProgramSettings(r, tools::mcp::ServerConfig::Origin::userSettings, env, settings.programs);
   }
+  if (auto context = r.optObject("context")) readContextSettings(path, *context, settings);
   if (auto general = r.optObject("general")) {
     if (auto mode = general->optStr("defaultApprovalMode")) settings.approvalMode = mode;
   }

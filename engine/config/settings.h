@@ -35,6 +35,8 @@ struct Settings {
   std::map<std::string, int64_t> summarizeToolOutput;    // model.summarizeToolOutput: tool -> tokenBudget
   std::optional<std::vector<std::string>> mcpAllowed;    // mcp.allowed: only these servers start; their calls run unasked
   std::optional<std::vector<std::string>> mcpExcluded;   // mcp.excluded: these servers never start
+  std::optional<std::vector<std::string>> contextFileNames;  // context.fileName: a name or a list of names
+  std::optional<int64_t> contextDiscoveryMaxDirs;        // context.discoveryMaxDirs: folders scanned below a root
   // mcpServers and the discovery commands of the user's files (a workspace's
   // are read per session, under consent: workspace_programs.h).
   ProgramSettings programs;

@@ -316,6 +316,7 @@ ToolScheduler::Outcome ToolScheduler::runOne(const FunctionCall& call, const Can
     return run.finish(CallState::cancelled, "Cancelled: the user stopped the turn.", forPerson);
   }
   if (result.error) return run.finish(CallState::error, result.error->message);
+  addFoundContext(*prepared.tool, *prepared.invocation, result);
   if (!result.tailToolCallRequest || depth >= kMaxTailDepth) return run.succeed(result);
 
   // The tool asked for another to run right after it: the model sees the
@@ -327,6 +328,18 @@ ToolScheduler::Outcome ToolScheduler::runOne(const FunctionCall& call, const Can
   tailOutcome.inlineParts.insert(tailOutcome.inlineParts.begin(), std::make_move_iterator(first.inlineParts.begin()),
                                  std::make_move_iterator(first.inlineParts.end()));
   return tailOutcome;
+}
+
+// A call that read, searched or edited inside a folder holding a context file
+// the model has not seen yet brings that file along, after its own result.
+void ToolScheduler::addFoundContext(const tools::Tool& tool, const tools::ToolInvocation& invocation,
+                                    tools::ToolResult& result) const {
+  const tools::Kind kind = tool.kind();
+  if (!contextSource_ || (kind != tools::Kind::read && kind != tools::Kind::search && kind != tools::Kind::edit)) return;
+  std::vector<std::string> paths;
+  for (const auto& location : invocation.locations()) paths.push_back(location.path);
+  if (paths.empty()) return;
+  if (std::string found = contextSource_(paths); !found.empty()) result.llmContent.push_back(tools::LlmPart{std::move(found), {}, {}});
 }
 
 // Looks the tool up, checks the arguments, builds the invocation and announces

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -33,6 +34,11 @@ class ToolScheduler {
   // True when the last run() ended because the editor cancelled a permission
   // question: the turn ends as cancelled.
   bool cancelledByPerson() const { return cancelledByPerson_; }
+  // Text to add to the result of a call that read, searched or edited these
+  // paths (context files found just in time); called on worker threads, so
+  // it must be thread-safe. Set before the first run().
+  using ContextSource = std::function<std::string(const std::vector<std::string>& paths)>;
+  void setContextSource(ContextSource source) { contextSource_ = std::move(source); }
 
  private:
   struct Outcome {
@@ -57,6 +63,7 @@ class ToolScheduler {
   acp::RequestPermissionRequest permissionRequest(const CallRun& run, const Prepared& prepared,
                                                   tools::ConfirmationDetails& details) const;
   bool isReadOnlyCall(const FunctionCall& call) const;
+  void addFoundContext(const tools::Tool& tool, const tools::ToolInvocation& invocation, tools::ToolResult& result) const;
   std::string nextCallId();
 
   const tools::ToolRegistry& registry_;
@@ -67,6 +74,7 @@ class ToolScheduler {
   SessionApprovals approvals_;
   std::atomic<uint64_t> nextId_{0};
   std::atomic<bool> cancelledByPerson_{false};
+  ContextSource contextSource_;
 };
 
 }  // namespace lathe::engine

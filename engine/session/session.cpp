@@ -26,6 +26,7 @@ tools::ToolContext makeToolContext(const std::string& id, std::shared_ptr<const 
   context.limits = config.toolLimits;
   context.web = config.webFetch;
   if (!config.dataDir.empty()) context.sessionDataDir = config.dataDir + "/" + id;
+  context.globalMemoryFile = tools::globalMemoryFile(config.memory);
   // Through the session's editor: the plan is recorded and replayed on load.
   context.showPlan = [&editor, id](const acp::PlanUpdate& plan) { editor.sendUpdate(id, plan); };
   return context;
@@ -96,6 +97,7 @@ Session::Session(std::string id, std::shared_ptr<const tools::Workspace> workspa
       model_(config.model),
       registry_(tools::ToolFilter{config.coreTools, config.excludeTools}),
       commands_([this](const acp::AvailableCommandsUpdate& update) { editor_.sendUpdate(id_, update); }),
+      memory_(std::make_shared<ProjectMemory>(workspace_, config.memory)),
       systemPrompt_(buildSystemPrompt(*workspace_)),
       scheduler_(registry_, editor_, id_, mode_, configuredApprovals(config.allowedTools, config.excludeTools,
                                                              unaskedMcpServers(config.programs, config.mcpAllowed))),
@@ -104,6 +106,13 @@ Session::Session(std::string id, std::shared_ptr<const tools::Workspace> workspa
   // Web tools ask the session's current model; they live in registry_, so never outlive this session.
   context.model = std::make_shared<OneShotAdapter>(config.provider, [this] { return model(); });
   tools::registerBuiltinTools(registry_, context, config.shell);
+  scheduler_.setContextSource([memory = memory_](const std::vector<std::string>& paths) { return memory->contextFor(paths); });
+}
+
+ProjectMemory::Loaded Session::refreshMemory(const CancelToken& cancel) {
+  ProjectMemory::Loaded loaded = memory_->load(cancel);
+  systemPrompt_ = buildSystemPrompt(*workspace_, memory_->promptSection());
+  return loaded;
 }
 
 std::string Session::model() const {
@@ -190,6 +199,8 @@ std::vector<Part> Session::runCalls(const std::vector<FunctionCall>& calls, cons
 }
 
 Result<acp::StopReason> Session::prompt(const std::vector<acp::ContentBlock>& blocks, const CancelToken& cancel) {
+  // Context files load on the turn's thread, never on the thread that made the session.
+  if (!memory_->loaded()) refreshMemory(cancel);
   auto result = runTurn(blocks, cancel);
   if (result && *result != acp::StopReason::cancelled && !cancel.cancelled()) {
     for (const auto& hook : hooks_) hook->afterTurn(history_, cancel);

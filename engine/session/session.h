@@ -12,6 +12,7 @@
 
 #include "engine/commands/command_registry.h"
 #include "engine/config/agent_config.h"
+#include "engine/context/project_memory.h"
 #include "engine/model/content.h"
 #include "engine/scheduler/tool_scheduler.h"
 #include "engine/session/editor_client.h"
@@ -58,6 +59,12 @@ class Session {
   void startMcpServers(std::vector<tools::mcp::ServerConfig> servers) { mcp_.start(std::move(servers)); }
   tools::mcp::SessionServers& mcpServers() { return mcp_; }
 
+  // The context files (GEMINI.md) of this session; loaded at the first turn.
+  ProjectMemory& memory() { return *memory_; }
+  // Loads them again and rebuilds the system prompt with them (the turn's
+  // thread, or before the first turn).
+  ProjectMemory::Loaded refreshMemory(const CancelToken& cancel);
+
   // A recorded conversation to go on with (session/load); before the first turn.
   void restoreHistory(History history) { history_ = std::move(history); }
 
@@ -91,6 +98,7 @@ class Session {
   CommandRegistry commands_;
   std::vector<tools::ToolDeclaration> declarations_;
   uint64_t declarationsGeneration_ = ~uint64_t{0};
+  std::shared_ptr<ProjectMemory> memory_;  // shared with the scheduler's context source
   std::string systemPrompt_;
   ToolScheduler scheduler_;
   History history_;

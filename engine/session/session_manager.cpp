@@ -8,6 +8,7 @@
 
 #include "engine/commands/builtin_commands.h"
 #include "engine/context/context_hooks.h"
+#include "engine/context/memory_command.h"
 #include "engine/session/session_programs.h"
 #include "tools/mcp/acp_servers.h"
 #include "engine/persistence/session_meta.h"
@@ -72,6 +73,7 @@ Result<std::shared_ptr<Session>> SessionManager::assemble(const std::string& id,
       config_, editor_, session->registry()));
   addContextHooks(*session);
   addBuiltinCommands(*session);
+  addMemoryCommand(*session);
   return session;
 }
 

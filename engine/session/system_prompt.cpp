@@ -7,7 +7,7 @@
 
 namespace lathe::engine {
 
-std::string buildSystemPrompt(const tools::Workspace& workspace) {
+std::string buildSystemPrompt(const tools::Workspace& workspace, const std::string& context) {
   std::string prompt =
       "You are Lathe, a coding agent working inside a programmer's editor. You help with software "
       "engineering tasks in the workspace: reading and explaining code, finding things, fixing bugs, "
@@ -32,6 +32,7 @@ std::string buildSystemPrompt(const tools::Workspace& workspace) {
   std::time_t now = std::time(nullptr);
   char date[32];
   if (std::strftime(date, sizeof date, "%Y-%m-%d", std::localtime(&now)) > 0) prompt += std::string("Today: ") + date + "\n";
+  prompt += context;
   return prompt;
 }
 

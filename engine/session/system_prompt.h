@@ -7,6 +7,7 @@
 
 namespace lathe::engine {
 
-std::string buildSystemPrompt(const tools::Workspace& workspace);
+// `context`: the context files' section (ProjectMemory::promptSection), last.
+std::string buildSystemPrompt(const tools::Workspace& workspace, const std::string& context = {});
 
 }  // namespace lathe::engine

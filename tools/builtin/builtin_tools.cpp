@@ -19,6 +19,7 @@ void registerBuiltinTools(ToolRegistry& registry, const ToolContext& context, co
   for (auto& tool : builtins) {
     if (tool) (void)registry.add(std::move(tool));
   }
+  if (!context.globalMemoryFile.empty()) (void)registry.add(makeSaveMemoryTool(context.globalMemoryFile));
   (void)registry.addAlias("search_file_content", "grep_search");  // Gemini CLI's older name
 }
 

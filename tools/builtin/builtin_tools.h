@@ -30,5 +30,7 @@ std::unique_ptr<Tool> makeWriteTodosTool(const ToolContext& context);
 std::unique_ptr<Tool> makeWebFetchTool(const ToolContext& context);
 // Null when the context's model cannot search the web (google_web_search is then not declared).
 std::unique_ptr<Tool> makeWebSearchTool(const ToolContext& context);
+// Writes only this file (the global GEMINI.md), outside the workspace on purpose.
+std::unique_ptr<Tool> makeSaveMemoryTool(const std::string& globalMemoryFile);
 
 }  // namespace lathe::tools

@@ -44,6 +44,8 @@ struct ToolContext {
   std::shared_ptr<FileStore> files;  // edits go through it (disk or editor)
   ToolLimits limits;
   std::string sessionDataDir;  // per-session files (full shell output); created on demand
+  // The global GEMINI.md save_memory adds to (absolute); empty: no save_memory.
+  std::string globalMemoryFile;
   // Shows the person the session's plan (write_todos); any thread. Unset: not shown.
   std::function<void(const acp::PlanUpdate&)> showPlan;
   WebFetchOptions web;

@@ -88,6 +88,14 @@ class ReadManyInvocation final : public ToolInvocation {
     return text;
   }
 
+  // Known once the call ran: the folders of the files it read (so context
+  // files there can join the result just in time).
+  std::vector<Location> locations() const override {
+    std::vector<Location> out;
+    for (const auto& dir : readDirs_) out.push_back(Location{dir, std::nullopt});
+    return out;
+  }
+
   ToolResult execute(const CancelToken& cancel, const OutputSink&) override {
     std::set<std::string> files;
     std::vector<Skipped> skipped;
@@ -95,6 +103,9 @@ class ReadManyInvocation final : public ToolInvocation {
       if (auto failed = collect(root, cancel, files, skipped)) return *failed;
     }
     if (cancel.cancelled()) return ToolResult::failure(ErrorType::cancelled, "Cancelled");
+    std::set<std::string> dirs;
+    for (const auto& file : files) dirs.insert(file.substr(0, std::max<size_t>(file.find_last_of('/'), 1)));
+    readDirs_.assign(dirs.begin(), dirs.end());
     return readAll(files, skipped, cancel);
   }
 
@@ -343,6 +354,7 @@ class ReadManyInvocation final : public ToolInvocation {
 
   ToolContext context_;
   ReadManyParams params_;
+  std::vector<std::string> readDirs_;  // set by execute()
 };
 
 class ReadManyFilesTool final : public Tool {
