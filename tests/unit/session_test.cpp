@@ -349,7 +349,7 @@ TEST_CASE("settings tools.core and tools.exclude decide which tools a session de
   AgentConfig excluded;
   excluded.excludeTools = {"run_shell_command", "write_file"};
   auto rest = names(excluded);
-  CHECK(rest.size() == 10);
+  CHECK(rest.size() == 11);
   CHECK(std::find(rest.begin(), rest.end(), "run_shell_command") == rest.end());
   CHECK(std::find(rest.begin(), rest.end(), "write_file") == rest.end());
 }
