@@ -19,6 +19,19 @@
 
 namespace lathe::engine {
 
+struct Settings;  // engine/config/settings.h
+
+// What a workspace's settings never override: the --settings file (read
+// after the workspace's, so applied again over it) and what the command line
+// or the environment set.
+struct SettingsOverrides {
+  std::shared_ptr<const Settings> lastFile;  // --settings; null: none
+  bool model = false;           // -m, GEMINI_MODEL, OPENAI_MODEL
+  bool approvalMode = false;    // --approval-mode, --yolo
+  bool sandbox = false;         // -s/--sandbox
+  bool sandboxNetwork = false;  // --sandbox-network
+};
+
 struct AgentConfig {
   std::string model = "gemini-2.5-pro";  // for new sessions
   std::vector<std::string> modelChoices;  // offered in the editor's model picker, `model` first
@@ -43,6 +56,9 @@ struct AgentConfig {
   std::string stateDir;          // Lathe's state: remembered workspace consent; empty: nothing remembered
   bool readWorkspacePrograms = true;  // a session reads its workspace's .gemini/settings.json programs
   bool trustWorkspace = false;        // --trust-workspace: they start without asking
+  // Sessions merge their workspace's other settings over this config
+  // (engine/config/workspace_settings.h); these still win over them.
+  SettingsOverrides overrides;
   size_t sessionListPage = 50;        // sessions per session/list page (small in tests, to page)
 };
 

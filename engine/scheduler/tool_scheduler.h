@@ -33,6 +33,9 @@ class ToolScheduler {
   // True when the last run() ended because the editor cancelled a permission
   // question: the turn ends as cancelled.
   bool cancelledByPerson() const { return cancelledByPerson_; }
+  // Adds approvals granted after the session started (a workspace's
+  // settings the person allowed at its first turn). Any thread.
+  void grant(const SessionApprovals& more);
 
  private:
   struct Outcome {

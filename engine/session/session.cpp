@@ -96,6 +96,12 @@ Session::Session(std::string id, std::shared_ptr<const tools::Workspace> workspa
   tools::registerBuiltinTools(registry_, makeToolContext(id_, workspace_, config, editor_), config.shell);
 }
 
+Session::Session(std::string id, std::shared_ptr<const tools::Workspace> workspace,
+                 std::shared_ptr<const AgentConfig> config, EditorClient& editor)
+    : Session(std::move(id), std::move(workspace), *config, editor) {
+  ownConfig_ = std::move(config);  // config_ refers to it; the argument kept it alive until now
+}
+
 std::string Session::model() const {
   std::lock_guard lock(modelMutex_);
   return model_;
