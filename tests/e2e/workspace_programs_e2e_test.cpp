@@ -196,7 +196,7 @@ TEST_CASE("e2e: 'never' is remembered, bad discovery output is told, the session
   CHECK(joinedText(outcome.updates, "agent_message_chunk") == "Still here.");
 }
 
-TEST_CASE("e2e: a broken workspace settings file is told naming file and field; the session starts nothing and works",
+TEST_CASE("e2e: a broken workspace settings file is told naming file and field and the session starts nothing and works",
           "[e2e][consent]") {
   Home home;
   TempDir ws;

@@ -153,7 +153,7 @@ TEST_CASE("e2e workspace settings: tools.allowed runs a shell command unasked wi
   CHECK(fs::exists(ws.path / "made.txt"));
 }
 
-TEST_CASE("e2e workspace settings: consent given at the first turn applies tools.allowed at once, 'always' is remembered",
+TEST_CASE("e2e workspace settings: consent given at the first turn applies tools.allowed at once and 'always' is remembered",
           "[e2e][wsettings]") {
   Home home;
   TempDir ws;
@@ -183,13 +183,27 @@ TEST_CASE("e2e workspace settings: consent given at the first turn applies tools
   CHECK_FALSE(fs::exists(ws.path / "made.txt"));
 }
 
-TEST_CASE("e2e workspace settings: a yolo mode applies only with consent", "[e2e][wsettings]") {
+TEST_CASE("e2e workspace settings: a yolo mode applies only with consent and at once when given at the first turn",
+          "[e2e][wsettings]") {
   Home home;
   TempDir ws;
   writeFile(ws.path / ".gemini/settings.json", R"({"general": {"defaultApprovalMode": "yolo"}})");
   {
     Agent agent(home, "reject_once");
     CHECK(newSessionMode(*agent.client, ws.str()) == "default");
+  }
+  {
+    // Allowed at the first turn: the mode switches then (and says so), the command runs unasked.
+    Agent agent(home, "allow_once");
+    std::string session = agent.client->newSession(ws.str());
+    auto outcome = shellTurn(agent, session);
+    REQUIRE(outcome.stopReason == "end_turn");
+    auto modes = ofKind(outcome.updates, "current_mode_update");
+    REQUIRE(modes.size() == 1);
+    CHECK(field(modes[0], "currentModeId") == "yolo");
+    CHECK(asks(*agent.client).size() == 1);
+    CHECK(fs::exists(ws.path / "made.txt"));
+    checkAgainstSchema(*agent.client);
   }
   Agent trusted(home, "reject_once", {"--trust-workspace"});
   CHECK(newSessionMode(*trusted.client, ws.str()) == "yolo");
@@ -200,7 +214,7 @@ TEST_CASE("e2e workspace settings: a yolo mode applies only with consent", "[e2e
   CHECK(newSessionMode(*agent.client, planned.str()) == "plan");
 }
 
-TEST_CASE("e2e workspace settings: a broken file is told once, naming file and field; the session works",
+TEST_CASE("e2e workspace settings: a broken file is told once naming file and field and the session works",
           "[e2e][wsettings]") {
   Home home;
   TempDir ws;

@@ -153,7 +153,7 @@ TEST_CASE("workspace settings: provider and picker stay the person's") {
   CHECK(ws.tuning.modelChoices.empty());
 }
 
-TEST_CASE("workspace settings: absent, the person's own, or broken") {
+TEST_CASE("workspace settings: absent or the person's own or broken") {
   testing::TempDir empty;
   auto none = readWorkspaceSettings(empty.str(), "");
   REQUIRE(none);
