@@ -18,9 +18,10 @@
 //     mcp.allowed (it also makes those servers' calls run unasked),
 //     tools.sandbox: false, tools.sandboxNetwork: true
 //     (always treated as widening, whether or not the seal is on: fail closed)
+//     `trust` on a workspace's MCP servers (part of the programs' consent text:
+//     session_programs.cpp keeps it once allowed)
 //   never from a workspace
-//     model.provider and model.choices (one provider and picker per process),
-//     `trust` on a workspace's MCP servers (their calls are always asked about)
+//     model.provider and model.choices (one provider and picker per process)
 //
 // The consent text covers the widening keys' values, so changing one asks
 // again. Pure functions; any thread.

@@ -58,7 +58,9 @@ void SessionPrograms::start(bool workspaceAllowed, const CancelToken& cancel) {
   const ProgramSettings* workspace = workspaceAllowed ? &setup_.workspace->programs : nullptr;
   discover(config_.programs, workspace, cancel);
   if (!workspace) return;
-  auto servers = mcpServersFromSettings(ProgramSettings{}, workspace, config_.mcpAllowed, config_.mcpExcluded);
+  // Consent covers the servers' `trust` too (it is in the consented text).
+  auto servers = mcpServersFromSettings(ProgramSettings{}, workspace, config_.mcpAllowed, config_.mcpExcluded,
+                                        /*keepWorkspaceTrust=*/true);
   if (servers.empty()) return;
   if (setup_.startMcpServers) {
     setup_.startMcpServers(std::move(servers));

@@ -52,7 +52,7 @@ std::string describePrograms(const WorkspacePrograms& programs) {
     } else {
       out += "- MCP server \"" + server.name + "\" at " + std::get<HttpTransport>(server.transport).url;
     }
-    if (server.trust) out += " (its trust: true is ignored: its calls are asked about)";
+    if (server.trust) out += " with trust: true (its tools run without asking)";
     out += "\n";
   }
   if (programs.programs.discoveryCommand) out += "- tool discovery: `" + *programs.programs.discoveryCommand + "`\n";

@@ -262,6 +262,6 @@ TEST_CASE("e2e: a workspace's MCP servers are asked about too, and refused they 
   REQUIRE(asks.size() == 1);
   std::string shown = json::stringify(*asks[0]);
   CHECK_THAT(shown, Catch::Contains("MCP server \\\"repo-server\\\": `touch "));
-  CHECK_THAT(shown, Catch::Contains("trust: true is ignored"));
+  CHECK_THAT(shown, Catch::Contains("with trust: true (its tools run without asking)"));
   CHECK_FALSE(fs::exists(marker));
 }
