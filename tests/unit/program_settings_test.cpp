@@ -147,7 +147,7 @@ TEST_CASE("mcpServers: bad entries are errors naming the file and the field") {
   }
 }
 
-TEST_CASE("a workspace's file does not start programs by itself; its mcp.allowed is read, for consent") {
+TEST_CASE("a workspace's file does not start programs by itself and its mcp.allowed is read for consent") {
   auto settings = load(R"J({"mcpServers": {"s": {"command": "evil"}}, "mcp": {"allowed": ["s"], "excluded": ["x"]},
                            "tools": {"discoveryCommand": "evil", "callCommand": "evil", "exclude": ["glob"]}})J",
                        SettingsScope::workspace);
