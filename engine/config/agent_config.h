@@ -54,7 +54,7 @@ struct AgentConfig {
   std::vector<std::string> mcpExcluded;                // settings mcp.excluded
   std::string userSettingsPath;  // the user's settings.json (a workspace at home is not a workspace's)
   std::string stateDir;          // Lathe's state: remembered workspace consent; empty: nothing remembered
-  bool readWorkspacePrograms = true;  // a session reads its workspace's .gemini/settings.json programs
+  bool readWorkspacePrograms = true;  // a session reads its workspace's .gemini/settings.json (settings and programs)
   bool trustWorkspace = false;        // --trust-workspace: they start without asking
   // Sessions merge their workspace's other settings over this config
   // (engine/config/workspace_settings.h); these still win over them.
