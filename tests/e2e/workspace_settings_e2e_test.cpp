@@ -267,3 +267,25 @@ TEST_CASE("e2e workspace settings: session/load applies the loaded session's wor
   REQUIRE(requests.size() == 1);
   CHECK_FALSE(declares(requests[0].body, "write_file"));
 }
+
+TEST_CASE("e2e workspace settings: lathe run reads the workspace's file the same way", "[e2e][wsettings]") {
+  Home home;
+  TempDir ws;
+  const std::string reply =
+      R"({"method":"generateContentStream","response":[{"candidates":[{"content":{"role":"model","parts":[{"text":"ok"}]},"finishReason":"STOP"}]}]})";
+  fs::path replay = home.state.path / "replay.jsonl";
+  writeFile(replay, reply + "\n");
+  // Broken: told on stderr, the answer still comes (before, `run` refused to start).
+  writeFile(ws.path / ".gemini/settings.json", R"({"model": {"compressionThreshold": "high"}})");
+  auto broken = runLathe({"run", "--fake-responses", replay.string(), "hello"}, ws.str(), home.env());
+  INFO(broken.err);
+  CHECK(broken.status.success());
+  CHECK(broken.out == "ok\n");
+  CHECK_THAT(broken.err, Catch::Contains(".gemini/settings.json.model.compressionThreshold"));
+  // Widening without a terminal to ask: ignored, and said so.
+  writeFile(ws.path / ".gemini/settings.json", R"({"general": {"defaultApprovalMode": "yolo"}})");
+  auto widening = runLathe({"run", "--fake-responses", replay.string(), "hello"}, ws.str(), home.env());
+  INFO(widening.err);
+  CHECK(widening.status.success());
+  CHECK_THAT(widening.err, Catch::Contains("Lathe ignored general.defaultApprovalMode"));
+}
