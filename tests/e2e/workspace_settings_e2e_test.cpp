@@ -239,7 +239,8 @@ TEST_CASE("e2e workspace settings: a broken file is told once naming file and fi
   checkAgainstSchema(*agent.client);
 }
 
-TEST_CASE("e2e workspace settings: session/load applies the loaded session's workspace settings", "[e2e][wsettings]") {
+TEST_CASE("e2e workspace settings: session/load and session/resume apply the session's workspace settings",
+          "[e2e][wsettings]") {
   Home home;
   TempDir ws;
   std::string id;
@@ -251,21 +252,25 @@ TEST_CASE("e2e workspace settings: session/load applies the loaded session's wor
     CHECK(declares(agent.fake->generateRequests()[0].body, "write_file"));
   }
   writeFile(ws.path / ".gemini/settings.json", R"({"tools": {"exclude": ["write_file"]}})");
-  Agent agent(home, "reject_once");
-  Message loaded = agent.client->call("session/load", json::build([&](json::Writer& w) {
+  const std::string params = json::build([&](json::Writer& w) {
     w.StartObject();
     json::put(w, "sessionId", id);
     json::put(w, "cwd", ws.str());
     json::put(w, "mcpServers", json::Raw{"[]"});
     w.EndObject();
-  }));
-  REQUIRE(loaded);
-  REQUIRE(member(*loaded, "result"));
-  agent.fake->push(ScriptedReply::text("second"));
-  REQUIRE(agent.client->prompt(id, "again").stopReason == "end_turn");
-  auto requests = agent.fake->generateRequests();
-  REQUIRE(requests.size() == 1);
-  CHECK_FALSE(declares(requests[0].body, "write_file"));
+  });
+  for (const char* method : {"session/load", "session/resume"}) {
+    INFO(method);
+    Agent agent(home, "reject_once");
+    Message reopened = agent.client->call(method, params);
+    REQUIRE(reopened);
+    REQUIRE(member(*reopened, "result"));
+    agent.fake->push(ScriptedReply::text("again"));
+    REQUIRE(agent.client->prompt(id, "again").stopReason == "end_turn");
+    auto requests = agent.fake->generateRequests();
+    REQUIRE(requests.size() == 1);
+    CHECK_FALSE(declares(requests[0].body, "write_file"));
+  }
 }
 
 TEST_CASE("e2e workspace settings: lathe run reads the workspace's file the same way", "[e2e][wsettings]") {
