@@ -75,7 +75,8 @@ Result<acp::NewSessionResponse> AcpAgent::createSession(const acp::NewSessionReq
   if (!id) return id.error();
   acp::NewSessionResponse response;
   response.sessionId = *id;
-  response.currentModeId = engine::toString(sessions_.initialMode());
+  auto mode = sessions_.modeOf(*id);
+  response.currentModeId = engine::toString(mode ? *mode : sessions_.initialMode());
   response.availableModes = engine::SessionManager::availableModes();
   if (auto options = sessions_.configOptions(*id)) response.configOptions = std::move(options).value();
   return response;

@@ -38,8 +38,9 @@ Options:
   -s, --sandbox                  run shell commands under bubblewrap (workspace writable, no network)
   --sandbox-network              let sandboxed commands use the network
   --trust-workspace              start the MCP servers and discovery commands the workspace's
-                                 .gemini/settings.json defines without asking (else `run` asks on a
-                                 terminal; without one they do not start)
+                                 .gemini/settings.json defines, and apply its settings that let
+                                 more run unasked, without asking (else `run` asks on a terminal;
+                                 without one they do not apply)
   --max-turns N                  model requests allowed in one prompt turn (default: 100)
   --provider API                 gemini (default) or openai (any OpenAI-compatible Chat Completions API)
   --openai-base-url URL          the OpenAI-compatible endpoint (or OPENAI_BASE_URL)

@@ -45,22 +45,24 @@ std::string geminiDirectory() {
   return home && *home ? std::string(home) + "/.gemini" : std::string();
 }
 
-// Gemini CLI's settings: the user's, the workspace's (for `run`; the
-// programs it defines are the session's, under consent), then --settings.
-Result<engine::Settings> loadSettings(const server::Options& options, const std::string& cwd) {
+// Gemini CLI's settings: the user's, then --settings (also kept alone in
+// `last`: it is applied again over each session's workspace settings). A
+// workspace's own file is read per session, `run` included
+// (engine/config/workspace_settings.h).
+Result<engine::Settings> loadSettings(const server::Options& options, std::shared_ptr<const engine::Settings>& last) {
   engine::Settings settings;
-  using Scope = engine::SettingsScope;
-  std::vector<std::pair<std::string, Scope>> files;
-  if (auto user = userSettingsPath(); !user.empty()) files.emplace_back(user, Scope::user);
-  if (options.mode == server::Mode::run) files.emplace_back(cwd + "/.gemini/settings.json", Scope::workspace);
+  if (auto user = userSettingsPath(); !user.empty()) {
+    if (auto status = engine::mergeSettingsFile(user, settings); !status) return status.error();
+  }
   if (!options.settingsPath.empty()) {
     if (!std::filesystem::exists(options.settingsPath)) {
       return makeError(Errc::invalid_params, "--settings file " + options.settingsPath + " does not exist");
     }
-    files.emplace_back(options.settingsPath, Scope::user);
-  }
-  for (const auto& [file, scope] : files) {
-    if (auto status = engine::mergeSettingsFile(file, settings, scope); !status) return status.error();
+    if (auto status = engine::mergeSettingsFile(options.settingsPath, settings); !status) return status.error();
+    auto alone = std::make_shared<engine::Settings>();
+    if (auto status = engine::mergeSettingsFile(options.settingsPath, *alone); !status) return status.error();
+    alone->programs = {};  // its programs are the process's already
+    last = std::move(alone);
   }
   return settings;
 }
@@ -82,8 +84,9 @@ std::vector<std::string> modelChoices(const engine::Settings& settings, engine::
 }
 
 // The process-wide agent settings from flags, environment and settings files.
-Result<engine::AgentConfig> buildConfig(const server::Options& options, const std::string& cwd) {
-  auto settings = loadSettings(options, cwd);
+Result<engine::AgentConfig> buildConfig(const server::Options& options) {
+  std::shared_ptr<const engine::Settings> lastFile;
+  auto settings = loadSettings(options, lastFile);
   if (!settings) return settings.error();
   engine::ProviderOptions providerOptions = options.provider;
   if (auto name = options.modelApi ? options.modelApi : settings->provider) {
@@ -93,6 +96,7 @@ Result<engine::AgentConfig> buildConfig(const server::Options& options, const st
   }
   const bool openai = providerOptions.api == engine::ModelApi::openai;
   auto model = options.model ? options.model : openai ? options.openaiModel : options.geminiModel;
+  const bool modelPinned = model.has_value();
   if (!model) model = settings->model;
   // Only Gemini has a default: an OpenAI-compatible server's models are its own.
   if (!model && openai) return makeError(Errc::invalid_params, "--provider openai needs a model: -m NAME, OPENAI_MODEL or settings model.name");
@@ -128,6 +132,8 @@ Result<engine::AgentConfig> buildConfig(const server::Options& options, const st
   if (settings->contextFileNames) config.memory.fileNames = *settings->contextFileNames;
   if (settings->contextDiscoveryMaxDirs) config.memory.maxScanDirs = static_cast<size_t>(*settings->contextDiscoveryMaxDirs);
   config.trustWorkspace = options.trustWorkspace;
+  config.overrides = {std::move(lastFile), modelPinned, options.approvalMode.has_value(), options.sandbox,
+                      options.sandboxNetwork};
   config.shell.sandbox = options.sandbox || settings->sandbox.value_or(false);
   config.shell.sandboxNetwork = options.sandboxNetwork || settings->sandboxNetwork.value_or(false);
   config.webFetch.allowPrivateHosts = settings->webFetchAllowPrivateHosts.value_or(std::vector<std::string>{});
@@ -184,7 +190,7 @@ int main(int argc, char** argv) {
   std::error_code ec;
   std::string cwd = options->cwd.empty() ? std::filesystem::current_path(ec).string()
                                          : std::filesystem::absolute(options->cwd, ec).string();
-  auto config = buildConfig(*options, cwd);
+  auto config = buildConfig(*options);
   if (!config) {
     std::fprintf(stderr, "lathe: %s\n", config.error().message.c_str());
     return 2;

@@ -20,6 +20,19 @@
 
 namespace lathe::engine {
 
+struct Settings;  // engine/config/settings.h
+
+// What a workspace's settings never override: the --settings file (read
+// after the workspace's, so applied again over it) and what the command line
+// or the environment set.
+struct SettingsOverrides {
+  std::shared_ptr<const Settings> lastFile;  // --settings; null: none
+  bool model = false;           // -m, GEMINI_MODEL, OPENAI_MODEL
+  bool approvalMode = false;    // --approval-mode, --yolo
+  bool sandbox = false;         // -s/--sandbox
+  bool sandboxNetwork = false;  // --sandbox-network
+};
+
 struct AgentConfig {
   std::string model = "gemini-2.5-pro";  // for new sessions
   std::vector<std::string> modelChoices;  // offered in the editor's model picker, `model` first
@@ -46,8 +59,11 @@ struct AgentConfig {
   std::vector<std::string> mcpExcluded;                // settings mcp.excluded
   std::string userSettingsPath;  // the user's settings.json (a workspace at home is not a workspace's)
   std::string stateDir;          // Lathe's state: remembered workspace consent; empty: nothing remembered
-  bool readWorkspacePrograms = true;  // a session reads its workspace's .gemini/settings.json programs
+  bool readWorkspacePrograms = true;  // a session reads its workspace's .gemini/settings.json (settings and programs)
   bool trustWorkspace = false;        // --trust-workspace: they start without asking
+  // Sessions merge their workspace's other settings over this config
+  // (engine/config/workspace_settings.h); these still win over them.
+  SettingsOverrides overrides;
   size_t sessionListPage = 50;        // sessions per session/list page (small in tests, to page)
 };
 

@@ -177,11 +177,11 @@ bool mcpServerPermitted(const std::string& name, const std::optional<std::vector
 
 std::vector<ServerConfig> mcpServersFromSettings(const ProgramSettings& user, const ProgramSettings* workspace,
                                                  const std::optional<std::vector<std::string>>& allowed,
-                                                 const std::vector<std::string>& excluded) {
+                                                 const std::vector<std::string>& excluded, bool keepWorkspaceTrust) {
   std::vector<ServerConfig> merged = user.mcpServers;
   if (workspace) {
     for (ServerConfig server : workspace->mcpServers) {
-      server.trust = false;
+      if (!keepWorkspaceTrust) server.trust = false;
       auto same = std::find_if(merged.begin(), merged.end(), [&](const ServerConfig& s) { return s.name == server.name; });
       if (same != merged.end()) {
         *same = std::move(server);

@@ -37,11 +37,14 @@ std::string expandEnv(std::string_view text, const EnvLookup& lookup);
 // person agreed to them; else null) the workspace's, a later one replacing
 // a server of the same name; without those mcp.excluded names, and only
 // those mcp.allowed names when it is set. A workspace server's `trust` is
-// dropped: a repository cannot decide that its own tools run unasked.
+// dropped unless keepWorkspaceTrust: a repository cannot decide by itself
+// that its own tools run unasked (the person's consent to its
+// configuration, which covers `trust`, can).
 std::vector<tools::mcp::ServerConfig> mcpServersFromSettings(const ProgramSettings& user,
                                                              const ProgramSettings* workspace,
                                                              const std::optional<std::vector<std::string>>& allowed,
-                                                             const std::vector<std::string>& excluded);
+                                                             const std::vector<std::string>& excluded,
+                                                             bool keepWorkspaceTrust = false);
 
 // Whether settings let a server of this name start (any source, the
 // editor's included): not in mcp.excluded, and in mcp.allowed when it is set.

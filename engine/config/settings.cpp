@@ -169,10 +169,9 @@ Status mergeSettingsFile(const std::string& path, Settings& settings, SettingsSc
     }
   }
   if (auto mcp = r.optObject("mcp")) {
-    // A repository may not allow its own servers' calls: mcp.allowed counts
-    // from the person's files only (excluding is always safe).
-    auto allowed = mcp->optStrings("allowed");
-    if (allowed && scope == SettingsScope::user) settings.mcpAllowed = allowed;
+    // A workspace's mcp.allowed is read too, and applied only with consent
+    // (workspace_settings.h): it makes calls run unasked.
+    if (auto allowed = mcp->optStrings("allowed")) settings.mcpAllowed = allowed;
     if (auto excluded = mcp->optStrings("excluded")) settings.mcpExcluded = excluded;
   }
   if (scope == SettingsScope::user) {

@@ -29,4 +29,10 @@ Result<std::optional<WorkspacePrograms>> readWorkspacePrograms(const std::string
   return std::optional<WorkspacePrograms>(std::move(found));
 }
 
+void addWideningSettings(WorkspacePrograms& programs, const std::string& wideningText) {
+  if (wideningText.empty()) return;
+  programs.widening = wideningText;
+  programs.text += (programs.text.empty() ? "" : "\n") + wideningText;
+}
+
 }  // namespace lathe::engine

@@ -14,9 +14,16 @@ namespace lathe::engine {
 
 struct WorkspacePrograms {
   std::string settingsPath;  // the file they come from
-  std::string text;          // what consent is given to (programSettingsText)
+  // What consent is given to: programSettingsText, then (on a line of its
+  // own) the widening settings' text when there are any
+  // (workspace_settings.h), so changing either asks again.
+  std::string text;
   ProgramSettings programs;  // servers with origin workspaceSettings
+  std::string widening;      // the settings that let more run unasked, as JSON; empty: none
 };
+
+// Adds a workspace's widening settings to what its consent covers.
+void addWideningSettings(WorkspacePrograms& programs, const std::string& wideningText);
 
 // nullopt when the file is absent, defines no programs, or is the user's own
 // settings file (a workspace at the home folder). A broken file is an error

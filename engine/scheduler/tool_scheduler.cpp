@@ -230,6 +230,20 @@ ToolScheduler::ToolScheduler(const tools::ToolRegistry& registry, EditorClient& 
       mode_(mode),
       approvals_(std::move(configured)) {}
 
+void ToolScheduler::grant(const SessionApprovals& more) {
+  std::lock_guard lock(approvalsMutex_);
+  SessionApprovals& into = approvals_;
+  into.tools.insert(more.tools.begin(), more.tools.end());
+  into.editPaths.insert(more.editPaths.begin(), more.editPaths.end());
+  into.allEdits = into.allEdits || more.allEdits;
+  into.mcpServers.insert(more.mcpServers.begin(), more.mcpServers.end());
+  into.mcpTools.insert(more.mcpTools.begin(), more.mcpTools.end());
+  into.commands.insert(more.commands.begin(), more.commands.end());
+  auto append = [](auto& to, const auto& from) { to.insert(to.end(), from.begin(), from.end()); };
+  append(into.allowedCommandPrefixes, more.allowedCommandPrefixes);
+  append(into.excludedCommandPrefixes, more.excludedCommandPrefixes);
+}
+
 std::string ToolScheduler::nextCallId() { return "call_" + std::to_string(++nextId_); }
 
 bool ToolScheduler::isReadOnlyCall(const FunctionCall& call) const {

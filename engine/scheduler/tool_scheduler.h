@@ -39,6 +39,9 @@ class ToolScheduler {
   // it must be thread-safe. Set before the first run().
   using ContextSource = std::function<std::string(const std::vector<std::string>& paths)>;
   void setContextSource(ContextSource source) { contextSource_ = std::move(source); }
+  // Adds approvals granted after the session started (a workspace's
+  // settings the person allowed at its first turn). Any thread.
+  void grant(const SessionApprovals& more);
 
  private:
   struct Outcome {

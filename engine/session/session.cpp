@@ -115,6 +115,12 @@ ProjectMemory::Loaded Session::refreshMemory(const CancelToken& cancel) {
   return loaded;
 }
 
+Session::Session(std::string id, std::shared_ptr<const tools::Workspace> workspace,
+                 std::shared_ptr<const AgentConfig> config, EditorClient& editor)
+    : Session(std::move(id), std::move(workspace), *config, editor) {
+  ownConfig_ = std::move(config);  // config_ refers to it; the argument kept it alive until now
+}
+
 std::string Session::model() const {
   std::lock_guard lock(modelMutex_);
   return model_;

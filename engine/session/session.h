@@ -32,6 +32,10 @@ class Session {
  public:
   Session(std::string id, std::shared_ptr<const tools::Workspace> workspace, const AgentConfig& config,
           EditorClient& editor);
+  // A session with a config of its own (its workspace's settings merged in),
+  // kept alive as long as the session.
+  Session(std::string id, std::shared_ptr<const tools::Workspace> workspace, std::shared_ptr<const AgentConfig> config,
+          EditorClient& editor);
 
   const std::string& id() const { return id_; }
   const History& history() const { return history_; }
@@ -58,6 +62,8 @@ class Session {
   // for servers still starting. Any thread.
   void startMcpServers(std::vector<tools::mcp::ServerConfig> servers) { mcp_.start(std::move(servers)); }
   tools::mcp::SessionServers& mcpServers() { return mcp_; }
+  // Lets more calls run unasked from now on (settings allowed mid-session). Any thread.
+  void grantApprovals(const SessionApprovals& more) { scheduler_.grant(more); }
 
   // The context files (GEMINI.md) of this session; loaded at the first turn.
   ProjectMemory& memory() { return *memory_; }
@@ -88,6 +94,7 @@ class Session {
 
   std::string id_;
   std::shared_ptr<const tools::Workspace> workspace_;
+  std::shared_ptr<const AgentConfig> ownConfig_;  // null when the caller keeps the config
   const AgentConfig& config_;
   std::vector<std::shared_ptr<TurnHooks>> hooks_;
   ObservedEditor editor_;

@@ -7,6 +7,7 @@
 #include <random>
 
 #include "engine/commands/builtin_commands.h"
+#include "engine/config/workspace_settings.h"
 #include "engine/context/context_hooks.h"
 #include "engine/context/memory_command.h"
 #include "engine/session/session_programs.h"
@@ -54,23 +55,99 @@ Result<std::shared_ptr<const tools::Workspace>> SessionManager::workspaceFor(
   return std::make_shared<const tools::Workspace>(std::move(workspace).value());
 }
 
+// The session's own config: the user's with its workspace's settings merged
+// in (the widening ones only when consent is on record or --trust-workspace);
+// what the workspace would start, for the first turn; and what to tell.
+SessionManager::WorkspaceSetup SessionManager::workspaceSetupFor(const std::string& root) const {
+  WorkspaceSetup out;
+  std::string broken;
+  std::optional<WorkspaceSettings> settings;
+  if (config_.readWorkspacePrograms) {
+    auto read = readWorkspaceSettings(root, config_.userSettingsPath);
+    auto programs = read ? readWorkspacePrograms(root, config_.userSettingsPath)
+                         : Result<std::optional<WorkspacePrograms>>(read.error());
+    if (!programs) {
+      broken = programs.error().message;
+    } else {
+      settings = std::move(read).value();
+      out.programs = std::move(programs).value();
+    }
+  }
+  if (!broken.empty()) {
+    // A broken file is ignored as a whole: nothing of it is half applied.
+    out.notices.emplace_back("Workspace settings not read",
+                             "Lathe could not use this workspace's settings and goes on with yours: " + broken);
+  }
+  if (!settings) {
+    out.config = std::make_shared<const AgentConfig>(config_);
+    return out;
+  }
+  if (!settings->processKeys.empty()) {
+    std::string keys;
+    for (const auto& key : settings->processKeys) keys += (keys.empty() ? "" : ", ") + key;
+    out.notices.emplace_back("Workspace settings ignored", "Lathe ignored " + keys + " in " + settings->path +
+                                                               ": only your own settings choose the provider, the models offered and the context file names.");
+  }
+  if (!settings->wideningText.empty()) {
+    if (!out.programs) out.programs = WorkspacePrograms{settings->path, "", {}, ""};
+    addWideningSettings(*out.programs, settings->wideningText);
+  }
+  bool widen = !settings->wideningKeys.empty() &&
+               (config_.trustWorkspace || consent_->lookup(root, out.programs->text) == Consent::allowed);
+  auto config = sessionConfigFor(config_, *settings, widen);
+  if (!config) {
+    out.notices.emplace_back("Workspace settings not read",
+                             "Lathe could not use this workspace's settings and goes on with yours: " + config.error().message);
+    out.config = std::make_shared<const AgentConfig>(config_);
+    out.programs.reset();
+    return out;
+  }
+  out.config = std::make_shared<const AgentConfig>(std::move(config).value());
+  if (!settings->wideningKeys.empty() && !widen) {
+    out.ignoredNotice = ignoredNotice(*settings);
+    auto widened = sessionConfigFor(config_, *settings, true);
+    if (widened) out.widened = std::make_shared<const AgentConfig>(std::move(widened).value());
+    out.wideningKeys = settings->wideningKeys;
+  }
+  return out;
+}
+
+// Consent given at the first turn: the widened config's approvals and mode
+// apply from now on; the sandbox was set up with the session, so its keys
+// wait for the next session (an "always" answer makes them apply then).
+std::string SessionManager::grantWidening(Session& session, const AgentConfig& widened,
+                                          const std::vector<std::string>& keys) {
+  session.grantApprovals(configuredApprovals(widened.allowedTools, widened.excludeTools,
+                                             unaskedMcpServers(widened.programs, widened.mcpAllowed)));
+  if (widened.approvalMode != session.config().approvalMode && session.mode() == session.config().approvalMode) {
+    if (auto status = setMode(session.id(), toString(widened.approvalMode)); !status) session.setMode(widened.approvalMode);
+  }
+  std::string later;
+  for (const auto& key : keys) {
+    if (key == "tools.sandbox" || key == "tools.sandboxNetwork") later += (later.empty() ? "" : ", ") + key;
+  }
+  if (later.empty()) return later;
+  return later + " apply from the next session (the sandbox is set up when a session starts), if this configuration "
+                 "is remembered as allowed.";
+}
+
 Result<std::shared_ptr<Session>> SessionManager::assemble(const std::string& id,
                                                           std::shared_ptr<const tools::Workspace> workspace) {
-  // What the workspace's settings would start waits for the first turn (and consent).
-  std::optional<WorkspacePrograms> programs;
-  if (config_.readWorkspacePrograms) {
-    auto read = readWorkspacePrograms(workspace->cwd(), config_.userSettingsPath);
-    if (!read) return makeError(Errc::invalid_params, read.error().message);
-    programs = std::move(read).value();
+  WorkspaceSetup setup = workspaceSetupFor(workspace->cwd());
+  auto session = std::make_shared<Session>(id, workspace, setup.config, editor_);
+  Session* raw = session.get();  // the hooks are owned by the session: no cycle
+  SessionPrograms::Setup programs{id, workspace->cwd(), std::move(setup.programs), consent_,
+                                  [raw](std::vector<tools::mcp::ServerConfig> servers) {
+                                    raw->startMcpServers(std::move(servers));
+                                  }};
+  if (setup.widened) {
+    programs.grantWidening = [this, raw, widened = setup.widened, keys = setup.wideningKeys] {
+      return grantWidening(*raw, *widened, keys);
+    };
   }
-  auto session = std::make_shared<Session>(id, workspace, config_, editor_);
-  Session* raw = session.get();  // the hook is owned by the session: no cycle
-  session->addHooks(std::make_shared<SessionPrograms>(
-      SessionPrograms::Setup{id, workspace->cwd(), std::move(programs), consent_,
-                             [raw](std::vector<tools::mcp::ServerConfig> servers) {
-                               raw->startMcpServers(std::move(servers));
-                             }},
-      config_, editor_, session->registry()));
+  programs.ignoredNotice = std::move(setup.ignoredNotice);
+  programs.notices = std::move(setup.notices);
+  session->addHooks(std::make_shared<SessionPrograms>(std::move(programs), session->config(), editor_, session->registry()));
   addContextHooks(*session);
   addBuiltinCommands(*session);
   addMemoryCommand(*session);
@@ -94,19 +171,19 @@ Result<std::string> SessionManager::newSession(const acp::NewSessionRequest& req
     reapRetired();
     sessions_.emplace(id, std::move(entry));
   }
-  (*session)->startMcpServers(mcpServersOf(request.mcpServers, (*workspace)->cwd()));
+  (*session)->startMcpServers(mcpServersOf(request.mcpServers, (*workspace)->cwd(), (*session)->config()));
   return id;
 }
 
 // The editor's servers and the user's settings' servers, as settings permit;
 // the editor's win a name both define.
 std::vector<tools::mcp::ServerConfig> SessionManager::mcpServersOf(const std::vector<acp::McpServer>& fromEditor,
-                                                                    const std::string& cwd) const {
+                                                                    const std::string& cwd, const AgentConfig& config) {
   std::vector<tools::mcp::ServerConfig> servers = tools::mcp::fromAcp(fromEditor, cwd);
   std::erase_if(servers, [&](const tools::mcp::ServerConfig& server) {
-    return !mcpServerPermitted(server.name, config_.mcpAllowed, config_.mcpExcluded);
+    return !mcpServerPermitted(server.name, config.mcpAllowed, config.mcpExcluded);
   });
-  for (auto& fromSettings : mcpServersFromSettings(config_.programs, nullptr, config_.mcpAllowed, config_.mcpExcluded)) {
+  for (auto& fromSettings : mcpServersFromSettings(config.programs, nullptr, config.mcpAllowed, config.mcpExcluded)) {
     bool named = std::any_of(servers.begin(), servers.end(),
                              [&](const tools::mcp::ServerConfig& server) { return server.name == fromSettings.name; });
     if (!named) servers.push_back(std::move(fromSettings));
@@ -211,7 +288,7 @@ Status SessionManager::setMode(const std::string& sessionId, const std::string& 
 
 std::vector<acp::ConfigOption> SessionManager::optionsOf(const Session& session) const {
   acp::ConfigOption model{"model", "Model", "The model that answers the next prompt", "model", session.model(), {}};
-  for (const auto& name : config_.modelChoices) model.choices.push_back({name, name, {}});
+  for (const auto& name : session.config().modelChoices) model.choices.push_back({name, name, {}});
   if (model.choices.empty()) model.choices.push_back({session.model(), session.model(), {}});
   acp::ConfigOption mode{"mode", "Mode", "What may run without asking", "mode", toString(session.mode()), {}};
   for (const auto& m : availableModes()) mode.choices.push_back({m.id, m.name, m.description});
@@ -236,7 +313,7 @@ Result<std::vector<acp::ConfigOption>> SessionManager::setConfigOption(const std
     if (auto recorder = recorderOf(sessionId)) recorder->setMode(toString(*mode));
     editor_.sendUpdate(sessionId, acp::CurrentModeUpdate{toString(*mode)});
   } else if (configId == "model") {
-    const auto& choices = config_.modelChoices;
+    const auto& choices = (*session)->config().modelChoices;
     if (!choices.empty() && std::find(choices.begin(), choices.end(), value) == choices.end()) {
       return makeError(Errc::invalid_params, "params.value: \"" + value + "\" is not one of the offered models");
     }
@@ -246,6 +323,12 @@ Result<std::vector<acp::ConfigOption>> SessionManager::setConfigOption(const std
     return makeError(Errc::invalid_params, "params.configId: no option \"" + configId + "\" (model or mode)");
   }
   return optionsOf(**session);
+}
+
+Result<ApprovalMode> SessionManager::modeOf(const std::string& sessionId) {
+  auto session = find(sessionId);
+  if (!session) return session.error();
+  return (*session)->mode();
 }
 
 Status SessionManager::cancel(const std::string& sessionId) {

@@ -14,6 +14,7 @@
 
 #include "engine/config/agent_config.h"
 #include "engine/config/consent_store.h"
+#include "engine/config/workspace_programs.h"
 #include "engine/persistence/session_recorder.h"
 #include "engine/persistence/session_store.h"
 #include "engine/session/editor_client.h"
@@ -70,6 +71,8 @@ class SessionManager {
   Result<std::vector<acp::ConfigOption>> setConfigOption(const std::string& sessionId, const std::string& configId,
                                                         const std::string& value);
   ApprovalMode initialMode() const { return config_.approvalMode; }
+  // A session's mode now (its workspace's settings may have set it).
+  Result<ApprovalMode> modeOf(const std::string& sessionId);
   // The modes offered to the editor, in display order.
   static std::vector<acp::SessionMode> availableModes();
 
@@ -108,8 +111,20 @@ class SessionManager {
   Result<std::shared_ptr<Session>> find(const std::string& sessionId);
   std::shared_ptr<persist::SessionRecorder> recorderOf(const std::string& sessionId);
   std::vector<acp::ConfigOption> optionsOf(const Session& session) const;
-  std::vector<tools::mcp::ServerConfig> mcpServersOf(const std::vector<acp::McpServer>& fromEditor,
-                                                     const std::string& cwd) const;
+  static std::vector<tools::mcp::ServerConfig> mcpServersOf(const std::vector<acp::McpServer>& fromEditor,
+                                                            const std::string& cwd, const AgentConfig& config);
+  // A session's config and what its workspace's settings file asks for
+  // (engine/config/workspace_settings.h).
+  struct WorkspaceSetup {
+    std::shared_ptr<const AgentConfig> config;  // the user's, the workspace's merged in
+    std::optional<WorkspacePrograms> programs;  // what consent is asked for at the first turn
+    std::shared_ptr<const AgentConfig> widened;  // with the widening settings too, when they wait for consent
+    std::vector<std::string> wideningKeys;       // those settings' names, when they wait
+    std::string ignoredNotice;
+    std::vector<std::pair<std::string, std::string>> notices;
+  };
+  WorkspaceSetup workspaceSetupFor(const std::string& root) const;
+  std::string grantWidening(Session& session, const AgentConfig& widened, const std::vector<std::string>& keys);
   // A new or loaded session with its hooks (workspace programs, context
   // management); the recorder is the caller's to add, last.
   Result<std::shared_ptr<Session>> assemble(const std::string& id, std::shared_ptr<const tools::Workspace> workspace);

@@ -34,7 +34,7 @@ Result<std::vector<std::string>> SessionManager::loadSession(const acp::LoadSess
   std::shared_ptr<Session> session = std::move(assembled).value();
   session->restoreHistory(std::move(opened->history));
   if (auto mode = parseApprovalMode(opened->meta.mode)) session->setMode(*mode);
-  const auto& choices = config_.modelChoices;
+  const auto& choices = session->config().modelChoices;
   const std::string& model = opened->meta.model;
   if (!model.empty() && (choices.empty() || std::find(choices.begin(), choices.end(), model) != choices.end())) {
     session->setModel(model);
@@ -51,7 +51,7 @@ Result<std::vector<std::string>> SessionManager::loadSession(const acp::LoadSess
   entry.session = session;
   entry.recorder = std::move(opened->recorder);
   sessions_.emplace(id, std::move(entry));
-  session->startMcpServers(mcpServersOf(request.mcpServers, (*workspace)->cwd()));
+  session->startMcpServers(mcpServersOf(request.mcpServers, (*workspace)->cwd(), session->config()));
   return std::move(opened->shown);
 }
 

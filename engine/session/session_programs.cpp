@@ -30,6 +30,8 @@ void SessionPrograms::tell(const std::string& title, const std::string& message)
 
 std::optional<TurnStop> SessionPrograms::beforeModelRequest(History&, const CancelToken& cancel) {
   if (started_) return std::nullopt;
+  for (const auto& [title, text] : setup_.notices) tell(title, text);
+  setup_.notices.clear();
   bool workspaceAllowed = false;
   if (setup_.workspace) {
     ConsentQuestion question{setup_.sessionId, setup_.workspaceRoot, &*setup_.workspace, config_.trustWorkspace};
@@ -37,7 +39,11 @@ std::optional<TurnStop> SessionPrograms::beforeModelRequest(History&, const Canc
     // Cancelled: the turn ends as cancelled (the loop sees the token); ask again next turn.
     if (outcome == ConsentOutcome::cancelled) return std::nullopt;
     workspaceAllowed = outcome == ConsentOutcome::allowed;
-    if (!workspaceAllowed) {
+    if (workspaceAllowed && setup_.grantWidening) {
+      if (std::string later = setup_.grantWidening(); !later.empty()) tell("Some workspace settings apply later", later);
+    }
+    if (!workspaceAllowed && !setup_.ignoredNotice.empty()) tell("Workspace settings ignored", setup_.ignoredNotice);
+    if (!workspaceAllowed && !setup_.workspace->programs.empty()) {
       tell("Workspace programs not started", "Lathe did not start the programs defined in " + setup_.workspace->settingsPath +
            " (MCP servers, tool discovery): permission was not given for this workspace. "
            "The session goes on without them. (Headless: `lathe run --trust-workspace` allows them.)");
@@ -52,7 +58,9 @@ void SessionPrograms::start(bool workspaceAllowed, const CancelToken& cancel) {
   const ProgramSettings* workspace = workspaceAllowed ? &setup_.workspace->programs : nullptr;
   discover(config_.programs, workspace, cancel);
   if (!workspace) return;
-  auto servers = mcpServersFromSettings(ProgramSettings{}, workspace, config_.mcpAllowed, config_.mcpExcluded);
+  // Consent covers the servers' `trust` too (it is in the consented text).
+  auto servers = mcpServersFromSettings(ProgramSettings{}, workspace, config_.mcpAllowed, config_.mcpExcluded,
+                                        /*keepWorkspaceTrust=*/true);
   if (servers.empty()) return;
   if (setup_.startMcpServers) {
     setup_.startMcpServers(std::move(servers));

@@ -7,6 +7,10 @@
 // (mcpServersFromSettings(config.programs, nullptr, ...)). Failures are told
 // to the person on a card of their own and the session goes on without those
 // tools. A turn cancelled while asking asks again at the next one.
+// The same consent covers the workspace's settings that let more run unasked
+// (engine/config/workspace_settings.h): when it is given here, at the first
+// turn, grantWidening applies them; refused, the person is told they were
+// ignored. Notices about the workspace's settings file are told here too.
 #pragma once
 
 #include <functional>
@@ -34,6 +38,12 @@ class SessionPrograms final : public TurnHooks {
     // Starts MCP servers for this session (the MCP client's entry point);
     // unset: there is no MCP client to start them, and that is logged.
     std::function<void(std::vector<tools::mcp::ServerConfig>)> startMcpServers;
+    // Applies the workspace's widening settings once consent is given here;
+    // unset when there are none or they already apply. Returns what could
+    // not apply until the next session (told to the person), else empty.
+    std::function<std::string()> grantWidening;
+    std::string ignoredNotice;  // told when consent is refused and there are widening settings
+    std::vector<std::pair<std::string, std::string>> notices;  // (title, text) told at the first turn
   };
   SessionPrograms(Setup setup, const AgentConfig& config, EditorClient& editor, tools::ToolRegistry& registry);
 

@@ -31,14 +31,15 @@ void finish(EditorClient& editor, const std::string& sessionId, const std::strin
   done.toolCallId = id;
   done.status = allowed ? acp::ToolCallStatus::completed : acp::ToolCallStatus::failed;
   done.content = std::vector<acp::ToolCallContent>{
-      text(allowed ? "Allowed: the workspace's programs start." : "Not allowed: the workspace's programs do not start.")};
+      text(allowed ? "Allowed: the workspace's configuration applies." : "Not allowed: the workspace's programs do not start "
+                                                                        "and its settings that let more run unasked are ignored.")};
   editor.sendUpdate(sessionId, acp::SessionUpdate(std::move(done)));
 }
 
 }  // namespace
 
 std::string describePrograms(const WorkspacePrograms& programs) {
-  std::string out = programs.settingsPath + " asks to run:\n";
+  std::string out = programs.settingsPath + (programs.programs.empty() ? " asks for:\n" : " asks to run:\n");
   for (const auto& server : programs.programs.mcpServers) {
     if (auto* stdio = std::get_if<StdioTransport>(&server.transport)) {
       out += "- MCP server \"" + server.name + "\": `" + commandLine(*stdio) + "`";
@@ -51,11 +52,12 @@ std::string describePrograms(const WorkspacePrograms& programs) {
     } else {
       out += "- MCP server \"" + server.name + "\" at " + std::get<HttpTransport>(server.transport).url;
     }
-    if (server.trust) out += " (its trust: true is ignored: its calls are asked about)";
+    if (server.trust) out += " with trust: true (its tools run without asking)";
     out += "\n";
   }
   if (programs.programs.discoveryCommand) out += "- tool discovery: `" + *programs.programs.discoveryCommand + "`\n";
   if (programs.programs.callCommand) out += "- tool calls: `" + *programs.programs.callCommand + " <tool>`\n";
+  if (!programs.widening.empty()) out += "- settings that let more run without asking: " + programs.widening + "\n";
   return out;
 }
 
@@ -71,7 +73,8 @@ ConsentOutcome askWorkspaceConsent(EditorClient& editor, ConsentStore& store, co
   const std::string id = "workspace_consent";
   acp::ToolCall announce;
   announce.toolCallId = id;
-  announce.title = "Start the programs this workspace's settings define?";
+  announce.title = programs.programs.empty() ? "Apply this workspace's settings that let more run without asking?"
+                                             : "Start the programs this workspace's settings define?";
   announce.kind = acp::ToolKind::execute;
   announce.locations.push_back({programs.settingsPath, std::nullopt});
   editor.sendUpdate(question.sessionId, acp::SessionUpdate(announce));
@@ -85,7 +88,7 @@ ConsentOutcome askWorkspaceConsent(EditorClient& editor, ConsentStore& store, co
   ask.toolCall.locations = announce.locations;
   ask.toolCall.content = std::vector<acp::ToolCallContent>{
       text(describePrograms(programs) +
-           "They run with your permissions. Allow only if you trust this repository; a changed configuration asks again.")};
+           "They act with your permissions. Allow only if you trust this repository; a changed configuration asks again.")};
   using Kind = acp::PermissionOptionKind;
   ask.options = {{kAllowAlways, "Allow, and remember for this configuration", Kind::allow_always},
                  {kAllowOnce, "Allow for this session", Kind::allow_once},

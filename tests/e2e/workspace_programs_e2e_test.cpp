@@ -196,22 +196,19 @@ TEST_CASE("e2e: 'never' is remembered, bad discovery output is told, the session
   CHECK(joinedText(outcome.updates, "agent_message_chunk") == "Still here.");
 }
 
-TEST_CASE("e2e: a broken workspace settings file fails session/new naming file and field", "[e2e][consent]") {
+TEST_CASE("e2e: a broken workspace settings file is told naming file and field and the session starts nothing and works",
+          "[e2e][consent]") {
   Home home;
   TempDir ws;
   writeFile(ws.path / ".gemini/settings.json", R"({"mcpServers": {"s": {"command": 7}}})");
   Agent agent(home, "allow_once");
-  auto response = agent.client->call("session/new", json::build([&](json::Writer& w) {
-    w.StartObject();
-    json::put(w, "cwd", ws.str());
-    json::key(w, "mcpServers");
-    w.StartArray();
-    w.EndArray();
-    w.EndObject();
-  }));
-  REQUIRE(response);
-  CHECK(errorCode(response) == -32602);
-  CHECK_THAT(errorMessage(response), Catch::Contains(".gemini/settings.json.mcpServers.s.command"));
+  std::string session = agent.client->newSession(ws.str());
+  REQUIRE_FALSE(session.empty());
+  agent.fake->push(ScriptedReply::text("Hi."));
+  auto outcome = agent.client->prompt(session, "hi");
+  REQUIRE(outcome.stopReason == "end_turn");
+  CHECK_THAT(cardTexts(outcome.updates), Catch::Contains(".gemini/settings.json.mcpServers.s.command"));
+  CHECK(requestsOf(*agent.client, "session/request_permission").empty());  // nothing of it is asked about
 }
 
 TEST_CASE("e2e: headless run without a terminal starts nothing, --trust-workspace allows", "[e2e][consent]") {
@@ -265,6 +262,6 @@ TEST_CASE("e2e: a workspace's MCP servers are asked about too, and refused they 
   REQUIRE(asks.size() == 1);
   std::string shown = json::stringify(*asks[0]);
   CHECK_THAT(shown, Catch::Contains("MCP server \\\"repo-server\\\": `touch "));
-  CHECK_THAT(shown, Catch::Contains("trust: true is ignored"));
+  CHECK_THAT(shown, Catch::Contains("with trust: true (its tools run without asking)"));
   CHECK_FALSE(fs::exists(marker));
 }

@@ -82,7 +82,7 @@ TEST_CASE("consent question: the answers, remembered or not, and failing closed"
   REQUIRE(ask.toolCall.content);
   std::string shown = (*ask.toolCall.content)[0].text;
   CHECK_THAT(shown, Catch::Contains("MCP server \"srv\": `srv-bin`"));
-  CHECK_THAT(shown, Catch::Contains("trust: true is ignored"));
+  CHECK_THAT(shown, Catch::Contains("with trust: true (its tools run without asking)"));
   CHECK_THAT(shown, Catch::Contains("tool discovery: `./discover`"));
   CHECK(ask.options.size() == 4);
   CHECK(store.lookup("/w", "v1") == Consent::unknown);  // "not now" is not remembered
@@ -139,6 +139,9 @@ TEST_CASE("the servers settings give a session: consent, replacement, mcp.exclud
   CHECK(merged[1].origin == Origin::workspaceSettings);     // replaced by the workspace's
   CHECK_FALSE(merged[1].trust);                             // a workspace cannot trust itself
   CHECK_FALSE(merged[2].trust);
+  auto consented = mcpServersFromSettings(user, &workspace, std::nullopt, {}, /*keepWorkspaceTrust=*/true);
+  CHECK(consented[1].trust);  // once the person allowed the configuration that says so
+  CHECK(consented[2].trust);
   CHECK(names(mcpServersFromSettings(user, &workspace, std::nullopt, {"b"})) == std::vector<std::string>{"a", "c"});
   CHECK(names(mcpServersFromSettings(user, &workspace, std::vector<std::string>{"c", "z"}, {})) ==
         std::vector<std::string>{"c"});
@@ -232,7 +235,7 @@ TEST_CASE("session start-up: refused, nothing runs or starts, told on a card") {
   CHECK(f.editor.asked.size() == 1);
 }
 
-TEST_CASE("session start-up: allowed, discovery tools join and the workspace's servers start, untrusted") {
+TEST_CASE("session start-up: allowed, discovery tools join and the workspace's servers start with their trust") {
   ProgramsFixture f("workspace_allow_once");
   f.turn();
   CHECK(std::filesystem::exists(f.ws.path / "ran"));
@@ -242,7 +245,7 @@ TEST_CASE("session start-up: allowed, discovery tools join and the workspace's s
   REQUIRE(f.started.size() == 1);
   REQUIRE(f.started[0].size() == 1);  // mcp.excluded drops the other
   CHECK(f.started[0][0].name == "mine");
-  CHECK_FALSE(f.started[0][0].trust);
+  CHECK(f.started[0][0].trust);  // consented: the configuration shown included it
   f.turn();
   CHECK(f.started.size() == 1);  // once per session
 }

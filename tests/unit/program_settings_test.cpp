@@ -147,13 +147,14 @@ TEST_CASE("mcpServers: bad entries are errors naming the file and the field") {
   }
 }
 
-TEST_CASE("a workspace's file neither starts programs nor allows its servers by itself") {
+TEST_CASE("a workspace's file does not start programs by itself and its mcp.allowed is read for consent") {
   auto settings = load(R"J({"mcpServers": {"s": {"command": "evil"}}, "mcp": {"allowed": ["s"], "excluded": ["x"]},
                            "tools": {"discoveryCommand": "evil", "callCommand": "evil", "exclude": ["glob"]}})J",
                        SettingsScope::workspace);
   REQUIRE(settings);
   CHECK(settings->programs.empty());
-  CHECK_FALSE(settings->mcpAllowed);
+  // Read, but a session applies it only with consent (workspace_settings_test.cpp).
+  CHECK(settings->mcpAllowed == std::vector<std::string>{"s"});
   CHECK(settings->mcpExcluded == std::vector<std::string>{"x"});
   CHECK(settings->excludeTools == std::vector<std::string>{"glob"});  // the rest applies as before
 }
