@@ -14,6 +14,7 @@ if [ "$mode" = discover ]; then
     snake) echo '[{"function_declarations":[{"name":"echo"}]},{"name":"stderr_ok"}]' ;;
     parameters) echo '[{"name":"echo","parameters":{"type":"OBJECT","properties":{"n":{"type":"INTEGER"}},"required":["n"]}}]' ;;
     odd_name) echo '[{"name":"my tool!"}]' ;;
+    env) echo '[{"name":"env"}]' ;;
     empty_list) echo '[]' ;;
     garbage) echo 'this is not json' ;;
     object) echo '{"name":"echo"}' ;;
@@ -28,6 +29,7 @@ if [ "$mode" = call ]; then
   input=$(cat)
   case "$name" in
     echo) printf '{"tool":"%s","got":%s}' "$name" "$input" ;;
+    env) printf '{"token":"%s","visible":"%s"}' "${GITHUB_TOKEN:-}" "${LATHE_TEST_VISIBLE:-}" ;;
     "my tool!") printf 'odd name ok' ;;
     fail) echo 'partial output'; echo 'it broke' >&2; exit 3 ;;
     stderr_ok) echo 'just a warning' >&2; echo 'fine' ;;

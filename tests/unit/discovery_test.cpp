@@ -4,6 +4,8 @@
 // The commands are tests/support/discovery_tool.sh, run for real.
 #include <catch2/catch.hpp>
 
+#include <stdlib.h>
+
 #include <thread>
 
 #include "tests/support/temp_dir.h"
@@ -135,6 +137,20 @@ TEST_CASE("bad discovery output or a failing command is a clear error, not a cra
   auto slow = discoverTools(options, CancelToken::create());
   REQUIRE_FALSE(slow);
   CHECK_THAT(slow.error().message, Catch::Contains("did not finish"));
+}
+
+TEST_CASE("calls: the command does not inherit secrets from Lathe's environment") {
+  testing::ToolFixture fixture;
+  ::setenv("GITHUB_TOKEN", "secret-token", 1);
+  ::setenv("LATHE_TEST_VISIBLE", "plain", 1);
+  auto tools = discoverTools(optionsFor("env", fixture.root.str()), CancelToken::create());
+  REQUIRE(tools);
+  REQUIRE(tools->size() == 1);
+  auto result = fixture.run(*(*tools)[0], "{}");
+  ::unsetenv("GITHUB_TOKEN");
+  ::unsetenv("LATHE_TEST_VISIBLE");
+  REQUIRE_FALSE(result.error);
+  CHECK(testing::llmText(result) == R"({"token":"","visible":"plain"})");
 }
 
 TEST_CASE("calls: stdout is the result, a failure shows exit status, stdout and stderr") {

@@ -3,7 +3,7 @@
 // list_changed, what the server may ask of a client, secrets kept from the
 // child, and every kind of broken server.
 #include "tests/unit/mcp_fixture.h"
-#include "tools/mcp/mcp_client.h"
+#include "tools/process/secret_environment.h"
 
 #include <stdlib.h>
 
@@ -220,20 +220,20 @@ TEST_CASE("Secret variables: by name as Gemini CLI drops them, or by a value sha
   for (const char* name : {"GEMINI_API_KEY", "GITHUB_TOKEN", "aws_secret_access_key", "PGPASSWORD", "NPM_AUTH",
                            "GOOGLE_APPLICATION_CREDENTIALS", "SSH_PRIVATE", "NODE_EXTRA_CA_CERTS", "DOCKER_CREDS"}) {
     INFO(name);
-    CHECK(tools::mcp::isSecretVariable(name, "x"));
+    CHECK(tools::process::isSecretVariable(name, "x"));
   }
   for (const char* value : {"ghp_0123456789abcdefghijklmnopqrstuvwxyz", "github_pat_11ABCDEFG0123456789_abcdefghij",
                             "AKIAIOSFODNN7EXAMPLE", "AIzaSyA-0123456789abcdefghijklmnopqrstu",
                             "-----BEGIN OPENSSH PRIVATE KEY-----\nabc", "xoxb-1234567890-abcdefghij",
                             "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl"}) {
     INFO(value);
-    CHECK(tools::mcp::isSecretVariable("INNOCENT", value));
+    CHECK(tools::process::isSecretVariable("INNOCENT", value));
   }
   for (const char* name : {"PATH", "HOME", "LANG", "TERM", "NODE_OPTIONS", "EDITOR", "XDG_CONFIG_HOME"}) {
     INFO(name);
-    CHECK_FALSE(tools::mcp::isSecretVariable(name, "/usr/bin:/bin"));
+    CHECK_FALSE(tools::process::isSecretVariable(name, "/usr/bin:/bin"));
   }
-  CHECK_FALSE(tools::mcp::isSecretVariable("GREETING", "sk"));  // too short to be a key
+  CHECK_FALSE(tools::process::isSecretVariable("GREETING", "sk"));  // too short to be a key
 }
 
 TEST_CASE("includeTools and excludeTools choose which tools register") {

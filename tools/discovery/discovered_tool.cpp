@@ -2,6 +2,7 @@
 #include "tools/discovery/discovered_tool.h"
 
 #include "tools/process/captured_run.h"
+#include "tools/process/secret_environment.h"
 
 namespace lathe::tools::discovery {
 namespace {
@@ -9,10 +10,10 @@ namespace {
 constexpr size_t kMaxNameLength = 63;
 constexpr size_t kStderrShown = 4000;
 
-// Lathe's own secrets stay with Lathe: the commands come from settings, not from the person's shell.
+// Secrets stay with Lathe: the commands come from settings, not from the person's shell.
 process::EnvironmentChanges commandEnvironment() {
   process::EnvironmentChanges env;
-  env.unset = {"GEMINI_API_KEY", "GOOGLE_API_KEY", "OPENAI_API_KEY"};
+  env.unset = process::secretVariableNames();
   return env;
 }
 

@@ -42,12 +42,6 @@ namespace lathe::tools::mcp {
 // The protocol versions Lathe speaks, newest first; the first is offered.
 inline constexpr const char* kProtocolVersions[] = {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"};
 
-// Environment variables never passed to a server unless its own
-// configuration names them: names that say secret (as Gemini CLI drops them:
-// token, secret, password, key, auth, credential, private, cert, ...) and
-// values shaped like a known kind of key, whatever their name.
-bool isSecretVariable(std::string_view name, std::string_view value);
-
 struct ListedTool {
   std::string name;
   std::string title;
