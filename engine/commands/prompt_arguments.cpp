@@ -3,53 +3,23 @@
 
 #include <algorithm>
 
-namespace lathe::engine {
+#include "tools/core/shell_words.h"
 
-Result<std::vector<std::string>> splitWords(std::string_view text) {
-  std::vector<std::string> words;
-  std::string word;
-  bool inWord = false;
-  char quote = 0;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (quote) {
-      if (c == quote) {
-        quote = 0;
-      } else if (c == '\\' && quote == '"' && i + 1 < text.size()) {
-        word += text[++i];
-      } else {
-        word += c;
-      }
-    } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-      if (inWord) words.push_back(std::exchange(word, {}));
-      inWord = false;
-    } else if (c == '"' || c == '\'') {
-      quote = c;
-      inWord = true;
-    } else if (c == '\\' && i + 1 < text.size()) {
-      word += text[++i];
-      inWord = true;
-    } else {
-      word += c;
-      inWord = true;
-    }
-  }
-  if (quote) return makeError(Errc::invalid_params, std::string("a ") + quote + " quote is not closed");
-  if (inWord) words.push_back(std::move(word));
-  return words;
-}
+namespace lathe::engine {
 
 Result<std::map<std::string, std::string>> promptArguments(const tools::mcp::ListedPrompt& prompt,
                                                            std::string_view input) {
-  auto words = splitWords(input);
-  if (!words) return words.error();
+  auto split = tools::splitShellWords(input);
+  if (split.unclosedQuote) {
+    return makeError(Errc::invalid_params, std::string("a ") + split.unclosedQuote + " quote is not closed");
+  }
   const auto& declared = prompt.arguments;
   auto isDeclared = [&](const std::string& name) {
     return std::any_of(declared.begin(), declared.end(), [&](const auto& a) { return a.name == name; });
   };
   std::map<std::string, std::string> values;
   std::vector<std::string> positional;
-  for (auto& word : *words) {
+  for (auto& word : split.words) {
     if (word.rfind("--", 0) == 0 && word.find('=') != std::string::npos) {
       std::string name = word.substr(2, word.find('=') - 2);
       if (!isDeclared(name)) {

@@ -18,8 +18,6 @@
 
 namespace lathe::engine {
 
-Result<std::vector<std::string>> splitWords(std::string_view text);
-
 // The arguments by name, or the error for the person.
 Result<std::map<std::string, std::string>> promptArguments(const tools::mcp::ListedPrompt& prompt,
                                                            std::string_view input);

@@ -137,6 +137,15 @@ inline std::string joinedText(const std::vector<Message>& updates, const std::st
   return text;
 }
 
+// The permission questions the agent asked, in order.
+inline std::vector<Message> permissionRequests(const AcpTestClient& client) {
+  std::vector<Message> out;
+  for (const auto& m : client.messages()) {
+    if (json::getStr(*m, "method").value_or("") == "session/request_permission") out.push_back(m);
+  }
+  return out;
+}
+
 inline std::vector<std::string> kindsWithoutUsage(const std::vector<Message>& updates) {
   std::vector<std::string> kinds;
   for (const auto& m : updates) {

@@ -51,14 +51,6 @@ std::string servers(const std::vector<std::pair<std::string, std::string>>& name
   });
 }
 
-std::vector<Message> permissionRequests(const AcpTestClient& client) {
-  std::vector<Message> out;
-  for (const auto& m : client.messages()) {
-    if (json::getStr(*m, "method").value_or("") == "session/request_permission") out.push_back(m);
-  }
-  return out;
-}
-
 std::vector<int> pidsIn(const std::string& file) {
   std::vector<int> pids;
   std::ifstream in(file);

@@ -11,14 +11,6 @@ using namespace lathe::testing::e2e;
 
 namespace {
 
-std::vector<Message> permissionRequests(const AcpTestClient& client) {
-  std::vector<Message> out;
-  for (const auto& m : client.messages()) {
-    if (json::getStr(*m, "method").value_or("") == "session/request_permission") out.push_back(m);
-  }
-  return out;
-}
-
 // The systemInstruction text of a generate request body.
 std::string systemTextOf(const std::string& body) {
   auto doc = json::parse(body);

@@ -30,13 +30,6 @@ std::string writeArgs(const fs::path& file, const std::string& content) {
 }
 
 // The permission requests the agent sent, in order.
-std::vector<Message> permissionRequests(const AcpTestClient& client) {
-  std::vector<Message> out;
-  for (const auto& m : client.messages()) {
-    if (json::getStr(*m, "method").value_or("") == "session/request_permission") out.push_back(m);
-  }
-  return out;
-}
 
 std::string lastResponseOf(const FakeGeminiServer& fake, size_t request) {
   auto requests = fake.generateRequests();

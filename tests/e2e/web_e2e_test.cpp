@@ -12,14 +12,6 @@ using namespace lathe::testing::e2e;
 
 namespace {
 
-std::vector<Message> permissionRequests(const AcpTestClient& client) {
-  std::vector<Message> out;
-  for (const auto& m : client.messages()) {
-    if (json::getStr(*m, "method").value_or("") == "session/request_permission") out.push_back(m);
-  }
-  return out;
-}
-
 std::string argsWith(const char* key, const std::string& value) {
   return json::build([&](json::Writer& w) {
     w.StartObject();

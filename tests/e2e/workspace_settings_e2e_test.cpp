@@ -49,14 +49,6 @@ std::string shellArgs(const std::string& command) {
   });
 }
 
-std::vector<Message> asks(const AcpTestClient& client) {
-  std::vector<Message> out;
-  for (const auto& m : client.messages()) {
-    if (json::getStr(*m, "method").value_or("") == "session/request_permission") out.push_back(m);
-  }
-  return out;
-}
-
 std::string cardTexts(const std::vector<Message>& updates) {
   std::string out;
   for (const auto& m : updates) {
@@ -118,7 +110,7 @@ TEST_CASE("e2e workspace settings: tools.exclude removes a tool from this sessio
   CHECK_FALSE(declares(requests[0].body, "write_file"));
   CHECK(declares(requests[0].body, "read_file"));
   CHECK(declares(requests[1].body, "write_file"));
-  CHECK(asks(*agent.client).empty());  // narrowing asks nothing
+  CHECK(permissionRequests(*agent.client).empty());  // narrowing asks nothing
   checkAgainstSchema(*agent.client);
 }
 
@@ -131,7 +123,7 @@ TEST_CASE("e2e workspace settings: tools.allowed without consent still asks befo
   std::string session = agent.client->newSession(ws.str());
   auto outcome = shellTurn(agent, session);
   REQUIRE(outcome.stopReason == "end_turn");
-  auto asked = asks(*agent.client);
+  auto asked = permissionRequests(*agent.client);
   REQUIRE(asked.size() == 2);  // the workspace's configuration, then the command
   CHECK_THAT(json::stringify(*asked[0]), Catch::Contains("tools.allowed"));
   CHECK_THAT(json::stringify(*asked[1]), Catch::Contains("touch made.txt"));
@@ -149,7 +141,7 @@ TEST_CASE("e2e workspace settings: tools.allowed runs a shell command unasked wi
   std::string session = agent.client->newSession(ws.str());
   auto outcome = shellTurn(agent, session);
   REQUIRE(outcome.stopReason == "end_turn");
-  CHECK(asks(*agent.client).empty());
+  CHECK(permissionRequests(*agent.client).empty());
   CHECK(fs::exists(ws.path / "made.txt"));
 }
 
@@ -162,7 +154,7 @@ TEST_CASE("e2e workspace settings: consent given at the first turn applies tools
     Agent agent(home, "allow_always");
     std::string session = agent.client->newSession(ws.str());
     REQUIRE(shellTurn(agent, session).stopReason == "end_turn");
-    CHECK(asks(*agent.client).size() == 1);  // the workspace only: the command ran unasked
+    CHECK(permissionRequests(*agent.client).size() == 1);  // the workspace only: the command ran unasked
     CHECK(fs::exists(ws.path / "made.txt"));
   }
   fs::remove(ws.path / "made.txt");
@@ -170,7 +162,7 @@ TEST_CASE("e2e workspace settings: consent given at the first turn applies tools
     Agent agent(home, "reject_once");  // remembered: nothing is asked
     std::string session = agent.client->newSession(ws.str());
     REQUIRE(shellTurn(agent, session).stopReason == "end_turn");
-    CHECK(asks(*agent.client).empty());
+    CHECK(permissionRequests(*agent.client).empty());
     CHECK(fs::exists(ws.path / "made.txt"));
   }
   // A changed value is a new question.
@@ -179,7 +171,7 @@ TEST_CASE("e2e workspace settings: consent given at the first turn applies tools
   Agent agent(home, "reject_once");
   std::string session = agent.client->newSession(ws.str());
   REQUIRE(shellTurn(agent, session).stopReason == "end_turn");
-  CHECK(asks(*agent.client).size() == 2);
+  CHECK(permissionRequests(*agent.client).size() == 2);
   CHECK_FALSE(fs::exists(ws.path / "made.txt"));
 }
 
@@ -201,7 +193,7 @@ TEST_CASE("e2e workspace settings: a yolo mode applies only with consent and at 
     auto modes = ofKind(outcome.updates, "current_mode_update");
     REQUIRE(modes.size() == 1);
     CHECK(field(modes[0], "currentModeId") == "yolo");
-    CHECK(asks(*agent.client).size() == 1);
+    CHECK(permissionRequests(*agent.client).size() == 1);
     CHECK(fs::exists(ws.path / "made.txt"));
     checkAgainstSchema(*agent.client);
   }

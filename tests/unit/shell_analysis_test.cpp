@@ -301,6 +301,8 @@ TEST_CASE("shellPrefixFromSetting reads Gemini CLI tool entries") {
   CHECK(shellPrefixFromSetting("read_file").empty());
   CHECK(shellPrefixFromSetting("read_file(x)").empty());
   CHECK(shellPrefixFromSetting("run_shell_command(git status").empty());
+  // An unclosed quote runs to the end (an exclusion written so still excludes).
+  CHECK(shellPrefixFromSetting("run_shell_command(rm \"-rf /)") == Words{"rm", "-rf /"});
   CHECK(shellPrefixFromSetting("").empty());
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "tools/core/shell_words.h"
 #include "tools/shell/read_only_commands.h"
 #include "tools/shell/shell_walker.h"
 
@@ -16,42 +17,6 @@ std::string_view trim(std::string_view text) {
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
   return text;
-}
-
-// Splits a settings prefix into words the way a shell would: blanks
-// separate, quotes group, a backslash escapes the next character.
-std::vector<std::string> splitWords(std::string_view text) {
-  std::vector<std::string> words;
-  std::string current;
-  bool inWord = false;
-  char quote = 0;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (quote) {
-      if (c == quote) {
-        quote = 0;
-      } else if (c == '\\' && quote == '"' && i + 1 < text.size() && (text[i + 1] == '"' || text[i + 1] == '\\')) {
-        current += text[++i];
-      } else {
-        current += c;
-      }
-    } else if (std::isspace(static_cast<unsigned char>(c))) {
-      if (inWord) words.push_back(std::move(current));
-      current.clear();
-      inWord = false;
-    } else if (c == '\'' || c == '"') {
-      quote = c;
-      inWord = true;
-    } else if (c == '\\' && i + 1 < text.size()) {
-      current += text[++i];
-      inWord = true;
-    } else {
-      current += c;
-      inWord = true;
-    }
-  }
-  if (inWord) words.push_back(std::move(current));
-  return words;
 }
 
 }  // namespace
@@ -106,7 +71,8 @@ std::vector<std::string> shellPrefixFromSetting(std::string_view entry) {
   if (open == std::string_view::npos || entry.back() != ')') return {};
   std::string_view tool = trim(entry.substr(0, open));
   if (tool != "run_shell_command" && tool != "ShellTool") return {};
-  return splitWords(entry.substr(open + 1, entry.size() - open - 2));
+  // An unclosed quote runs to the end: an exclusion still excludes.
+  return splitShellWords(entry.substr(open + 1, entry.size() - open - 2)).words;
 }
 
 }  // namespace lathe::tools::shell
