@@ -117,6 +117,7 @@ function handle(msg) {
         serverInfo: { name: "mcp-test-server", version: "1" } } });
     case "tools/list": {
       const cursor = msg.params?.cursor;
+      if (mode === "endless-pages") return send({ id: msg.id, result: { tools: [], nextCursor: "again" } });
       if (!cursor) return send({ id: msg.id, result: { tools: page1(), nextCursor: "page-2" } });
       if (cursor === "page-2") return send({ id: msg.id, result: { tools: page2() } });
       return send({ id: msg.id, error: { code: -32602, message: "bad cursor" } });

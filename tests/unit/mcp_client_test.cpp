@@ -170,6 +170,15 @@ TEST_CASE("A server that crashes mid-call fails that call clearly, the next call
   CHECK(eventually([&] { return processGone(pids[1]); }, 5s));
 }
 
+TEST_CASE("A server that pages tools/list forever is stopped and told, not asked again and again") {
+  McpHarness h;
+  h.startAndWait({h.scripted("endless", "endless-pages", 5000)});
+  auto notices = h.servers.takeNotices();
+  REQUIRE(notices.size() == 1);
+  CHECK(notices[0].find("tools/list keeps paging (a repeated cursor") != std::string::npos);
+  CHECK(h.servers.connected().empty());
+}
+
 TEST_CASE("Broken MCP servers each fail clearly once, and nothing is left running") {
   McpHarness h;
   h.startAndWait({h.scripted("hangs", "hang-init", 1500), h.scripted("garbage", "garbage", 1500),
@@ -225,7 +234,8 @@ TEST_CASE("Secret variables: by name as Gemini CLI drops them, or by a value sha
   for (const char* value : {"ghp_0123456789abcdefghijklmnopqrstuvwxyz", "github_pat_11ABCDEFG0123456789_abcdefghij",
                             "AKIAIOSFODNN7EXAMPLE", "AIzaSyA-0123456789abcdefghijklmnopqrstu",
                             "-----BEGIN OPENSSH PRIVATE KEY-----\nabc", "xoxb-1234567890-abcdefghij",
-                            "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl"}) {
+                            "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl", "postgres://app:hunter2@db:5432/x",
+                            "http://me:pw@proxy.local:3128"}) {
     INFO(value);
     CHECK(tools::process::isSecretVariable("INNOCENT", value));
   }
@@ -234,6 +244,7 @@ TEST_CASE("Secret variables: by name as Gemini CLI drops them, or by a value sha
     CHECK_FALSE(tools::process::isSecretVariable(name, "/usr/bin:/bin"));
   }
   CHECK_FALSE(tools::process::isSecretVariable("GREETING", "sk"));  // too short to be a key
+  CHECK_FALSE(tools::process::isSecretVariable("HOMEPAGE", "https://user@example.com/a:b"));  // no password
 }
 
 TEST_CASE("includeTools and excludeTools choose which tools register") {

@@ -19,6 +19,10 @@ namespace fs = std::filesystem;
 TEST_CASE("a fact becomes one list line, and empty or multi-line facts are refused") {
   CHECK(memoryEntryFor("Prefers tabs").value() == "- Prefers tabs");
   CHECK(memoryEntryFor("  - - uses pnpm  ").value() == "- uses pnpm");
+  // "@path" words would import files (from ~/.gemini, credentials too) into every prompt.
+  CHECK(memoryEntryFor("see @oauth_creds.json and @./x, mail a@b.c, 2 @ 3").value() ==
+        "- see `@oauth_creds.json` and `@./x,` mail a@b.c, 2 @ 3");  // the word runs to the next blank, as an import would
+  CHECK(memoryEntryFor("run `make` after @settings.json").value() == "- run `make` after @ settings.json");
   auto empty = memoryEntryFor("  -  ");
   REQUIRE_FALSE(empty);
   CHECK(empty.error().message.find("empty") != std::string::npos);

@@ -127,6 +127,10 @@ TEST_CASE("web: broken and hostile markup still converts", "[web]") {
     CHECK(text.starts_with("start"));
     CHECK(has(text, "nests too deeply"));
   }
+  // Misnested formatting elements left open would be cloned into every later block.
+  std::string misnested = "<p>start</p>";
+  for (int i = 0; i < 2000; ++i) misnested += "<div><b id=" + std::to_string(i) + ">x</div>";
+  CHECK(has(web::htmlToText(misnested, "http://h.test/"), "nests too deeply"));
   // Sloppy but shallow markup is not cut.
   std::string sloppy;
   for (int i = 0; i < 2000; ++i) sloppy += "<p>para <li>item <tr><td>cell <dt>term <dd>def <option>o ";

@@ -9,6 +9,7 @@
 #include "protocol/base/json.h"
 #include "protocol/base/log.h"
 #include "tools/mcp/http_channel.h"
+#include "tools/mcp/list_pages.h"
 #include "tools/process/child_channel.h"
 #include "tools/process/secret_environment.h"
 
@@ -287,30 +288,8 @@ Status McpClient::handshake(milliseconds timeout, const CancelToken& cancel) {
   return {};
 }
 
-void McpClient::listPage(std::string cursor, std::shared_ptr<std::vector<ListedTool>> sofar,
-                         std::shared_ptr<std::function<void(Result<std::vector<ListedTool>>)>> done) {
-  auto params = [cursor](json::Writer& w) {
-    w.StartObject();
-    if (!cursor.empty()) json::put(w, "cursor", cursor);
-    w.EndObject();
-  };
-  peer_->request("tools/list", params, [this, sofar, done](Result<rpc::Response> page) {
-    if (!page) return (*done)(page.error());
-    const json::Value* tools = page->result ? json::find(*page->result, "tools") : nullptr;
-    if (!tools || !tools->IsArray()) return (*done)(makeError(Errc::invalid_request, "tools/list answered without a tools array"));
-    for (const auto& tool : tools->GetArray()) {
-      if (tool.IsObject() && json::getStr(tool, "name")) sofar->push_back(readTool(tool));
-    }
-    std::string next = json::getStr(*page->result, "nextCursor").value_or("");
-    if (next.empty()) return (*done)(std::move(*sofar));
-    if (sofar->size() > 10000) return (*done)(makeError(Errc::invalid_request, "tools/list keeps paging past 10000 tools"));
-    listPage(next, sofar, done);
-  });
-}
-
 void McpClient::listToolsAsync(std::function<void(Result<std::vector<ListedTool>>)> done) {
-  listPage("", std::make_shared<std::vector<ListedTool>>(),
-           std::make_shared<std::function<void(Result<std::vector<ListedTool>>)>>(std::move(done)));
+  listAllPages<ListedTool>(peer_, "tools/list", "tools", readTool, std::move(done));
 }
 
 Result<std::vector<ListedTool>> McpClient::listTools(milliseconds timeout, const CancelToken& cancel) {

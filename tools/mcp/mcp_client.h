@@ -131,10 +131,6 @@ class McpClient {
   void readLoop();
   Result<rpc::Response> await(const std::string& method, const rpc::ParamsWriter& params,
                               std::chrono::milliseconds timeout, const CancelToken& cancel);
-  void promptPage(std::string cursor, std::shared_ptr<std::vector<ListedPrompt>> sofar,
-                  std::shared_ptr<std::function<void(Result<std::vector<ListedPrompt>>)>> done);
-  void listPage(std::string cursor, std::shared_ptr<std::vector<ListedTool>> sofar,
-                std::shared_ptr<std::function<void(Result<std::vector<ListedTool>>)>> done);
 
   ServerConfig config_;
   ClientHooks hooks_;

@@ -1,38 +1,15 @@
 // McpClient's prompts: prompts/list (every page) and prompts/get.
 #include <future>
 
+#include "tools/mcp/list_pages.h"
 #include "tools/mcp/mcp_client.h"
 
 namespace lathe::tools::mcp {
 
 using std::chrono::milliseconds;
 
-void McpClient::promptPage(std::string cursor, std::shared_ptr<std::vector<ListedPrompt>> sofar,
-                           std::shared_ptr<std::function<void(Result<std::vector<ListedPrompt>>)>> done) {
-  auto params = [cursor](json::Writer& w) {
-    w.StartObject();
-    if (!cursor.empty()) json::put(w, "cursor", cursor);
-    w.EndObject();
-  };
-  peer_->request("prompts/list", params, [this, sofar, done](Result<rpc::Response> page) {
-    if (!page) return (*done)(page.error());
-    const json::Value* prompts = page->result ? json::find(*page->result, "prompts") : nullptr;
-    if (!prompts || !prompts->IsArray()) {
-      return (*done)(makeError(Errc::invalid_request, "prompts/list answered without a prompts array"));
-    }
-    for (const auto& prompt : prompts->GetArray()) {
-      if (prompt.IsObject() && json::getStr(prompt, "name")) sofar->push_back(readPrompt(prompt));
-    }
-    std::string next = json::getStr(*page->result, "nextCursor").value_or("");
-    if (next.empty()) return (*done)(std::move(*sofar));
-    if (sofar->size() > 10000) return (*done)(makeError(Errc::invalid_request, "prompts/list keeps paging past 10000 prompts"));
-    promptPage(next, sofar, done);
-  });
-}
-
 void McpClient::listPromptsAsync(std::function<void(Result<std::vector<ListedPrompt>>)> done) {
-  promptPage("", std::make_shared<std::vector<ListedPrompt>>(),
-             std::make_shared<std::function<void(Result<std::vector<ListedPrompt>>)>>(std::move(done)));
+  listAllPages<ListedPrompt>(peer_, "prompts/list", "prompts", readPrompt, std::move(done));
 }
 
 Result<std::vector<ListedPrompt>> McpClient::listPrompts(milliseconds timeout, const CancelToken& cancel) {

@@ -85,7 +85,10 @@ std::vector<std::string> foldersFromProjectRoot(const std::string& dir, const Co
   for (fs::path at(dir);; at = at.parent_path()) {
     chain.push_back(at.string());
     bool boundary = std::any_of(options.boundaryMarkers.begin(), options.boundaryMarkers.end(),
-                                [&](const std::string& marker) { return fs::exists(at / marker); });
+                                [&](const std::string& marker) {
+                                  std::error_code ec;  // an unreadable folder is not a project root
+                                  return fs::exists(at / marker, ec);
+                                });
     if (boundary) {
       std::reverse(chain.begin(), chain.end());
       return chain;

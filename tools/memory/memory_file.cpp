@@ -5,6 +5,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <filesystem>
 
 #include "tools/core/file_store.h"
@@ -72,6 +73,32 @@ class FolderLock {
   int fd_;
 };
 
+// A word "@path" in a context file imports that file (memory_imports.h), and
+// the global file may import anything in ~/.gemini, credentials included: a
+// remembered fact must stay text, so such words go in a code span, which is
+// never imported. A fact that already holds backticks keeps them, and its
+// "@" words are cut loose from the path with a space instead.
+std::string withoutImports(std::string_view fact) {
+  const bool hasTicks = fact.find('`') != std::string_view::npos;
+  std::string out;
+  for (size_t i = 0; i < fact.size(); ++i) {
+    const char next = i + 1 < fact.size() ? fact[i + 1] : ' ';
+    const bool importLike = fact[i] == '@' && (i == 0 || isBlank(fact[i - 1])) &&
+                            (next == '.' || next == '/' || std::isalpha(static_cast<unsigned char>(next)));
+    if (!importLike) {
+      out += fact[i];
+    } else if (hasTicks) {
+      out += "@ ";
+    } else {
+      size_t end = i;
+      while (end < fact.size() && !isBlank(fact[end])) ++end;
+      out += "`" + std::string(fact.substr(i, end - i)) + "`";
+      i = end - 1;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 Result<std::string> memoryEntryFor(std::string_view fact) {
@@ -87,7 +114,7 @@ Result<std::string> memoryEntryFor(std::string_view fact) {
     }
   }
   if (fact.empty()) return makeError(Errc::invalid_params, "the fact is empty: say what to remember");
-  return "- " + std::string(fact);
+  return "- " + withoutImports(fact);
 }
 
 std::string withMemoryEntry(std::string_view content, std::string_view entry) {

@@ -37,6 +37,13 @@ bool valueLooksLikeKey(std::string_view value) {
       allOf(value.substr(4), [](int c) { return std::isupper(c) || std::isdigit(c) ? 1 : 0; })) {
     return true;
   }
+  // A URL with a password in it: scheme://user:password@host/...
+  if (size_t scheme = value.find("://"); scheme != std::string_view::npos) {
+    std::string_view authority = value.substr(scheme + 3);
+    authority = authority.substr(0, authority.find('/'));
+    size_t at = authority.rfind('@');
+    if (at != std::string_view::npos && authority.substr(0, at).find(':') != std::string_view::npos) return true;
+  }
   // A JSON Web Token: three base64url parts, the first a JSON object.
   if (value.starts_with("eyJ")) {
     size_t first = value.find('.');

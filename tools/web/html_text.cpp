@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <vector>
 
 #include "protocol/base/utf8.h"
@@ -19,6 +20,12 @@ constexpr int kMaxDepth = 400;  // deeper markup is dropped rather than risk the
 // elements), so a hostile page of nested tags could hold it for minutes: the
 // page is cut where a cheap scan sees it nest deeper than this.
 constexpr size_t kMaxNesting = 256;
+// Formatting elements left open stay on HTML's list of active formatting
+// elements and are cloned again into every later block, so misnested ones
+// (<div><b id=1></div><div><b id=2></div>...) grow the tree with the square of
+// their number while the open-element stack stays shallow: a page is also
+// cut where more than this many are open.
+constexpr size_t kMaxOpenFormatting = 64;
 
 bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
 
@@ -375,6 +382,11 @@ size_t nestingCut(std::string_view html) {
   auto dropClosedForeign = [&] {
     if (foreignAt != std::string_view::npos && foreignAt >= stack.size()) foreignAt = std::string_view::npos;
   };
+  std::map<std::string, size_t> openFormatting;  // per name: start tags not yet ended by their own end tag
+  size_t formatting = 0;
+  auto isFormatting = [](const std::string& name) {
+    return oneOf(name, {"a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong", "tt", "u"});
+  };
   size_t i = 0;
   while ((i = html.find('<', i)) != std::string_view::npos) {
     size_t at = i;
@@ -398,7 +410,15 @@ size_t nestingCut(std::string_view html) {
     i = close + 1;
     if (endTag) {
       popTo(stack, {name.c_str()});
+      if (auto it = openFormatting.find(name); it != openFormatting.end() && it->second > 0) {
+        --it->second;
+        --formatting;
+      }
       continue;
+    }
+    if (isFormatting(name)) {
+      ++openFormatting[name];
+      if (++formatting > kMaxOpenFormatting) return at;
     }
     if (oneOf(name, {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source",
                      "track", "wbr", "keygen"})) {
