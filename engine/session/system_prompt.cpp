@@ -4,8 +4,25 @@
 #include <sys/utsname.h>
 
 #include <ctime>
+#include <mutex>
 
 namespace lathe::engine {
+namespace {
+
+// Sessions build their prompts on their own turn threads: std::localtime
+// shares one buffer and re-reads TZ on every call, so the zone is read once
+// and each call fills its own tm.
+std::string today() {
+  static std::once_flag zone;
+  std::call_once(zone, [] { ::tzset(); });
+  std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  char date[32];
+  if (!::localtime_r(&now, &tm) || std::strftime(date, sizeof date, "%Y-%m-%d", &tm) == 0) return "";
+  return date;
+}
+
+}  // namespace
 
 std::string buildSystemPrompt(const tools::Workspace& workspace, const std::string& context) {
   std::string prompt =
@@ -29,9 +46,7 @@ std::string buildSystemPrompt(const tools::Workspace& workspace, const std::stri
   for (size_t i = 1; i < workspace.roots().size(); ++i) prompt += "Also in the workspace: " + workspace.roots()[i] + "\n";
   utsname uts{};
   if (::uname(&uts) == 0) prompt += std::string("Operating system: ") + uts.sysname + " " + uts.release + "\n";
-  std::time_t now = std::time(nullptr);
-  char date[32];
-  if (std::strftime(date, sizeof date, "%Y-%m-%d", std::localtime(&now)) > 0) prompt += std::string("Today: ") + date + "\n";
+  if (auto date = today(); !date.empty()) prompt += "Today: " + date + "\n";
   prompt += context;
   return prompt;
 }
