@@ -137,13 +137,18 @@ inline std::string joinedText(const std::vector<Message>& updates, const std::st
   return text;
 }
 
-// The permission questions the agent asked, in order.
-inline std::vector<Message> permissionRequests(const AcpTestClient& client) {
+// The requests of one method the agent sent the editor, in order.
+inline std::vector<Message> requestsOf(const AcpTestClient& client, const std::string& method) {
   std::vector<Message> out;
   for (const auto& m : client.messages()) {
-    if (json::getStr(*m, "method").value_or("") == "session/request_permission") out.push_back(m);
+    if (json::getStr(*m, "method").value_or("") == method) out.push_back(m);
   }
   return out;
+}
+
+// The permission questions the agent asked, in order.
+inline std::vector<Message> permissionRequests(const AcpTestClient& client) {
+  return requestsOf(client, "session/request_permission");
 }
 
 inline std::vector<std::string> kindsWithoutUsage(const std::vector<Message>& updates) {
@@ -323,6 +328,17 @@ inline void checkAgainstSchema(const AcpTestClient& client) {
   INFO("validator: " << out << (*node)->stderrText() << "\n(run scripts/setup.sh if ajv or the SDK is missing)");
   REQUIRE(status);
   CHECK(status->success());
+}
+
+// Everything the person was shown on tool cards (titles and texts) in these updates.
+inline std::string cardTexts(const std::vector<Message>& updates) {
+  std::string out;
+  for (const auto& m : updates) {
+    if (kindOf(m) != "tool_call" && kindOf(m) != "tool_call_update") continue;
+    out += field(m, "title") + "\n";
+    for (const auto& text : contentTexts(m)) out += text + "\n";
+  }
+  return out;
 }
 
 }  // namespace lathe::testing::e2e

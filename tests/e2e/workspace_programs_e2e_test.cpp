@@ -39,25 +39,6 @@ void writeWorkspaceSettings(const TempDir& ws, const fs::path& marker, const std
             }));
 }
 
-std::vector<Message> requestsOf(const AcpTestClient& client, const std::string& method) {
-  std::vector<Message> out;
-  for (const auto& m : client.messages()) {
-    if (json::getStr(*m, "method").value_or("") == method) out.push_back(m);
-  }
-  return out;
-}
-
-// Everything the person was shown on tool cards (titles and texts) in these updates.
-std::string cardTexts(const std::vector<Message>& updates) {
-  std::string out;
-  for (const auto& m : updates) {
-    if (kindOf(m) != "tool_call" && kindOf(m) != "tool_call_update") continue;
-    out += field(m, "title") + "\n";
-    for (const auto& text : contentTexts(m)) out += text + "\n";
-  }
-  return out;
-}
-
 std::string toolCallTitle(const Message& ask) {
   const json::Value* params = member(*ask, "params");
   const json::Value* call = params ? member(*params, "toolCall") : nullptr;

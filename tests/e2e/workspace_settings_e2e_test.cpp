@@ -49,16 +49,6 @@ std::string shellArgs(const std::string& command) {
   });
 }
 
-std::string cardTexts(const std::vector<Message>& updates) {
-  std::string out;
-  for (const auto& m : updates) {
-    if (kindOf(m) != "tool_call" && kindOf(m) != "tool_call_update") continue;
-    out += field(m, "title") + "\n";
-    for (const auto& text : contentTexts(m)) out += text + "\n";
-  }
-  return out;
-}
-
 // Whether the model was offered a tool of this name in that request.
 bool declares(const std::string& body, const std::string& tool) {
   return body.find("\"name\":\"" + tool + "\"") != std::string::npos;
