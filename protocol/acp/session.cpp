@@ -14,30 +14,35 @@ Result<NewSessionRequest> NewSessionRequest::fromJson(const json::Value& params)
   return finish(r, std::move(req));
 }
 
+void writeSessionSetup(json::Writer& w, const std::string& currentModeId, const std::vector<SessionMode>& availableModes,
+                       const std::vector<ConfigOption>& configOptions) {
+  if (!availableModes.empty()) {
+    json::key(w, "modes");
+    w.StartObject();
+    json::put(w, "currentModeId", currentModeId);
+    json::key(w, "availableModes");
+    w.StartArray();
+    for (const auto& mode : availableModes) {
+      w.StartObject();
+      json::put(w, "id", mode.id);
+      json::put(w, "name", mode.name);
+      if (!mode.description.empty()) json::put(w, "description", mode.description);
+      w.EndObject();
+    }
+    w.EndArray();
+    w.EndObject();
+  }
+  if (!configOptions.empty()) {
+    json::key(w, "configOptions");
+    writeConfigOptions(w, configOptions);
+  }
+}
+
 json::Raw NewSessionResponse::toJson() const {
   return {json::build([&](json::Writer& w) {
     w.StartObject();
     json::put(w, "sessionId", sessionId);
-    if (!availableModes.empty()) {
-      json::key(w, "modes");
-      w.StartObject();
-      json::put(w, "currentModeId", currentModeId);
-      json::key(w, "availableModes");
-      w.StartArray();
-      for (const auto& mode : availableModes) {
-        w.StartObject();
-        json::put(w, "id", mode.id);
-        json::put(w, "name", mode.name);
-        if (!mode.description.empty()) json::put(w, "description", mode.description);
-        w.EndObject();
-      }
-      w.EndArray();
-      w.EndObject();
-    }
-    if (!configOptions.empty()) {
-      json::key(w, "configOptions");
-      writeConfigOptions(w, configOptions);
-    }
+    writeSessionSetup(w, currentModeId, availableModes, configOptions);
     w.EndObject();
   })};
 }

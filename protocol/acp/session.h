@@ -23,6 +23,11 @@ struct SessionMode {
   std::string description;
 };
 
+// The "modes" and "configOptions" members shared by the new/load/resume
+// responses (each left out when empty).
+void writeSessionSetup(json::Writer& w, const std::string& currentModeId, const std::vector<SessionMode>& availableModes,
+                       const std::vector<ConfigOption>& configOptions);
+
 struct NewSessionResponse {
   std::string sessionId;
   std::string currentModeId;

@@ -18,26 +18,7 @@ Result<LoadSessionRequest> LoadSessionRequest::fromJson(const json::Value& param
 json::Raw LoadSessionResponse::toJson() const {
   return {json::build([&](json::Writer& w) {
     w.StartObject();
-    if (!availableModes.empty()) {
-      json::key(w, "modes");
-      w.StartObject();
-      json::put(w, "currentModeId", currentModeId);
-      json::key(w, "availableModes");
-      w.StartArray();
-      for (const auto& mode : availableModes) {
-        w.StartObject();
-        json::put(w, "id", mode.id);
-        json::put(w, "name", mode.name);
-        if (!mode.description.empty()) json::put(w, "description", mode.description);
-        w.EndObject();
-      }
-      w.EndArray();
-      w.EndObject();
-    }
-    if (!configOptions.empty()) {
-      json::key(w, "configOptions");
-      writeConfigOptions(w, configOptions);
-    }
+    writeSessionSetup(w, currentModeId, availableModes, configOptions);
     w.EndObject();
   })};
 }
