@@ -583,3 +583,31 @@ TEST_CASE("edit: replace matches ignoring indentation when nothing matches exact
   CHECK(errorOf(ambiguous) == ErrorType::occurrence_count_mismatch);
   CHECK(readFile(amb) == "  a\n  b\n    a\n    b\n");
 }
+
+TEST_CASE("edit: replace matches whitespace differences inside lines as a last chance, and says so") {
+  Fixture f;
+  fs::path file = f.root.write("a.c", "int main(void) {\n    call( a,  b );\n    return 0;\n}\n");
+  auto result = f.run(*f.replace, ReplaceArgs{"a.c", "  call(a, b);\n  return 0;", "  call(a, b, c);\n  return 0;"}.json());
+  REQUIRE_FALSE(result.error);
+  CHECK(readFile(file) == "int main(void) {\n    call(a, b, c);\n    return 0;\n}\n");
+  CHECK(llmText(result).find("inside lines too") != std::string::npos);
+
+  // Blanks between words still count: "intx" is not "int x".
+  fs::path words = f.root.write("b.c", "int x;\n");
+  auto missed = f.run(*f.replace, ReplaceArgs{"b.c", "intx;", "int y;"}.json());
+  CHECK(errorOf(missed) == ErrorType::no_occurrence_found);
+  CHECK(readFile(words) == "int x;\n");
+}
+
+TEST_CASE("edit: a near miss shows the closest text of the file, with its line") {
+  Fixture f;
+  f.root.write("a.py", "import os\n\ndef load(path):\n    with open(path) as handle:\n        return handle.read()\n");
+  auto result = f.run(*f.replace, ReplaceArgs{"a.py", "def load(path):\n    with open(path, 'r') as fh:\n        return fh.read()",
+                                              "def load(path):\n    return open(path).read()"}.json());
+  CHECK(errorOf(result) == ErrorType::no_occurrence_found);
+  CHECK_THAT(result.error->message, Catch::Contains("closest text in the file starts at line 3") &&
+                                        Catch::Contains("with open(path) as handle:"));
+  // Nothing alike: no guess is offered.
+  auto unrelated = f.run(*f.replace, ReplaceArgs{"a.py", "zzz qqq", "x"}.json());
+  CHECK(unrelated.error->message.find("closest text") == std::string::npos);
+}

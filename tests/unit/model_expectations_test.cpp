@@ -47,12 +47,16 @@ TEST_CASE("model expectations: read_file returns the text exactly, final newline
 TEST_CASE("model expectations: placeholders are recognised, real comments are not") {
   for (const char* line : {"// ... existing code ...", "# ... rest of the code ...", "/* ... rest of the file */",
                            "// rest of the code", "    // ... other methods ...", "<!-- ... existing code ... -->",
-                           "... rest of the implementation unchanged ..."}) {
+                           "... rest of the implementation unchanged ...", "(rest of methods ...)",
+                           "[... existing code ...]", "// rest unchanged", "# (unchanged)", "[rest of the file]",
+                           "{/* ... */ other methods ...}"}) {
     INFO(line);
     CHECK(newOmissionPlaceholder(std::string("a\n") + line + "\nb\n", ""));
   }
   for (const char* line : {"// the rest of this loop handles errors", "# keep the existing order", "...", "x = y  # ...",
-                           "// TODO: handle the remaining cases", "print('...')"}) {
+                           "// TODO: handle the remaining cases", "print('...')", "<p>unchanged</p>",
+                           "// the result stays unchanged when the input is empty", "(apply f xs)",
+                           "[dependencies]"}) {
     INFO(line);
     CHECK_FALSE(newOmissionPlaceholder(std::string("a\n") + line + "\nb\n", ""));
   }

@@ -23,6 +23,7 @@ struct EditPlan {
   std::optional<std::string> bytes;    // what gets written, when it differs from newText
   size_t replacements = 0;
   bool flexible = false;  // matched ignoring indentation (replace's second chance)
+  bool looseWhitespace = false;  // matched ignoring whitespace inside lines too (its third)
   const std::string& toWrite() const { return bytes ? *bytes : newText; }
 };
 

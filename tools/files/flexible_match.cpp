@@ -2,6 +2,7 @@
 // Pure; any thread.
 #include "tools/files/flexible_match.h"
 
+#include <cctype>
 #include <map>
 
 namespace lathe::tools {
@@ -64,8 +65,28 @@ std::string reindent(std::string_view newString, const std::map<std::string_view
 
 }  // namespace
 
+std::string looseLine(std::string_view line) {
+  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || (c & 0x80); };
+  std::string out;
+  bool blank = false;
+  for (char c : trim(line)) {
+    if (c == ' ' || c == '\t' || c == '\r') {
+      blank = true;
+      continue;
+    }
+    // A blank between two word characters separates them; elsewhere it is noise.
+    if (blank && !out.empty() && word(out.back()) && word(c)) out += ' ';
+    blank = false;
+    out += c;
+  }
+  return out;
+}
+
 std::vector<FlexibleMatch> flexibleMatches(std::string_view text, std::string_view oldString,
-                                           std::string_view newString) {
+                                           std::string_view newString, LineMatch how) {
+  auto same = [how](std::string_view a, std::string_view b) {
+    return how == LineMatch::trimmed ? trim(a) == trim(b) : looseLine(a) == looseLine(b);
+  };
   std::vector<Line> wanted = splitLines(oldString);
   while (!wanted.empty() && trim(wanted.back().text).empty()) wanted.pop_back();
   size_t first = 0;
@@ -78,9 +99,9 @@ std::vector<FlexibleMatch> flexibleMatches(std::string_view text, std::string_vi
 
   std::vector<Line> lines = splitLines(text);
   for (size_t i = 0; i + wanted.size() <= lines.size();) {
-    bool same = true;
-    for (size_t j = 0; j < wanted.size() && same; ++j) same = trim(lines[i + j].text) == trim(wanted[j].text);
-    if (!same) {
+    bool equal = true;
+    for (size_t j = 0; j < wanted.size() && equal; ++j) equal = same(lines[i + j].text, wanted[j].text);
+    if (!equal) {
       ++i;
       continue;
     }

@@ -40,11 +40,33 @@ bool isComment(std::string_view line) {
   return false;
 }
 
+// "(rest of methods ...)", "[... existing code ...]": a note in brackets,
+// written where code belongs. Nullopt when the line is not one.
+std::optional<std::string_view> bracketed(std::string_view line) {
+  static constexpr std::array<std::pair<char, char>, 3> kPairs{{{'(', ')'}, {'[', ']'}, {'{', '}'}}};
+  for (auto [open, close] : kPairs) {
+    if (line.size() >= 2 && line.front() == open && line.back() == close) return trim(line.substr(1, line.size() - 2));
+  }
+  return std::nullopt;
+}
+
+size_t wordCount(std::string_view words) {
+  size_t count = 0;
+  bool inWord = false;
+  for (char c : words) {
+    const bool letter = std::isalpha(static_cast<unsigned char>(c)) != 0;
+    if (letter && !inWord) ++count;
+    inWord = letter;
+  }
+  return count;
+}
+
 bool isPlaceholder(std::string_view raw) {
   std::string_view line = trim(raw);
   if (line.size() < 6 || line.size() > 160) return false;
-  const bool comment = isComment(line);
-  std::string words = commentWords(line);
+  const auto inBrackets = bracketed(line);
+  const bool comment = isComment(line) || inBrackets.has_value();
+  std::string words = commentWords(inBrackets ? *inBrackets : line);
   const bool dots = words.find("...") != std::string::npos || words.find("\xE2\x80\xA6") != std::string::npos;
   static constexpr std::array<std::string_view, 12> kPhrases = {
       "existing code", "rest of", "remaining code", "unchanged", "omitted", "same as before",
@@ -58,7 +80,12 @@ bool isPlaceholder(std::string_view raw) {
   for (std::string_view start : {"rest of the ", "existing code", "remaining code", "other methods"}) {
     if (comment && words.rfind(start, 0) == 0 && words.size() < 60) return true;
   }
-  return false;
+  // A few words and nothing else: "// rest unchanged", "(unchanged)", "# code omitted".
+  static constexpr std::array<std::string_view, 8> kShort = {"unchanged", "rest of", "existing code", "remaining code",
+                                                             "omitted", "other methods", "same as before", "previous code"};
+  return comment && wordCount(words) <= 4 && std::any_of(kShort.begin(), kShort.end(), [&](std::string_view p) {
+           return words.find(p) != std::string::npos;
+         });
 }
 
 }  // namespace

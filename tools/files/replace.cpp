@@ -10,6 +10,7 @@
 #include "tools/files/omission_placeholders.h"
 #include "tools/files/edit_invocation.h"
 #include "tools/files/file_content.h"
+#include "tools/files/closest_text.h"
 #include "tools/files/flexible_match.h"
 #include "tools/files/text_format.h"
 
@@ -90,9 +91,11 @@ class ReplaceInvocation final : public EditInvocation {
     }
     return "Successfully modified file: " + path() + " (" + std::to_string(change.replacements) +
            (change.replacements == 1 ? " replacement" : " replacements") +
-           (change.flexible ? ", matched ignoring indentation and surrounding whitespace; new_string was re-indented "
-                              "to match the file)."
-                            : ").");
+           (change.looseWhitespace ? ", matched ignoring whitespace differences, inside lines too: check that the "
+                                     "result is what you meant; new_string was re-indented to match the file)."
+            : change.flexible ? ", matched ignoring indentation and surrounding whitespace; new_string was re-indented "
+                                "to match the file)."
+                              : ").");
   }
 
   PlannedEdit plan(const CancelToken& cancel) const override {
@@ -168,8 +171,19 @@ class ReplaceInvocation final : public EditInvocation {
   // allowed; the diff shows the real change.
   PlannedEdit planFlexible(std::string oldText, const TextFormat& format) const {
     PlannedEdit out;
-    std::vector<FlexibleMatch> matches = flexibleMatches(oldText, p_.oldString, p_.newString);
+    LineMatch how = LineMatch::trimmed;
+    std::vector<FlexibleMatch> matches = flexibleMatches(oldText, p_.oldString, p_.newString, how);
+    if (matches.empty()) {
+      how = LineMatch::looseWhitespace;
+      matches = flexibleMatches(oldText, p_.oldString, p_.newString, how);
+    }
     if (auto problem = checkCount(matches.size())) {
+      if (matches.empty()) {
+        if (auto closest = closestText(oldText, p_.oldString)) {
+          problem->message += "\nThe closest text in the file starts at line " + std::to_string(closest->line) +
+                              ":\n" + closest->text;
+        }
+      }
       out.error = std::move(problem);
       return out;
     }
@@ -187,6 +201,7 @@ class ReplaceInvocation final : public EditInvocation {
     out.plan.newText = std::move(newText);
     out.plan.replacements = matches.size();
     out.plan.flexible = true;
+    out.plan.looseWhitespace = how == LineMatch::looseWhitespace;
     return out;
   }
 
