@@ -134,3 +134,55 @@ TEST_CASE("e2e shell: cancel kills the command's whole process tree before the t
   }
   CHECK(gone);
 }
+
+TEST_CASE("e2e shell: with commands excluded, a line that may run unnamed commands is refused, never asked",
+          "[e2e][shell]") {
+  TempDir home;
+  writeFile(home.path / "settings.json", R"json({"tools": {"exclude": ["run_shell_command(rm)"]}})json");
+  Shell s({"--settings", (home.path / "settings.json").string()});
+  writeFile(s.ws.path / "keep.txt", "x");
+  writeFile(s.ws.path / "list.txt", "keep.txt\n");
+  // sed's e flag runs the pattern space: "rm keep.txt", which the line never names.
+  s.fake->push(ScriptedReply::functionCall("run_shell_command", shellArgs("sed 's/^/rm /e' list.txt")));
+  s.fake->push(ScriptedReply::text("ok"));
+  s.client->setPermissionKind("allow_once");
+  CHECK(s.client->prompt(s.session, "clean up").stopReason == "end_turn");
+  CHECK(permissionCount(*s.client) == 0);
+  CHECK(fs::exists(s.ws.path / "keep.txt"));
+  std::string output = lastFunctionOutput(*s.fake);
+  CHECK(output.find("may run commands it does not name") != std::string::npos);
+  CHECK(output.find("sed's e command") != std::string::npos);
+}
+
+TEST_CASE("e2e shell: a call's locations are the files its line names, not the folder it runs in", "[e2e][shell]") {
+  Shell s;
+  writeFile(s.ws.path / "notes.txt", "alpha\n");
+  writeFile(s.ws.path / "src" / "main.c", "int main;\n");
+  s.fake->push(ScriptedReply::functionCall("run_shell_command", shellArgs("cat notes.txt src/main.c missing.txt")));
+  s.fake->push(ScriptedReply::text("ok"));
+  auto outcome = s.client->prompt(s.session, "look");
+  CHECK(outcome.stopReason == "end_turn");
+  auto calls = ofKind(outcome.updates, "tool_call");
+  REQUIRE(calls.size() == 1);
+  const json::Value* locations = member(*updateOf(calls[0]), "locations");
+  REQUIRE(locations);
+  std::vector<std::string> paths;
+  for (const auto& location : locations->GetArray()) paths.push_back(json::getStr(location, "path").value_or(""));
+  CHECK(paths == std::vector<std::string>{(s.ws.path / "notes.txt").string(), (s.ws.path / "src/main.c").string()});
+}
+
+TEST_CASE("e2e shell: processes a sealed line leaves running end with its sandbox, and the model is told",
+          "[e2e][shell]") {
+  Shell s;
+  s.fake->push(ScriptedReply::functionCall("run_shell_command", shellArgs("sleep 60 & echo started")));
+  s.fake->push(ScriptedReply::text("ok"));
+  auto outcome = s.client->prompt(s.session, "start a sleeper");
+  CHECK(outcome.stopReason == "end_turn");
+  std::string output = lastFunctionOutput(*s.fake);
+  INFO(output);
+  CHECK(permissionCount(*s.client) == 0);
+  CHECK(output.find("Sandbox: this line ran without") != std::string::npos);
+  CHECK(output.find("ended with its sandbox when the line finished") != std::string::npos);
+  CHECK(output.find("is_background") != std::string::npos);
+  CHECK(output.find("have the person approve it") != std::string::npos);
+}

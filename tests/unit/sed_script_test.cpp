@@ -16,6 +16,7 @@
 #include "tools/shell/sed_script.h"
 
 using lathe::testing::TempDir;
+using lathe::tools::shell::sedMayRunCommands;
 using lathe::tools::shell::sedOnlyPrints;
 
 namespace {
@@ -110,4 +111,29 @@ TEST_CASE("sed: scripts are read as GNU sed reads them") {
   }
   CHECK(dir.entries().empty());  // the sandbox refused every write
   if (checkedByGnuSed == 0) WARN("no GNU sed with --sandbox: the table was not checked against it");
+}
+
+TEST_CASE("sed: scripts that may run shell commands are told apart from ones that write") {
+  const std::pair<std::vector<std::string>, bool> rows[] = {
+      {{"s/a/b/e", "f"}, true},
+      {{"-n", "1e ls", "f"}, true},
+      {{"-e", "p", "-e", "s/x/y/ge", "f"}, true},
+      {{"-ne", "s/x/y/e", "f"}, true},
+      {{"-f", "script.sed", "f"}, true},
+      {{"--file=script.sed", "f"}, true},
+      {{"s/a/b/w out.txt", "f"}, false},  // writes a file, runs nothing
+      {{"-i", "s/a/b/", "f"}, false},
+      {{"-i.bak", "-e", "s/a/b/", "f"}, false},
+      {{"-n", "1,5p", "f"}, false},
+      {{"-e", "p", "notes.txt"}, false},  // a file operand is not read as a script
+      {{"--sandbox", "s/a/b/e", "f"}, false},
+      {{"s/a/b/ w file.txt e", "f"}, false},  // the w flag's file name runs to the end of the line
+      {{"v 4.2", "f"}, true},                 // not read by this scanner: assumed to run
+  };
+  for (const auto& [args, runs] : rows) {
+    std::string shown;
+    for (const auto& a : args) shown += "[" + a + "] ";
+    INFO("sed " << shown);
+    CHECK(sedMayRunCommands(args) == runs);
+  }
 }

@@ -471,3 +471,12 @@ TEST_CASE("here-docs: an end bash reads differently from the parser is asked abo
   CHECK(ro("cat <<EOF\nEOF"));
   CHECK_FALSE(disagrees("cat <<-EOF\nx\n\tEOF\ntouch pwned\nEOF"));
 }
+
+TEST_CASE("shell analysis: lines that start something in the background are told apart") {
+  using lathe::tools::shell::analyzeShellCommand;
+  CHECK(analyzeShellCommand("sleep 60 & echo started").startsBackground);
+  CHECK(analyzeShellCommand("(server --port 1 &) ; echo ok").startsBackground);
+  CHECK(analyzeShellCommand("bash -c 'tail -f log &'").startsBackground);
+  CHECK_FALSE(analyzeShellCommand("a && b || c").startsBackground);
+  CHECK_FALSE(analyzeShellCommand("echo 'a & b' > /dev/null 2>&1").startsBackground);
+}

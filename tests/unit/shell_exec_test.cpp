@@ -199,8 +199,14 @@ TEST_CASE("shell: description and locations") {
   auto built = f.build(R"({"command": "make test", "description": "run the tests", "dir_path": "sub"})");
   REQUIRE(built.invocation);
   CHECK(built.invocation->description() == "make test [in sub] (run the tests)");
-  REQUIRE(built.invocation->locations().size() == 1);
-  CHECK(built.invocation->locations()[0].path == (f.root.path / "sub").string());
+  CHECK(built.invocation->locations().empty());  // names no file: never the folder it runs in
+  std::ofstream(f.root.path / "sub" / "Makefile") << "test:\n";
+  auto named = f.build(R"({"command": "make -f Makefile test > out.log", "dir_path": "sub"})");
+  REQUIRE(named.invocation);
+  auto locations = named.invocation->locations();
+  REQUIRE(locations.size() == 2);
+  CHECK(locations[0].path == (f.root.path / "sub" / "Makefile").string());
+  CHECK(locations[1].path == (f.root.path / "sub" / "out.log").string());
   auto tool = makeRunShellCommandTool(f.context, f.shell);
   CHECK(tool->kind() == Kind::execute);
   CHECK(tool->info().canUpdateOutput);

@@ -136,6 +136,15 @@ TEST_CASE("command lines with Gemini CLI settings (tools.allowed / tools.exclude
       {"f() { :; }; rm -rf x", "deny deny deny deny"},
       {"R=rm; $R -rf x", "deny deny deny deny"},
       {"echo \"unterminated", "deny deny deny deny"},
+      // Commands that run what the line does not name: exclusions cannot be checked.
+      {"sed 's/^/rm /e' list.txt", "deny deny deny deny"},
+      {"sed -n -e '1e rm x' f", "deny deny deny deny"},
+      {"sed -f script.sed f", "deny deny deny deny"},
+      {"awk '{ system(\"rm \" $1) }' f", "deny deny deny deny"},
+      {"python3 -c 'import os'", "deny deny deny deny"},
+      {"sed -i 's/a/b/' f", "ask ask allow deny"},  // edits a file, runs nothing: asked as before
+      {"sed -n '1,5p' f", "sealed sealed allow sealed"},
+      {"awk '{print $1}' f", "ask ask allow deny"},
   };
   for (const auto& [command, expected] : rows) {
     INFO("command: " << command);

@@ -17,6 +17,7 @@ ExecConfirmation execConfirmationFor(std::string command, const ShellAnalysis& a
   }
   details.writtenFiles = analysis.writtenFiles;
   details.readOnly = isReadOnly(analysis);
+  if (!analysis.runsUnseen.empty()) details.runsUnseen = analysis.runsUnseen.front();
   return details;
 }
 

@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
@@ -111,11 +112,35 @@ class RunShellInvocation final : public ToolInvocation {
     return text;
   }
 
-  std::vector<Location> locations() const override { return {Location{dir_, std::nullopt}}; }
+  // The workspace files the line names (arguments that are existing files,
+  // files it redirects into), so "follow the agent" opens what it touches;
+  // never the folder it runs in.
+  std::vector<Location> locations() const override {
+    constexpr size_t kMaxLocations = 20;
+    shell::ShellAnalysis analysis = shell::analyzeShellCommand(command_);
+    std::vector<std::pair<std::string, bool>> named;  // word, written by the line
+    for (const auto& command : analysis.commands) {
+      for (size_t i = 1; i < command.words.size(); ++i) {
+        if (!command.words[i].empty() && command.words[i][0] != '-') named.emplace_back(command.words[i], false);
+      }
+    }
+    for (const auto& file : analysis.writtenFiles) named.emplace_back(file, true);
+    std::vector<Location> out;
+    for (const auto& [word, written] : named) {
+      auto path = context_.workspace->resolve(word.front() == '/' ? word : dir_ + "/" + word);
+      std::error_code ec;
+      if (!path || !(written || std::filesystem::is_regular_file(*path, ec))) continue;
+      bool seen = std::any_of(out.begin(), out.end(), [&](const Location& l) { return l.path == *path; });
+      if (!seen) out.push_back(Location{*path, std::nullopt});
+      if (out.size() == kMaxLocations) break;
+    }
+    return out;
+  }
 
   Result<std::optional<ConfirmationDetails>> shouldConfirmExecute(const CancelToken& cancel) override {
     shell::ShellAnalysis analysis = shell::analyzeShellCommand(command_, cancel);
     if (cancel.cancelled()) return makeError(Errc::cancelled, "cancelled");
+    startsBackground_ = analysis.startsBackground;
     ExecConfirmation details = shell::execConfirmationFor(command_, analysis);
     if (details.readOnly) {
       Status sealable = shell::probeSealed();
@@ -225,10 +250,14 @@ class RunShellInvocation final : public ToolInvocation {
     // track of by the session so they end with it.
     std::vector<pid_t> leftovers;
     std::optional<int64_t> adoptedId;
+    // In a sandbox, what the line started in the background dies with its pid
+    // namespace, often before it can be seen: the parse tells.
+    bool stoppedWithSandbox = sandboxed() && startsBackground_ && !exit.cancelled && !exit.timedOut;
     if (!exit.cancelled && !exit.timedOut && runner->groupAlive()) {
       if (sandboxed()) {
         // Its pid namespace is being torn down with the shell: make sure of it.
         runner->killTree(std::chrono::milliseconds(500));
+        stoppedWithSandbox = true;
       } else {
         leftovers = runner->leftovers();
       }
@@ -274,10 +303,19 @@ class RunShellInvocation final : public ToolInvocation {
       llm += "\n";
       status += std::string(status.empty() ? "" : " ") + "[left running: " + joinPids(leftovers) + "]";
     }
+    if (stoppedWithSandbox) {
+      llm += "Anything this line left running in the background (started with `&` or the like) ended with its "
+             "sandbox when the line finished. To keep one running, start it with is_background set to true";
+      llm += sealed() && !shell_.options.sandbox ? "; or run the same line again to have the person approve it, "
+                                                   "and it runs unsealed, keeping what it starts.\n"
+                                                 : ".\n";
+      status += std::string(status.empty() ? "" : " ") + "[background processes ended with the sandbox]";
+    }
     llm += "Process Group PGID: " + std::to_string(pgid);
     if (sealed()) {
       bool failed = !exit.cancelled && (exit.signal != 0 || exit.timedOut || exit.exitCode.value_or(1) != 0);
-      if (failed) sealedFailures_->add(command_);
+      // Either way the seal got in its way: the same line is asked about next time.
+      if (failed || stoppedWithSandbox) sealedFailures_->add(command_);
       llm += "\n" + shell::sealedNoteForModel(failed);
       status += std::string(status.empty() ? "" : " ") + shell::kSealedDisplay;
     }
@@ -292,6 +330,7 @@ class RunShellInvocation final : public ToolInvocation {
   ToolContext context_;
   ShellSetup shell_;
   std::shared_ptr<shell::SealedFailures> sealedFailures_;
+  bool startsBackground_ = false;  // from the parse the confirmation made
   std::string command_;
   std::string description_;
   std::string dir_;

@@ -1,6 +1,7 @@
 // A small scanner for GNU sed scripts and options. Pure; any thread.
 #include "tools/shell/sed_script.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace lathe::tools::shell {
@@ -13,7 +14,9 @@ class SedScanner {
  public:
   explicit SedScanner(std::string_view script) : s_(script) {}
 
-  bool onlyPrints() {
+  // Reads the whole script; false when it is not one this scanner knows.
+  // writes() and runs() then tell what its commands do.
+  bool scan() {
     while (true) {
       while (more() && (std::isspace(static_cast<unsigned char>(peek())) || peek() == ';' || peek() == '}')) ++i_;
       if (!more()) return true;
@@ -46,13 +49,23 @@ class SedScanner {
         if (!substitute()) return false;
       } else if (command == 'y') {
         if (!transliterate()) return false;
+      } else if (command == 'w' || command == 'W') {
+        writes_ = true;
+        skipLine();  // the file name runs to the end of the line
+      } else if (command == 'e') {
+        runs_ = true;  // runs its argument, or the pattern space, as a shell command
+        skipLine();
       } else {
-        return false;  // w, W, e, v and anything unknown
+        return false;  // v and anything unknown
       }
       skipBlanks();
       if (more() && peek() != ';' && peek() != '\n' && peek() != '}' && peek() != '#') return false;
     }
   }
+
+ public:
+  bool writes() const { return writes_; }
+  bool runs() const { return runs_; }
 
  private:
   bool more() const { return i_ < s_.size(); }
@@ -194,7 +207,16 @@ class SedScanner {
     if (!regex(delimiter) || !replacement(delimiter)) return false;
     while (more()) {
       char flag = peek();
-      if (flag == 'w' || flag == 'e') return false;  // writes a file / runs the pattern space
+      if (flag == 'w') {  // writes a file named by the rest of the line
+        writes_ = true;
+        skipLine();
+        return true;
+      }
+      if (flag == 'e') {  // runs the pattern space as a shell command
+        runs_ = true;
+        ++i_;
+        continue;
+      }
       if (flag == ' ' || flag == '\t') {  // GNU sed allows blanks among the flags ("s/a/b/ w file")
         ++i_;
         continue;
@@ -217,11 +239,58 @@ class SedScanner {
 
   std::string_view s_;
   size_t i_ = 0;
+  bool writes_ = false;
+  bool runs_ = false;
 };
 
 }  // namespace
 
-bool sedScriptOnlyPrints(std::string_view script) { return SedScanner(script).onlyPrints(); }
+bool sedScriptOnlyPrints(std::string_view script) {
+  SedScanner scanner(script);
+  return scanner.scan() && !scanner.writes() && !scanner.runs();
+}
+
+bool sedScriptMayRunCommands(std::string_view script) {
+  SedScanner scanner(script);
+  return !scanner.scan() || scanner.runs();
+}
+
+bool sedMayRunCommands(const std::vector<std::string>& arguments) {
+  if (std::find(arguments.begin(), arguments.end(), "--sandbox") != arguments.end()) return false;  // refuses e
+  std::vector<std::string> scripts;
+  std::vector<std::string> operands;
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    const std::string& a = arguments[i];
+    if (a.size() < 2 || a[0] != '-') {
+      operands.push_back(a);
+    } else if (a == "--") {
+      operands.insert(operands.end(), arguments.begin() + static_cast<std::ptrdiff_t>(i) + 1, arguments.end());
+      break;
+    } else if (startsWith(a, "--file")) {
+      return true;  // a script the line does not show
+    } else if (a == "--expression") {
+      if (++i >= arguments.size()) return true;
+      scripts.push_back(arguments[i]);
+    } else if (startsWith(a, "--expression=")) {
+      scripts.push_back(a.substr(13));
+    } else if (a[1] != '-') {
+      // A cluster such as -ne SCRIPT or -i.bak: e, f and l take the rest (or the next word), i a suffix.
+      for (size_t j = 1; j < a.size(); ++j) {
+        if (a[j] == 'f') return true;
+        if (a[j] == 'i') break;
+        if (a[j] == 'e' || a[j] == 'l') {
+          std::string value = j + 1 < a.size() ? a.substr(j + 1) : (i + 1 < arguments.size() ? arguments[++i] : "");
+          if (a[j] == 'e') scripts.push_back(std::move(value));
+          break;
+        }
+      }
+    }
+  }
+  if (scripts.empty() && !operands.empty()) scripts.push_back(operands.front());
+  std::string joined;
+  for (const auto& script : scripts) joined += (joined.empty() ? "" : "\n") + script;
+  return sedScriptMayRunCommands(joined);
+}
 
 bool sedOnlyPrints(const std::vector<std::string>& arguments) {
   std::vector<std::string> scripts;  // from -e / --expression

@@ -14,4 +14,9 @@ bool sedOnlyPrints(const std::vector<std::string>& arguments);
 // One sed script (the text of -e or the first operand).
 bool sedScriptOnlyPrints(std::string_view script);
 
+// Whether a sed invocation may run shell commands (the e command, the e flag
+// of s, a script file, or a script this scanner cannot read): what the line
+// runs is then more than it shows.
+bool sedMayRunCommands(const std::vector<std::string>& arguments);
+
 }  // namespace lathe::tools::shell

@@ -8,6 +8,7 @@
 #include "tools/core/shell_words.h"
 #include "tools/shell/read_only_commands.h"
 #include "tools/shell/shell_walker.h"
+#include "tools/shell/unseen_commands.h"
 
 namespace lathe::tools::shell {
 
@@ -37,6 +38,9 @@ ShellAnalysis analyzeShellCommand(std::string_view command, const CancelToken& c
   if (!analysis.parsed) {
     analysis.commands.clear();
     analysis.writtenFiles.clear();
+  }
+  for (const auto& runs : analysis.commands) {
+    if (auto why = runsUnseenCommands(runs)) analysis.runsUnseen.push_back(std::move(*why));
   }
   return analysis;
 }

@@ -50,6 +50,12 @@ struct ShellAnalysis {
   // Why the line, though understood, is not judged read-only (an assignment
   // not known to be harmless): it is asked about, and "always" still applies.
   std::vector<std::string> notReadOnly;
+  // Why some command may run commands the line does not name (sed's e, awk's
+  // system(), inline interpreter code): exclusions cannot be checked then.
+  std::vector<std::string> runsUnseen;
+  // Some command is started in the background (`&`, coproc): in a sandbox it
+  // ends when the line does.
+  bool startsBackground = false;
 };
 
 ShellAnalysis analyzeShellCommand(std::string_view command, const CancelToken& cancel = CancelToken());

@@ -93,6 +93,15 @@ HeredocScan scanHeredoc(std::string_view body) {
   return scan;
 }
 
+// "cmd &": the operator is an unnamed child of the list or statement holding cmd.
+bool hasBackgroundOperator(TSNode node) {
+  for (uint32_t i = 0, n = ts_node_child_count(node); i < n; ++i) {
+    TSNode child = ts_node_child(node, i);
+    if (!ts_node_is_named(child) && is(child, "&")) return true;
+  }
+  return false;
+}
+
 bool quotedHeredoc(std::string_view start) { return start.find_first_of("'\"\\") != std::string_view::npos; }
 
 class Walker {
@@ -104,6 +113,7 @@ class Walker {
     if (depth > kMaxNodeDepth) return addReason(out_, kTooDeep);
     std::string_view type = ts_node_type(node);
     if (type == "comment") return;
+    if (type == "coproc" || hasBackgroundOperator(node)) out_.startsBackground = true;
     if (type == "list") return list(node, depth);
     if (type == "command") return command(node, {}, depth);
     if (type == "redirected_statement") return redirectedStatement(node, depth);
