@@ -42,8 +42,9 @@ bool anyPrefix(const std::vector<std::string>& words, const std::vector<std::vec
 bool excludedCommand(const tools::ExecConfirmation& exec, const SessionApprovals& approvals) {
   if (approvals.excludedCommandPrefixes.empty()) return false;
   // A line the analysis cannot see into (eval of computed text, env -S, a
-  // shell reading a pipe) could run an excluded command unseen: refused.
-  if (!exec.parsed || !exec.understood) return true;
+  // shell reading a pipe, sed's e command) could run an excluded command
+  // unseen: refused, never asked (an approval would run it).
+  if (!exec.parsed || !exec.understood || !exec.runsUnseen.empty()) return true;
   return std::any_of(exec.commands.begin(), exec.commands.end(), [&](std::vector<std::string> words) {
     if (words.empty()) return true;
     words.front() = words.front().substr(words.front().find_last_of('/') + 1);
@@ -53,7 +54,7 @@ bool excludedCommand(const tools::ExecConfirmation& exec, const SessionApprovals
 
 bool remembered(const tools::ConfirmationDetails& details, const SessionApprovals& approvals) {
   if (auto* edit = std::get_if<tools::EditConfirmation>(&details)) {
-    return approvals.allEdits || approvals.editPaths.count(edit->diff.path) > 0;
+    return approvals.editPaths.count(edit->diff.path) > 0;
   }
   if (auto* exec = std::get_if<tools::ExecConfirmation>(&details)) {
     // Every command inside must be allowed, by its name or a configured
@@ -64,6 +65,11 @@ bool remembered(const tools::ConfirmationDetails& details, const SessionApproval
     return std::all_of(exec->commands.begin(), exec->commands.end(), [&](const auto& words) {
       return (!words.empty() && approvals.commands.count(words.front()) > 0) ||
              anyPrefix(words, approvals.allowedCommandPrefixes);
+    });
+  }
+  if (auto* read = std::get_if<tools::ReadConfirmation>(&details)) {
+    return !read->files.empty() && std::all_of(read->files.begin(), read->files.end(), [&](const auto& file) {
+      return approvals.readPaths.count(file.path) > 0;
     });
   }
   if (auto* mcp = std::get_if<tools::McpConfirmation>(&details)) {
@@ -127,6 +133,11 @@ Decision decideApproval(ApprovalMode mode, const ApprovalQuery& query, const Ses
   if (auto* edit = std::get_if<tools::EditConfirmation>(query.details); edit && !edit->sensitive.empty()) {
     return Decision::ask;
   }
+  // Allowing a read tool covers the workspace's files, not what the person
+  // keeps from the model: only an answer about these very files does.
+  if (std::holds_alternative<tools::ReadConfirmation>(*query.details)) {
+    return remembered(*query.details, approvals) ? Decision::allow : Decision::ask;
+  }
   if (toolAllowed(query, approvals)) return Decision::allow;
   // Edits are confined to the workspace by the tools, so autoEdit may allow them.
   if (mode == ApprovalMode::autoEdit && std::holds_alternative<tools::EditConfirmation>(*query.details)) {
@@ -143,11 +154,8 @@ void remember(SessionApprovals& approvals, AlwaysScope scope, const ApprovalQuer
       if (auto* edit = details ? std::get_if<tools::EditConfirmation>(details) : nullptr) {
         approvals.editPaths.insert(edit->diff.path);
       }
-      break;
-    case AlwaysScope::allEdits: approvals.allEdits = true; break;
-    case AlwaysScope::mcpServer:
-      if (auto* mcp = details ? std::get_if<tools::McpConfirmation>(details) : nullptr) {
-        approvals.mcpServers.insert(mcp->serverName);
+      if (auto* read = details ? std::get_if<tools::ReadConfirmation>(details) : nullptr) {
+        for (const auto& file : read->files) approvals.readPaths.insert(file.path);
       }
       break;
     case AlwaysScope::mcpTool:

@@ -21,7 +21,7 @@ std::optional<ApprovalMode> parseApprovalMode(const std::string& id);
 struct SessionApprovals {
   std::set<std::string> tools;      // tool names (info and other confirmations)
   std::set<std::string> editPaths;  // absolute paths
-  bool allEdits = false;
+  std::set<std::string> readPaths;  // ignored or secret files the person let the model read
   std::set<std::string> mcpServers;
   std::set<std::string> mcpTools;   // server__tool
   std::set<std::string> commands;   // shell root commands
@@ -54,7 +54,7 @@ struct ApprovalQuery {
 Decision decideApproval(ApprovalMode mode, const ApprovalQuery& query, const SessionApprovals& approvals);
 
 // How an "allow always" answer widens the session's approvals.
-enum class AlwaysScope { tool, file, allEdits, mcpServer, mcpTool, command };
+enum class AlwaysScope { tool, file, mcpTool, command };
 void remember(SessionApprovals& approvals, AlwaysScope scope, const ApprovalQuery& query);
 
 }  // namespace lathe::engine

@@ -22,7 +22,10 @@ std::vector<acp::PermissionOption> permissionOptions(const tools::ConfirmationDe
   if (auto* edit = std::get_if<tools::EditConfirmation>(&details)) {
     std::string file = std::filesystem::path(edit->diff.path).filename().string();
     options.push_back({"allow_always_file", "Always allow edits to " + file, Kind::allow_always});
-    options.push_back({"allow_always_edits", "Always allow all edits", Kind::allow_always});
+  } else if (auto* read = std::get_if<tools::ReadConfirmation>(&details)) {
+    std::vector<std::string> names;
+    for (const auto& file : read->files) names.push_back(std::filesystem::path(file.path).filename().string());
+    options.push_back({"allow_always_file", "Always allow reading " + joined(names), Kind::allow_always});
   } else if (auto* exec = std::get_if<tools::ExecConfirmation>(&details)) {
     if (!exec->rootCommands.empty()) {
       options.push_back({"allow_always_command", "Always allow " + joined(exec->rootCommands), Kind::allow_always});
@@ -30,7 +33,6 @@ std::vector<acp::PermissionOption> permissionOptions(const tools::ConfirmationDe
   } else if (auto* mcp = std::get_if<tools::McpConfirmation>(&details)) {
     options.push_back({"allow_always_mcp_tool", "Always allow " + mcp->toolName + " from " + mcp->serverName,
                        Kind::allow_always});
-    options.push_back({"allow_always_server", "Always allow every tool of " + mcp->serverName, Kind::allow_always});
   } else {
     options.push_back({"allow_always_tool", "Always allow " + toolDisplayName, Kind::allow_always});
   }
@@ -44,10 +46,8 @@ std::optional<PermissionChoice> choiceFor(const std::string& optionId, const too
     if (optionId == "allow_once") return PermissionChoice{true, std::nullopt};
     if (optionId == "reject_once") return PermissionChoice{false, std::nullopt};
     if (optionId == "allow_always_file") return PermissionChoice{true, AlwaysScope::file};
-    if (optionId == "allow_always_edits") return PermissionChoice{true, AlwaysScope::allEdits};
     if (optionId == "allow_always_command") return PermissionChoice{true, AlwaysScope::command};
     if (optionId == "allow_always_mcp_tool") return PermissionChoice{true, AlwaysScope::mcpTool};
-    if (optionId == "allow_always_server") return PermissionChoice{true, AlwaysScope::mcpServer};
     if (optionId == "allow_always_tool") return PermissionChoice{true, AlwaysScope::tool};
   }
   return std::nullopt;

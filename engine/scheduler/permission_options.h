@@ -1,6 +1,8 @@
 // The choices offered in session/request_permission for a confirmation, and
 // what a selected option means. "Always" options are never wider than what
-// the person sees: this file, all edits, this command, this tool or server.
+// the person sees (this file, these files, this command, this tool), and there is at most
+// one option of each kind: clients bind one key per kind (autoEdit mode, or
+// settings, allow wider).
 #pragma once
 
 #include <optional>

@@ -119,7 +119,7 @@ TEST_CASE("e2e: an MCP server from session/new: its tool is called after a permi
   AcpClientOptions options;
   auto client = std::make_unique<AcpTestClient>(*lathe, options);
   client->setHandler("session/request_permission", [](const std::string&, const json::Value&) {
-    return HandlerReply::result(R"({"outcome":{"outcome":"selected","optionId":"allow_always_server"}})");
+    return HandlerReply::result(R"({"outcome":{"outcome":"selected","optionId":"allow_always_mcp_tool"}})");
   });
   client->initialize();
   std::string session = client->newSession(ws.str(), servers({{"tester", "good"}, {"broken", "exit"}}, log));
@@ -143,7 +143,8 @@ TEST_CASE("e2e: an MCP server from session/new: its tool is called after a permi
   REQUIRE(asks.size() == 1);
   std::string ask = json::stringify(*asks[0]);
   CHECK(ask.find("MCP tool echo from server tester") != std::string::npos);
-  CHECK(ask.find("allow_always_server") != std::string::npos);
+  CHECK(ask.find("allow_always_mcp_tool") != std::string::npos);
+  CHECK(ask.find("allow_always_server") == std::string::npos);  // one option of each kind
 
   // The model's arguments reached the server unchanged, and its answer came back marked as the server's.
   auto responses = lastFunctionResponses(requests[1].body);
@@ -157,10 +158,10 @@ TEST_CASE("e2e: an MCP server from session/new: its tool is called after a permi
   CHECK(said.find("MCP server \"broken\" failed to start") != std::string::npos);
   CHECK(said.find("refusing to start") != std::string::npos);
 
-  // "Always allow this server" holds for its other tools: the second call did not ask.
+  // "Always allow" named the echo tool only: the server's other tool asks.
   auto second = client->prompt(session, "now the failing tool");
   CHECK(second.stopReason == "end_turn");
-  CHECK(permissionRequests(*client).size() == 1);
+  CHECK(permissionRequests(*client).size() == 2);
   CHECK(joinedText(second.updates, "agent_message_chunk").find("failed to start") == std::string::npos);
   auto later = fake->generateRequests();
   REQUIRE(later.size() >= 4);

@@ -219,3 +219,53 @@ TEST_CASE("e2e: cancel while a permission request is open answers the turn cance
   CHECK(stopReasonOf(response) == "cancelled");
   CHECK(readFile(s.file) == "hello world\n");
 }
+
+TEST_CASE("e2e: reading a file git ignores, or one shaped like secrets, asks first naming it and why",
+          "[e2e][permission]") {
+  Setup s;
+  writeFile(s.ws.path / ".gitignore", "local/\n");
+  writeFile(s.ws.path / "local" / "notes.txt", "ignored notes\n");
+  writeFile(s.ws.path / ".env", "API_TOKEN=sk-secret-123\n");
+  s.client->setPermissionKind("reject_once");
+  s.fake->push(ScriptedReply::functionCall("read_file", R"({"file_path":".env"})"));
+  s.fake->push(ScriptedReply::functionCall("read_file", R"({"file_path":"local/notes.txt"})"));
+  s.fake->push(ScriptedReply::functionCall("read_file", R"({"file_path":"hello.txt"})"));
+  s.fake->push(ScriptedReply::text("ok"));
+  auto outcome = s.client->prompt(s.session, "read them");
+  CHECK(outcome.stopReason == "end_turn");
+  auto asks = permissionRequests(*s.client);
+  REQUIRE(asks.size() == 2);  // hello.txt is an ordinary file: not asked
+  std::string first = json::stringify(*asks[0]);
+  CHECK(first.find((s.ws.path / ".env").string()) != std::string::npos);
+  CHECK(first.find("an environment file (.env)") != std::string::npos);
+  CHECK(json::stringify(*asks[1]).find("ignored by .gitignore") != std::string::npos);
+  // Refused: nothing of the files reached the model.
+  for (const auto& request : s.fake->generateRequests()) {
+    CHECK(request.body.find("sk-secret-123") == std::string::npos);
+    CHECK(request.body.find("ignored notes") == std::string::npos);
+  }
+  CHECK(lastResponseOf(*s.fake, 3).find("hello world") != std::string::npos);
+
+  // Allowed always: read, and not asked again for that file.
+  s.client->setPermissionKind("allow_always");
+  s.fake->push(ScriptedReply::functionCall("read_file", R"({"file_path":".env"})"));
+  s.fake->push(ScriptedReply::functionCall("read_file", R"({"file_path":".env"})"));
+  s.fake->push(ScriptedReply::text("ok"));
+  CHECK(s.client->prompt(s.session, "read it now").stopReason == "end_turn");
+  CHECK(permissionRequests(*s.client).size() == 3);
+  CHECK(lastResponseOf(*s.fake, 6).find("sk-secret-123") != std::string::npos);
+  checkAgainstSchema(*s.client);
+}
+
+TEST_CASE("e2e: allowing read_file in settings, or autoEdit, does not cover secret files", "[e2e][permission]") {
+  TempDir home;
+  writeFile(home.path / "settings.json", R"json({"tools": {"allowed": ["read_file"]}})json");
+  Setup s({}, LatheOptions{{"--settings", (home.path / "settings.json").string(), "--approval-mode", "autoEdit"}});
+  writeFile(s.ws.path / "deploy.pem", "-----BEGIN PRIVATE KEY-----\n");
+  s.client->setPermissionKind("reject_once");
+  s.fake->push(ScriptedReply::functionCall("read_file", R"({"file_path":"deploy.pem"})"));
+  s.fake->push(ScriptedReply::text("ok"));
+  CHECK(s.client->prompt(s.session, "read the key").stopReason == "end_turn");
+  CHECK(permissionRequests(*s.client).size() == 1);
+  CHECK(lastResponseOf(*s.fake, 1).find("BEGIN PRIVATE KEY") == std::string::npos);
+}

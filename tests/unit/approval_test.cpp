@@ -89,7 +89,7 @@ TEST_CASE("remembered approvals are exactly as wide as what was allowed") {
   remember(approvals, AlwaysScope::file, qa);
   CHECK(decideApproval(ApprovalMode::standard, qa, approvals) == Decision::allow);
   CHECK(decideApproval(ApprovalMode::standard, qb, approvals) == Decision::ask);
-  remember(approvals, AlwaysScope::allEdits, qb);
+  remember(approvals, AlwaysScope::file, qb);
   CHECK(decideApproval(ApprovalMode::standard, qb, approvals) == Decision::allow);
   // Plan mode still refuses, whatever was remembered.
   CHECK(decideApproval(ApprovalMode::plan, qb, approvals) == Decision::deny);
@@ -108,7 +108,7 @@ TEST_CASE("remembered approvals are exactly as wide as what was allowed") {
   remember(approvals, AlwaysScope::mcpTool, {"srv__do_it", Kind::other, &mcp});
   CHECK(decideApproval(ApprovalMode::standard, {"srv__do_it", Kind::other, &mcp}, approvals) == Decision::allow);
   CHECK(decideApproval(ApprovalMode::standard, {"srv__other_tool", Kind::other, &other}, approvals) == Decision::ask);
-  remember(approvals, AlwaysScope::mcpServer, {"srv__do_it", Kind::other, &mcp});
+  approvals.mcpServers.insert("srv");  // settings (mcp.allowed, trust) allow a whole server
   CHECK(decideApproval(ApprovalMode::standard, {"srv__other_tool", Kind::other, &other}, approvals) == Decision::allow);
 
   auto info = infoOf();
@@ -202,12 +202,12 @@ TEST_CASE("a call in a final state never changes again") {
 TEST_CASE("permission options per confirmation, and unknown answers mean no") {
   auto edit = editOf("/w/dir/main.cpp");
   auto options = permissionOptions(edit, "Edit");
-  REQUIRE(options.size() == 4);
+  REQUIRE(options.size() == 3);  // one of each kind: clients bind a key per kind
   CHECK(options[1].name == "Always allow edits to main.cpp");
   CHECK(options[1].kind == acp::PermissionOptionKind::allow_always);
   CHECK(options.back().kind == acp::PermissionOptionKind::reject_once);
   CHECK(choiceFor("allow_always_file", edit)->always == AlwaysScope::file);
-  CHECK(choiceFor("allow_always_edits", edit)->always == AlwaysScope::allEdits);
+  CHECK_FALSE(choiceFor("allow_always_edits", edit).has_value());  // wider than shown: not offered
   CHECK_FALSE(choiceFor("reject_once", edit)->allow);
   CHECK_FALSE(choiceFor("proceed_always", edit).has_value());
   CHECK_FALSE(choiceFor("allow_always_tool", edit).has_value());  // not offered for edits
@@ -249,7 +249,6 @@ TEST_CASE("edits to files that change how tools run are always asked about, and 
   tools::ConfirmationDetails sensitive = tools::EditConfirmation{
       "Edit", tools::FileDiff{"/w/.git/hooks/pre-commit", std::string("a"), "b"}, "it is inside .git/"};
   SessionApprovals approvals;
-  approvals.allEdits = true;
   approvals.editPaths.insert("/w/.git/hooks/pre-commit");
   for (ApprovalMode mode : {ApprovalMode::standard, ApprovalMode::autoEdit}) {
     CHECK(decideApproval(mode, {"replace", Kind::edit, &sensitive}, approvals) == Decision::ask);
@@ -263,15 +262,14 @@ TEST_CASE("MCP calls: options, settings that name them, trust and mcp.allowed, p
   tools::ToolSource source{tools::ToolSource::Group::mcp, "srv", "do_it"};
   auto query = [&](Kind kind = Kind::other) { return ApprovalQuery{"srv__do_it", kind, &mcp, &source}; };
 
-  // The four choices, naming the tool and the server.
+  // One choice of each kind, naming the tool and the server.
   auto options = permissionOptions(mcp, "do_it (srv)");
-  REQUIRE(options.size() == 4);
+  REQUIRE(options.size() == 3);
   CHECK(options[0].optionId == "allow_once");
   CHECK(options[1].name == "Always allow do_it from srv");
-  CHECK(options[2].name == "Always allow every tool of srv");
-  CHECK(options[3].kind == acp::PermissionOptionKind::reject_once);
+  CHECK(options[2].kind == acp::PermissionOptionKind::reject_once);
   CHECK(choiceFor("allow_always_mcp_tool", mcp)->always == AlwaysScope::mcpTool);
-  CHECK(choiceFor("allow_always_server", mcp)->always == AlwaysScope::mcpServer);
+  CHECK_FALSE(choiceFor("allow_always_server", mcp).has_value());
   CHECK_FALSE(choiceFor("allow_always_tool", mcp).has_value());  // not offered for MCP
 
   struct Row {

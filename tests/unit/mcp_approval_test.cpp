@@ -82,22 +82,17 @@ struct Fixture {
 
 }  // namespace
 
-TEST_CASE("MCP: the request names server and tool, 'always allow this server' holds for its other tools only") {
+TEST_CASE("MCP: the request names server and tool with one option of each kind, an option not offered is a no") {
   Fixture f;
   f.editor.answer = [](const acp::RequestPermissionRequest&) { return FakeEditor::select("allow_always_server"); };
   CHECK(f.run("files__write_it") == 1);
   const auto& ask = f.editor.asked.front();
   REQUIRE(ask.toolCall.content);
   CHECK((*ask.toolCall.content)[0].text == "MCP tool write_it from server files");
-  REQUIRE(ask.options.size() == 4);
-  CHECK(ask.options[2].name == "Always allow every tool of files");
-  CHECK(f.tools["files__write_it"]->runs == 1);
-
-  f.editor.answer = [](const acp::RequestPermissionRequest&) { return FakeEditor::select("reject_once"); };
-  CHECK(f.run("files__read_it") == 0);  // same server: no question
-  CHECK(f.tools["files__read_it"]->runs == 1);
-  CHECK(f.run("web__fetch_it") == 1);  // another server still asks (and was refused)
-  CHECK(f.tools["web__fetch_it"]->runs == 0);
+  REQUIRE(ask.options.size() == 3);
+  CHECK(ask.options[1].name == "Always allow write_it from files");
+  CHECK(f.tools["files__write_it"]->runs == 0);
+  CHECK(f.run("files__read_it") == 1);  // nothing was remembered
 }
 
 TEST_CASE("MCP: 'always allow this tool' holds for that tool only") {

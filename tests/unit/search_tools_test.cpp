@@ -46,6 +46,7 @@ struct Fixture : lathe::testing::ToolFixture {
   ToolResult grep(const std::string& args) { return run(*makeGrepSearchTool(context), args); }
   ToolResult glob(const std::string& args) { return run(*makeGlobTool(context), args); }
   ToolResult readMany(const std::string& args) { return run(*makeReadManyFilesTool(context), args); }
+  ToolResult list(const std::string& args) { return run(*makeListDirectoryTool(context), args); }
   std::string abs(const std::string& rel) const { return (root.path / rel).string(); }
 };
 
@@ -446,7 +447,7 @@ TEST_CASE("grep_search on a file .geminiignore ignores refuses it unless no_igno
 // ripgrep with --no-require-git), in glob and grep alike: a workspace that
 // is not (yet) a repository lists the same files in both, and the same as
 // once it is one.
-TEST_CASE("glob and grep agree on .gitignore with and without a git repository") {
+TEST_CASE("glob, grep and list_directory agree on .gitignore with and without a git repository") {
   for (bool repository : {false, true}) {
     INFO("git repository: " << repository);
     Fixture f;
@@ -471,6 +472,14 @@ TEST_CASE("glob and grep agree on .gitignore with and without a git repository")
       CHECK_FALSE(has(globbed, ignored));
       CHECK_FALSE(has(grepped, ignored));
     }
+    // One rule for the three: .gitignore files apply wherever they are, repository or not.
+    std::string listed = llmText(f.list(R"({"dir_path": "."})"));
+    std::string listedSub = llmText(f.list(R"({"dir_path": "sub"})"));
+    CHECK(has(listed, "a.txt"));
+    CHECK_FALSE(has(listed, "run.log"));
+    CHECK_FALSE(has(listed, "[DIR] build"));
+    CHECK(has(listedSub, "kept.txt"));
+    CHECK_FALSE(has(listedSub, "local.txt"));
     // Both let .gitignore go the same way.
     globbed = llmText(f.glob(R"({"pattern": "**/*.{txt,log}", "respect_git_ignore": false})"));
     grepped = llmText(f.grep(R"({"pattern": "needle", "names_only": true, "no_ignore": true})"));
@@ -479,4 +488,39 @@ TEST_CASE("glob and grep agree on .gitignore with and without a git repository")
       CHECK(has(grepped, all));
     }
   }
+}
+
+TEST_CASE("grep_search and read_many_files leave out files shaped like secrets, read_file asks for them") {
+  Fixture f;
+  f.root.write(".env", "TOKEN=needle-secret\n");
+  f.root.write("keys/deploy.pem", "needle-key\n");
+  f.root.write(".env.example", "TOKEN=needle-placeholder\n");
+  f.root.write("a.txt", "needle\n");
+  std::string grepped = llmText(f.grep(R"({"pattern": "needle"})"));
+  CHECK(has(grepped, "a.txt"));
+  CHECK(has(grepped, "needle-placeholder"));  // a template holds no secret
+  CHECK_FALSE(has(grepped, "needle-secret"));
+  CHECK_FALSE(has(grepped, "needle-key"));
+  std::string read = llmText(f.readMany(R"({"include": ["**/*.pem", "a.txt"], "useDefaultExcludes": false})"));
+  CHECK(has(read, "needle"));
+  CHECK_FALSE(has(read, "needle-key"));
+  CHECK(has(read, "read it with read_file, which asks the person first"));
+
+  // read_file asks, naming the file and why; an ordinary file is not asked about.
+  auto readFile = makeReadFileTool(f.context);
+  auto invocation = readFile->build(json::parse(R"({"file_path": ".env"})").value());
+  REQUIRE(invocation.invocation);
+  auto details = invocation.invocation->shouldConfirmExecute(CancelToken());
+  REQUIRE(details);
+  REQUIRE(details->has_value());
+  auto* ask = std::get_if<ReadConfirmation>(&**details);
+  REQUIRE(ask);
+  REQUIRE(ask->files.size() == 1);
+  CHECK(ask->files[0].path == f.abs(".env"));
+  CHECK(ask->files[0].why == "an environment file (.env)");
+  auto plain = readFile->build(json::parse(R"({"file_path": "a.txt"})").value());
+  REQUIRE(plain.invocation);
+  auto none = plain.invocation->shouldConfirmExecute(CancelToken());
+  REQUIRE(none);
+  CHECK_FALSE(none->has_value());
 }

@@ -103,6 +103,7 @@ struct ExecConfirmation {
   bool parsed = false;                    // the line parsed cleanly
   bool understood = false;                // parsed, and nothing about it needs a person's judgement
   std::string note;                       // shown to the person: why asking when it is not obvious
+  std::string runsUnseen;                 // why it may run commands it does not name; empty when it names them all
 };
 struct McpConfirmation {
   std::string serverName;
@@ -112,7 +113,18 @@ struct InfoConfirmation {
   std::string prompt;
   std::vector<std::string> urls;
 };
-using ConfirmationDetails = std::variant<EditConfirmation, ExecConfirmation, McpConfirmation, InfoConfirmation>;
+// Reading what the person keeps out of the model's reach: files git ignores
+// (asked for by name) and files shaped like secrets. Asked in every mode but
+// yolo, whatever the tool's settings allow; "always" covers these files only.
+struct ReadConfirmation {
+  struct File {
+    std::string path;  // absolute, or the patterns asked for when the files are not known yet
+    std::string why;   // "ignored by .gitignore", "an environment file (.env)"
+  };
+  std::vector<File> files;
+};
+using ConfirmationDetails =
+    std::variant<EditConfirmation, ExecConfirmation, McpConfirmation, InfoConfirmation, ReadConfirmation>;
 
 using OutputSink = std::function<void(const std::string& output)>;
 

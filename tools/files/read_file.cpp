@@ -1,6 +1,7 @@
 // read_file: a window of lines from a text file, or an image/PDF as inline data.
 // Runs on a worker thread.
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -9,6 +10,7 @@
 #include "protocol/base/base64.h"
 #include "tools/builtin/builtin_tools.h"
 #include "tools/files/file_content.h"
+#include "tools/files/guarded_reads.h"
 #include "tools/files/store_text.h"
 #include "tools/search/file_walker.h"
 
@@ -53,6 +55,13 @@ class ReadFileInvocation final : public ToolInvocation {
   }
 
   std::vector<Location> locations() const override { return {Location{path_, start_}}; }
+
+  // A file git ignores, or one shaped like secrets, is read only when the person says so.
+  Result<std::optional<ConfirmationDetails>> shouldConfirmExecute(const CancelToken&) override {
+    if (::access(path_.c_str(), F_OK) != 0) return std::optional<ConfirmationDetails>{};
+    if (auto ask = guardedReads(*context_.workspace, {path_})) return std::optional<ConfirmationDetails>{std::move(*ask)};
+    return std::optional<ConfirmationDetails>{};
+  }
 
   ToolResult execute(const CancelToken& cancel, const OutputSink&) override {
     if (ignoredByGeminiIgnore(*context_.workspace, path_)) {

@@ -11,6 +11,7 @@
 #include "protocol/base/base64.h"
 #include "tools/builtin/builtin_tools.h"
 #include "tools/files/file_content.h"
+#include "tools/files/secret_files.h"
 #include "tools/files/store_text.h"
 #include "tools/search/file_walker.h"
 #include "tools/search/glob_match.h"
@@ -94,6 +95,17 @@ class ReadManyInvocation final : public ToolInvocation {
     std::vector<Location> out;
     for (const auto& dir : readDirs_) out.push_back(Location{dir, std::nullopt});
     return out;
+  }
+
+  // Files git ignores are what the person keeps from the model: reading
+  // them asks first, naming what was asked for.
+  Result<std::optional<ConfirmationDetails>> shouldConfirmExecute(const CancelToken&) override {
+    if (params_.respectGit) return std::optional<ConfirmationDetails>{};
+    ReadConfirmation ask;
+    for (const auto& pattern : params_.include) {
+      ask.files.push_back({pattern, "files .gitignore leaves out may be read (respect_git_ignore is false)"});
+    }
+    return std::optional<ConfirmationDetails>{std::move(ask)};
   }
 
   ToolResult execute(const CancelToken& cancel, const OutputSink&) override {
@@ -229,6 +241,10 @@ class ReadManyInvocation final : public ToolInvocation {
       std::string rel = context_.workspace->relative(path);
       if (totalBytes >= limits.readManyMaxBytes) {
         ++overBudget;
+        continue;
+      }
+      if (std::string why = secretFileReason(path); !why.empty()) {
+        skipped.push_back(Skipped{rel, why + ": read it with read_file, which asks the person first"});
         continue;
       }
       std::string mime = inlineMimeType(path);

@@ -284,6 +284,14 @@ bool ignoredByGeminiIgnore(const Workspace& workspace, const std::string& path) 
   return isPathIgnored(root, std::string_view(path).substr(root.size() + 1), false, options);
 }
 
+bool ignoredByGitIgnore(const Workspace& workspace, const std::string& path) {
+  std::string root = workspaceRootOf(workspace, path);
+  if (path.size() <= root.size() + 1 || !isWithin(path, root)) return false;
+  IgnoreOptions options;
+  options.respectGeminiIgnore = false;
+  return isPathIgnored(root, std::string_view(path).substr(root.size() + 1), false, options);
+}
+
 std::string geminiIgnoredMessage(const std::string& path) {
   return "File path " + path + " is ignored by the workspace's .geminiignore patterns";
 }

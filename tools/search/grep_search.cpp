@@ -18,6 +18,8 @@
 
 #include "tools/builtin/builtin_tools.h"
 #include "tools/files/file_content.h"
+#include "tools/files/guarded_reads.h"
+#include "tools/files/secret_files.h"
 #include "tools/core/hard_links.h"
 #include "tools/search/file_walker.h"
 #include "tools/search/glob_match.h"
@@ -259,6 +261,21 @@ class GrepInvocation final : public ToolInvocation {
 
   std::vector<Location> locations() const override { return {Location{params_.path, std::nullopt}}; }
 
+  // What the person keeps from the model is searched only when they say so:
+  // everything git ignores (no_ignore), or one such file named to it.
+  Result<std::optional<ConfirmationDetails>> shouldConfirmExecute(const CancelToken&) override {
+    if (params_.noIgnore) {
+      ReadConfirmation ask;
+      ask.files.push_back({params_.path, "files .gitignore leaves out are searched too (no_ignore is true)"});
+      return std::optional<ConfirmationDetails>{std::move(ask)};
+    }
+    struct stat st {};
+    if (::stat(params_.path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+      if (auto ask = guardedReads(*context_.workspace, {params_.path})) return std::optional<ConfirmationDetails>{std::move(*ask)};
+    }
+    return std::optional<ConfirmationDetails>{};
+  }
+
   ToolResult execute(const CancelToken& cancel, const OutputSink&) override {
     struct stat st {};
     if (::stat(params_.path.c_str(), &st) != 0) {
@@ -288,6 +305,9 @@ class GrepInvocation final : public ToolInvocation {
         options.ignore.respectGeminiIgnore = false;
       } else {
         options.ignore.extraPatterns = defaultExcludes();
+        // Secret-shaped files are never searched unasked (read_file asks for one).
+        const auto& secrets = secretFilePatterns();
+        options.ignore.extraPatterns.insert(options.ignore.extraPatterns.end(), secrets.begin(), secrets.end());
       }
       if (compiled_.include && compiled_.includeAnchored) {
         options.descend = [this](std::string_view relDir) { return compiled_.include->couldMatchInside(relDir); };
