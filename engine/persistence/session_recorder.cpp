@@ -193,10 +193,23 @@ std::optional<TurnStop> SessionRecorder::beforeModelRequest(History& history, co
   return std::nullopt;
 }
 
-void SessionRecorder::turnEnded(const History& history) {
+void SessionRecorder::turnEnded(const History& history, const std::string& note) {
   sync(history);
   std::lock_guard lock(mutex_);
   flushChunkLocked();
+  if (note.empty()) return;
+  chunk_ = acp::MessageChunk{acp::MessageChunk::Role::agent, note};
+  flushChunkLocked();
+}
+
+Result<std::vector<std::string>> SessionRecorder::shownSoFar() {
+  {
+    std::lock_guard lock(mutex_);
+    flushChunkLocked();
+  }
+  auto record = store_.readRecord(meta_.id);
+  if (!record) return record.error();
+  return std::move(record->shown);
 }
 
 void SessionRecorder::setMode(const std::string& mode) {

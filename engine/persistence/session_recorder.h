@@ -44,8 +44,13 @@ class SessionRecorder final : public TurnHooks {
 
   std::optional<TurnStop> beforeModelRequest(History& history, const CancelToken&) override;
   void onUpdate(const acp::SessionUpdate& update) override;
-  // At the end of every turn, on the turn's thread.
-  void turnEnded(const History& history);
+  // At the end of every turn, on the turn's thread. A turn that did not end
+  // normally leaves `note` (e.g. that it was cancelled) for the replay: the
+  // editor said so itself when it saw the stop reason.
+  void turnEnded(const History& history, const std::string& note = "");
+  // What the editor was shown so far, to show it again (session/load of a
+  // session open here).
+  Result<std::vector<std::string>> shownSoFar();
 
   void setMode(const std::string& mode);
   void setModel(const std::string& model);

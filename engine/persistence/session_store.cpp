@@ -178,8 +178,9 @@ Result<SessionLock> SessionStore::lock(const std::string& id, bool create) const
   if (fd < 0) return sysError("cannot open the lock of session " + id);
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     ::close(fd);
-    return makeError(Errc::invalid_request,
-                     "session " + id + " is open in another Lathe process; close it there first");
+    // Not an invalid request: the request was fine, the session is busy elsewhere.
+    return makeError(Errc::invalid_params,
+                     "params.sessionId: session " + id + " is open in another Lathe process; close it there first");
   }
   return SessionLock(fd);
 }

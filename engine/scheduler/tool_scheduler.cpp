@@ -2,6 +2,7 @@
 #include "engine/scheduler/tool_scheduler.h"
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstring>
 #include <system_error>
@@ -107,6 +108,11 @@ std::vector<acp::ToolCallContent> confirmationContent(tools::ConfirmationDetails
   }
   if (auto* mcp = std::get_if<tools::McpConfirmation>(&details)) {
     return {textContent("MCP tool " + mcp->toolName + " from server " + mcp->serverName)};
+  }
+  if (auto* read = std::get_if<tools::ReadConfirmation>(&details)) {
+    std::string text = "Let the model read what you keep from it? Its contents go to the model provider.";
+    for (const auto& file : read->files) text += "\n- " + file.path + ": " + file.why;
+    return {textContent(text)};
   }
   const auto& info = std::get<tools::InfoConfirmation>(details);
   std::string text = info.prompt;
@@ -235,7 +241,7 @@ void ToolScheduler::grant(const SessionApprovals& more) {
   SessionApprovals& into = approvals_;
   into.tools.insert(more.tools.begin(), more.tools.end());
   into.editPaths.insert(more.editPaths.begin(), more.editPaths.end());
-  into.allEdits = into.allEdits || more.allEdits;
+  into.readPaths.insert(more.readPaths.begin(), more.readPaths.end());
   into.mcpServers.insert(more.mcpServers.begin(), more.mcpServers.end());
   into.mcpTools.insert(more.mcpTools.begin(), more.mcpTools.end());
   into.commands.insert(more.commands.begin(), more.commands.end());
@@ -244,7 +250,17 @@ void ToolScheduler::grant(const SessionApprovals& more) {
   append(into.excludedCommandPrefixes, more.excludedCommandPrefixes);
 }
 
-std::string ToolScheduler::nextCallId() { return "call_" + std::to_string(++nextId_); }
+constexpr std::string_view kCallIdPrefix = "call_";
+
+std::string ToolScheduler::nextCallId() { return std::string(kCallIdPrefix) + std::to_string(++nextId_); }
+
+uint64_t ToolScheduler::callNumberOf(std::string_view id) {
+  if (!id.starts_with(kCallIdPrefix)) return 0;
+  id.remove_prefix(kCallIdPrefix.size());
+  uint64_t number = 0;
+  auto [end, error] = std::from_chars(id.data(), id.data() + id.size(), number);
+  return error == std::errc{} && end == id.data() + id.size() ? number : 0;
+}
 
 bool ToolScheduler::isReadOnlyCall(const FunctionCall& call) const {
   auto tool = registry_.find(call.name);
@@ -414,6 +430,12 @@ std::optional<ToolScheduler::Outcome> ToolScheduler::approve(const FunctionCall&
                         "Refused: the session is in plan mode, which allows only read-only tools. "
                         "Describe the change instead of making it.",
                         "Not run: plan mode allows only read-only tools.");
+    }
+    const auto* exec = std::get_if<tools::ExecConfirmation>(&**details);
+    if (exec && !exec->runsUnseen.empty()) {
+      const std::string why = "the settings exclude commands (tools.exclude), and this line may run commands it "
+                              "does not name (" + exec->runsUnseen + "), so the exclusions cannot be checked.";
+      return run.finish(CallState::error, "Refused: " + why + " Run the commands directly instead.", "Not run: " + why);
     }
     return run.finish(CallState::error, "Refused: the settings exclude this command (tools.exclude).",
                       "Not run: your settings exclude this command (tools.exclude).");

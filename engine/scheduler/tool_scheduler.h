@@ -5,12 +5,14 @@
 // helper threads for a parallel batch. Session approvals live here.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/scheduler/approval_policy.h"
@@ -34,6 +36,11 @@ class ToolScheduler {
   // True when the last run() ended because the editor cancelled a permission
   // question: the turn ends as cancelled.
   bool cancelledByPerson() const { return cancelledByPerson_; }
+  // Numbers new calls after `shown` (a reopened session's calls keep their
+  // ids in the editor, so a new call must never reuse one).
+  void continueCallIdsAfter(uint64_t shown) { nextId_ = std::max<uint64_t>(nextId_, shown); }
+  // The number in an id this scheduler gave ("call_7" → 7); 0 for any other id.
+  static uint64_t callNumberOf(std::string_view id);
   // Text to add to the result of a call that read, searched or edited these
   // paths (context files found just in time); called on worker threads, so
   // it must be thread-safe. Set before the first run().

@@ -71,8 +71,12 @@ class Session {
   // thread, or before the first turn).
   ProjectMemory::Loaded refreshMemory(const CancelToken& cancel);
 
-  // A recorded conversation to go on with (session/load); before the first turn.
-  void restoreHistory(History history) { history_ = std::move(history); }
+  // A recorded conversation to go on with (session/load); before the first
+  // turn. New tool calls are numbered after the highest id it showed.
+  void restoreHistory(History history, uint64_t lastCallNumber) {
+    history_ = std::move(history);
+    scheduler_.continueCallIdsAfter(lastCallNumber);
+  }
 
   // Runs one prompt turn to its end: model calls and tool calls until the model
   // answers without calls, the turn limit, a hook's stop, or cancellation. An

@@ -26,6 +26,17 @@ std::string randomId() {
   return id;
 }
 
+// What a replay shows where the editor, seeing the stop reason, marked the
+// end of a turn itself; nothing for a turn that ended normally.
+std::string replayNoteFor(const Result<acp::StopReason>& result) {
+  if (!result) return "\n\n*The turn failed: " + result.error().message + "*\n";
+  switch (*result) {
+    case acp::StopReason::end_turn: return "";
+    case acp::StopReason::cancelled: return "\n\n*Cancelled.*\n";
+    default: return std::string("\n\n*The turn ended: ") + acp::toString(*result) + ".*\n";
+  }
+}
+
 }  // namespace
 
 SessionManager::SessionManager(AgentConfig config, EditorClient& editor)
@@ -222,7 +233,7 @@ Status SessionManager::startPrompt(const acp::PromptRequest& request, TurnDone d
       } catch (const std::exception& e) {
         result = makeError(Errc::internal, std::string("internal error during the turn: ") + e.what());
       }
-      if (recorder) recorder->turnEnded(session->history());
+      if (recorder) recorder->turnEnded(session->history(), replayNoteFor(result));
       bool idle;
       {
         std::lock_guard inner(mutex_);

@@ -10,20 +10,41 @@ namespace lathe::engine {
 namespace {
 
 Error alreadyOpen(const std::string& id) {
-  return makeError(Errc::invalid_request, "session " + id + " is already open in this connection");
+  return makeError(Errc::invalid_params, "params.sessionId: session " + id + " is already open in this connection");
+}
+
+// The highest tool-call number the editor was shown ("toolCallId":"call_N").
+uint64_t lastCallNumber(const std::vector<std::string>& shown) {
+  constexpr std::string_view key = "\"toolCallId\":\"";
+  uint64_t last = 0;
+  for (const std::string& params : shown) {
+    for (size_t at = params.find(key); at != std::string::npos; at = params.find(key, at)) {
+      at += key.size();
+      size_t end = params.find('"', at);
+      if (end == std::string::npos) break;
+      last = std::max(last, ToolScheduler::callNumberOf(std::string_view(params).substr(at, end - at)));
+    }
+  }
+  return last;
 }
 
 }  // namespace
 
 Result<std::vector<std::string>> SessionManager::loadSession(const acp::LoadSessionRequest& request) {
   const std::string& id = request.sessionId;
+  std::shared_ptr<persist::SessionRecorder> recorder;
   if (!store_.enabled()) return makeError(Errc::invalid_request, "sessions are not recorded here (no state directory)");
   if (auto status = persist::SessionStore::checkId(id); !status) return status.error();
   {
     std::lock_guard lock(mutex_);
     if (shuttingDown_) return makeError(Errc::internal, "the agent is shutting down");
-    if (sessions_.count(id)) return alreadyOpen(id);
+    if (auto open = sessions_.find(id); open != sessions_.end()) {
+      // Open here already (an editor that went back to it without closing
+      // it): the editor is shown it again, and the session goes on as it is.
+      recorder = open->second.recorder;
+    }
   }
+  if (recorder) return recorder->shownSoFar();
   auto workspace = workspaceFor(request.cwd, request.additionalDirectories);
   if (!workspace) return workspace.error();
   auto opened = persist::SessionRecorder::open(store_, id);
@@ -32,7 +53,7 @@ Result<std::vector<std::string>> SessionManager::loadSession(const acp::LoadSess
   auto assembled = assemble(id, *workspace);
   if (!assembled) return assembled.error();
   std::shared_ptr<Session> session = std::move(assembled).value();
-  session->restoreHistory(std::move(opened->history));
+  session->restoreHistory(std::move(opened->history), lastCallNumber(opened->shown));
   if (auto mode = parseApprovalMode(opened->meta.mode)) session->setMode(*mode);
   const auto& choices = session->config().modelChoices;
   const std::string& model = opened->meta.model;

@@ -163,14 +163,22 @@ TEST_CASE("e2e: session/resume reopens without replay and close frees it for ano
     return u && json::getStr(*u, "sessionUpdate").value_or("") == "available_commands_update";
   }));
   CHECK(client.notifications().size() == 1);
-  // Loading what is already open here is refused, and changes nothing.
+  // Loading what is already open here (an editor that went back to it
+  // without closing it) shows it again; the session goes on as it was.
   Message twice = client.call("session/load", loadParams(killed.sid, ws.str()));
-  CHECK(errorMessage(twice).find("already open") != std::string::npos);
+  REQUIRE(member(*twice, "result"));
+  CHECK(joinedText(updatesBefore(client, killed.sid, json::getInt(*twice, "id").value_or(0)), "agent_message_chunk")
+            .find("PAPRIKA-7731") != std::string::npos);
 
+  // New calls never reuse the ids the editor was shown (call_1 was the read).
+  fake->push(ScriptedReply::functionCall("read_file", R"({"file_path":"notes.txt"})"));
   fake->push(ScriptedReply::text("Resumed."));
   PromptOutcome next = client.prompt(killed.sid, "Are you there?");
   REQUIRE(next.stopReason == "end_turn");
   CHECK(occurrences(fake->generateRequests().back().body, "What does notes.txt say?") == 1);
+  auto calls = ofKind(next.updates, "tool_call");
+  REQUIRE(calls.size() == 1);
+  CHECK(field(calls[0], "toolCallId") == "call_2");
 
   REQUIRE(member(*client.call("session/close", R"({"sessionId":")" + killed.sid + "\"}"), "result"));
   Message again = client.call("session/load", loadParams(killed.sid, ws.str()));
@@ -252,6 +260,10 @@ TEST_CASE("e2e: a session open in one process cannot be loaded by a second", "[e
   REQUIRE(two.initialize());
   Message refused = two.call("session/load", loadParams(sid, ws.str()));
   CHECK(errorMessage(refused).find("open in another Lathe process") != std::string::npos);
+  CHECK(errorCode(refused) == -32602);  // the request was well formed: not -32600
+  Message notResumed = two.call("session/resume", loadParams(sid, ws.str()));
+  CHECK(errorMessage(notResumed).find("open in another Lathe process") != std::string::npos);
+  CHECK(errorCode(notResumed) == -32602);
   CHECK(two.notifications().empty());
 
   // Closed in the first process, it can be opened in the second, in the mode it was left in.
@@ -270,6 +282,41 @@ TEST_CASE("e2e: a session open in one process cannot be loaded by a second", "[e
   checkAgainstSchema(two);
   finish(*first);
   finish(*second);
+}
+
+TEST_CASE("e2e: a cancelled turn is replayed with its end marked", "[e2e][persist]") {
+  TempDir ws, state;
+  auto fake = startFake();
+  auto agent = startLathe(*fake, {{}, "gemini-e2e-model", state.str()});
+  AcpTestClient client(*agent);
+  REQUIRE(client.initialize());
+  std::string sid = client.newSession(ws.str());
+  fake->push(ScriptedReply::text("Done."));
+  REQUIRE(client.prompt(sid, "first").stopReason == "end_turn");
+  fake->push(ScriptedReply::hang());
+  int64_t id = client.request("session/prompt", promptParams(sid, "second"));
+  REQUIRE(fake->waitForRequests(2, 10s));
+  client.cancel(sid);
+  REQUIRE(stopReasonOf(client.waitResponse(id)) == "cancelled");
+  REQUIRE(member(*client.call("session/close", R"({"sessionId":")" + sid + "\"}"), "result"));
+
+  Message loaded = client.call("session/load", loadParams(sid, ws.str()));
+  REQUIRE(member(*loaded, "result"));
+  // The replay follows the close; the live turn showed no such marker (the editor marks it itself).
+  std::string live, replayed;
+  bool closed = false;
+  for (const auto& m : client.messages()) {
+    if (json::getStr(*m, "method").value_or("") != "session/update") {
+      closed = closed || (member(*m, "result") && json::getInt(*m, "id").value_or(0) > id);
+      continue;
+    }
+    (closed ? replayed : live) += chunkText(m);
+  }
+  CHECK(live.find("Cancelled") == std::string::npos);
+  CHECK(replayed.find("second") != std::string::npos);
+  CHECK(replayed.find("*Cancelled.*") != std::string::npos);
+  checkAgainstSchema(client);
+  finish(*agent);
 }
 
 }  // namespace lathe::testing::e2e
