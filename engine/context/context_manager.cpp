@@ -5,6 +5,7 @@
 #include <span>
 #include <utility>
 
+#include "engine/context/call_arguments.h"
 #include "engine/context/compression.h"
 #include "engine/context/output_summary.h"
 #include "engine/context/token_estimate.h"
@@ -115,7 +116,19 @@ ContextManager::Outcome ContextManager::compress(History& history, const CancelT
   outcome.after = outcome.before;
   const size_t split = findCompressionSplit(contents, kKeepShare);
   if (split == 0 || (split == 1 && isSnapshot(contents[0]))) {
-    outcome.note = "Nothing to compress yet: the conversation is too short.";
+    // Too short to summarise, yet it may be too large to send (a huge call
+    // or output): the person asked, so what can be shortened is.
+    const int changed = onDemand ? shortenOldOutputs(history, 0) + shortenCallArguments(history) : 0;
+    if (changed == 0) {
+      outcome.idle = true;
+      outcome.note = "Nothing to compress yet: the conversation is too short.";
+      return outcome;
+    }
+    outcome.changed = true;
+    outcome.after = estimateTokens(history.contents());
+    outcome.note = "The conversation is too short to summarise; shortened " + std::to_string(changed) +
+                   " large tool outputs and call arguments instead (about " + thousands(outcome.before) + " → " +
+                   thousands(outcome.after) + " tokens).";
     return outcome;
   }
   if (!onDemand && compressionInflated_) {
@@ -161,6 +174,18 @@ ContextManager::Outcome ContextManager::compress(History& history, const CancelT
   return outcome;
 }
 
+int ContextManager::shortenCallArguments(History& history) {
+  int changed = 0;
+  history.rewriteCallArguments([&](json::Raw& args) {
+    auto shorter = engine::shortenCallArguments(args, kShortKeepChars);
+    if (!shorter) return History::Edit::kept;
+    args = std::move(*shorter);
+    ++changed;
+    return History::Edit::changed;
+  });
+  return changed;
+}
+
 int ContextManager::shortenOldOutputs(History& history, int64_t recentChars, bool keepNewest) {
   int64_t seen = 0;
   int changed = 0;
@@ -194,7 +219,10 @@ TurnStop ContextManager::compressNow(History& history, const CancelToken& cancel
   if (!history.pendingCalls().empty()) return TurnStop{acp::StopReason::end_turn, "Cannot compress in the middle of a tool call."};
   Outcome outcome = compress(history, cancel, true);
   if (cancel.cancelled()) return TurnStop{acp::StopReason::cancelled, ""};
-  if (outcome.changed) countTokens(history);
+  if (outcome.changed) {
+    // The editor's context meter follows at once, not at the next reply.
+    session_.sendUpdate(acp::UsageUpdate{countTokens(history), limit()});
+  }
   return TurnStop{acp::StopReason::end_turn, outcome.note};
 }
 
@@ -204,7 +232,7 @@ std::optional<TurnStop> ContextManager::beforeModelRequest(History& history, con
   int64_t tokens = countTokens(history);
   if (static_cast<double>(tokens) >= options_.compressionThreshold * static_cast<double>(window)) {
     Outcome outcome = compress(history, cancel, false);
-    if (!outcome.note.empty()) tell("\n\n[" + outcome.note + "]\n\n");
+    if (!outcome.note.empty() && !outcome.idle) tell("\n\n[" + outcome.note + "]\n\n");
     if (cancel.cancelled()) return std::nullopt;  // the session ends the turn
     tokens = countTokens(history);
   }
@@ -213,8 +241,11 @@ std::optional<TurnStop> ContextManager::beforeModelRequest(History& history, con
     tokens = countTokens(history);
   }
   if (tokens > window) {
-    // Never send what cannot fit: shorten the older outputs, then the newest, then give up.
+    // Never send what cannot fit: shorten the older outputs, then oversized
+    // call arguments (a model that wrote a file larger than the window), then
+    // the newest output, then give up.
     if (shortenOldOutputs(history, 0, true) > 0) tokens = countTokens(history);
+    if (tokens > window && shortenCallArguments(history) > 0) tokens = countTokens(history);
     if (tokens > window && shortenOldOutputs(history, 0) > 0) tokens = countTokens(history);
     if (tokens > window) {
       std::string message = "This conversation no longer fits the model's context window (about " + thousands(tokens) +
@@ -298,12 +329,12 @@ std::optional<TurnStop> ContextManager::onModelError(const Error& error, History
   if (!isSizeRefusal(error)) return std::nullopt;
   // The history must not keep what made the request too large, or every
   // later prompt fails the same way: every tool output is shortened, the newest too.
-  const int changed = shortenOldOutputs(history, 0);
+  const int changed = shortenOldOutputs(history, 0) + shortenCallArguments(history);
   haveBase_ = false;
   std::string message = "The model refused this request as too large for its context window (" + error.message + "). ";
   if (changed > 0) {
     message += "Lathe shortened " + std::to_string(changed) +
-               " tool outputs in this conversation (the whole outputs are saved in the session's data directory), "
+               " tool outputs and call arguments in this conversation (the whole outputs are saved in the session's data directory), "
                "so your next prompt can carry on.";
   } else {
     message += "Your prompt was not kept. Try a shorter prompt, /compress, or a new session.";

@@ -49,6 +49,7 @@ class ContextManager final : public TurnHooks {
     int64_t before = 0;
     int64_t after = 0;
     std::string note;  // for the person
+    bool idle = false;  // there was nothing to compress: nobody needs telling unless they asked
   };
   static Mark markOf(const History& history);
   // The model's own count of these contents, when its provider can count.
@@ -58,6 +59,8 @@ class ContextManager final : public TurnHooks {
   // Shortens tool outputs older than the newest `recentChars` of them (the
   // newest one always kept whole with keepNewest); the count of those changed.
   int shortenOldOutputs(History& history, int64_t recentChars, bool keepNewest = false);
+  // Shortens every oversized function-call argument; the count of calls changed.
+  int shortenCallArguments(History& history);
   void tell(const std::string& text);
   // Replaces the long outputs of tools set to be summarised with a model-written summary.
   void summarizeResponses(std::vector<Part>& parts);

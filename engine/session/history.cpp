@@ -92,11 +92,20 @@ Status History::replacePrefix(size_t count, std::vector<Content> replacement) {
 }
 
 void History::rewriteResponses(const std::function<Edit(json::Raw& response)>& edit) {
+  rewritePayloads([](Part& part) { return part.functionResponse ? &part.functionResponse->response : nullptr; }, edit);
+}
+
+void History::rewriteCallArguments(const std::function<Edit(json::Raw& args)>& edit) {
+  rewritePayloads([](Part& part) { return part.functionCall ? &part.functionCall->args : nullptr; }, edit);
+}
+
+void History::rewritePayloads(json::Raw* (*payloadOf)(Part&), const std::function<Edit(json::Raw&)>& edit) {
   bool changed = false;
   for (auto content = contents_.rbegin(); content != contents_.rend(); ++content) {
     for (auto part = content->parts.rbegin(); part != content->parts.rend(); ++part) {
-      if (!part->functionResponse) continue;
-      Edit result = edit(part->functionResponse->response);
+      json::Raw* payload = payloadOf(*part);
+      if (!payload) continue;
+      Edit result = edit(*payload);
       if (result == Edit::stop) {
         if (changed) ++revision_;
         return;

@@ -52,6 +52,8 @@ class History {
   // the invariant holds. Counts as an edit when any payload changed.
   enum class Edit { kept, changed, stop };
   void rewriteResponses(const std::function<Edit(json::Raw& response)>& edit);
+  // The same for the arguments of the model's function calls, newest first.
+  void rewriteCallArguments(const std::function<Edit(json::Raw& args)>& edit);
 
   // Changes on every edit that is not an append (rollback, replacePrefix), so
   // a recorder that appends what is new knows when to write the whole again.
@@ -59,6 +61,7 @@ class History {
 
  private:
   void addUserParts(std::vector<Part> parts);
+  void rewritePayloads(json::Raw* (*payloadOf)(Part&), const std::function<Edit(json::Raw&)>& edit);
 
   std::vector<Content> contents_;
   std::vector<FunctionCall> pending_;

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "context_fixture.h"
+#include "engine/context/call_arguments.h"
 #include "engine/context/output_budget.h"
 
 using namespace lathe;
@@ -198,4 +199,33 @@ TEST_CASE("summarizeToolOutput: a long output of a chosen tool becomes a model-w
   std::string path = savedPathIn(outputs[0], "is saved in ", "]");
   REQUIRE_FALSE(path.empty());
   CHECK(slurp(path).find("step 399 ok") != std::string::npos);
+}
+
+TEST_CASE("oversized call arguments keep a head and a tail, stay a JSON object, and say what was left out") {
+  std::string big(50'000, 'x');
+  big.replace(0, 5, "HEAD!");
+  big.replace(big.size() - 5, 5, "TAIL!");
+  json::Raw args{json::build([&](json::Writer& w) {
+    w.StartObject();
+    json::put(w, "file_path", "a.txt");
+    json::key(w, "edits");
+    w.StartArray();
+    json::str(w, big);
+    w.EndArray();
+    w.EndObject();
+  })};
+  auto shorter = shortenCallArguments(args, 1000);
+  REQUIRE(shorter);
+  CHECK(shorter->text.size() < 3000);
+  auto doc = json::parse(shorter->text);
+  REQUIRE(doc);
+  REQUIRE(doc->IsObject());
+  CHECK(json::getStr(*doc, "file_path") == "a.txt");
+  std::string kept = (*doc)["edits"][0].GetString();
+  CHECK(kept.rfind("HEAD!", 0) == 0);
+  CHECK(kept.find("TAIL!") == kept.size() - 5);
+  CHECK(kept.find("were left out by Lathe afterwards") != std::string::npos);
+  // Short arguments, and what is not an object, are left alone.
+  CHECK_FALSE(shortenCallArguments(json::Raw{R"({"file_path":"a.txt"})"}, 1000));
+  CHECK_FALSE(shortenCallArguments(json::Raw{"[\"" + big + "\"]"}, 1000));
 }
