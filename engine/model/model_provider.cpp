@@ -3,6 +3,16 @@
 
 namespace lathe::engine {
 
+http::RetryHook retryHookFor(const ModelRequest& request) {
+  if (!request.onRetry) return nullptr;
+  return [&request](const http::RetryNotice& notice) {
+    std::string text = notice.why.message;
+    if (!text.empty() && text.back() != '.') text += '.';
+    request.onRetry(text + " Lathe tries again in " + http::inSeconds(notice.delay) + " (attempt " +
+                    std::to_string(notice.nextAttempt) + " of " + std::to_string(notice.maxAttempts) + ").");
+  };
+}
+
 void ReplyAccumulator::add(const ModelChunk& chunk) {
   auto& parts = reply_.content.parts;
   for (const Part& part : chunk.parts) {

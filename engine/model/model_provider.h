@@ -12,6 +12,7 @@
 #include "engine/model/content.h"
 #include "protocol/base/cancel.h"
 #include "protocol/base/result.h"
+#include "protocol/http/http_client.h"
 #include "tools/core/one_shot_model.h"
 #include "tools/core/tool_declaration.h"
 
@@ -36,7 +37,12 @@ struct ModelRequest {
   // providers whose supportsWebSearch() is true.
   bool webSearch = false;
   GenerationConfig config;
+  // Told, in words for the person, before a failed attempt is tried again.
+  std::function<void(const std::string& notice)> onRetry;
 };
+
+// The hook a provider gives its HTTP client: request.onRetry in words.
+http::RetryHook retryHookFor(const ModelRequest& request);
 
 // One streamed piece of a reply. rawJson is the provider's own payload for it
 // (a GenerateContentResponse for Gemini), kept so replies can be recorded.

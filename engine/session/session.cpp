@@ -32,11 +32,22 @@ tools::ToolContext makeToolContext(const std::string& id, std::shared_ptr<const 
   return context;
 }
 
+// Consecutive text blocks are one text: editors split a message where the
+// person pasted or attached, and the words on each side must stay apart.
+constexpr std::string_view kTextBlockSeparator = "\n\n";
+
 std::vector<Part> partsFromPrompt(std::span<const acp::ContentBlock> blocks) {
   std::vector<Part> parts;
+  bool lastWasText = false;
   for (const auto& block : blocks) {
-    if (auto* text = std::get_if<acp::TextBlock>(&block)) {
-      parts.push_back(Part::makeText(text->text));
+    const bool text = std::holds_alternative<acp::TextBlock>(block);
+    if (text && lastWasText) {
+      *parts.back().text += std::string(kTextBlockSeparator) + std::get<acp::TextBlock>(block).text;
+      continue;
+    }
+    lastWasText = text;
+    if (text) {
+      parts.push_back(Part::makeText(std::get<acp::TextBlock>(block).text));
     } else if (auto* link = std::get_if<acp::ResourceLinkBlock>(&block)) {
       parts.push_back(Part::makeText("[Referenced: " + link->uri + (link->name.empty() ? "" : " (" + link->name + ")") +
                                      "; read it with the tools if needed]"));
@@ -68,11 +79,13 @@ acp::StopReason stopReasonFor(FinishReason reason) {
 
 // The person's own words, offered to the hooks so a recording can replay them.
 void recordPrompt(ObservedEditor& editor, const std::vector<acp::ContentBlock>& blocks) {
+  std::string words;
   for (const auto& block : blocks) {
     if (auto* text = std::get_if<acp::TextBlock>(&block)) {
-      editor.record(acp::MessageChunk{acp::MessageChunk::Role::user, text->text});
+      words += (words.empty() ? "" : std::string(kTextBlockSeparator)) + text->text;
     }
   }
+  if (!words.empty()) editor.record(acp::MessageChunk{acp::MessageChunk::Role::user, words});
 }
 
 Part responsePart(const FunctionCall& call, const std::string& error) {
@@ -156,6 +169,10 @@ Result<ModelReply> Session::callModel(const CancelToken& cancel, std::optional<T
   request.systemInstruction = systemPrompt_;
   request.contents = &history_.contents();
   request.tools = &declarations();
+  // An unreachable or busy server is retried for a while: the person hears why, as it happens.
+  request.onRetry = [this](const std::string& notice) {
+    editor_.sendUpdate(id_, acp::MessageChunk{acp::MessageChunk::Role::agent, "⚠️ " + notice + "\n\n"});
+  };
   CancelToken call = cancel.child();  // a hook's stop ends this stream only
   auto onChunk = [&](const ModelChunk& chunk) {
     for (const auto& hook : hooks_) {

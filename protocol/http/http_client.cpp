@@ -134,7 +134,7 @@ double Client::jitter() {
 }
 
 template <class Run>
-Status Client::withRetries(const Run& run, const CancelToken& cancel) {
+Status Client::withRetries(const Run& run, const CancelToken& cancel, const RetryHook& onRetry) {
   // A server that accepts connections and then says nothing is not retried
   // for ever: silence counts against one budget across attempts.
   const milliseconds silenceBudget = options_.retry.maxSilence.count() > 0 ? options_.retry.maxSilence : options_.readTimeout;
@@ -154,6 +154,7 @@ Status Client::withRetries(const Run& run, const CancelToken& cancel) {
       outcome.error.message += decision.note;
       return outcome.error;
     }
+    if (onRetry) onRetry(RetryNotice{outcome.error, attempt + 1, options_.retry.maxAttempts, decision.delay});
     options_.sleep(decision.delay, cancel);
   }
 }
@@ -294,7 +295,7 @@ Status Client::streamEvents(const std::string& path, const std::string& body, co
     if (!after) after = problem.retryAfter;
     if (retryableStatus(ex.status)) return Attempt::retry(std::move(problem.error), after);
     return Attempt::fail(std::move(problem.error));
-  }, cancel);
+  }, cancel, callbacks.onRetry);
 }
 
 Result<std::string> Client::post(const std::string& path, const std::string& body,
@@ -327,7 +328,7 @@ Result<std::string> Client::post(const std::string& path, const std::string& bod
     if (!after) after = problem.retryAfter;
     if (retryableStatus(ex.status)) return Attempt::retry(std::move(problem.error), after);
     return Attempt::fail(std::move(problem.error));
-  }, cancel);
+  }, cancel, nullptr);
   if (!status) return status.error();
   return answer;
 }

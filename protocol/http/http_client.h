@@ -41,6 +41,15 @@ struct EventError {
   bool retryable = false;  // honoured only while nothing was delivered
 };
 
+// An attempt failed and another follows: why, and when.
+struct RetryNotice {
+  Error why;
+  int nextAttempt = 0;
+  int maxAttempts = 0;
+  std::chrono::milliseconds delay{0};
+};
+using RetryHook = std::function<void(const RetryNotice&)>;
+
 struct StreamCallbacks {
   std::function<void()> onAttempt;  // a new attempt starts: drop partial state
   std::function<std::optional<EventError>(const SseEvent&)> onEvent;  // each event with data
@@ -48,6 +57,7 @@ struct StreamCallbacks {
   // When set, a 200 answer of Content-Type application/json (a server that
   // ignored the request to stream) is handed over whole instead.
   std::function<std::optional<EventError>(std::string_view body)> onWholeBody;
+  RetryHook onRetry;  // before each wait for another attempt (to tell the person)
 };
 
 class Client {
@@ -80,7 +90,7 @@ class Client {
  private:
   struct Attempt;
   template <class Run>
-  Status withRetries(const Run& run, const CancelToken& cancel);
+  Status withRetries(const Run& run, const CancelToken& cancel, const RetryHook& onRetry);
   double jitter();
 
   Endpoint endpoint_;

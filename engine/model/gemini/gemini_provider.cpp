@@ -64,6 +64,7 @@ Result<ModelReply> GeminiProvider::stream(const ModelRequest& request, const Chu
     return std::nullopt;
   };
   callbacks.describeStatus = describeStatus;
+  callbacks.onRetry = retryHookFor(request);
   auto status = client.streamEvents(*path + ":streamGenerateContent?alt=sse", gemini::buildRequestBody(request),
                                     callbacks, cancel);
   if (!status) return status.error();

@@ -60,6 +60,7 @@ Result<ModelReply> OpenAiProvider::stream(const ModelRequest& request, const Chu
     return std::nullopt;
   };
   callbacks.describeStatus = describeStatus;
+  callbacks.onRetry = retryHookFor(request);
   auto status = http->streamEvents("/chat/completions", openai::buildRequestBody(request, {true}), callbacks, cancel);
   if (!status) return status.error();
   if (whole) {
