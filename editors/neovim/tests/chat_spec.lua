@@ -52,3 +52,40 @@ it('a shell tool call shows live output and its status', function()
   ok(vim.tbl_contains(statuses, ' completed'), 'completed status shown: ' .. vim.inspect(statuses))
   ok(require('lathe').status_text():find('YOLO', 1, true), 'yolo mode in the status line')
 end)
+
+it(':LatheImage attaches an image, sent as image content since Lathe accepts images', function()
+  local dir = H.start({ H.reply({ { H.text('A single dot.') } }) })
+  -- A 1x1 PNG.
+  local png = '\137PNG\r\n\26\n\0\0\0\rIHDR\0\0\0\1\0\0\0\1\8\6\0\0\0\31\21\196\137\0\0\0\rIDATx\218c\96\96\96\248\15\0\1\4\1\0\95\229\195\75\0\0\0\0IEND\174B\96\130'
+  H.write(dir .. '/dot.png', png)
+  vim.cmd('LatheImage ' .. dir .. '/dot.png')
+  local client = require('lathe.client')
+  local sent
+  local real = client.prompt
+  client.prompt = function(blocks) sent = blocks; return real(blocks) end
+  vim.cmd('Lathe what is in the image?')
+  eq('end_turn', H.wait_turn())
+  client.prompt = real
+  eq(true, client.agent.agentCapabilities.promptCapabilities.image, 'Lathe advertises images')
+  eq('image', sent[2].type)
+  eq('image/png', sent[2].mimeType)
+  eq(require('lathe.base64').encode(png), sent[2].data)
+  if vim.base64 then eq(png, vim.base64.decode(sent[2].data), 'round trip through Neovim\'s own base64') end
+  ok(H.chat():find('`@dot.png`', 1, true), H.chat())
+  ok(H.chat():find('A single dot.', 1, true), H.chat())
+  eq({}, require('lathe').pending_context, 'sent once')
+end)
+
+it(':LatheImage says why when it cannot attach', function()
+  local dir = H.start({})
+  H.write(dir .. '/notes.txt', 'text\n')
+  local seen = {}
+  local original = vim.notify
+  vim.notify = function(msg) seen[#seen + 1] = msg end
+  vim.cmd('LatheImage ' .. dir .. '/notes.txt')
+  vim.cmd('LatheImage ' .. dir .. '/missing.png')
+  vim.notify = original
+  ok(seen[1]:find('not an image', 1, true), vim.inspect(seen))
+  ok(seen[2]:find('cannot read', 1, true), vim.inspect(seen))
+  eq({}, require('lathe').pending_context)
+end)

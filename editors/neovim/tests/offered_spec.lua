@@ -39,6 +39,7 @@ script['session/list'] = function()
     { sessionId = 'S1', cwd = vim.fn.getcwd(), title = 'This one' } } }
 end
 script['session/load'] = function(p, peer)
+  if p.sessionId == 'S9' then return nil, { code = -32602, message = 'session S9 is damaged' } end
   peer:update({ sessionUpdate = 'user_message_chunk', content = { type = 'text', text = 'what did we do?' } }, p.sessionId)
   peer:update({ sessionUpdate = 'agent_message_chunk', content = { type = 'text', text = 'We renamed things.' } }, p.sessionId)
   return {}
@@ -99,11 +100,50 @@ it(':LatheSessions reopens a past session and shows its history', function()
   eq('S0', client.session.id)
 end)
 
-it('a plan update renders in the chat', function()
+it('a session that cannot be reopened says why in the chat, which stays as it was', function()
   ready()
-  require('lathe.chat').open()
-  fake_peer:update({ sessionUpdate = 'plan', entries = { { content = 'Find the bug', status = 'completed', priority = 'high' } } },
-    client.session.id)
+  local list = script['session/list']
+  script['session/list'] = function()
+    return { sessions = { { sessionId = 'S9', cwd = vim.fn.getcwd(), title = 'Broken one' } } }
+  end
+  local open = client.session.id
+  picking(function() return true end, function()
+    vim.cmd('LatheSessions')
+    wait_for(function() return table.concat(require('lathe.chat').lines(), '\n'):find('Could not reopen', 1, true) end, 'the error in the chat')
+  end)
+  script['session/list'] = list
   local text = table.concat(require('lathe.chat').lines(), '\n')
-  ok(text:find('### Plan\n- [x] Find the bug', 1, true), text)
+  ok(text:find('We renamed things.', 1, true), 'the open conversation is still shown:\n' .. text)
+  ok(text:find('Could not reopen the session Broken one: session S9 is damaged', 1, true), text)
+  eq(open, client.session.id)
+  eq('ready', client.state)
+end)
+
+it('a plan is pinned over the top of the chat window and updated in place', function()
+  ready()
+  local chat = require('lathe.chat')
+  chat.open()
+  local pinned = require('lathe.pinned')
+  fake_peer:update({ sessionUpdate = 'plan', entries = { { content = 'Find the bug', status = 'in_progress', priority = 'high' },
+    { content = 'Fix it', status = 'pending', priority = 'high' } } }, client.session.id)
+  ok(pinned.win and vim.api.nvim_win_is_valid(pinned.win), 'the pinned window')
+  local cfg = vim.api.nvim_win_get_config(pinned.win)
+  eq('win', cfg.relative)
+  eq(chat.win, cfg.win)
+  eq(false, cfg.focusable)
+  eq({ ' Plan 0/2', ' [-] Find the bug', ' [ ] Fix it' }, vim.api.nvim_buf_get_lines(pinned.buf, 0, -1, false))
+  local first = pinned.win
+  for i = 1, 40 do fake_peer:update({ sessionUpdate = 'agent_message_chunk', content = { type = 'text', text = 'line ' .. i .. '\n' } }, client.session.id) end
+  fake_peer:update({ sessionUpdate = 'plan', entries = { { content = 'Find the bug', status = 'completed', priority = 'high' },
+    { content = 'Fix it', status = 'in_progress', priority = 'high' } } }, client.session.id)
+  eq(first, pinned.win, 'updated in place')
+  eq({ ' Plan 1/2', ' [x] Find the bug', ' [-] Fix it' }, vim.api.nvim_buf_get_lines(pinned.buf, 0, -1, false))
+  ok(not table.concat(chat.lines(), '\n'):find('Find the bug', 1, true), 'not repeated in the log')
+  -- The newest line stays in view, below the pinned plan.
+  local last = vim.api.nvim_buf_line_count(chat.buf)
+  local bottom = vim.api.nvim_win_call(chat.win, function() return vim.fn.line('w$') end)
+  eq(last, bottom, 'the last line is on screen')
+  ok(vim.api.nvim_win_get_height(chat.win) > #vim.api.nvim_buf_get_lines(pinned.buf, 0, -1, false), 'the plan leaves room for the answer')
+  chat.close()
+  eq(nil, pinned.win, 'closed with the chat')
 end)

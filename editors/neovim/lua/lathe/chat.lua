@@ -36,6 +36,9 @@ function M.buffers()
     M.redraw_all()
     keymaps.set(M.buf, 'n', 'cancel', function() require('lathe').cancel() end, 'cancel the turn')
     keymaps.set(M.buf, 'n', 'close', function() M.close() end, 'close the chat')
+    -- On a changed file's line: keep Lathe's change, or undo it.
+    keymaps.set(M.buf, 'n', 'accept', function() require('lathe').decide_at_cursor(true) end, 'keep the changed file')
+    keymaps.set(M.buf, 'n', 'reject', function() require('lathe').decide_at_cursor(false) end, 'undo the changed file')
   end
   if not valid_buf(M.prompt) then
     M.prompt = scratch('lathe://prompt', 'markdown')
@@ -103,12 +106,14 @@ function M.open()
     if config.options.layout == 'float' then open_float() else open_split() end
     dress_chat(M.win)
     vim.wo[M.prompt_win].statusline = '%{v:lua.LathePromptStatus()}'
+    M.pin()
   end
   vim.api.nvim_set_current_win(M.prompt_win)
   M.follow()
 end
 
 function M.close()
+  require('lathe.pinned').hide()
   for _, w in ipairs({ M.prompt_win, M.win }) do
     if valid_win(w) and #vim.api.nvim_list_wins() > 1 then vim.api.nvim_win_close(w, true) end
   end
@@ -160,6 +165,7 @@ end
 
 -- Redraws the given block indices (ascending, so earlier offsets stay right).
 function M.apply(changed)
+  if #changed == 0 then M.pin() end
   if not valid_buf(M.buf) or #changed == 0 then return end
   local seen, list = {}, {}
   for _, i in ipairs(changed) do
@@ -171,6 +177,7 @@ function M.apply(changed)
   for _, i in ipairs(list) do draw_block(i) end
   vim.bo[M.buf].modifiable = false
   M.follow()
+  M.pin()
 end
 
 function M.redraw_all()
@@ -184,9 +191,33 @@ function M.redraw_all()
   M.apply(all)
 end
 
-function M.reset()
+-- A new, empty transcript. With `snapshot`, returns a function that puts the
+-- old one back (a session that could not be reopened leaves the chat as it was).
+function M.reset(snapshot)
+  local old = M.transcript
   M.transcript = transcript.new()
   if valid_buf(M.buf) then M.redraw_all() end
+  M.pin()
+  if snapshot then
+    return function()
+      M.transcript = old
+      if valid_buf(M.buf) then M.redraw_all() end
+      M.pin()
+    end
+  end
+end
+
+-- The plan, pinned over the chat window while it is open.
+function M.pin()
+  if valid_win(M.win) then require('lathe.pinned').show(M.win, M.transcript.plan)
+  else require('lathe.pinned').hide() end
+end
+
+-- Redraws the changed-files blocks (a file was kept or undone).
+function M.redraw_changes()
+  local list = {}
+  for i, b in ipairs(M.transcript.blocks) do if b.kind == 'changes' then list[#list + 1] = i end end
+  M.apply(list)
 end
 
 -- The block (and its kind) at a 1-based chat line.
@@ -208,6 +239,12 @@ _G.LatheChatFold = function(lnum)
   if b and b.kind == 'thought' and lnum < start_of(i) + M.counts[i] then return 1 end
   return 0
 end
+
+-- The pinned plan follows the chat window's size.
+vim.api.nvim_create_autocmd(vim.fn.exists('##WinResized') == 1 and { 'VimResized', 'WinResized' } or { 'VimResized' }, {
+  group = vim.api.nvim_create_augroup('lathe_pinned', { clear = true }),
+  callback = function() if M.is_open() then M.pin() end end,
+})
 
 _G.LatheChatFoldText = function()
   local n = vim.v.foldend - vim.v.foldstart

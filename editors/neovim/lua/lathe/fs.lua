@@ -69,6 +69,8 @@ function M.apply_to_buffer(b, content)
   if #new == 0 then new = { '' } end
   local first, last, repl = diff.span(old, new)
   if not (first == last and #repl == 0) then
+    -- Its own undo step, even right after another change no key press came between.
+    vim.bo[b].undolevels = vim.bo[b].undolevels
     vim.api.nvim_buf_set_lines(b, first, last, false, repl)
   end
   return first, #repl
@@ -76,6 +78,7 @@ end
 
 function M.write(params, reply)
   local path, content = params.path, params.content or ''
+  require('lathe.changes').before(path)
   local b = M.find_buf(path)
   if b then
     local ok, first, count = pcall(M.apply_to_buffer, b, content)

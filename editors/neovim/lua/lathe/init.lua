@@ -7,6 +7,7 @@ local permission = require('lathe.permission')
 local context = require('lathe.context')
 local fs = require('lathe.fs')
 local offered = require('lathe.offered')
+local changes = require('lathe.changes')
 
 local M = { pending_context = {} }
 
@@ -20,7 +21,7 @@ local function show(changed) chat.apply(changed) end
 local links = {
   LatheToolPending = 'Comment', LatheToolRunning = 'DiagnosticWarn', LatheToolFailed = 'DiagnosticError',
   LatheReviewAdd = 'DiffAdd', LatheReviewDelete = 'DiffDelete', LatheReviewHint = 'Comment',
-  LatheApplied = 'DiffAdd',
+  LatheApplied = 'DiffAdd', LathePlan = 'NormalFloat',
 }
 
 -- Links to standard groups (default = true), so colour schemes decide the colours.
@@ -43,18 +44,42 @@ local handlers = {
   end,
 }
 
+-- setup's follow: a live tool call's file opens at its line in the person's
+-- window (never the chat's, never a new split); the cursor stays where it is.
+local function follow(u)
+  if not config.options.follow or client.loading then return end
+  if u.sessionUpdate ~= 'tool_call' and u.sessionUpdate ~= 'tool_call_update' then return end
+  local at = (u.locations or {})[1]
+  if not at or type(at.path) ~= 'string' then return end
+  local b = fs.find_buf(at.path)
+  if not b then
+    b = vim.fn.bufadd(at.path)
+    if not pcall(vim.fn.bufload, b) then return end
+    vim.bo[b].buflisted = true
+  end
+  local w = require('lathe.review').reveal(b, true)
+  if w and type(at.line) == 'number' then
+    pcall(vim.api.nvim_win_set_cursor, w, { math.max(1, math.min(at.line, vim.api.nvim_buf_line_count(b))), 0 })
+  end
+end
+
 local function wire()
   client.ui = {
-    update = function(u) show(chat.transcript:apply(u)) end,
+    update = function(u) show(chat.transcript:apply(u)); follow(u) end,
     turn_end = function(stop_reason, err)
       permission.cancel_all()
       if err then show(chat.transcript:notice('Error: ' .. (err.message or vim.inspect(err)))) end
+      if changes.touched then
+        changes.touched = false
+        local files = changes.pending()
+        if #files > 0 then show(chat.transcript:changes(files)) end
+      end
       show(chat.transcript:finish(stop_reason))
       M.last_stop = stop_reason or 'error'
       vim.cmd('redrawstatus!')
     end,
     notice = function(text) show(chat.transcript:notice(text)); notify(text, vim.log.levels.WARN) end,
-    reset = function() chat.reset() end,
+    reset = function(snapshot) return chat.reset(snapshot) end,
     changed = function() pcall(vim.cmd, 'redrawstatus!') end,
     request = function(method, params, reply)
       local h = handlers[method]
@@ -85,9 +110,20 @@ local function remember_origin()
   if not vim.api.nvim_buf_get_name(b):match('^lathe://') then M.origin = b end
 end
 
-local function embedded()
+local function accepts(kind)
   local caps = client.agent and client.agent.agentCapabilities or {}
-  return (caps.promptCapabilities or {}).embeddedContext == true
+  return (caps.promptCapabilities or {})[kind] == true
+end
+local function embedded() return accepts('embeddedContext') end
+
+-- An attached image as Lathe accepts it: image content, else a link to its file.
+local function image_block(a)
+  if accepts('image') then
+    local block = { type = 'image', mimeType = a.image.mimeType, data = a.image.data }
+    if a.image.path then block.uri = vim.uri_from_fname(a.image.path) end
+    return block
+  end
+  if a.image.path then return { type = 'resource_link', uri = vim.uri_from_fname(a.image.path), name = a.label } end
 end
 
 -- Sends text (with attached ranges and #references) as one turn.
@@ -101,9 +137,17 @@ function M.send(text)
     if err then return client.ui.turn_end(nil, err) end -- the turn ends before it began
     local blocks, labels = { { type = 'text', text = text } }, {}
     for _, a in ipairs(attachments) do
-      local label, block = context.block(a.buf, a.l1, a.l2, embedded())
-      labels[#labels + 1] = label
-      blocks[#blocks + 1] = block
+      local label, block
+      if a.image then
+        label, block = a.label, image_block(a)
+        if not block then notify('Lathe does not accept images; not sent: ' .. a.label, vim.log.levels.WARN) end
+      else
+        label, block = context.block(a.buf, a.l1, a.l2, embedded())
+      end
+      if block then
+        labels[#labels + 1] = label
+        blocks[#blocks + 1] = block
+      end
     end
     for _, b in ipairs(context.references(text, M.origin, context.candidates())) do
       local label, block = context.block(b, nil, nil, embedded())
@@ -144,7 +188,7 @@ function M.command(opts)
   if #M.pending_context > 0 then
     local labels = {}
     for _, a in ipairs(M.pending_context) do
-      labels[#labels + 1] = context.block(a.buf, a.l1, a.l2, false)
+      labels[#labels + 1] = a.image and a.label or context.block(a.buf, a.l1, a.l2, false)
     end
     notify('attached ' .. table.concat(labels, ', ') .. ' to the next prompt')
   end
@@ -164,10 +208,56 @@ M.mode, M.model, M.sessions, M.select_values = offered.mode, offered.model, offe
 function M.new_session()
   ensure_setup()
   if client.state == 'busy' then client.cancel() end
-  client.new_session(function(err)
+  client.new_session(function(err, close_err)
     if err then return notify(err.message or 'cannot start a session', vim.log.levels.ERROR) end
     chat.reset()
+    if close_err then notify('the previous session did not close: ' .. (close_err.message or ''), vim.log.levels.WARN) end
   end)
+end
+
+-- :LatheImage [path]: attaches an image file, or without a path the clipboard's
+-- image (through wl-paste or xclip), to the next prompt.
+M.image = function(arg)
+  ensure_setup()
+  local a, err = require('lathe.image').attachment(arg)
+  if not a then return notify(err, vim.log.levels.ERROR) end
+  M.pending_context[#M.pending_context + 1] = a
+  notify('attached ' .. a.label .. ' to the next prompt')
+end
+
+-- Keep or undo a file Lathe changed (:LatheKeep / :LatheUndo, or the chat's keys).
+local function decide(path, keep)
+  local done, why
+  if keep then done = changes.keep(path) else done, why = changes.undo(path) end
+  if not done then return notify(why or ('not under review: ' .. path), vim.log.levels.WARN) end
+  for _, b in ipairs(chat.transcript.blocks) do
+    if b.kind == 'changes' then
+      for _, f in ipairs(b.files) do if f.path == path and not f.decided then f.decided = keep and 'kept' or 'undone' end end
+    end
+  end
+  chat.redraw_changes()
+end
+
+-- With no path, the one file under review, else a choice among them.
+local function decide_cmd(keep)
+  return function(arg)
+    ensure_setup()
+    if arg and arg ~= '' then return decide(vim.fn.fnamemodify(arg, ':p'), keep) end
+    local files = changes.pending()
+    if #files == 0 then return notify('no changed file awaits a decision') end
+    if #files == 1 then return decide(files[1].path, keep) end
+    vim.ui.select(files, { prompt = keep and 'Keep the changes to' or 'Undo the changes to',
+      format_item = function(f) return f.rel end }, function(f) if f then decide(f.path, keep) end end)
+  end
+end
+M.keep, M.undo = decide_cmd(true), decide_cmd(false)
+
+-- On a changed file's line in the chat.
+function M.decide_at_cursor(keep)
+  local b = chat.block_at(vim.api.nvim_win_get_cursor(0)[1])
+  local rel = b and b.kind == 'changes' and vim.api.nvim_get_current_line():match('^%- `(.-)`')
+  if not rel then return notify('put the cursor on a changed file (### Changed files)') end
+  for _, f in ipairs(b.files) do if f.rel == rel then return decide(f.path, keep) end end
 end
 
 local function with_review(fn)
