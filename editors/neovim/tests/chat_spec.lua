@@ -59,13 +59,8 @@ it(':LatheImage attaches an image, sent as image content since Lathe accepts ima
   local png = '\137PNG\r\n\26\n\0\0\0\rIHDR\0\0\0\1\0\0\0\1\8\6\0\0\0\31\21\196\137\0\0\0\rIDATx\218c\96\96\96\248\15\0\1\4\1\0\95\229\195\75\0\0\0\0IEND\174B\96\130'
   H.write(dir .. '/dot.png', png)
   vim.cmd('LatheImage ' .. dir .. '/dot.png')
+  local sent = H.sent_by('Lathe what is in the image?')
   local client = require('lathe.client')
-  local sent
-  local real = client.prompt
-  client.prompt = function(blocks) sent = blocks; return real(blocks) end
-  vim.cmd('Lathe what is in the image?')
-  eq('end_turn', H.wait_turn())
-  client.prompt = real
   eq(true, client.agent.agentCapabilities.promptCapabilities.image, 'Lathe advertises images')
   eq('image', sent[2].type)
   eq('image/png', sent[2].mimeType)

@@ -90,6 +90,19 @@ function H.wait_turn(what)
   return require('lathe').last_stop
 end
 
+-- Runs a :Lathe command line and returns the content blocks of the prompt it sent.
+function H.sent_by(command)
+  local client = require('lathe.client')
+  local sent
+  local real = client.prompt
+  client.prompt = function(blocks) sent = blocks; return real(blocks) end
+  vim.cmd(command)
+  local stop = H.wait_turn()
+  client.prompt = real
+  eq('end_turn', stop)
+  return sent
+end
+
 function H.lines(b) return vim.api.nvim_buf_get_lines(b or 0, 0, -1, false) end
 
 -- Presses keys as the person would (mappings apply), then lets callbacks run.

@@ -160,13 +160,7 @@ it('a range and #buffer references attach unsaved buffer text', function()
   vim.cmd('edit notes.md')
   vim.api.nvim_buf_set_lines(0, 0, -1, false, { 'unsaved notes' })
   vim.cmd('edit code.lua')
-  local client = require('lathe.client')
-  local sent
-  local real = client.prompt
-  client.prompt = function(blocks) sent = blocks; return real(blocks) end
-  vim.cmd('2,3Lathe explain this with #notes.md')
-  eq('end_turn', H.wait_turn())
-  client.prompt = real
+  local sent = H.sent_by('2,3Lathe explain this with #notes.md')
   eq('text', sent[1].type)
   eq('explain this with #notes.md', sent[1].text)
   eq('resource', sent[2].type)

@@ -5,22 +5,7 @@
 local diff = require('lathe.diff')
 local M = { files = {}, order = {} }
 
-local function read_disk(path)
-  local f = io.open(path, 'rb')
-  if not f then return nil end
-  local t = f:read('*a')
-  f:close()
-  return t
-end
-
--- The text of path now: its loaded buffer's, else the disk's (nil: no such file).
-local function current(path)
-  local fs = require('lathe.fs')
-  local b = fs.find_buf(path)
-  if b then return fs.buffer_text(b) end
-  return read_disk(path)
-end
-M.current = current
+local function current(path) return require('lathe.fs').current_text(path) end
 
 -- Before Lathe writes path: remember its text unless a write is already under review.
 function M.before(path)

@@ -28,12 +28,20 @@ function M.buffer_text(b)
   return text
 end
 
-local function read_disk(path)
+-- A file's bytes, or nil when it cannot be read.
+function M.read_disk(path)
   local f = io.open(path, 'rb')
   if not f then return nil end
   local text = f:read('*a')
   f:close()
   return text
+end
+
+-- The text of path now: its loaded buffer's, else the disk's (nil: no such file).
+function M.current_text(path)
+  local b = M.find_buf(path)
+  if b then return M.buffer_text(b) end
+  return M.read_disk(path)
 end
 
 -- The 1-based `line` and `limit` parameters select a slice of lines.
@@ -48,8 +56,7 @@ local function slice(text, line, limit)
 end
 
 function M.read(params, reply)
-  local b = M.find_buf(params.path)
-  local text = b and M.buffer_text(b) or read_disk(params.path)
+  local text = M.current_text(params.path)
   if not text then
     return reply(nil, { code = -32002, message = 'Resource not found: ' .. params.path })
   end

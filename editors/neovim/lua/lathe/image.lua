@@ -7,14 +7,6 @@ local types = { png = 'image/png', jpg = 'image/jpeg', jpeg = 'image/jpeg', gif 
 
 function M.mime(path) return types[(path:match('%.([%w]+)$') or ''):lower()] end
 
-local function read(path)
-  local f = io.open(path, 'rb')
-  if not f then return nil end
-  local data = f:read('*a')
-  f:close()
-  return data
-end
-
 -- The clipboard's PNG bytes, or nil and why not.
 local function clipboard()
   local tools = {
@@ -41,7 +33,7 @@ function M.attachment(arg)
   local path = vim.fn.fnamemodify(vim.fn.expand(arg), ':p')
   local mime = M.mime(path)
   if not mime then return nil, 'not an image Lathe can take (png, jpg, gif, webp): ' .. path end
-  local bytes = read(path)
+  local bytes = require('lathe.fs').read_disk(path)
   if not bytes then return nil, 'cannot read ' .. path end
   return { label = vim.fn.fnamemodify(path, ':.'), image = { mimeType = mime, data = base64.encode(bytes), path = path } }
 end
