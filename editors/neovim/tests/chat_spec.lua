@@ -71,6 +71,23 @@ it(':LatheImage attaches an image, sent as image content since Lathe accepts ima
   eq({}, require('lathe').pending_context, 'sent once')
 end)
 
+it(':LatheImage without a path takes the clipboard\'s image (xclip here)', function()
+  local dir = H.start({ H.reply({ { H.text('A clipboard picture.') } }) })
+  -- A stand-in xclip first on PATH that prints a tiny PNG, as the real one would.
+  H.write(dir .. '/bin/xclip', '#!/bin/sh\n[ "$*" = "-selection clipboard -t image/png -o" ] || exit 1\nprintf "\\211PNG-bytes"\n')
+  vim.fn.setfperm(dir .. '/bin/xclip', 'rwxr-xr-x')
+  local path = vim.env.PATH
+  vim.env.PATH = dir .. '/bin:' .. path
+  local wl = vim.fn.executable('wl-paste') == 1
+  if not wl then vim.cmd('LatheImage') end
+  vim.env.PATH = path
+  if wl then return end -- wl-paste would be asked first
+  local sent = H.sent_by('Lathe and this?')
+  eq('image', sent[2].type)
+  eq(require('lathe.base64').encode('\137PNG-bytes'), sent[2].data)
+  ok(H.chat():find('`@clipboard image`', 1, true), H.chat())
+end)
+
 it(':LatheImage says why when it cannot attach', function()
   local dir = H.start({})
   H.write(dir .. '/notes.txt', 'text\n')

@@ -7,6 +7,8 @@ declare function acquireVsCodeApi(): { postMessage(m: unknown): void };
 const vscode = acquireVsCodeApi();
 const $ = (id: string) => document.getElementById(id)!;
 let state: ChatState | undefined;
+// After the person sends, the log shows the end whatever it showed before.
+let toBottom = false;
 
 function render(s: ChatState, attachments: string[]): void {
   state = s;
@@ -21,7 +23,8 @@ function render(s: ChatState, attachments: string[]): void {
   const open = Array.from(log.querySelectorAll("details.thought")).map((d) => (d as HTMLDetailsElement).open);
   log.innerHTML = sessionsHtml(s) + s.items.map(itemHtml).join("");
   log.querySelectorAll("details.thought").forEach((d, i) => { if (open[i]) (d as HTMLDetailsElement).open = true; });
-  if (atBottom) log.scrollTop = log.scrollHeight;
+  if (atBottom || toBottom) log.scrollTop = log.scrollHeight;
+  toBottom = false;
   $("changes").innerHTML = changesHtml(s);
   $("usage").textContent = s.usage ? `${s.usage.used.toLocaleString()} / ${s.usage.size.toLocaleString()} tokens` : "";
   $("attachments").innerHTML = attachments.map((a, i) => `<span class="chip">${esc(a)}<a href="#" class="detach" data-index="${i}">×</a></span>`).join("");
@@ -34,6 +37,7 @@ function send(): void {
   const text = box.value.trim();
   if (!text || state?.busy) return;
   vscode.postMessage({ type: "send", text });
+  toBottom = true;
   box.value = "";
   completions();
 }

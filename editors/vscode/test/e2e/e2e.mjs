@@ -280,13 +280,25 @@ await step("back to the first chat from the palette: its history is replayed", a
   if (await chat.locator("#log .error").count()) throw new Error(await chat.locator("#log .error").first().innerText());
 });
 
-await step("an image is attached from the palette and sent with the prompt", async () => {
+await step("images are attached from the palette and by pasting, and sent with the prompt", async () => {
   await palette("Lathe: Attach File or Image");
   await page.locator(".quick-input-widget input").fill("dot.png");
   await page.locator(".quick-input-list .monaco-list-row", { hasText: "dot.png" }).first().click();
   await chat.locator(".chip", { hasText: "dot.png" }).waitFor();
+  // A paste of image data, as the clipboard delivers it to the prompt box.
+  const png = fs.readFileSync(path.join(ws, "dot.png")).toString("base64");
+  await chat.locator("#prompt").evaluate((box, b64) => {
+    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const data = new DataTransfer();
+    data.items.add(new File([bytes], "pasted.png", { type: "image/png" }));
+    box.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+  }, png);
+  await chat.locator(".chip", { hasText: "pasted.png" }).waitFor();
   await prompt("What is in the image?");
-  await chat.locator(".user", { hasText: "What is in the image?" }).locator("img.thumb").waitFor();
+  const sent = chat.locator(".user", { hasText: "What is in the image?" }).locator("img.thumb");
+  await until("both images in the sent prompt", async () => (await sent.count()) === 2 || await sent.count());
+  await until("the log at its end after sending", async () => await chat.locator("#log").evaluate((log) =>
+    log.scrollHeight - log.scrollTop - log.clientHeight < 40 || `${log.scrollTop} of ${log.scrollHeight}`));
   await chat.locator(".agent", { hasText: "A single dot." }).waitFor();
   await turnDone();
   if (await chat.locator(".chip").count()) throw new Error("the attachments stayed after sending");
