@@ -45,6 +45,8 @@ export interface ChatState {
   sessions?: { sessionId: string; title?: string | null; cwd: string }[];
   /** Whether a listed session can be reopened. */
   canLoadSession?: boolean;
+  /** Whether the files the agent reads or edits open as it goes (lathe.followAgent). */
+  follow?: boolean;
 }
 
 export function emptyState(): ChatState {

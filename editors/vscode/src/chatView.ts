@@ -16,6 +16,7 @@ export type ViewMessage =
   | { type: "sideBySide"; path: string }
   | { type: "attach" }
   | { type: "listSessions" }
+  | { type: "follow" }
   | { type: "loadSession"; sessionId: string }
   | { type: "detach"; index: number }
   | { type: "image"; name: string; mimeType: string; data: string };

@@ -117,6 +117,8 @@ export function activate(context: vscode.ExtensionContext): void {
     if (pick) await session.setModel(pick.value);
   };
 
+  const toggleFollow = () => vscode.workspace.getConfiguration("lathe").update("followAgent", !setting("followAgent", false), vscode.ConfigurationTarget.Global);
+
   const onMessage = (m: ViewMessage) => {
     switch (m.type) {
       case "send": send(m.text); break;
@@ -130,6 +132,7 @@ export function activate(context: vscode.ExtensionContext): void {
       case "sideBySide": void review.sideBySide(m.path); break;
       case "attach": void pickFiles(); break;
       case "listSessions": void session.listSessions(); break;
+      case "follow": void toggleFollow(); break;
       case "loadSession": void session.loadSession(m.sessionId); break;
       case "detach": view.attachments.splice(m.index, 1); view.update(session.state); break;
       case "image": attach({ label: m.name, image: { mimeType: m.mimeType, data: m.data } }); break;
@@ -154,6 +157,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand("lathe.sessions", pickSession),
     vscode.commands.registerCommand("lathe.changeModel", pickModel),
     vscode.commands.registerCommand("lathe.attach", pickFiles),
+    vscode.commands.registerCommand("lathe.toggleFollow", toggleFollow),
     vscode.commands.registerCommand("lathe.cancel", () => session.cancel()),
     vscode.commands.registerCommand("lathe.changeMode", async () => {
       const modes = session.state.modes;
@@ -169,11 +173,13 @@ export function activate(context: vscode.ExtensionContext): void {
       if (target) return review.sideBySide(target);
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration("lathe.followAgent")) { session.state.follow = setting("followAgent", false); view.update(session.state); }
       const restart = ["path", "args", "env", "traceProtocol"].some((k) => e.affectsConfiguration(`lathe.${k}`));
       if (restart) { session.dispose(); void session.start(); }
     }),
     { dispose: () => session.dispose() },
   );
+  session.state.follow = setting("followAgent", false);
   void session.start();
 }
 

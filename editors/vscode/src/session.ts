@@ -64,6 +64,7 @@ export class LatheSession {
     this.state.canListSessions = keep.canListSessions;
     this.state.canLoadSession = keep.canLoadSession;
     this.state.changes = keep.changes;
+    this.state.follow = keep.follow;
   }
 
   /** session/close of the open session, when Lathe supports it: leaving a chat frees it in Lathe. */

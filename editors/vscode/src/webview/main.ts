@@ -55,6 +55,7 @@ document.addEventListener("click", (e) => {
   else if (el.id === "new") vscode.postMessage({ type: "newSession" });
   else if (el.id === "sessions") vscode.postMessage({ type: "listSessions" });
   else if (el.id === "attach") vscode.postMessage({ type: "attach" });
+  else if (el.id === "follow") vscode.postMessage({ type: "follow" });
   else if (el.classList.contains("load")) { e.preventDefault(); vscode.postMessage({ type: "loadSession", sessionId: d.id }); }
   else if (el.classList.contains("opt")) vscode.postMessage({ type: "permission", requestId: d.req, optionId: d.opt });
   else if (el.classList.contains("loc")) { e.preventDefault(); vscode.postMessage({ type: "open", path: d.path, line: d.line ? Number(d.line) : undefined }); }

@@ -75,6 +75,7 @@ export function toolbarHtml(s: ChatState): string {
     `<option value="${esc(m.id)}" ${m.id === s.modes!.current ? "selected" : ""}>${esc(m.name)}</option>`).join("")}</select>`);
   if (s.models) parts.push(`<select id="model" title="Model">${s.models.options.map((m) =>
     `<option value="${esc(m.value)}" ${m.value === s.models!.current ? "selected" : ""}>${esc(m.name)}</option>`).join("")}</select>`);
+  parts.push(`<button id="follow" class="${s.follow ? "on" : "off"}" aria-pressed="${s.follow ? "true" : "false"}" title="Follow the agent: open the files it reads or edits">Follow</button>`);
   if (s.canListSessions) parts.push(`<button id="sessions" title="Past sessions">Sessions</button>`);
   parts.push(`<button id="new" title="New session">New</button>`);
   return parts.join("");

@@ -101,13 +101,13 @@ await step("at the side bar's default 300 px the toolbar wraps and every control
     return r.width === 0 || r.left < 0 || r.right > document.documentElement.clientWidth + 0.5;
   }).map((c) => c.id || c.tagName));
   if (off.length) throw new Error(`off screen at 300 px: ${off.join(", ")}`);
-  for (const id of ["#new", "#sessions", "#mode", "#status"]) await chat.locator(`#toolbar ${id}`).waitFor({ state: "visible" });
+  for (const id of ["#new", "#sessions", "#follow", "#mode", "#status"]) await chat.locator(`#toolbar ${id}`).waitFor({ state: "visible" });
   await page.screenshot({ path: path.join(out, "shots", "toolbar-300px.png") });
 });
 
 await step("every toolbar action is also a palette command", async () => {
   for (const command of ["Lathe: Past Sessions", "Lathe: New Session", "Lathe: Change Mode", "Lathe: Change Model",
-    "Lathe: Cancel (Stop)", "Lathe: Attach File or Image"]) {
+    "Lathe: Cancel (Stop)", "Lathe: Attach File or Image", "Lathe: Toggle Follow the Agent"]) {
     await page.keyboard.press("F1");
     await page.locator(".quick-input-widget input").fill(`>${command}`);
     await page.locator(".quick-input-list .monaco-list-row", { hasText: command }).first().waitFor();
@@ -302,6 +302,23 @@ await step("images are attached from the palette and by pasting, and sent with t
   await chat.locator(".agent", { hasText: "A single dot." }).waitFor();
   await turnDone();
   if (await chat.locator(".chip").count()) throw new Error("the attachments stayed after sending");
+});
+
+await step("with Follow on, the file Lathe reads opens at the line, the chat keeping the focus", async () => {
+  await chat.locator("#follow.off").click();
+  await chat.locator("#follow.on").waitFor(); // lathe.followAgent is set and read back
+  try {
+    await prompt("Read the end of far.txt");
+    await chat.locator(".agent", { hasText: "Read far.txt." }).waitFor();
+    await turnDone();
+    await page.locator('.tab.active[aria-label^="far.txt"]').waitFor();
+    await page.locator("#workbench\\.parts\\.statusbar", { hasText: "Ln 40," }).waitFor();
+    const focused = await chat.locator("#prompt").evaluate((box) => document.activeElement === box);
+    if (!focused) throw new Error("the prompt lost the focus");
+  } finally {
+    await palette("Lathe: Toggle Follow the Agent");
+  }
+  await chat.locator("#follow.off").waitFor();
 });
 
 await context.close();

@@ -30,4 +30,7 @@ console.log([
   line(say("Planned.")),
   // 8. In the reopened first session: a prompt with an image attached.
   line(say("A single dot.")),
+  // 9. With lathe.followAgent on: a read of lines 40-42 of far.txt.
+  line(call("read_file", { file_path: `${ws}/far.txt`, start_line: 40, end_line: 42 })),
+  line(say("Read far.txt.")),
 ].join("\n"));
