@@ -211,7 +211,9 @@ it('changed files are listed after the turn, stay across prompts, and are kept o
 end)
 
 it('follow opens the file the agent reads, at its line, without taking the cursor', function()
-  local dir = H.start({}, { follow = true })
+  local dir = H.start({})
+  vim.cmd('LatheFollow')
+  eq(true, require('lathe.config').options.follow, ':LatheFollow turns it on')
   local lines = {}
   for i = 1, 50 do lines[i] = 'line ' .. i end
   H.write(dir .. '/long.txt', table.concat(lines, '\n') .. '\n')
@@ -228,4 +230,6 @@ it('follow opens the file the agent reads, at its line, without taking the curso
   ok(w ~= -1 and w ~= chat.win and w ~= chat.prompt_win, 'shown in the person\'s window')
   eq(30, vim.api.nvim_win_get_cursor(w)[1], 'at the line the agent read')
   eq(chat.prompt_win, vim.api.nvim_get_current_win(), 'the cursor stays in the prompt')
+  vim.cmd('LatheFollow off')
+  eq(false, require('lathe.config').options.follow)
 end)

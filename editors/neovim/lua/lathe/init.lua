@@ -225,6 +225,15 @@ M.image = function(arg)
   notify('attached ' .. a.label .. ' to the next prompt')
 end
 
+-- :LatheFollow [on|off]: setup's follow, switched while working.
+function M.toggle_follow(arg)
+  ensure_setup()
+  local on = ({ on = true, off = false })[arg]
+  if on == nil then on = not config.options.follow end
+  config.options.follow = on
+  notify('following the agent ' .. (on and 'on' or 'off'))
+end
+
 -- Keep or undo a file Lathe changed (:LatheKeep / :LatheUndo, or the chat's keys).
 local function decide(path, keep)
   local done, why
