@@ -101,3 +101,17 @@ it(':LatheImage says why when it cannot attach', function()
   ok(seen[2]:find('cannot read', 1, true), vim.inspect(seen))
   eq({}, require('lathe').pending_context)
 end)
+
+it('write_todos: the plan is pinned at the end of the chat, the card does not repeat it', function()
+  H.start({
+    H.reply({ { H.call('write_todos', { todos = { { description = 'Read the code', status = 'completed' },
+      { description = 'Write the fix', status = 'in_progress' } } }) } }),
+    H.reply({ { H.text('Planned and working.') } }),
+  })
+  vim.cmd('Lathe plan it')
+  eq('end_turn', H.wait_turn())
+  local text = H.chat()
+  ok(text:find('Planned and working.\n\n### Plan 1/2\n- [x] Read the code\n- [-] Write the fix\n', 1, true), text)
+  ok(text:find('### Write Todos: Set 2 todo(s)\n_The plan is pinned at the end of the chat, above the prompt._', 1, true), text)
+  eq(1, select(2, text:gsub('Read the code', '')), 'the list appears once')
+end)

@@ -119,31 +119,37 @@ it('a session that cannot be reopened says why in the chat, which stays as it wa
   eq('ready', client.state)
 end)
 
-it('a plan is pinned over the top of the chat window and updated in place', function()
+it('the plan is pinned at the end of the chat, above the prompt, and updated in place', function()
   ready()
   local chat = require('lathe.chat')
   chat.open()
-  local pinned = require('lathe.pinned')
-  fake_peer:update({ sessionUpdate = 'plan', entries = { { content = 'Find the bug', status = 'in_progress', priority = 'high' },
-    { content = 'Fix it', status = 'pending', priority = 'high' } } }, client.session.id)
-  ok(pinned.win and vim.api.nvim_win_is_valid(pinned.win), 'the pinned window')
-  local cfg = vim.api.nvim_win_get_config(pinned.win)
-  eq('win', cfg.relative)
-  eq(chat.win, cfg.win)
-  eq(false, cfg.focusable)
-  eq({ ' Plan 0/2', ' [-] Find the bug', ' [ ] Fix it' }, vim.api.nvim_buf_get_lines(pinned.buf, 0, -1, false))
-  local first = pinned.win
-  for i = 1, 40 do fake_peer:update({ sessionUpdate = 'agent_message_chunk', content = { type = 'text', text = 'line ' .. i .. '\n' } }, client.session.id) end
-  fake_peer:update({ sessionUpdate = 'plan', entries = { { content = 'Find the bug', status = 'completed', priority = 'high' },
-    { content = 'Fix it', status = 'in_progress', priority = 'high' } } }, client.session.id)
-  eq(first, pinned.win, 'updated in place')
-  eq({ ' Plan 1/2', ' [x] Find the bug', ' [-] Fix it' }, vim.api.nvim_buf_get_lines(pinned.buf, 0, -1, false))
-  ok(not table.concat(chat.lines(), '\n'):find('Find the bug', 1, true), 'not repeated in the log')
-  -- The newest line stays in view, below the pinned plan.
-  local last = vim.api.nvim_buf_line_count(chat.buf)
-  local bottom = vim.api.nvim_win_call(chat.win, function() return vim.fn.line('w$') end)
-  eq(last, bottom, 'the last line is on screen')
-  ok(vim.api.nvim_win_get_height(chat.win) > #vim.api.nvim_buf_get_lines(pinned.buf, 0, -1, false), 'the plan leaves room for the answer')
+  local sid = client.session.id
+  local function say(text) fake_peer:update({ sessionUpdate = 'agent_message_chunk', content = { type = 'text', text = text } }, sid) end
+  local function plan(a, b)
+    fake_peer:update({ sessionUpdate = 'plan', entries = { { content = 'Find the bug', status = a, priority = 'high' },
+      { content = 'Fix it', status = b, priority = 'high' } } }, sid)
+  end
+  -- The chat's lines, less the buffer's own last empty line.
+  local function shown() local l = chat.lines(); l[#l] = nil; return l end
+  say('Looking.\n')
+  plan('in_progress', 'pending')
+  local lines = shown()
+  eq({ '### Plan 0/2', '- [-] Find the bug', '- [ ] Fix it', '' }, vim.list_slice(lines, #lines - 3, #lines))
+  for i = 1, 40 do say('line ' .. i .. '\n') end
+  fake_peer:update({ sessionUpdate = 'tool_call', toolCallId = 't1', title = 'Shell: make', kind = 'execute', status = 'pending' }, sid)
+  plan('completed', 'in_progress')
+  lines = shown()
+  eq({ '### Plan 1/2', '- [x] Find the bug', '- [-] Fix it', '' }, vim.list_slice(lines, #lines - 3, #lines), 'still last, updated')
+  local text = table.concat(lines, '\n')
+  eq(1, select(2, text:gsub('### Plan', '')), 'shown once:\n' .. text)
+  ok(text:find('line 40\n\n### Shell: make', 1, true), 'new blocks go in above it:\n' .. text)
+  eq(#lines + 1, vim.api.nvim_win_call(chat.win, function() return vim.fn.line('w$') end), 'in view, just above the prompt')
+  ok(vim.api.nvim_win_get_position(chat.prompt_win)[1] > vim.api.nvim_win_get_position(chat.win)[1], 'the prompt is under the chat')
+  -- A redraw from scratch (the chat buffer is wiped and made again) keeps it pinned.
   chat.close()
-  eq(nil, pinned.win, 'closed with the chat')
+  vim.api.nvim_buf_delete(chat.buf, { force = true })
+  chat.open()
+  lines = shown()
+  eq('### Plan 1/2', lines[#lines - 3])
 end)
+

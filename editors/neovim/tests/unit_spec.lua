@@ -70,7 +70,7 @@ it('updates render as a Markdown transcript', function()
   eq('completed', render.status(t:tool('c1')))
 end)
 
-it('a plan is kept for the pinned view, replaced by later plan updates, not put in the log', function()
+it('a plan is kept to be pinned, replaced by later plan updates, not a block of the log', function()
   local t = transcript.new()
   t:user('plan it')
   t:apply({ sessionUpdate = 'plan', entries = { { content = 'Read', status = 'in_progress', priority = 'high' },
@@ -79,14 +79,14 @@ it('a plan is kept for the pinned view, replaced by later plan updates, not put 
   t:apply({ sessionUpdate = 'plan', entries = { { content = 'Read', status = 'completed', priority = 'high' },
     { content = 'Write', status = 'in_progress', priority = 'low' } } })
   eq({ '## You', '', 'plan it', '', '## Lathe', '', 'Reading.', '' }, lines_of(t))
-  eq({ ' Plan 1/2', ' [x] Read', ' [-] Write' }, require('lathe.pinned').lines(t.plan))
-  eq({}, require('lathe.pinned').lines(nil))
+  eq({ '### Plan 1/2', '- [x] Read', '- [-] Write', '' }, render.plan(t.plan))
+  eq({}, render.plan(nil))
   -- The write_todos card says where the plan is instead of repeating it.
   t:apply({ sessionUpdate = 'tool_call', toolCallId = 'w', title = 'Write Todos: Set 2 todo(s)', kind = 'think', status = 'completed',
     rawInput = { todos = { { description = 'Read', status = 'completed' } } },
     content = { { type = 'content', content = { type = 'text', text = '1. [completed] Read' } } } })
   local card = render.block(t:tool('w'))
-  eq({ '### Write Todos: Set 2 todo(s)', '_The plan is pinned at the top of the chat._', '' }, card)
+  eq({ '### Write Todos: Set 2 todo(s)', '_The plan is pinned at the end of the chat, above the prompt._', '' }, card)
 end)
 
 it('base64 matches RFC 4648 at every padding', function()

@@ -1,12 +1,14 @@
 -- The chat: a Markdown buffer rendering the transcript (thoughts folded, a
 -- status beside each tool call) and a prompt buffer under it, in splits or
--- floating windows. Only changed blocks are redrawn.
+-- floating windows. Only changed blocks are redrawn. The current plan is
+-- pinned after the last block, just above the prompt: new blocks go in before
+-- it, and it is redrawn in place.
 local config = require('lathe.config')
 local render = require('lathe.render')
 local transcript = require('lathe.transcript')
 local keymaps = require('lathe.keymaps')
 
-local M = { counts = {} }
+local M = { counts = {}, pinned = 0 }
 M.ns = vim.api.nvim_create_namespace('lathe_chat')
 M.transcript = transcript.new()
 
@@ -32,7 +34,7 @@ function M.buffers()
   if not valid_buf(M.buf) then
     M.buf = scratch('lathe://chat', 'markdown')
     vim.bo[M.buf].modifiable = false
-    M.counts = {}
+    M.counts, M.pinned = {}, 0
     M.redraw_all()
     keymaps.set(M.buf, 'n', 'cancel', function() require('lathe').cancel() end, 'cancel the turn')
     keymaps.set(M.buf, 'n', 'close', function() M.close() end, 'close the chat')
@@ -106,14 +108,12 @@ function M.open()
     if config.options.layout == 'float' then open_float() else open_split() end
     dress_chat(M.win)
     vim.wo[M.prompt_win].statusline = '%{v:lua.LathePromptStatus()}'
-    M.pin()
   end
   vim.api.nvim_set_current_win(M.prompt_win)
   M.follow()
 end
 
 function M.close()
-  require('lathe.pinned').hide()
   for _, w in ipairs({ M.prompt_win, M.win }) do
     if valid_win(w) and #vim.api.nvim_list_wins() > 1 then vim.api.nvim_win_close(w, true) end
   end
@@ -165,8 +165,8 @@ end
 
 -- Redraws the given block indices (ascending, so earlier offsets stay right).
 function M.apply(changed)
-  if #changed == 0 then M.pin() end
-  if not valid_buf(M.buf) or #changed == 0 then return end
+  if not valid_buf(M.buf) then return end
+  if #changed == 0 then return M.pin() end
   local seen, list = {}, {}
   for _, i in ipairs(changed) do
     if not seen[i] then seen[i] = true; list[#list + 1] = i end
@@ -176,7 +176,6 @@ function M.apply(changed)
   -- Blocks never drawn yet come after every drawn one.
   for _, i in ipairs(list) do draw_block(i) end
   vim.bo[M.buf].modifiable = false
-  M.follow()
   M.pin()
 end
 
@@ -184,7 +183,7 @@ function M.redraw_all()
   vim.bo[M.buf].modifiable = true
   vim.api.nvim_buf_clear_namespace(M.buf, M.ns, 0, -1)
   vim.api.nvim_buf_set_lines(M.buf, 0, -1, false, {})
-  M.counts = {}
+  M.counts, M.pinned = {}, 0
   vim.bo[M.buf].modifiable = false
   local all = {}
   for i = 1, #M.transcript.blocks do all[i] = i end
@@ -197,20 +196,25 @@ function M.reset(snapshot)
   local old = M.transcript
   M.transcript = transcript.new()
   if valid_buf(M.buf) then M.redraw_all() end
-  M.pin()
   if snapshot then
     return function()
       M.transcript = old
       if valid_buf(M.buf) then M.redraw_all() end
-      M.pin()
     end
   end
 end
 
--- The plan, pinned over the chat window while it is open.
+-- Redraws the pinned plan after the last block (in place), then follows the end.
 function M.pin()
-  if valid_win(M.win) then require('lathe.pinned').show(M.win, M.transcript.plan)
-  else require('lathe.pinned').hide() end
+  local lines = render.plan(M.transcript.plan)
+  if #lines > 0 or M.pinned > 0 then
+    local first = start_of(#M.transcript.blocks + 1)
+    vim.bo[M.buf].modifiable = true
+    vim.api.nvim_buf_set_lines(M.buf, first, first + M.pinned, false, lines)
+    vim.bo[M.buf].modifiable = false
+    M.pinned = #lines
+  end
+  M.follow()
 end
 
 -- Redraws the changed-files blocks (a file was kept or undone).
@@ -239,12 +243,6 @@ _G.LatheChatFold = function(lnum)
   if b and b.kind == 'thought' and lnum < start_of(i) + M.counts[i] then return 1 end
   return 0
 end
-
--- The pinned plan follows the chat window's size.
-vim.api.nvim_create_autocmd(vim.fn.exists('##WinResized') == 1 and { 'VimResized', 'WinResized' } or { 'VimResized' }, {
-  group = vim.api.nvim_create_augroup('lathe_pinned', { clear = true }),
-  callback = function() if M.is_open() then M.pin() end end,
-})
 
 _G.LatheChatFoldText = function()
   local n = vim.v.foldend - vim.v.foldstart

@@ -21,7 +21,7 @@ local function show(changed) chat.apply(changed) end
 local links = {
   LatheToolPending = 'Comment', LatheToolRunning = 'DiagnosticWarn', LatheToolFailed = 'DiagnosticError',
   LatheReviewAdd = 'DiffAdd', LatheReviewDelete = 'DiffDelete', LatheReviewHint = 'Comment',
-  LatheApplied = 'DiffAdd', LathePlan = 'NormalFloat',
+  LatheApplied = 'DiffAdd',
 }
 
 -- Links to standard groups (default = true), so colour schemes decide the colours.

@@ -54,7 +54,7 @@ local renderers = {
   tool = function(b)
     local out = { '### ' .. (b.title or 'Tool call'):gsub('\n', ' ') }
     if type(b.rawInput) == 'table' and type(b.rawInput.todos) == 'table' then
-      out[#out + 1] = '_The plan is pinned at the top of the chat._' -- not repeated here
+      out[#out + 1] = '_The plan is pinned at the end of the chat, above the prompt._' -- not repeated here
     else
       for _, c in ipairs(b.content or {}) do vim.list_extend(out, tool_content(c)) end
     end
@@ -76,6 +76,22 @@ local renderers = {
   end,
   notice = function(b) return { '_' .. b.text .. '_' } end,
 }
+
+local plan_marks = { completed = '[x]', in_progress = '[-]', pending = '[ ]' }
+
+-- The plan pinned at the end of the chat: a heading with the progress, a line
+-- per step, a blank line; nothing without entries.
+function M.plan(entries)
+  if not entries or #entries == 0 then return {} end
+  local done, out = 0, {}
+  for _, e in ipairs(entries) do
+    if e.status == 'completed' then done = done + 1 end
+    out[#out + 1] = ('- %s %s'):format(plan_marks[e.status] or '[ ]', (e.content or ''):gsub('\n', ' '))
+  end
+  table.insert(out, 1, ('### Plan %d/%d'):format(done, #entries))
+  out[#out + 1] = ''
+  return out
+end
 
 function M.block(b)
   local lines = (renderers[b.kind] or function() return {} end)(b)

@@ -69,7 +69,7 @@ end
 
 function T:tool(id) return self.blocks[self.tools[id] or 0], self.tools[id] end
 
--- The plan is not a block: the chat pins the latest one (lathe.pinned).
+-- The plan is not a block: the chat pins the latest one at its end.
 function T:_plan(u)
   self.plan = u.entries or {}
 end
