@@ -9,13 +9,8 @@
 set -euo pipefail
 SUITE="$1"
 case "$SUITE" in
-  # The packages nvim loads at run time in that suite (neovim's Depends, and theirs).
-  trixie) WANT='^NVIM v0\.10\.'
-          PKGS=(neovim neovim-runtime libc6 libluajit-5.1-2 libluajit-5.1-common libmsgpack-c2
-                libtree-sitter0.22 libunibilium4 libuv1t64 libvterm0 lua-lpeg lua-luv libutf8proc3) ;;
-  forky)  WANT='^NVIM v0\.(1[1-9]|[2-9][0-9])\.'
-          PKGS=(neovim neovim-runtime libc6 libgcc-s1 libluajit-5.1-2 libluajit-5.1-common
-                libtree-sitter0.26 libunibilium4 libuv1t64 lua-lpeg lua-luv libutf8proc3) ;;
+  trixie) WANT='^NVIM v0\.10\.' ;;
+  forky)  WANT='^NVIM v0\.(1[1-9]|[2-9][0-9])\.' ;;
   *) echo "install-nvim: unknown suite '$SUITE' (trixie or forky)" >&2; exit 2 ;;
 esac
 PREFIX="$(mkdir -p "$2" && cd "$2" && pwd)"
@@ -41,6 +36,10 @@ APT=(-o "Dir::Etc::SourceList=$WORK/empty.list" -o "Dir::Etc::SourceParts=$WORK/
      -o "Dir::Cache::pkgcache=" -o "Dir::Cache::srcpkgcache=" -o "Debug::NoLocking=1"
      -o "APT::Sandbox::User=root")
 apt-get "${APT[@]}" -qq update
+# neovim and everything it depends on in that suite (its own glibc included),
+# so a suite that moves on to new library versions needs no change here.
+mapfile -t PKGS < <(apt-cache "${APT[@]}" depends --recurse --no-recommends --no-suggests --no-conflicts \
+  --no-breaks --no-replaces --no-enhances neovim | grep -Ev '^[ <]' | sort -u)
 (cd "$WORK/debs" && apt-get "${APT[@]}" -qq download "${PKGS[@]}")
 rm -rf "$PREFIX" && mkdir -p "$PREFIX"
 for deb in "$WORK"/debs/*.deb; do dpkg -x "$deb" "$PREFIX"; done
