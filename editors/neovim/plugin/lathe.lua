@@ -25,6 +25,14 @@ cmd('LatheModel', function(o) lathe().model(o.args) end, {
 })
 cmd('LatheSessions', function() lathe().sessions() end, { desc = 'Reopen a past Lathe session, when supported' })
 cmd('LatheNew', function() lathe().new_session() end, { desc = 'Start a new Lathe session' })
+cmd('LatheImage', function(o) lathe().image(o.args) end,
+  { nargs = '?', complete = 'file', desc = 'Attach an image file (or, without a path, the clipboard image) to the next prompt' })
+cmd('LatheKeep', function(o) lathe().keep(o.args) end, { nargs = '?', complete = 'file', desc = "Keep Lathe's changes to a file" })
+cmd('LatheUndo', function(o) lathe().undo(o.args) end, { nargs = '?', complete = 'file', desc = "Undo Lathe's changes to a file" })
+cmd('LatheFollow', function(o) lathe().toggle_follow(o.args) end, {
+  nargs = '?', complete = function() return { 'on', 'off' } end,
+  desc = 'Follow the agent (open the files it reads or edits): on, off, or toggle',
+})
 cmd('LatheAccept', function() lathe().accept() end, { desc = 'Accept the edit under review' })
 cmd('LatheReject', function() lathe().reject() end, { desc = 'Reject the edit under review' })
 cmd('LatheOptions', function() lathe().options() end, { desc = 'Answer the open question with any option Lathe offered' })

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every Neovim test on Neovim 0.7.2 (Debian 12) and 0.10 (unpacked from
-# trixie into .deps/nvim-0.10): unit specs, headless specs against the real
+# Runs every Neovim test on Neovim 0.7.2 (Debian 12), 0.10 (unpacked from
+# trixie into .deps/nvim-0.10) and 0.11+ (unpacked from forky into
+# .deps/nvim-forky): unit specs, headless specs against the real
 # Lathe binary with recorded models, and a TUI check in tmux. Installs what is
 # missing. Prints "N passed, N failed" last; exits non-zero on any failure.
 # Usage: editors/neovim/scripts/test.sh LATHE_BIN
@@ -19,7 +20,9 @@ command -v patchelf >/dev/null || missing+=(patchelf)
 if [ ${#missing[@]} -gt 0 ]; then
   apt-get update -qq </dev/null && apt-get install -y -qq "${missing[@]}" </dev/null >/dev/null || exit 1
 fi
-bash "$HERE/scripts/install-nvim-0.10.sh" "$ROOT/.deps/nvim-0.10" </dev/null || { echo "0 passed, 1 failed"; exit 1; }
+for suite in trixie:nvim-0.10 forky:nvim-forky; do
+  bash "$HERE/scripts/install-nvim.sh" "${suite%%:*}" "$ROOT/.deps/${suite#*:}" </dev/null || { echo "0 passed, 1 failed"; exit 1; }
+done
 
 OUT="$ROOT/.cache/neovim-tests"
 rm -rf "$OUT" && mkdir -p "$OUT/home"
@@ -32,7 +35,11 @@ passed=0 failed=0
 # The tmux server of the TUI check lives on a private socket and ends with us.
 SOCK="${TMPDIR:-/tmp}/lathe-nvim-test-$$.sock"
 trap 'tmux -S "$SOCK" kill-server 2>/dev/null; rm -f "$SOCK"' EXIT
-NVIMS=("0.7:/usr/bin/nvim" "0.10:$ROOT/.deps/nvim-0.10/usr/bin/nvim")
+NVIMS=("0.7:/usr/bin/nvim" "0.10:$ROOT/.deps/nvim-0.10/usr/bin/nvim" "0.11+:$ROOT/.deps/nvim-forky/usr/bin/nvim")
+# LATHE_NVIM=0.11+ (say) runs one version only; LATHE_SPEC=chat_spec (or tui) one spec: for working on one.
+if [ -n "${LATHE_NVIM:-}" ]; then
+  for entry in "${NVIMS[@]}"; do [ "${entry%%:*}" = "$LATHE_NVIM" ] && NVIMS=("$entry") && break; done
+fi
 
 run_spec() { # label nvim spec
   local label=$1 nvim=$2 spec=$3 log="$OUT/$1-$(basename "$3" .lua).log" rc
@@ -97,6 +104,30 @@ LUA
         tmux -S "$SOCK" capture-pane -p 2>/dev/null | grep -q 'marked now' && break; sleep 0.2
     done
   fi
+  # /help typed a key at a time in the prompt: the command menu opens and waits;
+  # nothing is inserted for the person (it once turned /help into /compress help).
+  : >"$cap.slash"
+  tmux -S "$SOCK" send-keys ':Lathe' Enter
+  tmux -S "$SOCK" send-keys i
+  local typed='' ch
+  for ch in / h e l p; do
+    typed="$typed$ch"
+    tmux -S "$SOCK" send-keys -l "$ch"
+    for i in $(seq 1 100); do
+      tmux -S "$SOCK" capture-pane -p >"$cap.slash" 2>/dev/null
+      grep -qE "│$typed +\$|│$typed\$" "$cap.slash" && break; sleep 0.1
+    done
+    [ "$ch" = / ] && for i in $(seq 1 100); do # the menu lists Lathe's commands
+      tmux -S "$SOCK" capture-pane -p >"$cap.slash" 2>/dev/null
+      grep -q '/compress' "$cap.slash" && break; sleep 0.1
+    done
+  done
+  cp "$cap.slash" "$cap.menu"
+  tmux -S "$SOCK" send-keys Escape Enter
+  for i in $(seq 1 300); do
+    tmux -S "$SOCK" capture-pane -p >"$cap.slash" 2>/dev/null
+    grep -qF -- 'List the commands this session offers' "$cap.slash" && break; sleep 0.2
+  done
   local disk
   disk="$(cat "$ws/notes.txt")"
   tmux -S "$SOCK" kill-server 2>/dev/null
@@ -107,6 +138,12 @@ LUA
       echo "FAIL - [$label] TUI check: the review screen lacks '$want'"; ok_all=0
     fi
   done
+  if ! grep -qE '│/help *$' "$cap.menu" || grep -qF '/compress help' "$cap.menu"; then
+    echo "FAIL - [$label] TUI check: typing /help did not leave /help in the prompt"; ok_all=0
+  fi
+  if ! grep -qF -- 'List the commands this session offers' "$cap.slash"; then
+    echo "FAIL - [$label] TUI check: /help sent with <CR> did not answer"; ok_all=0
+  fi
   if [ "$disk" != $'alpha, edited by Lathe\nbeta' ]; then
     echo "FAIL - [$label] TUI check: notes.txt after accepting is '$disk'"; ok_all=0
   fi
@@ -116,15 +153,17 @@ LUA
       echo "FAIL - [$label] TUI check: the captured screen lacks '$want'"; ok_all=0
     fi
   done
-  if [ $ok_all -eq 1 ]; then echo "ok   - [$label] TUI check: a turn and an accepted inline review in tmux ($cap, $cap.review)"; passed=$((passed + 1))
-  else sed 's/^/    | /' "$cap" "$cap.review"; failed=$((failed + 1)); fi
+  if [ $ok_all -eq 1 ]; then echo "ok   - [$label] TUI check: a turn, an accepted inline review, /help typed key by key in tmux ($cap, $cap.review, $cap.menu)"; passed=$((passed + 1))
+  else sed 's/^/    | /' "$cap" "$cap.review" "$cap.menu" "$cap.slash"; failed=$((failed + 1)); fi
 }
 
 for entry in "${NVIMS[@]}"; do
   label=${entry%%:*} nvim=${entry#*:}
   echo "# Neovim $label: $("$nvim" --version | head -1)"
-  for spec in "$HERE"/tests/*_spec.lua; do run_spec "$label" "$nvim" "$spec"; done
-  tui_check "$label" "$nvim"
+  for spec in "$HERE"/tests/*_spec.lua; do
+    case "${LATHE_SPEC:-}" in ''|"$(basename "$spec" .lua)") run_spec "$label" "$nvim" "$spec" ;; esac
+  done
+  case "${LATHE_SPEC:-}" in ''|tui) tui_check "$label" "$nvim" ;; esac
 done
 
 echo "$passed passed, $failed failed"

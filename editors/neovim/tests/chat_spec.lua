@@ -52,3 +52,66 @@ it('a shell tool call shows live output and its status', function()
   ok(vim.tbl_contains(statuses, ' completed'), 'completed status shown: ' .. vim.inspect(statuses))
   ok(require('lathe').status_text():find('YOLO', 1, true), 'yolo mode in the status line')
 end)
+
+it(':LatheImage attaches an image, sent as image content since Lathe accepts images', function()
+  local dir = H.start({ H.reply({ { H.text('A single dot.') } }) })
+  -- A 1x1 PNG.
+  local png = '\137PNG\r\n\26\n\0\0\0\rIHDR\0\0\0\1\0\0\0\1\8\6\0\0\0\31\21\196\137\0\0\0\rIDATx\218c\96\96\96\248\15\0\1\4\1\0\95\229\195\75\0\0\0\0IEND\174B\96\130'
+  H.write(dir .. '/dot.png', png)
+  vim.cmd('LatheImage ' .. dir .. '/dot.png')
+  local sent = H.sent_by('Lathe what is in the image?')
+  local client = require('lathe.client')
+  eq(true, client.agent.agentCapabilities.promptCapabilities.image, 'Lathe advertises images')
+  eq('image', sent[2].type)
+  eq('image/png', sent[2].mimeType)
+  eq(require('lathe.base64').encode(png), sent[2].data)
+  if vim.base64 then eq(png, vim.base64.decode(sent[2].data), 'round trip through Neovim\'s own base64') end
+  ok(H.chat():find('`@dot.png`', 1, true), H.chat())
+  ok(H.chat():find('A single dot.', 1, true), H.chat())
+  eq({}, require('lathe').pending_context, 'sent once')
+end)
+
+it(':LatheImage without a path takes the clipboard\'s image (xclip here)', function()
+  local dir = H.start({ H.reply({ { H.text('A clipboard picture.') } }) })
+  -- A stand-in xclip first on PATH that prints a tiny PNG, as the real one would.
+  H.write(dir .. '/bin/xclip', '#!/bin/sh\n[ "$*" = "-selection clipboard -t image/png -o" ] || exit 1\nprintf "\\211PNG-bytes"\n')
+  vim.fn.setfperm(dir .. '/bin/xclip', 'rwxr-xr-x')
+  local path = vim.env.PATH
+  vim.env.PATH = dir .. '/bin:' .. path
+  local wl = vim.fn.executable('wl-paste') == 1
+  if not wl then vim.cmd('LatheImage') end
+  vim.env.PATH = path
+  if wl then return end -- wl-paste would be asked first
+  local sent = H.sent_by('Lathe and this?')
+  eq('image', sent[2].type)
+  eq(require('lathe.base64').encode('\137PNG-bytes'), sent[2].data)
+  ok(H.chat():find('`@clipboard image`', 1, true), H.chat())
+end)
+
+it(':LatheImage says why when it cannot attach', function()
+  local dir = H.start({})
+  H.write(dir .. '/notes.txt', 'text\n')
+  local seen = {}
+  local original = vim.notify
+  vim.notify = function(msg) seen[#seen + 1] = msg end
+  vim.cmd('LatheImage ' .. dir .. '/notes.txt')
+  vim.cmd('LatheImage ' .. dir .. '/missing.png')
+  vim.notify = original
+  ok(seen[1]:find('not an image', 1, true), vim.inspect(seen))
+  ok(seen[2]:find('cannot read', 1, true), vim.inspect(seen))
+  eq({}, require('lathe').pending_context)
+end)
+
+it('write_todos: the plan is pinned at the end of the chat, the card does not repeat it', function()
+  H.start({
+    H.reply({ { H.call('write_todos', { todos = { { description = 'Read the code', status = 'completed' },
+      { description = 'Write the fix', status = 'in_progress' } } }) } }),
+    H.reply({ { H.text('Planned and working.') } }),
+  })
+  vim.cmd('Lathe plan it')
+  eq('end_turn', H.wait_turn())
+  local text = H.chat()
+  ok(text:find('Planned and working.\n\n### Plan 1/2\n- [x] Read the code\n- [-] Write the fix\n', 1, true), text)
+  ok(text:find('### Write Todos: Set 2 todo(s)\n_The plan is pinned at the end of the chat, above the prompt._', 1, true), text)
+  eq(1, select(2, text:gsub('Read the code', '')), 'the list appears once')
+end)

@@ -165,3 +165,71 @@ it(':LatheDiff reviews the edit in a diffthis split', function()
   eq({ 'hello diff' }, H.lines(b))
   eq(0, #vim.tbl_filter(function(w) return vim.wo[w].diff end, vim.api.nvim_list_wins()), 'diff split closed')
 end)
+
+-- The chat line of a changed file, for the chat's keep / undo keys.
+local function changed_line(rel)
+  local chat = require('lathe.chat')
+  local lines = chat.lines()
+  for i = #lines, 1, -1 do
+    if lines[i]:find('- `' .. rel .. '`', 1, true) == 1 then return i end
+  end
+end
+
+it('changed files are listed after the turn, stay across prompts, and are kept or undone per file', function()
+  local dir = H.start({}, { approval_mode = 'yolo' })
+  H.write(dir .. '/a.txt', 'alpha\n')
+  H.write(dir .. '/b.txt', 'beta\n')
+  H.replay_file(dir, {
+    H.reply({ { replace(dir .. '/a.txt', 'alpha', 'ALPHA') } }),
+    H.reply({ { H.call('write_file', { file_path = dir .. '/b.txt', content = 'BETA\nmore\n' }) } }),
+    H.reply({ { H.text('Changed both.') } }),
+    H.reply({ { H.text('Something else.') } }),
+  })
+  vim.cmd('edit ' .. dir .. '/a.txt')
+  local a = vim.api.nvim_get_current_buf()
+  vim.cmd('Lathe change both')
+  eq('end_turn', H.wait_turn())
+  local text = H.chat()
+  ok(text:find('### Changed files\n- `a.txt` +1 -1\n- `b.txt` +2 -1\n', 1, true), text)
+  -- Another prompt: the review lasts until the person decides.
+  require('lathe').last_stop = nil
+  vim.cmd('Lathe and now?')
+  eq('end_turn', H.wait_turn())
+  local chat = require('lathe.chat')
+  vim.api.nvim_set_current_win(chat.win)
+  vim.api.nvim_win_set_cursor(chat.win, { changed_line('a.txt'), 0 })
+  H.press('\\r') -- the reject key undoes the file on its line
+  eq({ 'alpha' }, H.lines(a), 'the buffer is back')
+  eq('alpha\n', H.read(dir .. '/a.txt'), 'and saved')
+  ok(H.chat():find('- `a.txt` +1 -1 · undone', 1, true), H.chat())
+  vim.cmd('LatheKeep') -- one file left: no need to name it
+  eq('BETA\nmore\n', H.read(dir .. '/b.txt'), 'kept')
+  ok(H.chat():find('- `b.txt` +2 -1 · kept', 1, true), H.chat())
+  eq({}, require('lathe.changes').pending())
+  vim.api.nvim_buf_call(a, function() vim.cmd('silent normal u') end)
+  eq({ 'ALPHA' }, H.lines(a), 'the undo of Undo is one u')
+end)
+
+it('follow opens the file the agent reads, at its line, without taking the cursor', function()
+  local dir = H.start({})
+  vim.cmd('LatheFollow')
+  eq(true, require('lathe.config').options.follow, ':LatheFollow turns it on')
+  local lines = {}
+  for i = 1, 50 do lines[i] = 'line ' .. i end
+  H.write(dir .. '/long.txt', table.concat(lines, '\n') .. '\n')
+  H.replay_file(dir, {
+    H.reply({ { H.call('read_file', { file_path = dir .. '/long.txt', start_line = 30, end_line = 34 }) } }),
+    H.reply({ { H.text('Read it.') } }),
+  })
+  vim.cmd('Lathe read long.txt')
+  local chat = require('lathe.chat')
+  eq('end_turn', H.wait_turn())
+  local b = require('lathe.fs').find_buf(dir .. '/long.txt')
+  ok(b, 'the file is loaded')
+  local w = vim.fn.bufwinid(b)
+  ok(w ~= -1 and w ~= chat.win and w ~= chat.prompt_win, 'shown in the person\'s window')
+  eq(30, vim.api.nvim_win_get_cursor(w)[1], 'at the line the agent read')
+  eq(chat.prompt_win, vim.api.nvim_get_current_win(), 'the cursor stays in the prompt')
+  vim.cmd('LatheFollow off')
+  eq(false, require('lathe.config').options.follow)
+end)

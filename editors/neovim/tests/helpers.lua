@@ -61,6 +61,7 @@ function H.reset()
   local lathe = require('lathe')
   lathe.last_stop, lathe.pending_context = nil, {}
   require('lathe.permission').open = {}
+  require('lathe.changes').reset()
   require('lathe.chat').reset()
   vim.cmd('silent! only')
   vim.cmd('enew!')
@@ -87,6 +88,19 @@ function H.chat() return table.concat(require('lathe.chat').lines(), '\n') end
 function H.wait_turn(what)
   wait_for(function() return require('lathe').last_stop ~= nil end, what or 'the turn to end')
   return require('lathe').last_stop
+end
+
+-- Runs a :Lathe command line and returns the content blocks of the prompt it sent.
+function H.sent_by(command)
+  local client = require('lathe.client')
+  local sent
+  local real = client.prompt
+  client.prompt = function(blocks) sent = blocks; return real(blocks) end
+  vim.cmd(command)
+  local stop = H.wait_turn()
+  client.prompt = real
+  eq('end_turn', stop)
+  return sent
 end
 
 function H.lines(b) return vim.api.nvim_buf_get_lines(b or 0, 0, -1, false) end

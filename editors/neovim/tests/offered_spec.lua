@@ -39,6 +39,7 @@ script['session/list'] = function()
     { sessionId = 'S1', cwd = vim.fn.getcwd(), title = 'This one' } } }
 end
 script['session/load'] = function(p, peer)
+  if p.sessionId == 'S9' then return nil, { code = -32602, message = 'session S9 is damaged' } end
   peer:update({ sessionUpdate = 'user_message_chunk', content = { type = 'text', text = 'what did we do?' } }, p.sessionId)
   peer:update({ sessionUpdate = 'agent_message_chunk', content = { type = 'text', text = 'We renamed things.' } }, p.sessionId)
   return {}
@@ -99,11 +100,56 @@ it(':LatheSessions reopens a past session and shows its history', function()
   eq('S0', client.session.id)
 end)
 
-it('a plan update renders in the chat', function()
+it('a session that cannot be reopened says why in the chat, which stays as it was', function()
   ready()
-  require('lathe.chat').open()
-  fake_peer:update({ sessionUpdate = 'plan', entries = { { content = 'Find the bug', status = 'completed', priority = 'high' } } },
-    client.session.id)
+  local list = script['session/list']
+  script['session/list'] = function()
+    return { sessions = { { sessionId = 'S9', cwd = vim.fn.getcwd(), title = 'Broken one' } } }
+  end
+  local open = client.session.id
+  picking(function() return true end, function()
+    vim.cmd('LatheSessions')
+    wait_for(function() return table.concat(require('lathe.chat').lines(), '\n'):find('Could not reopen', 1, true) end, 'the error in the chat')
+  end)
+  script['session/list'] = list
   local text = table.concat(require('lathe.chat').lines(), '\n')
-  ok(text:find('### Plan\n- [x] Find the bug', 1, true), text)
+  ok(text:find('We renamed things.', 1, true), 'the open conversation is still shown:\n' .. text)
+  ok(text:find('Could not reopen the session Broken one: session S9 is damaged', 1, true), text)
+  eq(open, client.session.id)
+  eq('ready', client.state)
 end)
+
+it('the plan is pinned at the end of the chat, above the prompt, and updated in place', function()
+  ready()
+  local chat = require('lathe.chat')
+  chat.open()
+  local sid = client.session.id
+  local function say(text) fake_peer:update({ sessionUpdate = 'agent_message_chunk', content = { type = 'text', text = text } }, sid) end
+  local function plan(a, b)
+    fake_peer:update({ sessionUpdate = 'plan', entries = { { content = 'Find the bug', status = a, priority = 'high' },
+      { content = 'Fix it', status = b, priority = 'high' } } }, sid)
+  end
+  -- The chat's lines, less the buffer's own last empty line.
+  local function shown() local l = chat.lines(); l[#l] = nil; return l end
+  say('Looking.\n')
+  plan('in_progress', 'pending')
+  local lines = shown()
+  eq({ '### Plan 0/2', '- [-] Find the bug', '- [ ] Fix it', '' }, vim.list_slice(lines, #lines - 3, #lines))
+  for i = 1, 40 do say('line ' .. i .. '\n') end
+  fake_peer:update({ sessionUpdate = 'tool_call', toolCallId = 't1', title = 'Shell: make', kind = 'execute', status = 'pending' }, sid)
+  plan('completed', 'in_progress')
+  lines = shown()
+  eq({ '### Plan 1/2', '- [x] Find the bug', '- [-] Fix it', '' }, vim.list_slice(lines, #lines - 3, #lines), 'still last, updated')
+  local text = table.concat(lines, '\n')
+  eq(1, select(2, text:gsub('### Plan', '')), 'shown once:\n' .. text)
+  ok(text:find('line 40\n\n### Shell: make', 1, true), 'new blocks go in above it:\n' .. text)
+  eq(#lines + 1, vim.api.nvim_win_call(chat.win, function() return vim.fn.line('w$') end), 'in view, just above the prompt')
+  ok(vim.api.nvim_win_get_position(chat.prompt_win)[1] > vim.api.nvim_win_get_position(chat.win)[1], 'the prompt is under the chat')
+  -- A redraw from scratch (the chat buffer is wiped and made again) keeps it pinned.
+  chat.close()
+  vim.api.nvim_buf_delete(chat.buf, { force = true })
+  chat.open()
+  lines = shown()
+  eq('### Plan 1/2', lines[#lines - 3])
+end)
+

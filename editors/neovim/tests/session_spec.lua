@@ -160,13 +160,7 @@ it('a range and #buffer references attach unsaved buffer text', function()
   vim.cmd('edit notes.md')
   vim.api.nvim_buf_set_lines(0, 0, -1, false, { 'unsaved notes' })
   vim.cmd('edit code.lua')
-  local client = require('lathe.client')
-  local sent
-  local real = client.prompt
-  client.prompt = function(blocks) sent = blocks; return real(blocks) end
-  vim.cmd('2,3Lathe explain this with #notes.md')
-  eq('end_turn', H.wait_turn())
-  client.prompt = real
+  local sent = H.sent_by('2,3Lathe explain this with #notes.md')
   eq('text', sent[1].type)
   eq('explain this with #notes.md', sent[1].text)
   eq('resource', sent[2].type)
@@ -206,4 +200,61 @@ it('the chat opens as floating windows when layout is float', function()
   H.press('q')
   ok(not chat.is_open(), 'q closes the chat')
   require('lathe.config').set({})
+end)
+
+it('<C-s> in the prompt sends it from insert mode, Neovim 0.11\'s own <C-S> notwithstanding', function()
+  H.start({ H.reply({ { H.text('Sent with C-s.') } }) })
+  vim.cmd('Lathe')
+  local chat = require('lathe.chat')
+  local map = vim.api.nvim_buf_call(chat.prompt, function() return vim.fn.maparg('<C-S>', 'i', false, true) end)
+  eq(1, map.buffer, 'a buffer-local mapping in the prompt')
+  eq('Lathe: send the prompt', map.desc)
+  H.press('ityped then C-s<C-s>')
+  eq('end_turn', H.wait_turn())
+  ok(H.chat():find('typed then C-s', 1, true), H.chat())
+  ok(H.chat():find('Sent with C-s.', 1, true), H.chat())
+  eq({ '' }, H.lines(chat.prompt), 'the prompt is cleared')
+  eq('n', vim.api.nvim_get_mode().mode, 'back in normal mode')
+end)
+
+it('a global mapping of the key is still left alone in the person\'s files', function()
+  local dir = H.start({})
+  vim.keymap.set('n', '<LocalLeader>a', '<Nop>', { desc = 'mine' })
+  H.write(dir .. '/f.txt', 'x\n')
+  vim.cmd('edit ' .. dir .. '/f.txt')
+  eq(nil, require('lathe.keymaps').set(vim.api.nvim_get_current_buf(), 'n', 'accept', function() end, 'accept'))
+  vim.keymap.del('n', '<LocalLeader>a')
+end)
+
+it('New closes the open session; the past chat is reopened with its history and goes on', function()
+  H.start({ H.reply({ { H.text('Noted: PELICAN.') } }), H.reply({ { H.text('A fresh start.') } }), H.reply({ { H.text('Still PELICAN.') } }) })
+  vim.cmd('Lathe remember the codeword PELICAN')
+  eq('end_turn', H.wait_turn())
+  local client = require('lathe.client')
+  local first = client.session.id
+  local sent = {}
+  local request = client.peer.request
+  client.peer.request = function(self, method, params, cb)
+    sent[#sent + 1] = method .. ' ' .. tostring(params.sessionId)
+    return request(self, method, params, cb)
+  end
+  vim.cmd('LatheNew')
+  wait_for(function() return client.session and client.session.id ~= first and client.state == 'ready' end, 'the new session')
+  if client.can_close() then ok(vim.tbl_contains(sent, 'session/close ' .. first), vim.inspect(sent)) end
+  ok(not H.chat():find('PELICAN', 1, true), 'the chat starts over:\n' .. H.chat())
+  require('lathe').last_stop = nil
+  vim.cmd('Lathe something else')
+  eq('end_turn', H.wait_turn())
+  ok(client.can_reopen(), 'this Lathe lists and loads sessions')
+  pick_first(function()
+    vim.cmd('LatheSessions')
+    wait_for(function() return H.chat():find('Noted: PELICAN.', 1, true) and client.state == 'ready' end, 'the replayed session')
+  end)
+  eq(first, client.session.id)
+  ok(not H.chat():find('A fresh start.', 1, true), 'only the reopened chat is shown:\n' .. H.chat())
+  require('lathe').last_stop = nil
+  vim.cmd('Lathe and now?')
+  eq('end_turn', H.wait_turn())
+  ok(H.chat():find('Still PELICAN.', 1, true), H.chat())
+  client.peer.request = nil -- back to the metatable's
 end)

@@ -70,7 +70,7 @@ it('updates render as a Markdown transcript', function()
   eq('completed', render.status(t:tool('c1')))
 end)
 
-it('a plan is shown and replaced by later plan updates', function()
+it('a plan is kept to be pinned, replaced by later plan updates, not a block of the log', function()
   local t = transcript.new()
   t:user('plan it')
   t:apply({ sessionUpdate = 'plan', entries = { { content = 'Read', status = 'in_progress', priority = 'high' },
@@ -78,7 +78,33 @@ it('a plan is shown and replaced by later plan updates', function()
   t:apply({ sessionUpdate = 'agent_message_chunk', content = { type = 'text', text = 'Reading.' } })
   t:apply({ sessionUpdate = 'plan', entries = { { content = 'Read', status = 'completed', priority = 'high' },
     { content = 'Write', status = 'in_progress', priority = 'low' } } })
-  eq({ '## You', '', 'plan it', '', '## Lathe', '', '### Plan', '- [x] Read', '- [-] Write', '', 'Reading.', '' }, lines_of(t))
+  eq({ '## You', '', 'plan it', '', '## Lathe', '', 'Reading.', '' }, lines_of(t))
+  eq({ '### Plan 1/2', '- [x] Read', '- [-] Write', '' }, render.plan(t.plan))
+  eq({}, render.plan(nil))
+  -- The write_todos card says where the plan is instead of repeating it.
+  t:apply({ sessionUpdate = 'tool_call', toolCallId = 'w', title = 'Write Todos: Set 2 todo(s)', kind = 'think', status = 'completed',
+    rawInput = { todos = { { description = 'Read', status = 'completed' } } },
+    content = { { type = 'content', content = { type = 'text', text = '1. [completed] Read' } } } })
+  local card = render.block(t:tool('w'))
+  eq({ '### Write Todos: Set 2 todo(s)', '_The plan is pinned at the end of the chat, above the prompt._', '' }, card)
+end)
+
+it('base64 matches RFC 4648 at every padding', function()
+  local b64 = require('lathe.base64')
+  eq('', b64.encode(''))
+  eq('Zg==', b64.encode('f'))
+  eq('Zm8=', b64.encode('fo'))
+  eq('Zm9v', b64.encode('foo'))
+  eq('Zm9vYmFy', b64.encode('foobar'))
+  eq('AP8Q', b64.encode('\0\255\16'))
+end)
+
+it('a changed file is listed with its counts and how to decide', function()
+  local lines = render.block({ kind = 'changes', files = { { rel = 'a.txt', added = 2, removed = 1 }, { rel = 'b.txt', added = 1, removed = 0, decided = 'kept' } } })
+  eq('### Changed files', lines[1])
+  eq('- `a.txt` +2 -1', lines[2])
+  eq('- `b.txt` +1 -0 · kept', lines[3])
+  ok(lines[4]:find(':LatheKeep / :LatheUndo', 1, true), lines[4])
 end)
 
 it('replayed user messages (session/load) render as the person\'s turns', function()

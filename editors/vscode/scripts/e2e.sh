@@ -13,6 +13,9 @@ rm -rf "$OUT"; mkdir -p "$OUT/ws" "$OUT/ud/User" "$OUT/ext" "$OUT/shots"
 WS="$OUT/ws"
 printf 'alpha\nbeta\ngamma\n' > "$WS/notes.txt"
 printf '%s\n' one two three four five six seven eight nine ten > "$WS/multi.txt"
+seq 1 60 | sed 's/^/far line /' > "$WS/far.txt"
+# A 1x1 PNG for the image attachment.
+echo 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==' | base64 -d > "$WS/dot.png"
 node "$HERE/test/e2e/recording.mjs" "$WS" > "$OUT/model.jsonl"
 node -e '
 const [ud, bin, rec] = process.argv.slice(1);

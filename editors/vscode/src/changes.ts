@@ -1,6 +1,6 @@
-// What the agent changed during a turn: the text of each file before its first
-// write, compared with its text now. Keep moves the baseline; Undo reverts the
-// hunk in the document.
+// What the agent changed: the text of each file before its first write,
+// compared with its text now. It lasts across turns and sessions until the
+// person decides: Keep moves the baseline; Undo reverts the hunk in the document.
 import { applyHunk, computeHunks, revertHunk } from "./hunks";
 import type { ChangedFile } from "./chatState";
 
@@ -9,9 +9,7 @@ export class ChangeTracker {
 
   constructor(private current: (path: string) => Promise<string | undefined>) {}
 
-  reset(): void { this.baselines.clear(); }
-
-  /** Records the text before the agent's first write of `path` in this turn. */
+  /** Records the text before the agent's first write of `path` not yet reviewed. */
   async before(path: string): Promise<void> {
     if (!this.baselines.has(path)) this.baselines.set(path, (await this.current(path)) ?? "");
   }

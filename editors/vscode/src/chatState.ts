@@ -15,10 +15,12 @@ export interface ToolItem {
   /** Set while Lathe waits for the person to answer a permission request. */
   permission?: { requestId: string; options: { optionId: string; name: string; kind: string }[] };
   answer?: string;
+  /** The call writes the todo list: its list is the plan pinned above the chat, not repeated here. */
+  todos?: boolean;
 }
 
 export type Item =
-  | { kind: "user"; text: string }
+  | { kind: "user"; text: string; images?: string[] }
   | { kind: "agent"; text: string }
   | { kind: "thought"; text: string }
   | { kind: "error"; text: string }
@@ -43,6 +45,8 @@ export interface ChatState {
   sessions?: { sessionId: string; title?: string | null; cwd: string }[];
   /** Whether a listed session can be reopened. */
   canLoadSession?: boolean;
+  /** Whether the files the agent reads or edits open as it goes (lathe.followAgent). */
+  follow?: boolean;
 }
 
 export function emptyState(): ChatState {
@@ -82,6 +86,8 @@ export function upsertTool(state: ChatState, fields: ToolFields): ToolItem {
     state.items.push(tool);
   }
   if (fields.title != null) tool.title = fields.title;
+  const input = fields.rawInput as { todos?: unknown } | null | undefined;
+  if (input && Array.isArray(input.todos)) tool.todos = true;
   if (fields.kind != null) tool.toolKind = fields.kind;
   if (fields.status != null) tool.status = fields.status;
   if (fields.locations != null) tool.locations = fields.locations.map((l) => ({ path: l.path, line: l.line }));

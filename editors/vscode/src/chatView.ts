@@ -16,10 +16,20 @@ export type ViewMessage =
   | { type: "sideBySide"; path: string }
   | { type: "attach" }
   | { type: "listSessions" }
+  | { type: "follow" }
   | { type: "loadSession"; sessionId: string }
-  | { type: "detach"; index: number };
+  | { type: "detach"; index: number }
+  | { type: "image"; name: string; mimeType: string; data: string };
 
-export interface Attachment { label: string; uri: string; text?: string; range?: string }
+export interface Attachment {
+  label: string;
+  /** The file, when there is one (a pasted image has none). */
+  uri?: string;
+  text?: string;
+  range?: string;
+  /** An image: its MIME type and base64 bytes. */
+  image?: { mimeType: string; data: string };
+}
 
 export class ChatView implements vscode.WebviewViewProvider {
   static readonly id = "lathe.chat";
@@ -56,11 +66,11 @@ export class ChatView implements vscode.WebviewViewProvider {
     return `<!DOCTYPE html><html><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${webview.cspSource}; img-src ${webview.cspSource} data:; script-src 'nonce-${nonce}';">
 <link rel="stylesheet" href="${style}"></head>
-<body><div id="toolbar"></div><div id="log"></div><div id="changes"></div>
+<body><div id="toolbar"></div><div id="plan"></div><div id="log"></div><div id="changes"></div>
 <div id="composer"><div id="attachments"></div>
-<textarea id="prompt" rows="3" placeholder="Ask Lathe… (Enter sends, Shift+Enter newline, @ attaches)"></textarea>
+<textarea id="prompt" rows="3" placeholder="Ask Lathe… (Enter sends, Shift+Enter newline, @ attaches, paste an image)"></textarea>
 <div id="completions"></div>
-<div id="actions"><span id="usage"></span><button id="stop" title="Stop (cancel the turn)">Stop</button><button id="send">Send</button></div></div>
+<div id="actions"><span id="usage"></span><button id="attach" title="Attach a file, an image or the selection">Attach</button><button id="stop" title="Stop (cancel the turn)">Stop</button><button id="send">Send</button></div></div>
 <script nonce="${nonce}" src="${script}"></script></body></html>`;
   }
 }

@@ -5,7 +5,9 @@ import * as vscode from "vscode";
 import type * as acp from "@agentclientprotocol/sdk";
 import { ChatView, type Attachment, type ViewMessage } from "./chatView";
 import { currentText, readText, writeText } from "./documents";
+import { ChangeGutter } from "./gutter";
 import { launchOptions } from "./launch";
+import { imageType, promptContent } from "./prompt";
 import { InlineReview, PROPOSED_SCHEME } from "./review";
 import { LatheSession } from "./session";
 
@@ -23,7 +25,9 @@ export function activate(context: vscode.ExtensionContext): void {
   status.command = "lathe.openChat";
   status.show();
   const review = new InlineReview();
+  const gutter = new ChangeGutter(context.extensionUri);
   let view: ChatView;
+  const setting = <T>(name: string, fallback: T) => vscode.workspace.getConfiguration("lathe").get<T>(name, fallback);
 
   const session = new LatheSession({
     launchOptions: () => launchOptions(folders(), (l) => output.appendLine(l)),
@@ -34,9 +38,17 @@ export function activate(context: vscode.ExtensionContext): void {
     folders,
     changed: (state) => {
       view.update(state);
+      gutter.update(state.changes);
       status.text = state.busy ? "$(sync~spin) Lathe: working" : `$(hubot) Lathe: ${state.agentStatus}`;
     },
     showError: (m) => void vscode.window.showErrorMessage(m),
+    // "lathe.followAgent": the file the agent reads or edits opens at the line, the chat keeping focus.
+    follow: (p, line) => {
+      if (!setting("followAgent", false)) return;
+      const at = line ? new vscode.Range(line - 1, 0, line - 1, 0) : undefined;
+      void vscode.window.showTextDocument(vscode.Uri.file(p), { preserveFocus: true, preview: true, selection: at })
+        .then(undefined, () => undefined); // a file about to be created is not there yet
+    },
   });
 
   // Edits open inline for review; any other permission waits in its card.
@@ -59,29 +71,57 @@ export function activate(context: vscode.ExtensionContext): void {
     if (sel.isEmpty) attach({ label: name ?? "file", uri: editor.document.uri.toString() });
     else attach({ label: `${name}:${sel.start.line + 1}-${sel.end.line + 1}`, uri: editor.document.uri.toString(), text: editor.document.getText(sel), range: `${sel.start.line + 1}-${sel.end.line + 1}` });
   };
+  const attachImage = async (uri: vscode.Uri, label: string, mimeType: string) => {
+    const bytes = await vscode.workspace.fs.readFile(uri);
+    attach({ label, uri: uri.toString(), image: { mimeType, data: Buffer.from(bytes).toString("base64") } });
+  };
   const pickFiles = async () => {
     const files = await vscode.workspace.findFiles("**/*", "**/{node_modules,.git,build}/**", 2000);
     const items = [{ label: "$(selection) Current selection", uri: undefined as vscode.Uri | undefined },
+      { label: "$(file-media) An image from anywhere…", uri: undefined as vscode.Uri | undefined },
       ...files.map((u) => ({ label: vscode.workspace.asRelativePath(u), uri: u as vscode.Uri | undefined }))];
-    const pick = await vscode.window.showQuickPick(items, { placeHolder: "Attach a file or the selection" });
+    const pick = await vscode.window.showQuickPick(items, { placeHolder: "Attach a file, an image or the selection" });
     if (!pick) return;
-    if (!pick.uri) addSelection();
-    else attach({ label: pick.label, uri: pick.uri.toString() });
-  };
-  const promptBlocks = (text: string): acp.ContentBlock[] => {
-    const embedded = session.promptCapabilities?.embeddedContext === true;
-    const blocks: acp.ContentBlock[] = [{ type: "text", text }];
-    for (const a of view.attachments) {
-      if (a.text !== undefined && embedded) blocks.push({ type: "resource", resource: { uri: `${a.uri}#L${a.range}`, text: a.text } });
-      else blocks.push({ type: "resource_link", uri: a.uri, name: a.label });
+    let uri = pick.uri;
+    if (pick === items[1]) {
+      const chosen = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { Images: ["png", "jpg", "jpeg", "gif", "webp"] } });
+      uri = chosen?.[0];
+      if (!uri) return;
     }
-    view.attachments = [];
-    return blocks;
+    if (!uri) return addSelection();
+    const label = vscode.workspace.asRelativePath(uri);
+    const mime = imageType(uri.path);
+    if (mime) await attachImage(uri, label, mime);
+    else attach({ label, uri: uri.toString() });
   };
+  const send = (text: string) => {
+    const content = promptContent(text, view.attachments, session.promptCapabilities);
+    view.attachments = [];
+    if (content.refused.length) {
+      void vscode.window.showWarningMessage(`Lathe does not accept images; not sent: ${content.refused.join(", ")}`);
+    }
+    void session.prompt(content.blocks, text, content.images);
+  };
+  const pickSession = async () => {
+    if (!session.state.canListSessions) { void vscode.window.showInformationMessage("This Lathe cannot list past sessions."); return; }
+    await session.listSessions();
+    const items = (session.state.sessions ?? []).map((x) => ({ label: x.title ?? x.sessionId, description: x.sessionId, id: x.sessionId }));
+    if (!items.length) { void vscode.window.showInformationMessage("No past Lathe sessions in this folder."); return; }
+    const pick = await vscode.window.showQuickPick(items, { placeHolder: "Reopen a past session" });
+    if (pick) await session.loadSession(pick.id);
+  };
+  const pickModel = async () => {
+    const models = session.state.models;
+    if (!models) { void vscode.window.showInformationMessage("Lathe offers no model choice in this session."); return; }
+    const pick = await vscode.window.showQuickPick(models.options.map((m) => ({ label: m.name, description: m.value === models.current ? "current" : "", value: m.value })));
+    if (pick) await session.setModel(pick.value);
+  };
+
+  const toggleFollow = () => vscode.workspace.getConfiguration("lathe").update("followAgent", !setting("followAgent", false), vscode.ConfigurationTarget.Global);
 
   const onMessage = (m: ViewMessage) => {
     switch (m.type) {
-      case "send": void session.prompt(promptBlocks(m.text), m.text); break;
+      case "send": send(m.text); break;
       case "stop": void session.cancel(); break;
       case "permission": session.broker.answer(m.requestId, m.optionId); break;
       case "mode": void session.setMode(m.id); break;
@@ -92,8 +132,10 @@ export function activate(context: vscode.ExtensionContext): void {
       case "sideBySide": void review.sideBySide(m.path); break;
       case "attach": void pickFiles(); break;
       case "listSessions": void session.listSessions(); break;
+      case "follow": void toggleFollow(); break;
       case "loadSession": void session.loadSession(m.sessionId); break;
       case "detach": view.attachments.splice(m.index, 1); view.update(session.state); break;
+      case "image": attach({ label: m.name, image: { mimeType: m.mimeType, data: m.data } }); break;
       default: break;
     }
   };
@@ -108,9 +150,14 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.window.registerWebviewViewProvider(ChatView.id, view, { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.languages.registerCodeLensProvider({ scheme: "file" }, review),
     vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, review),
-    vscode.window.onDidChangeVisibleTextEditors((editors) => editors.forEach((e) => review.decorate(e))),
+    vscode.window.onDidChangeVisibleTextEditors((editors) => editors.forEach((e) => { review.decorate(e); gutter.decorate(e); })),
+    gutter,
     vscode.commands.registerCommand("lathe.openChat", () => vscode.commands.executeCommand("lathe.chat.focus")),
     vscode.commands.registerCommand("lathe.newSession", () => session.newSession()),
+    vscode.commands.registerCommand("lathe.sessions", pickSession),
+    vscode.commands.registerCommand("lathe.changeModel", pickModel),
+    vscode.commands.registerCommand("lathe.attach", pickFiles),
+    vscode.commands.registerCommand("lathe.toggleFollow", toggleFollow),
     vscode.commands.registerCommand("lathe.cancel", () => session.cancel()),
     vscode.commands.registerCommand("lathe.changeMode", async () => {
       const modes = session.state.modes;
@@ -126,10 +173,13 @@ export function activate(context: vscode.ExtensionContext): void {
       if (target) return review.sideBySide(target);
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration("lathe")) { session.dispose(); void session.start(); }
+      if (e.affectsConfiguration("lathe.followAgent")) { session.state.follow = setting("followAgent", false); view.update(session.state); }
+      const restart = ["path", "args", "env", "traceProtocol"].some((k) => e.affectsConfiguration(`lathe.${k}`));
+      if (restart) { session.dispose(); void session.start(); }
     }),
     { dispose: () => session.dispose() },
   );
+  session.state.follow = setting("followAgent", false);
   void session.start();
 }
 

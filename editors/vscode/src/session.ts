@@ -15,6 +15,8 @@ export interface SessionHost {
   folders(): string[];
   changed(state: ChatState): void;
   showError(message: string): void;
+  /** Where the agent is reading or editing now (the host opens it when the person asked to follow). */
+  follow?(path: string, line?: number | null): void;
 }
 
 export class LatheSession {
@@ -25,6 +27,7 @@ export class LatheSession {
   private init?: acp.InitializeResponse;
   private sessionId?: string;
   private stopping = false;
+  private loading = false;
   private restarts: number[] = [];
 
   constructor(private host: SessionHost) {
@@ -46,9 +49,44 @@ export class LatheSession {
 
   private emit(): void { this.host.changed(this.state); }
 
+  /** A live tool call's first location goes to the host (a replayed history's do not). */
+  private followUpdate(u: acp.SessionUpdate): void {
+    if (this.loading || (u.sessionUpdate !== "tool_call" && u.sessionUpdate !== "tool_call_update")) return;
+    const at = u.locations?.[0];
+    if (at) this.host.follow?.(at.path, at.line);
+  }
+
+  /** A fresh state for another session; what Lathe offers and the files still under review carry over. */
+  private freshState(): void {
+    const keep = this.state;
+    this.state = emptyState();
+    this.state.agentStatus = "ready";
+    this.state.canListSessions = keep.canListSessions;
+    this.state.canLoadSession = keep.canLoadSession;
+    this.state.changes = keep.changes;
+    this.state.follow = keep.follow;
+  }
+
+  /** session/close of the open session, when Lathe supports it: leaving a chat frees it in Lathe. */
+  private async closeOpen(): Promise<void> {
+    const id = this.sessionId;
+    if (!this.process || !id || this.init?.agentCapabilities?.sessionCapabilities?.close == null) return;
+    this.sessionId = undefined;
+    try {
+      await this.process.agent.request("session/close", { sessionId: id });
+    } catch (e) {
+      this.host.showError(`Could not close the previous session: ${(e as Error).message}`);
+    }
+  }
+
   private handlers(): ClientHandlers {
     return {
-      update: (n) => { if (n.sessionId === this.sessionId) { applyUpdate(this.state, n.update); this.emit(); } },
+      update: (n) => {
+        if (n.sessionId !== this.sessionId) return;
+        applyUpdate(this.state, n.update);
+        this.emit();
+        this.followUpdate(n.update);
+      },
       permission: (p) => this.broker.request(p),
       read: async (p) => {
         try {
@@ -122,16 +160,12 @@ export class LatheSession {
     const extra = this.init.agentCapabilities?.sessionCapabilities?.additionalDirectories != null ? others : [];
     const request: acp.NewSessionRequest = { cwd, mcpServers: [] };
     if (extra.length) request.additionalDirectories = extra;
+    await this.closeOpen();
     const response = await this.process.agent.request("session/new", request);
     this.sessionId = response.sessionId;
-    const keep = this.state;
-    this.state = emptyState();
-    this.state.agentStatus = "ready";
-    this.state.canListSessions = keep.canListSessions;
-    this.state.canLoadSession = keep.canLoadSession;
+    this.freshState();
     setModes(this.state, response.modes);
     setConfigOptions(this.state, response.configOptions);
-    this.changes.reset();
     this.emit();
   }
 
@@ -145,29 +179,39 @@ export class LatheSession {
     this.emit();
   }
 
-  /** Reopens a past session; Lathe replays its history as session updates. */
+  /** Reopens a past session; Lathe replays its history as session updates. A failure is said in the chat. */
   async loadSession(sessionId: string): Promise<void> {
     if (!this.process || !this.init?.agentCapabilities?.loadSession || this.state.busy) return;
-    const keep = this.state;
-    this.state = emptyState();
-    this.state.agentStatus = "ready";
-    this.state.canListSessions = keep.canListSessions;
-    this.state.canLoadSession = keep.canLoadSession;
-    this.sessionId = sessionId;
-    this.changes.reset();
-    const [cwd] = this.host.folders();
-    const response = await this.process.agent.request("session/load", { sessionId, cwd, mcpServers: [] });
-    setModes(this.state, response.modes);
-    setConfigOptions(this.state, response.configOptions);
+    const previous = { state: this.state, sessionId: this.sessionId };
+    this.freshState();
+    this.sessionId = sessionId; // the replay arrives before the answer
+    this.loading = true;
     this.emit();
+    const [cwd] = this.host.folders();
+    try {
+      const response = await this.process.agent.request("session/load", { sessionId, cwd, mcpServers: [] });
+      setModes(this.state, response.modes);
+      setConfigOptions(this.state, response.configOptions);
+      // Left for the one reopened; closed only now, so a failed load leaves it usable.
+      const left = previous.sessionId;
+      if (left && left !== sessionId && this.init.agentCapabilities.sessionCapabilities?.close != null) {
+        await this.process.agent.request("session/close", { sessionId: left }).catch(() => undefined);
+      }
+    } catch (e) {
+      this.state = previous.state;
+      this.sessionId = previous.sessionId;
+      this.state.sessions = undefined;
+      this.state.items.push({ kind: "error", text: `Could not reopen the session ${sessionId}: ${(e as Error).message}` });
+    } finally {
+      this.loading = false;
+      this.emit();
+    }
   }
 
-  async prompt(blocks: acp.ContentBlock[], shown: string): Promise<void> {
+  async prompt(blocks: acp.ContentBlock[], shown: string, images: string[] = []): Promise<void> {
     if (!this.process || !this.sessionId || this.state.busy) return;
-    this.state.items.push({ kind: "user", text: shown });
+    this.state.items.push(images.length ? { kind: "user", text: shown, images } : { kind: "user", text: shown });
     this.state.busy = true;
-    this.state.changes = [];
-    this.changes.reset();
     this.emit();
     try {
       const response = await this.process.agent.request("session/prompt", { sessionId: this.sessionId, prompt: blocks });

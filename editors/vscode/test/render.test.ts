@@ -45,6 +45,7 @@ test("render: the mode and model pickers and the plan show only when offered", (
   assert.match(bar, /id="sessions"/);
   applyUpdate(s, { sessionUpdate: "plan", entries: [{ content: "Step one", status: "completed", priority: "high" }] });
   assert.match(planHtml(s), /<li class="plan-completed">Step one<\/li>/);
+  assert.match(bar, /id="new"/);
 });
 
 test("render: / completion lists the agent's commands, and nothing when it sent none", () => {
@@ -56,13 +57,33 @@ test("render: / completion lists the agent's commands, and nothing when it sent 
   assert.equal(completionsHtml(s, "hello /co"), "");
 });
 
-test("render: changed files list each hunk with Keep and Undo, not during a turn", () => {
+test("render: changed files list each hunk with Keep and Undo, which wait while a turn runs", () => {
   const s = emptyState();
   s.changes = [{ path: "/w/m.txt", hunks: [{ oldStart: 1, newStart: 1, removed: ["two"], added: ["TWO"] }, { oldStart: 8, newStart: 8, removed: ["nine"], added: ["NINE"] }] }];
   const html = changesHtml(s);
   assert.equal((html.match(/class="undo"/g) ?? []).length, 2);
   assert.equal((html.match(/class="keep"/g) ?? []).length, 2);
   assert.match(html, /@@ line 9 @@/);
+  assert.doesNotMatch(html, /disabled/);
   s.busy = true;
-  assert.equal(changesHtml(s), "");
+  const during = changesHtml(s);
+  assert.equal((during.match(/class="undo"[^>]*disabled/g) ?? []).length, 2, "listed, but not to be answered mid-turn");
+});
+
+test("render: the plan is pinned with its progress; the write_todos card does not repeat it", () => {
+  const s = emptyState();
+  applyUpdate(s, { sessionUpdate: "plan", entries: [{ content: "Read", status: "completed", priority: "high" }, { content: "Write", status: "in_progress", priority: "high" }] });
+  assert.match(planHtml(s), /^<details class="plan" open><summary><b>Plan<\/b> 1\/2<\/summary>/);
+  applyUpdate(s, { sessionUpdate: "tool_call", toolCallId: "t", title: "Write Todos: Set 2 todo(s)", kind: "think", status: "completed",
+    rawInput: { todos: [{ description: "Read", status: "completed" }] }, content: [{ type: "content", content: { type: "text", text: "1. [completed] Read" } }] });
+  const card = itemHtml(s.items[0]);
+  assert.doesNotMatch(card, /\[completed\] Read/);
+  assert.match(card, /pinned/);
+  applyUpdate(s, { sessionUpdate: "tool_call", toolCallId: "u", title: "Shell", kind: "think", status: "completed", rawInput: { command: "x" },
+    content: [{ type: "content", content: { type: "text", text: "kept output" } }] });
+  assert.match(itemHtml(s.items[1]), /kept output/);
+});
+
+test("render: a prompt's images show in the chat", () => {
+  assert.match(itemHtml({ kind: "user", text: "look", images: ["data:image/png;base64,AAAA"] }), /<img class="thumb" alt="attached image" src="data:image\/png;base64,AAAA">/);
 });

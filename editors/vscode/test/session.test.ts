@@ -200,3 +200,75 @@ test("session: a new file is created through fs/write_text_file", { skip: !bin &
     session.dispose();
   }
 });
+
+test("session: New closes the open session, and the past chat is reopened with its history", { skip: !bin && "LATHE_BIN not set" }, async () => {
+  const dir = tempDir("lathe-back-");
+  const rec = path.join(dir, "model.jsonl");
+  fs.writeFileSync(rec, [line([{ text: "Noted PELICAN." }]), line([{ text: "Fresh start." }]), line([{ text: "Still here." }])].join("\n") + "\n");
+  const errors: string[] = [];
+  const traffic: string[] = [];
+  const host = quietHost(bin!, dir, errors, rec);
+  const base = host.launchOptions();
+  host.launchOptions = () => ({ ...base, trace: true, log: (l) => traffic.push(l) });
+  const session = new LatheSession(host);
+  try {
+    await session.start();
+    await session.prompt([{ type: "text", text: "remember PELICAN" }], "remember PELICAN");
+    const first = (session as unknown as { sessionId: string }).sessionId;
+    await session.newSession();
+    assert.ok(traffic.some((l) => l.startsWith("-> ") && l.includes('"session/close"') && l.includes(first)), "session/close of the first session");
+    assert.equal(session.state.items.length, 0, "the new chat is empty");
+    await session.prompt([{ type: "text", text: "something else" }], "something else");
+    await session.listSessions();
+    assert.ok(session.state.sessions?.some((s) => s.sessionId === first), JSON.stringify(session.state.sessions));
+    await session.loadSession(first);
+    const texts = session.state.items.map((i) => (i.kind === "tool" ? i.kind : `${i.kind}:${i.text}`));
+    assert.deepEqual(texts, ["user:remember PELICAN", "agent:Noted PELICAN."]);
+    assert.equal((session as unknown as { sessionId: string }).sessionId, first);
+    await session.prompt([{ type: "text", text: "still there?" }], "still there?");
+    assert.ok(session.state.items.some((i) => i.kind === "agent" && i.text === "Still here."), JSON.stringify(session.state.items));
+    assert.deepEqual(errors, []);
+  } finally {
+    session.dispose();
+  }
+});
+
+test("session: a session that cannot be reopened says why in the chat and keeps the open one", { skip: !bin && "LATHE_BIN not set" }, async () => {
+  const dir = tempDir("lathe-badload-");
+  const rec = path.join(dir, "model.jsonl");
+  fs.writeFileSync(rec, line([{ text: "Kept." }]) + "\n");
+  const session = new LatheSession(quietHost(bin!, dir, [], rec));
+  try {
+    await session.start();
+    assert.ok(session.state.canLoadSession, "Lathe can load sessions");
+    await session.prompt([{ type: "text", text: "first" }], "first");
+    const open = (session as unknown as { sessionId: string }).sessionId;
+    await session.loadSession("no-such-session");
+    const error = session.state.items.find((i) => i.kind === "error");
+    assert.ok(error?.kind === "error" && error.text.includes("no-such-session"), JSON.stringify(session.state.items));
+    assert.ok(session.state.items.some((i) => i.kind === "agent" && i.text === "Kept."), "the open chat is still shown");
+    assert.equal((session as unknown as { sessionId: string }).sessionId, open);
+  } finally {
+    session.dispose();
+  }
+});
+
+test("session: the agent's tool locations go to the host to follow, live only", { skip: !bin && "LATHE_BIN not set" }, async () => {
+  const dir = tempDir("lathe-follow-");
+  const file = path.join(dir, "a.txt");
+  fs.writeFileSync(file, "one\ntwo\n");
+  const rec = path.join(dir, "model.jsonl");
+  const read = { functionCall: { name: "read_file", args: { file_path: file } } };
+  fs.writeFileSync(rec, [line([read]), line([{ text: "Read it." }])].join("\n") + "\n");
+  const followed: string[] = [];
+  const host = quietHost(bin!, dir, [], rec);
+  host.follow = (p) => followed.push(p);
+  const session = new LatheSession(host);
+  try {
+    await session.start();
+    await session.prompt([{ type: "text", text: "read a.txt" }], "read");
+    assert.ok(followed.length > 0 && followed.every((p) => p === file), JSON.stringify(followed));
+  } finally {
+    session.dispose();
+  }
+});

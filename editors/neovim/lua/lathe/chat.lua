@@ -1,12 +1,14 @@
 -- The chat: a Markdown buffer rendering the transcript (thoughts folded, a
 -- status beside each tool call) and a prompt buffer under it, in splits or
--- floating windows. Only changed blocks are redrawn.
+-- floating windows. Only changed blocks are redrawn. The current plan is
+-- pinned after the last block, just above the prompt: new blocks go in before
+-- it, and it is redrawn in place.
 local config = require('lathe.config')
 local render = require('lathe.render')
 local transcript = require('lathe.transcript')
 local keymaps = require('lathe.keymaps')
 
-local M = { counts = {} }
+local M = { counts = {}, pinned = 0 }
 M.ns = vim.api.nvim_create_namespace('lathe_chat')
 M.transcript = transcript.new()
 
@@ -32,10 +34,13 @@ function M.buffers()
   if not valid_buf(M.buf) then
     M.buf = scratch('lathe://chat', 'markdown')
     vim.bo[M.buf].modifiable = false
-    M.counts = {}
+    M.counts, M.pinned = {}, 0
     M.redraw_all()
     keymaps.set(M.buf, 'n', 'cancel', function() require('lathe').cancel() end, 'cancel the turn')
     keymaps.set(M.buf, 'n', 'close', function() M.close() end, 'close the chat')
+    -- On a changed file's line: keep Lathe's change, or undo it.
+    keymaps.set(M.buf, 'n', 'accept', function() require('lathe').decide_at_cursor(true) end, 'keep the changed file')
+    keymaps.set(M.buf, 'n', 'reject', function() require('lathe').decide_at_cursor(false) end, 'undo the changed file')
   end
   if not valid_buf(M.prompt) then
     M.prompt = scratch('lathe://prompt', 'markdown')
@@ -160,7 +165,8 @@ end
 
 -- Redraws the given block indices (ascending, so earlier offsets stay right).
 function M.apply(changed)
-  if not valid_buf(M.buf) or #changed == 0 then return end
+  if not valid_buf(M.buf) then return end
+  if #changed == 0 then return M.pin() end
   local seen, list = {}, {}
   for _, i in ipairs(changed) do
     if not seen[i] then seen[i] = true; list[#list + 1] = i end
@@ -170,23 +176,52 @@ function M.apply(changed)
   -- Blocks never drawn yet come after every drawn one.
   for _, i in ipairs(list) do draw_block(i) end
   vim.bo[M.buf].modifiable = false
-  M.follow()
+  M.pin()
 end
 
 function M.redraw_all()
   vim.bo[M.buf].modifiable = true
   vim.api.nvim_buf_clear_namespace(M.buf, M.ns, 0, -1)
   vim.api.nvim_buf_set_lines(M.buf, 0, -1, false, {})
-  M.counts = {}
+  M.counts, M.pinned = {}, 0
   vim.bo[M.buf].modifiable = false
   local all = {}
   for i = 1, #M.transcript.blocks do all[i] = i end
   M.apply(all)
 end
 
-function M.reset()
+-- A new, empty transcript. With `snapshot`, returns a function that puts the
+-- old one back (a session that could not be reopened leaves the chat as it was).
+function M.reset(snapshot)
+  local old = M.transcript
   M.transcript = transcript.new()
   if valid_buf(M.buf) then M.redraw_all() end
+  if snapshot then
+    return function()
+      M.transcript = old
+      if valid_buf(M.buf) then M.redraw_all() end
+    end
+  end
+end
+
+-- Redraws the pinned plan after the last block (in place), then follows the end.
+function M.pin()
+  local lines = render.plan(M.transcript.plan)
+  if #lines > 0 or M.pinned > 0 then
+    local first = start_of(#M.transcript.blocks + 1)
+    vim.bo[M.buf].modifiable = true
+    vim.api.nvim_buf_set_lines(M.buf, first, first + M.pinned, false, lines)
+    vim.bo[M.buf].modifiable = false
+    M.pinned = #lines
+  end
+  M.follow()
+end
+
+-- Redraws the changed-files blocks (a file was kept or undone).
+function M.redraw_changes()
+  local list = {}
+  for i, b in ipairs(M.transcript.blocks) do if b.kind == 'changes' then list[#list + 1] = i end end
+  M.apply(list)
 end
 
 -- The block (and its kind) at a 1-based chat line.

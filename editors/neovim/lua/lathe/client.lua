@@ -202,27 +202,53 @@ function M.list_sessions(cb)
   end)
 end
 
+function M.can_close()
+  local a = (M.agent or {}).agentCapabilities or {}
+  return a.sessionCapabilities ~= nil and a.sessionCapabilities.close ~= nil
+end
+
+-- session/close of the open session (when Lathe supports it): a chat left behind
+-- is freed in Lathe; it can still be reopened from :LatheSessions.
+local function close_session(id, done)
+  if not id or not M.can_close() then return done() end
+  M.peer:request('session/close', { sessionId = id }, function(err) done(err) end)
+end
+
 -- session/load replays the history as session/update before it answers, so
 -- the session is adopted (and the chat reset) before the request goes out.
+-- ui.reset(snapshot) may return what to restore when the load fails; on
+-- success the session left behind is closed.
 function M.load_session(id, cb)
-  M.ui.reset()
+  local previous = M.session
+  local restore = M.ui.reset(true)
   adopt_session(id, {})
   set_state('busy')
+  M.loading = true
   M.peer:request('session/load', { sessionId = id, cwd = vim.fn.getcwd(), mcpServers = {} }, function(err, res)
-    if not err and res then
-      M.session.modes = res.modes
-      M.session.config_options = res.configOptions or {}
+    M.loading = false
+    if err then
+      M.session = previous
+      if type(restore) == 'function' then restore() end
+      set_state('ready')
+      return cb(err)
     end
+    M.session.modes = res and res.modes
+    M.session.config_options = res and res.configOptions or {}
     set_state('ready')
-    cb(err)
+    close_session(previous and previous.id ~= id and previous.id or nil, function() cb(nil) end)
   end)
 end
 
--- A fresh session in the running Lathe (the chat starts over).
+-- A fresh session in the running Lathe (the chat starts over); the one open
+-- before is closed first. cb(err, close_err).
 function M.new_session(cb)
   M.with_session(function(err)
     if err then return cb(err) end
-    new_session(cb)
+    local old = M.session
+    M.session = nil -- its late updates are not this chat's
+    close_session(old and old.id, function(cerr)
+      new_session(function(nerr) cb(nerr, cerr) end)
+    end)
   end)
 end
 

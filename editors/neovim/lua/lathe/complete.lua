@@ -39,8 +39,31 @@ _G.LatheOmnifunc = function(findstart, base)
   return M.items(base, first)
 end
 
+-- The menu waits for the person: nothing is inserted or selected until they
+-- choose ('completeopt' is global on 0.7 and 0.10, so it is set while they
+-- type in the prompt and put back when they leave it).
+local WAIT = 'menuone,noinsert,noselect'
+
+local function hold(buf)
+  local saved
+  local group = vim.api.nvim_create_augroup('lathe_complete_' .. buf, { clear = true })
+  vim.api.nvim_create_autocmd({ 'InsertEnter', 'BufEnter' }, {
+    group = group, buffer = buf,
+    callback = function(a)
+      if a.event == 'BufEnter' and vim.fn.mode():sub(1, 1) ~= 'i' then return end
+      saved = saved or vim.o.completeopt
+      vim.o.completeopt = WAIT
+    end,
+  })
+  vim.api.nvim_create_autocmd({ 'InsertLeave', 'BufLeave' }, {
+    group = group, buffer = buf,
+    callback = function() if saved then vim.o.completeopt = saved; saved = nil end end,
+  })
+end
+
 -- Typing '/' at the very start of the prompt opens the command menu, when Lathe sent commands.
 function M.attach(buf)
+  hold(buf)
   vim.api.nvim_create_autocmd('TextChangedI', {
     buffer = buf,
     callback = function()

@@ -16,6 +16,7 @@ M.defaults = {
     inline = true,        -- show proposed edits inside the file's buffer
     open = true,          -- show that buffer in a window when it is hidden
   },
+  follow = false,         -- open the file the agent reads or edits, at the line, in your window
   restart = true,         -- restart Lathe when it dies
   max_restarts = 3,       -- give up after this many deaths without a finished turn
   -- Keymaps in the chat, prompt and reviewed buffers (buffer-local). false
@@ -25,8 +26,8 @@ M.defaults = {
     send_insert = '<C-s>',-- insert mode, prompt buffer
     cancel = '<C-c>',     -- normal mode, chat and prompt buffers
     close = 'q',          -- normal mode, chat buffer
-    accept = '<LocalLeader>a',
-    reject = '<LocalLeader>r',
+    accept = '<LocalLeader>a', -- also keeps a changed file (its line in the chat)
+    reject = '<LocalLeader>r', -- also undoes a changed file (its line in the chat)
     options = '<LocalLeader>o', -- every option Lathe offers, through vim.ui.select
     diff = '<LocalLeader>d',    -- review in a diffthis split
   },

@@ -28,12 +28,20 @@ function M.buffer_text(b)
   return text
 end
 
-local function read_disk(path)
+-- A file's bytes, or nil when it cannot be read.
+function M.read_disk(path)
   local f = io.open(path, 'rb')
   if not f then return nil end
   local text = f:read('*a')
   f:close()
   return text
+end
+
+-- The text of path now: its loaded buffer's, else the disk's (nil: no such file).
+function M.current_text(path)
+  local b = M.find_buf(path)
+  if b then return M.buffer_text(b) end
+  return M.read_disk(path)
 end
 
 -- The 1-based `line` and `limit` parameters select a slice of lines.
@@ -48,8 +56,7 @@ local function slice(text, line, limit)
 end
 
 function M.read(params, reply)
-  local b = M.find_buf(params.path)
-  local text = b and M.buffer_text(b) or read_disk(params.path)
+  local text = M.current_text(params.path)
   if not text then
     return reply(nil, { code = -32002, message = 'Resource not found: ' .. params.path })
   end
@@ -69,6 +76,8 @@ function M.apply_to_buffer(b, content)
   if #new == 0 then new = { '' } end
   local first, last, repl = diff.span(old, new)
   if not (first == last and #repl == 0) then
+    -- Its own undo step, even right after another change no key press came between.
+    vim.bo[b].undolevels = vim.bo[b].undolevels
     vim.api.nvim_buf_set_lines(b, first, last, false, repl)
   end
   return first, #repl
@@ -76,6 +85,7 @@ end
 
 function M.write(params, reply)
   local path, content = params.path, params.content or ''
+  require('lathe.changes').before(path)
   local b = M.find_buf(path)
   if b then
     local ok, first, count = pcall(M.apply_to_buffer, b, content)

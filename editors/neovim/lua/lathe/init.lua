@@ -7,6 +7,8 @@ local permission = require('lathe.permission')
 local context = require('lathe.context')
 local fs = require('lathe.fs')
 local offered = require('lathe.offered')
+local changes = require('lathe.changes')
+local review_files = require('lathe.review_files')
 
 local M = { pending_context = {} }
 
@@ -43,18 +45,42 @@ local handlers = {
   end,
 }
 
+-- setup's follow: a live tool call's file opens at its line in the person's
+-- window (never the chat's, never a new split); the cursor stays where it is.
+local function follow(u)
+  if not config.options.follow or client.loading then return end
+  if u.sessionUpdate ~= 'tool_call' and u.sessionUpdate ~= 'tool_call_update' then return end
+  local at = (u.locations or {})[1]
+  if not at or type(at.path) ~= 'string' then return end
+  local b = fs.find_buf(at.path)
+  if not b then
+    b = vim.fn.bufadd(at.path)
+    if not pcall(vim.fn.bufload, b) then return end
+    vim.bo[b].buflisted = true
+  end
+  local w = require('lathe.review').reveal(b, true)
+  if w and type(at.line) == 'number' then
+    pcall(vim.api.nvim_win_set_cursor, w, { math.max(1, math.min(at.line, vim.api.nvim_buf_line_count(b))), 0 })
+  end
+end
+
 local function wire()
   client.ui = {
-    update = function(u) show(chat.transcript:apply(u)) end,
+    update = function(u) show(chat.transcript:apply(u)); follow(u) end,
     turn_end = function(stop_reason, err)
       permission.cancel_all()
       if err then show(chat.transcript:notice('Error: ' .. (err.message or vim.inspect(err)))) end
+      if changes.touched then
+        changes.touched = false
+        local files = changes.pending()
+        if #files > 0 then show(chat.transcript:changes(files)) end
+      end
       show(chat.transcript:finish(stop_reason))
       M.last_stop = stop_reason or 'error'
       vim.cmd('redrawstatus!')
     end,
     notice = function(text) show(chat.transcript:notice(text)); notify(text, vim.log.levels.WARN) end,
-    reset = function() chat.reset() end,
+    reset = function(snapshot) return chat.reset(snapshot) end,
     changed = function() pcall(vim.cmd, 'redrawstatus!') end,
     request = function(method, params, reply)
       local h = handlers[method]
@@ -85,9 +111,20 @@ local function remember_origin()
   if not vim.api.nvim_buf_get_name(b):match('^lathe://') then M.origin = b end
 end
 
-local function embedded()
+local function accepts(kind)
   local caps = client.agent and client.agent.agentCapabilities or {}
-  return (caps.promptCapabilities or {}).embeddedContext == true
+  return (caps.promptCapabilities or {})[kind] == true
+end
+local function embedded() return accepts('embeddedContext') end
+
+-- An attached image as Lathe accepts it: image content, else a link to its file.
+local function image_block(a)
+  if accepts('image') then
+    local block = { type = 'image', mimeType = a.image.mimeType, data = a.image.data }
+    if a.image.path then block.uri = vim.uri_from_fname(a.image.path) end
+    return block
+  end
+  if a.image.path then return { type = 'resource_link', uri = vim.uri_from_fname(a.image.path), name = a.label } end
 end
 
 -- Sends text (with attached ranges and #references) as one turn.
@@ -101,9 +138,17 @@ function M.send(text)
     if err then return client.ui.turn_end(nil, err) end -- the turn ends before it began
     local blocks, labels = { { type = 'text', text = text } }, {}
     for _, a in ipairs(attachments) do
-      local label, block = context.block(a.buf, a.l1, a.l2, embedded())
-      labels[#labels + 1] = label
-      blocks[#blocks + 1] = block
+      local label, block
+      if a.image then
+        label, block = a.label, image_block(a)
+        if not block then notify('Lathe does not accept images; not sent: ' .. a.label, vim.log.levels.WARN) end
+      else
+        label, block = context.block(a.buf, a.l1, a.l2, embedded())
+      end
+      if block then
+        labels[#labels + 1] = label
+        blocks[#blocks + 1] = block
+      end
     end
     for _, b in ipairs(context.references(text, M.origin, context.candidates())) do
       local label, block = context.block(b, nil, nil, embedded())
@@ -144,7 +189,7 @@ function M.command(opts)
   if #M.pending_context > 0 then
     local labels = {}
     for _, a in ipairs(M.pending_context) do
-      labels[#labels + 1] = context.block(a.buf, a.l1, a.l2, false)
+      labels[#labels + 1] = a.image and a.label or context.block(a.buf, a.l1, a.l2, false)
     end
     notify('attached ' .. table.concat(labels, ', ') .. ' to the next prompt')
   end
@@ -164,11 +209,34 @@ M.mode, M.model, M.sessions, M.select_values = offered.mode, offered.model, offe
 function M.new_session()
   ensure_setup()
   if client.state == 'busy' then client.cancel() end
-  client.new_session(function(err)
+  client.new_session(function(err, close_err)
     if err then return notify(err.message or 'cannot start a session', vim.log.levels.ERROR) end
     chat.reset()
+    if close_err then notify('the previous session did not close: ' .. (close_err.message or ''), vim.log.levels.WARN) end
   end)
 end
+
+-- :LatheImage [path]: attaches an image file, or without a path the clipboard's
+-- image (through wl-paste or xclip), to the next prompt.
+M.image = function(arg)
+  ensure_setup()
+  local a, err = require('lathe.image').attachment(arg)
+  if not a then return notify(err, vim.log.levels.ERROR) end
+  M.pending_context[#M.pending_context + 1] = a
+  notify('attached ' .. a.label .. ' to the next prompt')
+end
+
+-- :LatheFollow [on|off]: setup's follow, switched while working.
+function M.toggle_follow(arg)
+  ensure_setup()
+  local on = ({ on = true, off = false })[arg]
+  if on == nil then on = not config.options.follow end
+  config.options.follow = on
+  notify('following the agent ' .. (on and 'on' or 'off'))
+end
+
+-- Keeping or undoing the files a turn changed: lathe.review_files.
+M.keep, M.undo, M.decide_at_cursor = review_files.keep, review_files.undo, review_files.at_cursor
 
 local function with_review(fn)
   local p = permission.current(vim.api.nvim_get_current_buf())

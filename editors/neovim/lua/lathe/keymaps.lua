@@ -1,11 +1,18 @@
--- Buffer-local keymaps that never shadow one the person already has: a key
--- mapped globally or in that buffer is left alone (the commands still work).
+-- Buffer-local keymaps that never shadow one the person already has: in their
+-- files, a key mapped globally or in that buffer is left alone (the commands
+-- still work). In Lathe's own chat and prompt buffers only a mapping local to
+-- that buffer counts: a global one (Neovim 0.11's own insert-mode <C-S>, say)
+-- is still there everywhere else, so the documented key works in the prompt.
 local config = require('lathe.config')
 local M = {}
 
 local function taken(buf, mode, lhs)
+  local own = vim.api.nvim_buf_get_name(buf):match('^lathe://') ~= nil
   local found = false
-  vim.api.nvim_buf_call(buf, function() found = vim.fn.maparg(lhs, mode) ~= '' end)
+  vim.api.nvim_buf_call(buf, function()
+    local m = vim.fn.maparg(lhs, mode, false, true)
+    found = next(m) ~= nil and (not own or m.buffer == 1)
+  end)
   return found
 end
 

@@ -75,7 +75,11 @@ function M.sessions()
         function(s)
           chat.open()
           client.load_session(s.sessionId, function(e)
-            if e then notify('cannot reopen: ' .. (e.message or ''), vim.log.levels.ERROR) end
+            if not e then return end
+            -- Said in the chat too, under the conversation that stays open.
+            local why = ('Could not reopen the session %s: %s'):format(s.title or s.sessionId, e.message or '')
+            chat.apply(chat.transcript:notice(why))
+            notify(why, vim.log.levels.ERROR)
           end)
         end)
     end)

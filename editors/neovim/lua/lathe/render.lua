@@ -36,8 +36,6 @@ local function tool_content(c)
   return {}
 end
 
-local plan_marks = { completed = '[x]', in_progress = '[-]', pending = '[ ]' }
-
 local renderers = {
   user = function(b)
     local out = { '## You', '' }
@@ -55,19 +53,45 @@ local renderers = {
   end,
   tool = function(b)
     local out = { '### ' .. (b.title or 'Tool call'):gsub('\n', ' ') }
-    for _, c in ipairs(b.content or {}) do vim.list_extend(out, tool_content(c)) end
+    if type(b.rawInput) == 'table' and type(b.rawInput.todos) == 'table' then
+      out[#out + 1] = '_The plan is pinned at the end of the chat, above the prompt._' -- not repeated here
+    else
+      for _, c in ipairs(b.content or {}) do vim.list_extend(out, tool_content(c)) end
+    end
     if b.awaiting then out[#out + 1] = '_' .. b.awaiting .. '_' end
     return out
   end,
-  plan = function(b)
-    local out = { '### Plan' }
-    for _, e in ipairs(b.entries or {}) do
-      out[#out + 1] = ('- %s %s'):format(plan_marks[e.status] or '[ ]', (e.content or ''):gsub('\n', ' '))
+  changes = function(b)
+    local out = { '### Changed files' }
+    for _, f in ipairs(b.files) do
+      out[#out + 1] = ('- `%s` +%d -%d%s'):format(f.rel, f.added, f.removed, f.decided and (' · ' .. f.decided) or '')
     end
+    local km = require('lathe.keymaps')
+    local keys = {}
+    if km.label('accept') then keys[#keys + 1] = km.label('accept') .. ' keeps' end
+    if km.label('reject') then keys[#keys + 1] = km.label('reject') .. ' undoes' end
+    keys[#keys + 1] = ':LatheKeep / :LatheUndo'
+    out[#out + 1] = ('_On a file: %s_'):format(table.concat(keys, ' · '))
     return out
   end,
   notice = function(b) return { '_' .. b.text .. '_' } end,
 }
+
+local plan_marks = { completed = '[x]', in_progress = '[-]', pending = '[ ]' }
+
+-- The plan pinned at the end of the chat: a heading with the progress, a line
+-- per step, a blank line; nothing without entries.
+function M.plan(entries)
+  if not entries or #entries == 0 then return {} end
+  local done, out = 0, {}
+  for _, e in ipairs(entries) do
+    if e.status == 'completed' then done = done + 1 end
+    out[#out + 1] = ('- %s %s'):format(plan_marks[e.status] or '[ ]', (e.content or ''):gsub('\n', ' '))
+  end
+  table.insert(out, 1, ('### Plan %d/%d'):format(done, #entries))
+  out[#out + 1] = ''
+  return out
+end
 
 function M.block(b)
   local lines = (renderers[b.kind] or function() return {} end)(b)

@@ -26,17 +26,22 @@ local function lathe_buf(b)
   return vim.api.nvim_buf_get_name(b):match('^lathe://') ~= nil
 end
 
--- Shows buf in the window the person last worked in (not the chat).
-local function reveal(b)
-  if vim.fn.bufwinid(b) ~= -1 then return end
+-- Shows buf in the window the person last worked in (not the chat) and
+-- returns that window; with no such window, splits one unless `no_split`.
+function M.reveal(b, no_split)
+  local shown = vim.fn.bufwinid(b)
+  if shown ~= -1 then return shown end
   for _, w in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
     local wb = vim.api.nvim_win_get_buf(w)
     if not lathe_buf(wb) and vim.api.nvim_win_get_config(w).relative == '' then
-      if pcall(vim.api.nvim_win_set_buf, w, b) then return end
+      if pcall(vim.api.nvim_win_set_buf, w, b) then return w end
     end
   end
+  if no_split then return nil end
   vim.cmd('sbuffer ' .. b)
+  return vim.api.nvim_get_current_win()
 end
+local reveal = M.reveal
 
 local function padded(text)
   local width = math.max(vim.o.columns - 8, 20)

@@ -32,7 +32,6 @@ end
 
 function T:user(text, attachments)
   self.answering = false
-  self.plan = nil
   return { self:add({ kind = 'user', text = text, attachments = attachments or {} }) }
 end
 
@@ -70,15 +69,9 @@ end
 
 function T:tool(id) return self.blocks[self.tools[id] or 0], self.tools[id] end
 
-function T:_plan(u, changed)
-  if self.plan then
-    self.blocks[self.plan].entries = u.entries or {}
-    changed[#changed + 1] = self.plan
-  else
-    self:_answer(changed)
-    self.plan = self:add({ kind = 'plan', entries = u.entries or {} })
-    changed[#changed + 1] = self.plan
-  end
+-- The plan is not a block: the chat pins the latest one at its end.
+function T:_plan(u)
+  self.plan = u.entries or {}
 end
 
 -- Applies one session/update; returns the indices of blocks that changed.
@@ -88,7 +81,7 @@ function T:apply(u)
   elseif kind == 'agent_thought_chunk' then self:_append('thought', u.content, changed)
   elseif kind == 'user_message_chunk' then self:_append('user', u.content, changed)
   elseif kind == 'tool_call' or kind == 'tool_call_update' then self:_tool(u, changed)
-  elseif kind == 'plan' then self:_plan(u, changed)
+  elseif kind == 'plan' then self:_plan(u)
   end
   return changed
 end
@@ -99,6 +92,12 @@ function T:awaiting(id, hint)
   if not b then return {} end
   b.awaiting = hint
   return { idx }
+end
+
+-- The files Lathe changed that await the person's keep or undo (lathe.changes),
+-- listed after the turn that changed them.
+function T:changes(files)
+  return { self:add({ kind = 'changes', files = files }) }
 end
 
 function T:finish(stop_reason)

@@ -7,17 +7,24 @@ declare function acquireVsCodeApi(): { postMessage(m: unknown): void };
 const vscode = acquireVsCodeApi();
 const $ = (id: string) => document.getElementById(id)!;
 let state: ChatState | undefined;
+// After the person sends, the log shows the end whatever it showed before.
+let toBottom = false;
 
 function render(s: ChatState, attachments: string[]): void {
   state = s;
   $("toolbar").innerHTML = toolbarHtml(s);
+  // The plan stays in view while the log scrolls; a plan the person folded stays folded.
+  const folded = ($("plan").querySelector("details") as HTMLDetailsElement | null)?.open === false;
+  $("plan").innerHTML = planHtml(s);
+  if (folded) $("plan").querySelector("details")?.removeAttribute("open");
   const log = $("log");
   const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
   // Re-rendering must not close a thought the person opened.
   const open = Array.from(log.querySelectorAll("details.thought")).map((d) => (d as HTMLDetailsElement).open);
-  log.innerHTML = sessionsHtml(s) + planHtml(s) + s.items.map(itemHtml).join("");
+  log.innerHTML = sessionsHtml(s) + s.items.map(itemHtml).join("");
   log.querySelectorAll("details.thought").forEach((d, i) => { if (open[i]) (d as HTMLDetailsElement).open = true; });
-  if (atBottom) log.scrollTop = log.scrollHeight;
+  if (atBottom || toBottom) log.scrollTop = log.scrollHeight;
+  toBottom = false;
   $("changes").innerHTML = changesHtml(s);
   $("usage").textContent = s.usage ? `${s.usage.used.toLocaleString()} / ${s.usage.size.toLocaleString()} tokens` : "";
   $("attachments").innerHTML = attachments.map((a, i) => `<span class="chip">${esc(a)}<a href="#" class="detach" data-index="${i}">×</a></span>`).join("");
@@ -30,6 +37,7 @@ function send(): void {
   const text = box.value.trim();
   if (!text || state?.busy) return;
   vscode.postMessage({ type: "send", text });
+  toBottom = true;
   box.value = "";
   completions();
 }
@@ -46,6 +54,8 @@ document.addEventListener("click", (e) => {
   else if (el.id === "stop") vscode.postMessage({ type: "stop" });
   else if (el.id === "new") vscode.postMessage({ type: "newSession" });
   else if (el.id === "sessions") vscode.postMessage({ type: "listSessions" });
+  else if (el.id === "attach") vscode.postMessage({ type: "attach" });
+  else if (el.id === "follow") vscode.postMessage({ type: "follow" });
   else if (el.classList.contains("load")) { e.preventDefault(); vscode.postMessage({ type: "loadSession", sessionId: d.id }); }
   else if (el.classList.contains("opt")) vscode.postMessage({ type: "permission", requestId: d.req, optionId: d.opt });
   else if (el.classList.contains("loc")) { e.preventDefault(); vscode.postMessage({ type: "open", path: d.path, line: d.line ? Number(d.line) : undefined }); }
@@ -63,6 +73,20 @@ document.addEventListener("change", (e) => {
 
 $("prompt").addEventListener("keydown", (e) => {
   if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); send(); }
+});
+// A pasted image becomes an attachment (sent as image content when Lathe accepts images).
+$("prompt").addEventListener("paste", (e) => {
+  for (const item of Array.from((e as ClipboardEvent).clipboardData?.items ?? [])) {
+    const file = item.kind === "file" && item.type.startsWith("image/") ? item.getAsFile() : null;
+    if (!file) continue;
+    e.preventDefault();
+    const reader = new FileReader();
+    reader.onload = () => {
+      const data = String(reader.result).replace(/^data:[^,]*,/, "");
+      vscode.postMessage({ type: "image", name: file.name || "pasted image", mimeType: file.type, data });
+    };
+    reader.readAsDataURL(file);
+  }
 });
 $("prompt").addEventListener("input", (e) => {
   const box = e.target as HTMLTextAreaElement;

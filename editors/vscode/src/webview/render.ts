@@ -43,7 +43,8 @@ export function diffHtml(oldText: string | null, newText: string): string {
 export function toolHtml(t: ToolItem): string {
   const links = t.locations.map((l) =>
     `<a href="#" class="loc" data-path="${esc(l.path)}" data-line="${l.line ?? ""}">${esc(l.path.split("/").pop() ?? l.path)}${l.line ? ":" + l.line : ""}</a>`).join(" ");
-  const body = t.text.map((x) => `<div class="md">${markdown(x)}</div>`).join("");
+  const body = t.todos ? `<div class="notice">The plan is pinned at the top of the chat.</div>`
+    : t.text.map((x) => `<div class="md">${markdown(x)}</div>`).join("");
   const diffs = t.diffs.map((d) =>
     `${diffHtml(d.oldText, d.newText)}<button class="sbs" data-path="${esc(d.path)}">Side by side</button>`).join("");
   const perm = t.permission
@@ -58,7 +59,8 @@ export function toolHtml(t: ToolItem): string {
 
 export function itemHtml(item: Item): string {
   switch (item.kind) {
-    case "user": return `<div class="user">${esc(item.text)}</div>`;
+    case "user": return `<div class="user">${esc(item.text)}${(item.images ?? []).map((src) =>
+      `<img class="thumb" alt="attached image" src="${esc(src)}">`).join("")}</div>`;
     case "agent": return `<div class="agent md">${markdown(item.text)}</div>`;
     case "thought": return `<details class="thought"><summary>Thinking</summary><div class="md">${markdown(item.text)}</div></details>`;
     case "error": return `<div class="error">${esc(item.text)}</div>`;
@@ -73,6 +75,7 @@ export function toolbarHtml(s: ChatState): string {
     `<option value="${esc(m.id)}" ${m.id === s.modes!.current ? "selected" : ""}>${esc(m.name)}</option>`).join("")}</select>`);
   if (s.models) parts.push(`<select id="model" title="Model">${s.models.options.map((m) =>
     `<option value="${esc(m.value)}" ${m.value === s.models!.current ? "selected" : ""}>${esc(m.name)}</option>`).join("")}</select>`);
+  parts.push(`<button id="follow" class="${s.follow ? "on" : "off"}" aria-pressed="${s.follow ? "true" : "false"}" title="Follow the agent: open the files it reads or edits">Follow</button>`);
   if (s.canListSessions) parts.push(`<button id="sessions" title="Past sessions">Sessions</button>`);
   parts.push(`<button id="new" title="New session">New</button>`);
   return parts.join("");
@@ -85,16 +88,20 @@ export function sessionsHtml(s: ChatState): string {
       : `<div>${esc(x.title ?? x.sessionId)}</div>`).join("") || "<div>none</div>"}</div>`;
 }
 
+/** The current plan, pinned above the log and updated in place. */
 export function planHtml(s: ChatState): string {
   if (!s.plan?.length) return "";
-  return `<div class="plan"><b>Plan</b><ul>${s.plan.map((e) => `<li class="plan-${e.status}">${esc(e.content)}</li>`).join("")}</ul></div>`;
+  const done = s.plan.filter((e) => e.status === "completed").length;
+  return `<details class="plan" open><summary><b>Plan</b> ${done}/${s.plan.length}</summary><ul>${s.plan.map((e) => `<li class="plan-${e.status}">${esc(e.content)}</li>`).join("")}</ul></details>`;
 }
 
+/** Files Lathe changed, hunk by hunk, until the person keeps or undoes each (across turns). */
 export function changesHtml(s: ChatState): string {
-  if (s.busy || !s.changes.length) return "";
+  if (!s.changes.length) return "";
+  const off = s.busy ? " disabled" : "";
   return `<div class="changes"><b>Changed files</b>${s.changes.map((f) => `<div class="file"><a href="#" class="loc" data-path="${esc(f.path)}">${esc(f.path.split("/").pop() ?? f.path)}</a>
 ${f.hunks.map((h, i) => `<div class="hunk">${diffHtml(h.removed.join("\n") + (h.removed.length ? "\n" : ""), h.added.join("\n") + (h.added.length ? "\n" : "")).replace(/@@ line \d+ @@/, `@@ line ${h.newStart + 1} @@`)}
-<button class="keep" data-path="${esc(f.path)}" data-index="${i}">Keep</button><button class="undo" data-path="${esc(f.path)}" data-index="${i}">Undo</button></div>`).join("")}</div>`).join("")}</div>`;
+<button class="keep" data-path="${esc(f.path)}" data-index="${i}"${off}>Keep</button><button class="undo" data-path="${esc(f.path)}" data-index="${i}"${off}>Undo</button></div>`).join("")}</div>`).join("")}</div>`;
 }
 
 /** The `/` completions for what is typed, from the agent's commands (none when it sent none). */

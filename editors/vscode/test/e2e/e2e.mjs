@@ -92,6 +92,29 @@ await step("VS Code starts and the Lathe chat opens from the palette", async () 
   await chat.locator("#mode").waitFor(); // Lathe offers modes; the picker shows them
 });
 
+await step("at the side bar's default 300 px the toolbar wraps and every control is on screen", async () => {
+  const sidebar = await page.locator(".part.sidebar").boundingBox();
+  if (!sidebar || Math.abs(sidebar.width - 300) > 2) throw new Error(`the side bar is ${sidebar?.width} px wide, not 300`);
+  await chat.locator("#toolbar #sessions").waitFor();
+  const off = await chat.locator("#toolbar").evaluate((bar) => Array.from(bar.children).filter((c) => {
+    const r = c.getBoundingClientRect();
+    return r.width === 0 || r.left < 0 || r.right > document.documentElement.clientWidth + 0.5;
+  }).map((c) => c.id || c.tagName));
+  if (off.length) throw new Error(`off screen at 300 px: ${off.join(", ")}`);
+  for (const id of ["#new", "#sessions", "#follow", "#mode", "#status"]) await chat.locator(`#toolbar ${id}`).waitFor({ state: "visible" });
+  await page.screenshot({ path: path.join(out, "shots", "toolbar-300px.png") });
+});
+
+await step("every toolbar action is also a palette command", async () => {
+  for (const command of ["Lathe: Past Sessions", "Lathe: New Session", "Lathe: Change Mode", "Lathe: Change Model",
+    "Lathe: Cancel (Stop)", "Lathe: Attach File or Image", "Lathe: Toggle Follow the Agent"]) {
+    await page.keyboard.press("F1");
+    await page.locator(".quick-input-widget input").fill(`>${command}`);
+    await page.locator(".quick-input-list .monaco-list-row", { hasText: command }).first().waitFor();
+    await page.keyboard.press("Escape");
+  }
+});
+
 await step("a prompt's answer streams in as Markdown", async () => {
   await prompt("Say hello");
   await chat.locator(".agent", { hasText: "Streaming works." }).waitFor();
@@ -184,21 +207,41 @@ await step("Stop cancels a long command", async () => {
   await turnDone();
 });
 
-await step("after a turn, one hunk of a changed file is undone", async () => {
+const gutterMarks = () => page.locator(".editor-group-container.active .monaco-editor .cgmr").count();
+
+await step("changed files stay under review across prompts, marked in the gutter, until kept or undone", async () => {
   await openFile("multi.txt");
   await prompt("Upper-case two and nine");
   await page.locator(".codelens-decoration a", { hasText: "Accept (Lathe)" }).first().waitFor();
   await chat.locator(".tool button.allow_once").last().click();
   await chat.locator(".agent", { hasText: "Wrote multi.txt." }).waitFor();
   await turnDone();
-  const hunks = chat.locator(".changes .hunk");
+  // notes.txt, edited two prompts ago, is still under review too.
+  await chat.locator(".changes .file", { hasText: "notes.txt" }).waitFor();
+  const hunks = chat.locator(".changes .file", { hasText: "multi.txt" }).locator(".hunk");
   await until("two hunks listed", async () => (await hunks.count()) === 2 || await hunks.count());
+  await until("two lines marked in the gutter", async () => (await gutterMarks()) === 2 || await gutterMarks());
+  // The next prompt makes a plan: the plan is pinned above the log, the review stays.
+  await prompt("Make a plan");
+  await chat.locator(".agent", { hasText: "Planned." }).waitFor();
+  await turnDone();
+  await chat.locator("#plan li.plan-in_progress", { hasText: "Tidy multi.txt" }).waitFor();
+  await chat.locator("#plan summary", { hasText: "1/3" }).waitFor();
+  const card = chat.locator(".tool", { hasText: "Write Todos" }).last();
+  await card.locator(".notice", { hasText: "pinned" }).waitFor();
+  if (await card.getByText("Report back").count()) throw new Error("the write_todos card repeats the list");
+  await chat.locator("#log").evaluate((log) => { log.scrollTop = 0; });
+  await chat.locator("#plan li", { hasText: "Report back" }).waitFor({ state: "visible" });
+  await page.screenshot({ path: path.join(out, "shots", "pinned-plan.png") });
+  if ((await hunks.count()) !== 2) throw new Error(`the review did not last: ${await hunks.count()} hunks`);
   await hunks.nth(0).locator("button.undo").click();
   const want = "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nNINE\nten\n";
   await until("the first hunk undone on disk", async () => disk("multi.txt") === want || disk("multi.txt"));
   await until("one hunk left", async () => (await hunks.count()) === 1 || await hunks.count());
+  await until("one line marked in the gutter", async () => (await gutterMarks()) === 1 || await gutterMarks());
   await hunks.nth(0).locator("button.keep").click();
-  await until("no hunk left", async () => (await hunks.count()) === 0 || await hunks.count());
+  await until("no hunk of multi.txt left", async () => (await hunks.count()) === 0 || await hunks.count());
+  await until("no gutter mark left", async () => (await gutterMarks()) === 0 || await gutterMarks());
   if (disk("multi.txt") !== want) throw new Error("Keep changed the file");
 });
 
@@ -224,6 +267,58 @@ await step("@ attaches a file, and New starts an empty session", async () => {
   await chat.locator("#new").click();
   await until("an empty chat", async () => (await chat.locator("#log .user").count()) === 0 || await chat.locator("#log .user").count());
   await chat.locator("#status", { hasText: "ready" }).waitFor();
+});
+
+await step("back to the first chat from the palette: its history is replayed", async () => {
+  await palette("Lathe: Past Sessions");
+  const row = page.locator(".quick-input-list .monaco-list-row", { hasText: "Say hello" }).first();
+  await row.waitFor();
+  await row.click();
+  await chat.locator(".user", { hasText: "Upper-case two and nine" }).waitFor();
+  await chat.locator(".agent", { hasText: "Streaming works." }).waitFor();
+  await chat.locator("#status", { hasText: "ready" }).waitFor();
+  if (await chat.locator("#log .error").count()) throw new Error(await chat.locator("#log .error").first().innerText());
+});
+
+await step("images are attached from the palette and by pasting, and sent with the prompt", async () => {
+  await palette("Lathe: Attach File or Image");
+  await page.locator(".quick-input-widget input").fill("dot.png");
+  await page.locator(".quick-input-list .monaco-list-row", { hasText: "dot.png" }).first().click();
+  await chat.locator(".chip", { hasText: "dot.png" }).waitFor();
+  // A paste of image data, as the clipboard delivers it to the prompt box.
+  const png = fs.readFileSync(path.join(ws, "dot.png")).toString("base64");
+  await chat.locator("#prompt").evaluate((box, b64) => {
+    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const data = new DataTransfer();
+    data.items.add(new File([bytes], "pasted.png", { type: "image/png" }));
+    box.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+  }, png);
+  await chat.locator(".chip", { hasText: "pasted.png" }).waitFor();
+  await prompt("What is in the image?");
+  const sent = chat.locator(".user", { hasText: "What is in the image?" }).locator("img.thumb");
+  await until("both images in the sent prompt", async () => (await sent.count()) === 2 || await sent.count());
+  await until("the log at its end after sending", async () => await chat.locator("#log").evaluate((log) =>
+    log.scrollHeight - log.scrollTop - log.clientHeight < 40 || `${log.scrollTop} of ${log.scrollHeight}`));
+  await chat.locator(".agent", { hasText: "A single dot." }).waitFor();
+  await turnDone();
+  if (await chat.locator(".chip").count()) throw new Error("the attachments stayed after sending");
+});
+
+await step("with Follow on, the file Lathe reads opens at the line, the chat keeping the focus", async () => {
+  await chat.locator("#follow.off").click();
+  await chat.locator("#follow.on").waitFor(); // lathe.followAgent is set and read back
+  try {
+    await prompt("Read the end of far.txt");
+    await chat.locator(".agent", { hasText: "Read far.txt." }).waitFor();
+    await turnDone();
+    await page.locator('.tab.active[aria-label^="far.txt"]').waitFor();
+    await page.locator("#workbench\\.parts\\.statusbar", { hasText: "Ln 40," }).waitFor();
+    const focused = await chat.locator("#prompt").evaluate((box) => document.activeElement === box);
+    if (!focused) throw new Error("the prompt lost the focus");
+  } finally {
+    await palette("Lathe: Toggle Follow the Agent");
+  }
+  await chat.locator("#follow.off").waitFor();
 });
 
 await context.close();

@@ -25,4 +25,12 @@ console.log([
   // 6. A two-hunk write, accepted, then one hunk undone.
   line(call("write_file", { file_path: `${ws}/multi.txt`, content: multi })),
   line(say("Wrote multi.txt.")),
+  // 7. A plan (write_todos), pinned at the top of the chat; multi.txt stays under review meanwhile.
+  line(call("write_todos", { todos: [{ description: "Read the notes", status: "completed" }, { description: "Tidy multi.txt", status: "in_progress" }, { description: "Report back", status: "pending" }] })),
+  line(say("Planned.")),
+  // 8. In the reopened first session: a prompt with an image attached.
+  line(say("A single dot.")),
+  // 9. With lathe.followAgent on: a read of lines 40-42 of far.txt.
+  line(call("read_file", { file_path: `${ws}/far.txt`, start_line: 40, end_line: 42 })),
+  line(say("Read far.txt.")),
 ].join("\n"));

@@ -1,0 +1,74 @@
+-- Files Lathe wrote, reviewable until the person decides: the text before
+-- Lathe's first write is kept; Keep forgets it, Undo puts it back (one undo
+-- step in a loaded buffer, saved like Lathe's own edits; a file Lathe created
+-- is removed). It lasts across turns and sessions.
+local diff = require('lathe.diff')
+local M = { files = {}, order = {} }
+
+local function current(path) return require('lathe.fs').current_text(path) end
+
+-- Before Lathe writes path: remember its text unless a write is already under review.
+function M.before(path)
+  M.touched = true -- this turn wrote: lathe.init lists the files when it ends
+  if M.files[path] then return end
+  M.files[path] = { path = path, before = current(path) }
+  M.order[#M.order + 1] = path
+end
+
+-- Files that differ from their remembered text, in the order Lathe first wrote them.
+function M.pending()
+  local out = {}
+  for _, path in ipairs(M.order) do
+    local f = M.files[path]
+    local now = current(path)
+    if f and now ~= f.before then
+      local added, removed = 0, 0
+      for _, h in ipairs(diff.hunks(f.before or '', now or '')) do
+        added, removed = added + h.new_count, removed + h.old_count
+      end
+      out[#out + 1] = { path = path, rel = vim.fn.fnamemodify(path, ':.'), added = added, removed = removed }
+    end
+  end
+  return out
+end
+
+local function forget(path)
+  M.files[path] = nil
+  M.order = vim.tbl_filter(function(p) return p ~= path end, M.order)
+end
+
+function M.keep(path)
+  if not M.files[path] then return false end
+  forget(path)
+  return true
+end
+
+-- Returns true, or false and why not.
+function M.undo(path)
+  local f = M.files[path]
+  if not f then return false, 'not under review: ' .. path end
+  local fs = require('lathe.fs')
+  local b = fs.find_buf(path)
+  if f.before == nil then -- Lathe created it
+    if b then pcall(vim.api.nvim_buf_delete, b, { force = true }) end
+    local removed, err = os.remove(path)
+    if not removed then return false, err end
+  elseif b then
+    fs.apply_to_buffer(b, f.before)
+    if require('lathe.config').options.write_edits then
+      local saved, err = pcall(vim.api.nvim_buf_call, b, function() vim.cmd('silent write') end)
+      if not saved then return false, tostring(err) end
+    end
+  else
+    local out, err = io.open(path, 'wb')
+    if not out then return false, err end
+    out:write(f.before)
+    out:close()
+  end
+  forget(path)
+  return true
+end
+
+function M.reset() M.files, M.order = {}, {} end
+
+return M
