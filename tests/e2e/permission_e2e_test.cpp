@@ -269,3 +269,23 @@ TEST_CASE("e2e: allowing read_file in settings, or autoEdit, does not cover secr
   CHECK(permissionRequests(*s.client).size() == 1);
   CHECK(lastResponseOf(*s.fake, 1).find("BEGIN PRIVATE KEY") == std::string::npos);
 }
+
+TEST_CASE("e2e: replace lands an edit that differs only in whitespace inside lines, and refuses placeholders",
+          "[e2e][permission]") {
+  Setup s({}, LatheOptions{{"--yolo"}});
+  writeFile(s.file, "int main(void) {\n    call( a,  b );\n    return 0;\n}\n");
+  s.fake->push(ScriptedReply::functionCall("replace", replaceArgs(s.file, "call(a, b);", "call(a, b, c);")));
+  s.fake->push(ScriptedReply::functionCall(
+      "replace", replaceArgs(s.file, "    return 0;", "    // rest unchanged\n    return 1;")));
+  s.fake->push(ScriptedReply::functionCall("replace", replaceArgs(s.file, "return zero;", "return 2;")));
+  s.fake->push(ScriptedReply::text("ok"));
+  CHECK(s.client->prompt(s.session, "edit").stopReason == "end_turn");
+  auto writes = s.client->writes();
+  REQUIRE(writes.size() == 1);
+  CHECK(writes[0].content == "int main(void) {\n    call(a, b, c);\n    return 0;\n}\n");
+  CHECK(lastResponseOf(*s.fake, 1).find("inside lines too") != std::string::npos);
+  CHECK(lastResponseOf(*s.fake, 2).find("omission placeholder") != std::string::npos);
+  const std::string missed = lastResponseOf(*s.fake, 3);
+  CHECK(missed.find("closest text in the file starts at line 3") != std::string::npos);
+  CHECK(missed.find("return 0;") != std::string::npos);
+}
