@@ -8,6 +8,11 @@ BUILD="${LATHE_BUILD_DIR:-$ROOT/build}"
 JOBS="$(nproc 2>/dev/null || echo 2)"
 
 bash "$ROOT/scripts/setup.sh"
+# Every build (this one, the sanitizer builds) goes through ccache: a machine
+# that ran the tests before rebuilds only what changed, wherever the checkout is.
+if command -v ccache >/dev/null 2>&1; then
+  export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache CCACHE_BASEDIR="$ROOT"
+fi
 cmake -S "$ROOT" -B "$BUILD" -G Ninja -DBUILD_TESTING=ON >/dev/null
 cmake --build "$BUILD" --parallel "$JOBS"
 cd "$BUILD"
