@@ -276,20 +276,23 @@ std::string workspaceRootOf(const Workspace& workspace, const std::string& path)
   return best.empty() ? workspace.cwd() : best;
 }
 
-bool ignoredByGeminiIgnore(const Workspace& workspace, const std::string& path) {
+namespace {
+
+// Whether the ignore files `options` names, of the root holding `path`, ignore it.
+bool ignoredByFiles(const Workspace& workspace, const std::string& path, const IgnoreOptions& options) {
   std::string root = workspaceRootOf(workspace, path);
   if (path.size() <= root.size() + 1 || !isWithin(path, root)) return false;
-  IgnoreOptions options;
-  options.respectGitIgnore = false;
   return isPathIgnored(root, std::string_view(path).substr(root.size() + 1), false, options);
 }
 
+}  // namespace
+
+bool ignoredByGeminiIgnore(const Workspace& workspace, const std::string& path) {
+  return ignoredByFiles(workspace, path, IgnoreOptions{.respectGitIgnore = false});
+}
+
 bool ignoredByGitIgnore(const Workspace& workspace, const std::string& path) {
-  std::string root = workspaceRootOf(workspace, path);
-  if (path.size() <= root.size() + 1 || !isWithin(path, root)) return false;
-  IgnoreOptions options;
-  options.respectGeminiIgnore = false;
-  return isPathIgnored(root, std::string_view(path).substr(root.size() + 1), false, options);
+  return ignoredByFiles(workspace, path, IgnoreOptions{.respectGeminiIgnore = false});
 }
 
 std::string geminiIgnoredMessage(const std::string& path) {
