@@ -288,11 +288,15 @@ bool ignoredByFiles(const Workspace& workspace, const std::string& path, const I
 }  // namespace
 
 bool ignoredByGeminiIgnore(const Workspace& workspace, const std::string& path) {
-  return ignoredByFiles(workspace, path, IgnoreOptions{.respectGitIgnore = false});
+  IgnoreOptions gemini;
+  gemini.respectGitIgnore = false;
+  return ignoredByFiles(workspace, path, gemini);
 }
 
 bool ignoredByGitIgnore(const Workspace& workspace, const std::string& path) {
-  return ignoredByFiles(workspace, path, IgnoreOptions{.respectGeminiIgnore = false});
+  IgnoreOptions git;
+  git.respectGeminiIgnore = false;
+  return ignoredByFiles(workspace, path, git);
 }
 
 std::string geminiIgnoredMessage(const std::string& path) {
