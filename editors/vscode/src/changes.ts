@@ -1,40 +1,113 @@
-// What the agent changed: the text of each file before its first write,
-// compared with its text now. It lasts across turns and sessions until the
-// person decides: Keep moves the baseline; Undo reverts the hunk in the document.
-import { applyHunk, computeHunks, revertHunk } from "./hunks";
-import type { ChangedFile } from "./chatState";
+// What the agent changed: the text of each file before the agent's first write
+// (its baseline), compared with its text now. It lasts across turns and
+// sessions until the person decides: Keep moves the baseline, Undo reverts the
+// hunk in the document. The person's own edits outside Lathe's hunks move into
+// the baseline too, so only Lathe's changes are offered for review; a file with
+// nothing left to review is forgotten.
+import { applyHunk, computeHunks, revertHunk, type Hunk } from "./hunks";
+import type { ChangedFile, HunkView } from "./chatState";
+
+interface Tracked {
+  /** The text the agent's changes are measured against. */
+  base: string;
+  /** The text last seen (Lathe's write or the person's edit): the person's next edit is measured from it. */
+  seen: string;
+}
+
+const view = (h: Hunk): HunkView => ({ oldStart: h.oldStart, newStart: h.newStart, removed: h.oldLines, added: h.newLines });
+const same = (h: Hunk, v: HunkView) =>
+  JSON.stringify([h.oldStart, h.newStart, h.oldLines, h.newLines]) === JSON.stringify([v.oldStart, v.newStart, v.removed, v.added]);
+
+/** Whether lines [s, e) of a text touch the lines one of `lathe`'s hunks put there. */
+function touches(lathe: Hunk[], s: number, e: number): boolean {
+  return lathe.some((h) => {
+    const a = h.newStart, b = h.newStart + h.newLines.length;
+    if (a === b) return s < a && e > a; // a deletion: only an edit across the gap touches it
+    return s === e ? s > a && s < b : s < b && e > a;
+  });
+}
+
+/** `base` with the person's edits from `prev` to `now` that leave Lathe's hunks alone. */
+export function foldEdits(base: string, prev: string, now: string): string {
+  const lathe = computeHunks(base, prev);
+  const edits = computeHunks(prev, now);
+  let out = base;
+  for (const p of edits.reverse()) { // from the end, so earlier lines keep their numbers
+    const s = p.oldStart, e = p.oldStart + p.oldLines.length;
+    if (touches(lathe, s, e)) continue;
+    const shift = lathe.filter((h) => h.newStart + h.newLines.length <= s)
+      .reduce((n, h) => n + h.newLines.length - h.oldLines.length, 0);
+    out = applyHunk(out, { oldStart: s - shift, oldLines: p.oldLines, newStart: p.newStart, newLines: p.newLines });
+  }
+  return out;
+}
 
 export class ChangeTracker {
-  private baselines = new Map<string, string>();
+  private files = new Map<string, Tracked>();
 
   constructor(private current: (path: string) => Promise<string | undefined>) {}
 
+  tracks(path: string): boolean { return this.files.has(path); }
+
   /** Records the text before the agent's first write of `path` not yet reviewed. */
   async before(path: string): Promise<void> {
-    if (!this.baselines.has(path)) this.baselines.set(path, (await this.current(path)) ?? "");
+    if (this.files.has(path)) return;
+    const text = (await this.current(path)) ?? "";
+    this.files.set(path, { base: text, seen: text });
+  }
+
+  /** Lathe (or Undo) is about to write `text`: that change is not the person's. */
+  expect(path: string, text: string): void {
+    const t = this.files.get(path);
+    if (t) t.seen = text;
+  }
+
+  /** The document of `path` now holds `text`: the person's edits move into the baseline. */
+  edited(path: string, text: string): void {
+    const t = this.files.get(path);
+    if (!t || text === t.seen) return;
+    t.base = foldEdits(t.base, t.seen, text);
+    t.seen = text;
+    if (t.base === text) this.files.delete(path);
+  }
+
+  private async hunks(path: string): Promise<{ t: Tracked; now: string; hunks: Hunk[] } | undefined> {
+    const t = this.files.get(path);
+    if (!t) return undefined;
+    const now = (await this.current(path)) ?? "";
+    const hunks = computeHunks(t.base, now);
+    if (!hunks.length) this.files.delete(path); // nothing left to review
+    return { t, now, hunks };
   }
 
   async summary(): Promise<ChangedFile[]> {
-    const files: ChangedFile[] = [];
-    for (const [path, base] of this.baselines) {
-      const hunks = computeHunks(base, (await this.current(path)) ?? "");
-      if (hunks.length) files.push({ path, hunks: hunks.map((h) => ({ oldStart: h.oldStart, newStart: h.newStart, removed: h.oldLines, added: h.newLines })) });
+    const out: ChangedFile[] = [];
+    for (const path of [...this.files.keys()]) {
+      const hunks = (await this.hunks(path))?.hunks ?? [];
+      if (hunks.length) out.push({ path, hunks: hunks.map(view) });
     }
-    return files;
+    return out;
   }
 
-  async keep(path: string, index: number): Promise<void> {
-    const base = this.baselines.get(path);
-    if (base === undefined) return;
-    const hunk = computeHunks(base, (await this.current(path)) ?? "")[index];
-    if (hunk) this.baselines.set(path, applyHunk(base, hunk));
+  /** Keeps the hunk shown; false when the file no longer has it (the list was stale). */
+  async keep(path: string, shown: HunkView): Promise<boolean> {
+    const found = await this.hunks(path);
+    const hunk = found?.hunks.find((h) => same(h, shown));
+    if (!found || !hunk) return false;
+    found.t.base = applyHunk(found.t.base, hunk);
+    if (found.t.base === found.now) this.files.delete(path);
+    return true;
   }
 
-  async undo(path: string, index: number, write: (path: string, text: string) => Promise<void>): Promise<void> {
-    const base = this.baselines.get(path);
-    const now = await this.current(path);
-    if (base === undefined || now === undefined) return;
-    const hunk = computeHunks(base, now)[index];
-    if (hunk) await write(path, revertHunk(now, hunk));
+  /** Reverts the hunk shown in the document; false when the file no longer has it. */
+  async undo(path: string, shown: HunkView, write: (path: string, text: string) => Promise<void>): Promise<boolean> {
+    const found = await this.hunks(path);
+    const hunk = found?.hunks.find((h) => same(h, shown));
+    if (!found || !hunk) return false;
+    const text = revertHunk(found.now, hunk);
+    this.expect(path, text);
+    await write(path, text);
+    await this.hunks(path);
+    return true;
   }
 }

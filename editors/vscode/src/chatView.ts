@@ -1,7 +1,7 @@
 // The chat view in the side bar: a webview that renders ChatState and sends
 // back what the person does. All decisions are the agent's or the person's.
 import * as vscode from "vscode";
-import type { ChatState } from "./chatState";
+import type { ChatState, HunkView } from "./chatState";
 
 export type ViewMessage =
   | { type: "ready" }
@@ -11,7 +11,7 @@ export type ViewMessage =
   | { type: "mode"; id: string }
   | { type: "model"; value: string }
   | { type: "newSession" }
-  | { type: "hunk"; path: string; index: number; keep: boolean }
+  | { type: "hunk"; path: string; hunk: HunkView; keep: boolean }
   | { type: "open"; path: string; line?: number }
   | { type: "sideBySide"; path: string }
   | { type: "attach" }

@@ -127,7 +127,7 @@ export function activate(context: vscode.ExtensionContext): void {
       case "mode": void session.setMode(m.id); break;
       case "model": void session.setModel(m.value); break;
       case "newSession": void session.newSession(); break;
-      case "hunk": void session.resolveHunk(m.path, m.index, m.keep); break;
+      case "hunk": void session.resolveHunk(m.path, m.hunk, m.keep); break;
       case "open": void vscode.window.showTextDocument(vscode.Uri.file(m.path), m.line ? { selection: new vscode.Range(m.line - 1, 0, m.line - 1, 0) } : {}); break;
       case "sideBySide": void review.sideBySide(m.path); break;
       case "attach": void pickFiles(); break;
@@ -150,6 +150,9 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.window.registerWebviewViewProvider(ChatView.id, view, { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.languages.registerCodeLensProvider({ scheme: "file" }, review),
     vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, review),
+    vscode.workspace.onDidChangeTextDocument((e) => {
+      if (e.document.uri.scheme === "file") void session.documentChanged(e.document.uri.fsPath, e.document.getText());
+    }),
     vscode.window.onDidChangeVisibleTextEditors((editors) => editors.forEach((e) => { review.decorate(e); gutter.decorate(e); })),
     gutter,
     vscode.commands.registerCommand("lathe.openChat", () => vscode.commands.executeCommand("lathe.chat.focus")),

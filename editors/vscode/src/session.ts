@@ -2,7 +2,7 @@
 // restarts. Turns ACP traffic into ChatState; the view renders it.
 import * as acp from "@agentclientprotocol/sdk";
 import { AgentProcess, type ClientHandlers, type LaunchOptions } from "./agentProcess";
-import { applyUpdate, emptyState, findTool, setConfigOptions, setModes, upsertTool, type ChatState } from "./chatState";
+import { applyUpdate, emptyState, findTool, setConfigOptions, setModes, upsertTool, type ChatState, type HunkView } from "./chatState";
 import { PermissionBroker } from "./permissions";
 import { ChangeTracker } from "./changes";
 
@@ -99,6 +99,7 @@ export class LatheSession {
       },
       write: async (p) => {
         await this.changes.before(p.path);
+        this.changes.expect(p.path, p.content);
         await this.host.writeText(p.path, p.content);
         return {};
       },
@@ -250,10 +251,22 @@ export class LatheSession {
     this.emit();
   }
 
-  /** Per-hunk Keep / Undo after a turn. */
-  async resolveHunk(path: string, index: number, keep: boolean): Promise<void> {
-    if (keep) await this.changes.keep(path, index);
-    else await this.changes.undo(path, index, (p, text) => this.host.writeText(p, text));
+  /** Per-hunk Keep / Undo of the hunk the person saw; a hunk the file no longer has is refused. */
+  async resolveHunk(path: string, hunk: HunkView, keep: boolean): Promise<void> {
+    const done = keep ? await this.changes.keep(path, hunk)
+      : await this.changes.undo(path, hunk, (p, text) => this.host.writeText(p, text));
+    if (!done) this.state.items.push({ kind: "notice", text: `That change in ${path} is no longer in the file; nothing was kept or undone. The list now shows what is there.` });
+    await this.refreshChanges();
+  }
+
+  /** A document changed: the person's edits are not Lathe's changes. */
+  async documentChanged(path: string, text: string): Promise<void> {
+    if (!this.changes.tracks(path)) return;
+    this.changes.edited(path, text);
+    await this.refreshChanges();
+  }
+
+  private async refreshChanges(): Promise<void> {
     this.state.changes = await this.changes.summary();
     this.emit();
   }

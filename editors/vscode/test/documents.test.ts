@@ -57,10 +57,11 @@ test("changes: per-hunk Undo and Keep after a turn", async () => {
   await writeText(file, "1\nTWO\n3\n4\nFIVE\n");
   await tracker.before(file); // a second write in the same turn keeps the first baseline
   await writeText(file, "1\nTWO\n3\n4\nFIVE\n");
-  assert.equal((await tracker.summary())[0].hunks.length, 2);
-  await tracker.undo(file, 0, async (p, t) => { await writeText(p, t); });
+  const [first, second] = (await tracker.summary())[0].hunks;
+  assert.ok(second);
+  assert.equal(await tracker.undo(file, first, async (p, t) => { await writeText(p, t); }), true);
   assert.equal(fs.readFileSync(file, "utf8"), "1\n2\n3\n4\nFIVE\n");
-  await tracker.keep(file, 0);
+  assert.equal(await tracker.keep(file, (await tracker.summary())[0].hunks[0]), true);
   assert.deepEqual(await tracker.summary(), []);
   assert.equal(fs.readFileSync(file, "utf8"), "1\n2\n3\n4\nFIVE\n");
 });

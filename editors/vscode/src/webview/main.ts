@@ -60,7 +60,11 @@ document.addEventListener("click", (e) => {
   else if (el.classList.contains("opt")) vscode.postMessage({ type: "permission", requestId: d.req, optionId: d.opt });
   else if (el.classList.contains("loc")) { e.preventDefault(); vscode.postMessage({ type: "open", path: d.path, line: d.line ? Number(d.line) : undefined }); }
   else if (el.classList.contains("sbs")) vscode.postMessage({ type: "sideBySide", path: d.path });
-  else if (el.classList.contains("keep") || el.classList.contains("undo")) vscode.postMessage({ type: "hunk", path: d.path, index: Number(d.index), keep: el.classList.contains("keep") });
+  else if (el.classList.contains("keep") || el.classList.contains("undo")) {
+    // The hunk itself, as shown: the extension refuses it if the file has changed since.
+    const hunk = state?.changes.find((f) => f.path === d.path)?.hunks[Number(d.index)];
+    if (hunk) vscode.postMessage({ type: "hunk", path: d.path, hunk, keep: el.classList.contains("keep") });
+  }
   else if (el.classList.contains("detach")) { e.preventDefault(); vscode.postMessage({ type: "detach", index: Number(d.index) }); }
   else if (el.classList.contains("cmd")) { ($("prompt") as HTMLTextAreaElement).value = `/${d.name} `; completions(); }
 });
