@@ -71,20 +71,23 @@ it(':LatheImage attaches an image, sent as image content since Lathe accepts ima
   eq({}, require('lathe').pending_context, 'sent once')
 end)
 
-it(':LatheImage without a path takes the clipboard\'s image (xclip here)', function()
+it(':LatheImage without a path takes the clipboard\'s PNG, bytes intact (wl-paste failing, then xclip)', function()
   local dir = H.start({ H.reply({ { H.text('A clipboard picture.') } }) })
-  -- A stand-in xclip first on PATH that prints a tiny PNG, as the real one would.
-  H.write(dir .. '/bin/xclip', '#!/bin/sh\n[ "$*" = "-selection clipboard -t image/png -o" ] || exit 1\nprintf "\\211PNG-bytes"\n')
+  -- A real PNG: its NUL bytes must arrive as they are.
+  local png = '\137PNG\r\n\26\n\0\0\0\rIHDR\0\0\0\1\0\0\0\1\8\6\0\0\0\31\21\196\137\0\0\0\rIDATx\218c\96\96\96\248\15\0\1\4\1\0\95\229\195\75\0\0\0\0IEND\174B\96\130'
+  H.write(dir .. '/clip.png', png)
+  -- Stand-ins first on PATH: wl-paste fails as it does outside Wayland; xclip prints the PNG.
+  H.write(dir .. '/bin/wl-paste', '#!/bin/sh\necho "Failed to connect to a Wayland server" >&2\nexit 1\n')
+  H.write(dir .. '/bin/xclip', '#!/bin/sh\n[ "$*" = "-selection clipboard -t image/png -o" ] || exit 1\ncat "' .. dir .. '/clip.png"\n')
+  vim.fn.setfperm(dir .. '/bin/wl-paste', 'rwxr-xr-x')
   vim.fn.setfperm(dir .. '/bin/xclip', 'rwxr-xr-x')
   local path = vim.env.PATH
   vim.env.PATH = dir .. '/bin:' .. path
-  local wl = vim.fn.executable('wl-paste') == 1
-  if not wl then vim.cmd('LatheImage') end
+  vim.cmd('LatheImage')
   vim.env.PATH = path
-  if wl then return end -- wl-paste would be asked first
   local sent = H.sent_by('Lathe and this?')
   eq('image', sent[2].type)
-  eq(require('lathe.base64').encode('\137PNG-bytes'), sent[2].data)
+  eq(require('lathe.base64').encode(png), sent[2].data)
   ok(H.chat():find('`@clipboard image`', 1, true), H.chat())
 end)
 
