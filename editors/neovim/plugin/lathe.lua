@@ -28,7 +28,7 @@ cmd('LatheNew', function() lathe().new_session() end, { desc = 'Start a new Lath
 cmd('LatheImage', function(o) lathe().image(o.args) end,
   { nargs = '?', complete = 'file', desc = 'Attach an image file (or, without a path, the clipboard image) to the next prompt' })
 cmd('LatheKeep', function(o) lathe().keep(o.args) end, { nargs = '?', complete = 'file', desc = "Keep Lathe's changes to a file" })
-cmd('LatheUndo', function(o) lathe().undo(o.args) end, { nargs = '?', complete = 'file', desc = "Undo Lathe's changes to a file" })
+cmd('LatheUndo', function(o) lathe().undo(o.args, o.bang) end, { nargs = '?', bang = true, complete = 'file', desc = "Undo Lathe's changes to a file" })
 cmd('LatheFollow', function(o) lathe().toggle_follow(o.args) end, {
   nargs = '?', complete = function() return { 'on', 'off' } end,
   desc = 'Follow the agent (open the files it reads or edits): on, off, or toggle',

@@ -210,6 +210,31 @@ it('changed files are listed after the turn, stay across prompts, and are kept o
   eq({ 'ALPHA' }, H.lines(a), 'the undo of Undo is one u')
 end)
 
+it(':LatheUndo leaves a file the person edited after Lathe alone, and says why; :LatheUndo! undoes it', function()
+  local dir = H.start({}, { approval_mode = 'yolo' })
+  H.write(dir .. '/c.txt', 'one\ntwo\n')
+  H.replay_file(dir, {
+    H.reply({ { replace(dir .. '/c.txt', 'one', 'ONE') } }),
+    H.reply({ { H.text('Changed it.') } }),
+  })
+  vim.cmd('edit ' .. dir .. '/c.txt')
+  local c = vim.api.nvim_get_current_buf()
+  vim.cmd('Lathe change c')
+  eq('end_turn', H.wait_turn())
+  eq({ 'ONE', 'two' }, H.lines(c))
+  vim.api.nvim_buf_set_lines(c, 2, 2, false, { 'three by the person' })
+  local seen = {}
+  local original = vim.notify
+  vim.notify = function(msg) seen[#seen + 1] = msg end
+  vim.cmd('LatheUndo ' .. dir .. '/c.txt')
+  vim.notify = original
+  eq({ 'ONE', 'two', 'three by the person' }, H.lines(c), 'the person\'s line is not dropped')
+  ok(seen[1] and seen[1]:find('edited after Lathe wrote it', 1, true), vim.inspect(seen))
+  eq(1, #require('lathe.changes').pending(), 'still under review')
+  vim.cmd('LatheUndo! ' .. dir .. '/c.txt')
+  eq({ 'one', 'two' }, H.lines(c), 'forced: the text from before Lathe')
+end)
+
 it('follow opens the file the agent reads, at its line, without taking the cursor', function()
   local dir = H.start({})
   vim.cmd('LatheFollow')

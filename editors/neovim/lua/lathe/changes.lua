@@ -1,7 +1,9 @@
 -- Files Lathe wrote, reviewable until the person decides: the text before
 -- Lathe's first write is kept; Keep forgets it, Undo puts it back (one undo
 -- step in a loaded buffer, saved like Lathe's own edits; a file Lathe created
--- is removed). It lasts across turns and sessions.
+-- is removed). The text Lathe last wrote is kept too: a file the person edited
+-- since is not undone without `force`, so their edits are never lost silently.
+-- It lasts across turns and sessions.
 local diff = require('lathe.diff')
 local M = { files = {}, order = {} }
 
@@ -32,6 +34,11 @@ function M.pending()
   return out
 end
 
+-- After Lathe wrote path: the text it left there.
+function M.wrote(path)
+  if M.files[path] then M.files[path].wrote = current(path) end
+end
+
 local function forget(path)
   M.files[path] = nil
   M.order = vim.tbl_filter(function(p) return p ~= path end, M.order)
@@ -43,10 +50,15 @@ function M.keep(path)
   return true
 end
 
--- Returns true, or false and why not.
-function M.undo(path)
+-- Returns true, or false and why not. Without force, a file edited since
+-- Lathe's last write is left alone.
+function M.undo(path, force)
   local f = M.files[path]
   if not f then return false, 'not under review: ' .. path end
+  if not force and f.wrote ~= nil and current(path) ~= f.wrote then
+    return false, vim.fn.fnamemodify(path, ':.') .. ' was edited after Lathe wrote it; undoing would drop those edits.'
+      .. ' Undo them first (u), or :LatheUndo! ' .. vim.fn.fnamemodify(path, ':.') .. ' to put back the text from before Lathe anyway'
+  end
   local fs = require('lathe.fs')
   local b = fs.find_buf(path)
   if f.before == nil then -- Lathe created it

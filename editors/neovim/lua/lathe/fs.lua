@@ -92,6 +92,7 @@ function M.write(params, reply)
     if not ok then return reply(nil, { code = -32603, message = 'Cannot edit the buffer: ' .. tostring(first) }) end
     require('lathe.review').applied(b, first, count)
     local saved, err = save(b)
+    require('lathe.changes').wrote(path)
     if not saved then
       return reply(nil, { code = -32603, message = 'Edited the buffer but could not save it: ' .. tostring(err) })
     end
@@ -103,6 +104,7 @@ function M.write(params, reply)
   if not f then return reply(nil, { code = -32603, message = 'Cannot write ' .. path .. ': ' .. tostring(err) }) end
   f:write(content)
   f:close()
+  require('lathe.changes').wrote(path)
   if not existed then -- a new file opens in a buffer, so the person sees it in :ls
     local nb = vim.fn.bufadd(path)
     vim.fn.bufload(nb)

@@ -8,9 +8,9 @@ local M = {}
 local function notify(msg, level) vim.notify('Lathe: ' .. msg, level or vim.log.levels.INFO) end
 
 -- Keep or undo a file Lathe changed.
-local function decide(path, keep)
+local function decide(path, keep, force)
   local done, why
-  if keep then done = changes.keep(path) else done, why = changes.undo(path) end
+  if keep then done = changes.keep(path) else done, why = changes.undo(path, force) end
   if not done then return notify(why or ('not under review: ' .. path), vim.log.levels.WARN) end
   for _, b in ipairs(chat.transcript.blocks) do
     if b.kind == 'changes' then
@@ -22,16 +22,16 @@ end
 
 -- With no path, the one file under review, else a choice among them.
 local function decide_cmd(keep)
-  return function(arg)
-    if arg and arg ~= '' then return decide(vim.fn.fnamemodify(arg, ':p'), keep) end
+  return function(arg, force)
+    if arg and arg ~= '' then return decide(vim.fn.fnamemodify(arg, ':p'), keep, force) end
     local files = changes.pending()
     if #files == 0 then return notify('no changed file awaits a decision') end
-    if #files == 1 then return decide(files[1].path, keep) end
+    if #files == 1 then return decide(files[1].path, keep, force) end
     vim.ui.select(files, { prompt = keep and 'Keep the changes to' or 'Undo the changes to',
-      format_item = function(f) return f.rel end }, function(f) if f then decide(f.path, keep) end end)
+      format_item = function(f) return f.rel end }, function(f) if f then decide(f.path, keep, force) end end)
   end
 end
--- :LatheKeep [file] and :LatheUndo [file].
+-- :LatheKeep [file] and :LatheUndo[!] [file] (! : even over the person's later edits).
 M.keep, M.undo = decide_cmd(true), decide_cmd(false)
 
 -- On a changed file's line in the chat.
