@@ -17,7 +17,6 @@ export type ViewMessage =
   | { type: "attach" }
   | { type: "listSessions" }
   | { type: "follow" }
-  | { type: "loadSession"; sessionId: string }
   | { type: "detach"; index: number }
   | { type: "image"; name: string; mimeType: string; data: string };
 

@@ -104,7 +104,12 @@ export function activate(context: vscode.ExtensionContext): void {
   };
   const pickSession = async () => {
     if (!session.state.canListSessions) { void vscode.window.showInformationMessage("This Lathe cannot list past sessions."); return; }
-    await session.listSessions();
+    try {
+      await session.listSessions();
+    } catch (e) {
+      session.error(`Could not list past sessions: ${(e as Error).message}`);
+      return;
+    }
     const items = (session.state.sessions ?? []).map((x) => ({ label: x.title ?? x.sessionId, description: x.sessionId, id: x.sessionId }));
     if (!items.length) { void vscode.window.showInformationMessage("No past Lathe sessions in this folder."); return; }
     const pick = await vscode.window.showQuickPick(items, { placeHolder: "Reopen a past session" });
@@ -131,9 +136,8 @@ export function activate(context: vscode.ExtensionContext): void {
       case "open": void vscode.window.showTextDocument(vscode.Uri.file(m.path), m.line ? { selection: new vscode.Range(m.line - 1, 0, m.line - 1, 0) } : {}); break;
       case "sideBySide": void review.sideBySide(m.path); break;
       case "attach": void pickFiles(); break;
-      case "listSessions": void session.listSessions(); break;
+      case "listSessions": void pickSession(); break; // the picker, in view however long the chat
       case "follow": void toggleFollow(); break;
-      case "loadSession": void session.loadSession(m.sessionId); break;
       case "detach": view.attachments.splice(m.index, 1); view.update(session.state); break;
       case "image": attach({ label: m.name, image: { mimeType: m.mimeType, data: m.data } }); break;
       default: break;

@@ -109,6 +109,7 @@ export class LatheSession {
   /** Starts Lathe (again) and opens a new session. */
   async start(): Promise<void> {
     this.stopping = false;
+    this.sessionId = undefined; // a session of a previous Lathe process is gone with it
     const options = this.host.launchOptions();
     const proc = new AgentProcess(options, this.handlers());
     this.process = proc;
@@ -125,6 +126,12 @@ export class LatheSession {
     } catch (e) {
       if (proc === this.process && !this.stopping) this.fail(`Could not start Lathe (${options.command}): ${(e as Error).message}`);
     }
+  }
+
+  /** An error said in the chat. */
+  error(message: string): void {
+    this.state.items.push({ kind: "error", text: message });
+    this.emit();
   }
 
   private fail(message: string): void {
@@ -162,7 +169,15 @@ export class LatheSession {
     const request: acp.NewSessionRequest = { cwd, mcpServers: [] };
     if (extra.length) request.additionalDirectories = extra;
     await this.closeOpen();
-    const response = await this.process.agent.request("session/new", request);
+    let response: acp.NewSessionResponse;
+    try {
+      response = await this.process.agent.request("session/new", request);
+    } catch (e) {
+      // The previous session is closed: an empty chat that says why, not a dead one.
+      this.freshState();
+      this.error(`Could not start a new session: ${(e as Error).message}. Run "Lathe: New Session" to try again.`);
+      return;
+    }
     this.sessionId = response.sessionId;
     this.freshState();
     setModes(this.state, response.modes);

@@ -97,7 +97,11 @@ test("session: a missing binary gives a clear message, not a hang", async () => 
 test("session: when lathe dies it is restarted and the chat says so", { skip: !bin && "LATHE_BIN not set" }, async () => {
   const dir = tempDir("lathe-restart-");
   const errors: string[] = [];
-  const session = new LatheSession(quietHost(bin!, dir, errors));
+  const traffic: string[] = [];
+  const host = quietHost(bin!, dir, errors);
+  const base = host.launchOptions();
+  host.launchOptions = () => ({ ...base, trace: true, log: (l) => traffic.push(l) });
+  const session = new LatheSession(host);
   try {
     await session.start();
     assert.equal(session.state.agentStatus, "ready");
@@ -107,6 +111,11 @@ test("session: when lathe dies it is restarted and the chat says so", { skip: !b
     await until(() => session.state.agentStatus === "ready", "ready again");
     const second = (session as unknown as { process: { child: { pid: number } } }).process.child;
     assert.notEqual(second.pid, first.pid);
+    // Settings changed: the extension stops Lathe and starts it again.
+    session.dispose();
+    await session.start();
+    assert.equal(session.state.agentStatus, "ready");
+    assert.ok(!traffic.some((l) => l.startsWith("-> ") && l.includes('"session/close"')), "no session/close of a dead process's session");
     assert.deepEqual(errors, []);
   } finally {
     session.dispose();
@@ -268,6 +277,25 @@ test("session: the agent's tool locations go to the host to follow, live only", 
     await session.start();
     await session.prompt([{ type: "text", text: "read a.txt" }], "read");
     assert.ok(followed.length > 0 && followed.every((p) => p === file), JSON.stringify(followed));
+  } finally {
+    session.dispose();
+  }
+});
+
+test("session: a New that Lathe refuses leaves an empty chat that says why, not a dead one", { skip: !bin && "LATHE_BIN not set" }, async () => {
+  const dir = tempDir("lathe-badnew-");
+  const rec = path.join(dir, "model.jsonl");
+  fs.writeFileSync(rec, line([{ text: "First." }]) + "\n");
+  const host = quietHost(bin!, dir, [], rec);
+  const session = new LatheSession(host);
+  try {
+    await session.start();
+    await session.prompt([{ type: "text", text: "first" }], "first");
+    host.folders = () => [path.join(dir, "no-such-folder")];
+    await session.newSession();
+    const texts = session.state.items.map((i) => (i.kind === "tool" ? i.kind : `${i.kind}:${i.text}`));
+    assert.equal(texts.length, 1, JSON.stringify(texts));
+    assert.match(texts[0], /^error:Could not start a new session: .*Lathe: New Session/);
   } finally {
     session.dispose();
   }

@@ -1,7 +1,7 @@
 // Runs inside the chat webview: renders the ChatState the extension posts and
 // posts back what the person does.
 import type { ChatState } from "../chatState";
-import { changesHtml, completionsHtml, esc, itemHtml, planHtml, sessionsHtml, toolbarHtml } from "./render";
+import { changesHtml, completionsHtml, esc, itemHtml, planHtml, toolbarHtml } from "./render";
 
 declare function acquireVsCodeApi(): { postMessage(m: unknown): void };
 const vscode = acquireVsCodeApi();
@@ -21,7 +21,7 @@ function render(s: ChatState, attachments: string[]): void {
   const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
   // Re-rendering must not close a thought the person opened.
   const open = Array.from(log.querySelectorAll("details.thought")).map((d) => (d as HTMLDetailsElement).open);
-  log.innerHTML = sessionsHtml(s) + s.items.map(itemHtml).join("");
+  log.innerHTML = s.items.map(itemHtml).join("");
   log.querySelectorAll("details.thought").forEach((d, i) => { if (open[i]) (d as HTMLDetailsElement).open = true; });
   if (atBottom || toBottom) log.scrollTop = log.scrollHeight;
   toBottom = false;
@@ -56,7 +56,6 @@ document.addEventListener("click", (e) => {
   else if (el.id === "sessions") vscode.postMessage({ type: "listSessions" });
   else if (el.id === "attach") vscode.postMessage({ type: "attach" });
   else if (el.id === "follow") vscode.postMessage({ type: "follow" });
-  else if (el.classList.contains("load")) { e.preventDefault(); vscode.postMessage({ type: "loadSession", sessionId: d.id }); }
   else if (el.classList.contains("opt")) vscode.postMessage({ type: "permission", requestId: d.req, optionId: d.opt });
   else if (el.classList.contains("loc")) { e.preventDefault(); vscode.postMessage({ type: "open", path: d.path, line: d.line ? Number(d.line) : undefined }); }
   else if (el.classList.contains("sbs")) vscode.postMessage({ type: "sideBySide", path: d.path });

@@ -81,13 +81,6 @@ export function toolbarHtml(s: ChatState): string {
   return parts.join("");
 }
 
-export function sessionsHtml(s: ChatState): string {
-  if (!s.sessions) return "";
-  return `<div class="sessions"><b>Past sessions</b>${s.sessions.map((x) =>
-    s.canLoadSession ? `<div><a href="#" class="load" data-id="${esc(x.sessionId)}">${esc(x.title ?? x.sessionId)}</a></div>`
-      : `<div>${esc(x.title ?? x.sessionId)}</div>`).join("") || "<div>none</div>"}</div>`;
-}
-
 /** The current plan, pinned above the log and updated in place. */
 export function planHtml(s: ChatState): string {
   if (!s.plan?.length) return "";

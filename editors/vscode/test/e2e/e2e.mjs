@@ -267,6 +267,9 @@ await step("@ attaches a file, and New starts an empty session", async () => {
   await chat.locator("#new").click();
   await until("an empty chat", async () => (await chat.locator("#log .user").count()) === 0 || await chat.locator("#log .user").count());
   await chat.locator("#status", { hasText: "ready" }).waitFor();
+  await prompt("A second chat");
+  await chat.locator(".agent", { hasText: "Second chat." }).waitFor();
+  await turnDone();
 });
 
 await step("back to the first chat from the palette: its history is replayed", async () => {
@@ -319,6 +322,14 @@ await step("with Follow on, the file Lathe reads opens at the line, the chat kee
     await palette("Lathe: Toggle Follow the Agent");
   }
   await chat.locator("#follow.off").waitFor();
+});
+
+await step("in a long chat, the toolbar's Sessions button opens the session picker in view", async () => {
+  if (await chat.locator("#log").evaluate((log) => log.scrollHeight <= log.clientHeight)) throw new Error("the chat is not long enough to scroll");
+  await chat.locator("#sessions").click();
+  await page.locator(".quick-input-widget input[placeholder='Reopen a past session']").waitFor({ state: "visible" });
+  await page.locator(".quick-input-list .monaco-list-row", { hasText: "A second chat" }).first().waitFor({ state: "visible" });
+  await page.keyboard.press("Escape");
 });
 
 await context.close();

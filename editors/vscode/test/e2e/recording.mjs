@@ -28,9 +28,11 @@ console.log([
   // 7. A plan (write_todos), pinned at the top of the chat; multi.txt stays under review meanwhile.
   line(call("write_todos", { todos: [{ description: "Read the notes", status: "completed" }, { description: "Tidy multi.txt", status: "in_progress" }, { description: "Report back", status: "pending" }] })),
   line(say("Planned.")),
-  // 8. In the reopened first session: a prompt with an image attached.
+  // 8. The one prompt of the second session (started with New), so that it is a past session later.
+  line(say("Second chat.")),
+  // 9. In the reopened first session: a prompt with an image attached.
   line(say("A single dot.")),
-  // 9. With lathe.followAgent on: a read of lines 40-42 of far.txt.
+  // 10. With lathe.followAgent on: a read of lines 40-42 of far.txt.
   line(call("read_file", { file_path: `${ws}/far.txt`, start_line: 40, end_line: 42 })),
   line(say("Read far.txt.")),
 ].join("\n"));
