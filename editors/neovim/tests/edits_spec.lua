@@ -235,6 +235,33 @@ it(':LatheUndo leaves a file the person edited after Lathe alone, and says why; 
   eq({ 'one', 'two' }, H.lines(c), 'forced: the text from before Lathe')
 end)
 
+it('follow skips folders and files that do not exist; switched off, it opens nothing', function()
+  local dir = H.start({})
+  H.write(dir .. '/sub/x.txt', 'x\n')
+  H.write(dir .. '/y.txt', 'y\n')
+  vim.cmd('LatheFollow on')
+  H.replay_file(dir, {
+    H.reply({ { H.call('list_directory', { dir_path = dir .. '/sub' }) } }),
+    H.reply({ { H.call('read_file', { file_path = dir .. '/missing.txt' }) } }),
+    H.reply({ { H.text('Looked around.') } }),
+    H.reply({ { H.call('read_file', { file_path = dir .. '/y.txt' }) } }),
+    H.reply({ { H.text('Read y.') } }),
+  })
+  local before = vim.api.nvim_list_bufs()
+  vim.cmd('Lathe look around')
+  eq('end_turn', H.wait_turn())
+  ok(H.chat():find('Looked around.', 1, true), H.chat())
+  eq(-1, vim.fn.bufnr(dir .. '/sub'), 'no buffer for the folder')
+  eq(-1, vim.fn.bufnr(dir .. '/missing.txt'), 'no buffer for the missing file')
+  eq(before, vim.api.nvim_list_bufs(), 'no buffer at all')
+  vim.cmd('LatheFollow off')
+  require('lathe').last_stop = nil
+  vim.cmd('Lathe read y')
+  eq('end_turn', H.wait_turn())
+  ok(H.chat():find('Read y.', 1, true), H.chat())
+  eq(nil, require('lathe.fs').find_buf(dir .. '/y.txt'), 'follow off: y.txt is not opened')
+end)
+
 it('follow opens the file the agent reads, at its line, without taking the cursor', function()
   local dir = H.start({})
   vim.cmd('LatheFollow')

@@ -240,7 +240,8 @@ it('New closes the open session; the past chat is reopened with its history and 
   end
   vim.cmd('LatheNew')
   wait_for(function() return client.session and client.session.id ~= first and client.state == 'ready' end, 'the new session')
-  if client.can_close() then ok(vim.tbl_contains(sent, 'session/close ' .. first), vim.inspect(sent)) end
+  ok(client.can_close(), 'this Lathe closes sessions')
+  ok(vim.tbl_contains(sent, 'session/close ' .. first), vim.inspect(sent))
   ok(not H.chat():find('PELICAN', 1, true), 'the chat starts over:\n' .. H.chat())
   require('lathe').last_stop = nil
   vim.cmd('Lathe something else')
@@ -257,4 +258,30 @@ it('New closes the open session; the past chat is reopened with its history and 
   eq('end_turn', H.wait_turn())
   ok(H.chat():find('Still PELICAN.', 1, true), H.chat())
   client.peer.request = nil -- back to the metatable's
+end)
+
+it('files still under review are listed again after :LatheNew and after reopening a session', function()
+  local dir = H.start({}, { approval_mode = 'yolo' })
+  H.write(dir .. '/r.txt', 'red\n')
+  H.replay_file(dir, {
+    H.reply({ { H.call('replace', { file_path = dir .. '/r.txt', instruction = 'x', old_string = 'red', new_string = 'RED' }) } }),
+    H.reply({ { H.text('Shouted red.') } }),
+  })
+  vim.cmd('Lathe shout red')
+  eq('end_turn', H.wait_turn())
+  local first = require('lathe.client').session.id
+  ok(H.chat():find('### Changed files\n- `r.txt` +1 -1', 1, true), H.chat())
+  local client = require('lathe.client')
+  vim.cmd('LatheNew')
+  wait_for(function() return client.session and client.session.id ~= first and client.state == 'ready'
+    and not H.chat():find('Shouted red.', 1, true) end, 'the new session, its chat starting over')
+  ok(H.chat():find('### Changed files\n- `r.txt` +1 -1', 1, true), 'still under review:\n' .. H.chat())
+  pick_first(function()
+    vim.cmd('LatheSessions')
+    wait_for(function() return H.chat():find('Shouted red.', 1, true) and H.chat():find('### Changed files', 1, true) end,
+      'the replayed session and the files under review')
+  end)
+  local text = H.chat()
+  local at = text:find('### Changed files\n- `r.txt` +1 -1', 1, true)
+  ok(at and at > text:find('Shouted red.', 1, true), 'listed after the replayed chat:\n' .. text)
 end)

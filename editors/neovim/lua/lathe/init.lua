@@ -9,6 +9,7 @@ local fs = require('lathe.fs')
 local offered = require('lathe.offered')
 local changes = require('lathe.changes')
 local review_files = require('lathe.review_files')
+local follow = require('lathe.follow')
 
 local M = { pending_context = {} }
 
@@ -45,24 +46,6 @@ local handlers = {
   end,
 }
 
--- setup's follow: a live tool call's file opens at its line in the person's
--- window (never the chat's, never a new split); the cursor stays where it is.
-local function follow(u)
-  if not config.options.follow or client.loading then return end
-  if u.sessionUpdate ~= 'tool_call' and u.sessionUpdate ~= 'tool_call_update' then return end
-  local at = (u.locations or {})[1]
-  if not at or type(at.path) ~= 'string' then return end
-  local b = fs.find_buf(at.path)
-  if not b then
-    b = vim.fn.bufadd(at.path)
-    if not pcall(vim.fn.bufload, b) then return end
-    vim.bo[b].buflisted = true
-  end
-  local w = require('lathe.review').reveal(b, true)
-  if w and type(at.line) == 'number' then
-    pcall(vim.api.nvim_win_set_cursor, w, { math.max(1, math.min(at.line, vim.api.nvim_buf_line_count(b))), 0 })
-  end
-end
 
 local function wire()
   client.ui = {
@@ -72,8 +55,7 @@ local function wire()
       if err then show(chat.transcript:notice('Error: ' .. (err.message or vim.inspect(err)))) end
       if changes.touched then
         changes.touched = false
-        local files = changes.pending()
-        if #files > 0 then show(chat.transcript:changes(files)) end
+        review_files.show_pending()
       end
       show(chat.transcript:finish(stop_reason))
       M.last_stop = stop_reason or 'error'
@@ -212,6 +194,7 @@ function M.new_session()
   client.new_session(function(err, close_err)
     if err then return notify(err.message or 'cannot start a session', vim.log.levels.ERROR) end
     chat.reset()
+    review_files.show_pending()
     if close_err then notify('the previous session did not close: ' .. (close_err.message or ''), vim.log.levels.WARN) end
   end)
 end

@@ -34,6 +34,14 @@ end
 -- :LatheKeep [file] and :LatheUndo[!] [file] (! : even over the person's later edits).
 M.keep, M.undo = decide_cmd(true), decide_cmd(false)
 
+-- The "Changed files" section at the end of the chat, when files await a
+-- decision: after a turn that wrote, and after the chat starts over (:LatheNew,
+-- a reopened session) while files are still under review.
+function M.show_pending()
+  local files = changes.pending()
+  if #files > 0 then chat.apply(chat.transcript:changes(files)) end
+end
+
 -- On a changed file's line in the chat.
 function M.at_cursor(keep)
   local b = chat.block_at(vim.api.nvim_win_get_cursor(0)[1])
