@@ -67,11 +67,9 @@ export class LatheSession {
     this.state.follow = keep.follow;
   }
 
-  /** session/close of the open session, when Lathe supports it: leaving a chat frees it in Lathe. */
-  private async closeOpen(): Promise<void> {
-    const id = this.sessionId;
+  /** session/close of a session left behind, when Lathe supports it: leaving a chat frees it in Lathe. */
+  private async close(id: string | undefined): Promise<void> {
     if (!this.process || !id || this.init?.agentCapabilities?.sessionCapabilities?.close == null) return;
-    this.sessionId = undefined;
     try {
       await this.process.agent.request("session/close", { sessionId: id });
     } catch (e) {
@@ -168,7 +166,9 @@ export class LatheSession {
     const extra = this.init.agentCapabilities?.sessionCapabilities?.additionalDirectories != null ? others : [];
     const request: acp.NewSessionRequest = { cwd, mcpServers: [] };
     if (extra.length) request.additionalDirectories = extra;
-    await this.closeOpen();
+    const left = this.sessionId;
+    this.sessionId = undefined; // its late updates are not the new chat's
+    await this.close(left);
     let response: acp.NewSessionResponse;
     try {
       response = await this.process.agent.request("session/new", request);
@@ -209,10 +209,7 @@ export class LatheSession {
       setModes(this.state, response.modes);
       setConfigOptions(this.state, response.configOptions);
       // Left for the one reopened; closed only now, so a failed load leaves it usable.
-      const left = previous.sessionId;
-      if (left && left !== sessionId && this.init.agentCapabilities.sessionCapabilities?.close != null) {
-        await this.process.agent.request("session/close", { sessionId: left }).catch(() => undefined);
-      }
+      if (previous.sessionId !== sessionId) await this.close(previous.sessionId);
     } catch (e) {
       this.state = previous.state;
       this.sessionId = previous.sessionId;

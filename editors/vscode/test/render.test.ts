@@ -82,6 +82,11 @@ test("render: the plan is pinned with its progress; the write_todos card does no
   applyUpdate(s, { sessionUpdate: "tool_call", toolCallId: "u", title: "Shell", kind: "think", status: "completed", rawInput: { command: "x" },
     content: [{ type: "content", content: { type: "text", text: "kept output" } }] });
   assert.match(itemHtml(s.items[1]), /kept output/);
+  applyUpdate(s, { sessionUpdate: "tool_call", toolCallId: "f", title: "Write Todos", kind: "think", status: "failed",
+    rawInput: { todos: [{ description: "Read", status: "bogus" }] }, content: [{ type: "content", content: { type: "text", text: "Error: todos[0].status: bogus" } }] });
+  const failed = itemHtml(s.items[2]);
+  assert.match(failed, /Error: todos\[0\]\.status: bogus/, "a failed card shows its error");
+  assert.doesNotMatch(failed, /pinned/);
 });
 
 test("render: a prompt's images show in the chat", () => {

@@ -43,7 +43,8 @@ export function diffHtml(oldText: string | null, newText: string): string {
 export function toolHtml(t: ToolItem): string {
   const links = t.locations.map((l) =>
     `<a href="#" class="loc" data-path="${esc(l.path)}" data-line="${l.line ?? ""}">${esc(l.path.split("/").pop() ?? l.path)}${l.line ? ":" + l.line : ""}</a>`).join(" ");
-  const body = t.todos ? `<div class="notice">The plan is pinned at the top of the chat.</div>`
+  // A plan is pinned, not repeated; a failed call shows its content (the error).
+  const body = t.todos && t.status !== "failed" ? `<div class="notice">The plan is pinned at the top of the chat.</div>`
     : t.text.map((x) => `<div class="md">${markdown(x)}</div>`).join("");
   const diffs = t.diffs.map((d) =>
     `${diffHtml(d.oldText, d.newText)}<button class="sbs" data-path="${esc(d.path)}">Side by side</button>`).join("");

@@ -1,0 +1,119 @@
+// The palette's commands and the pickers they open; the chat's buttons run the
+// same pickers, so a toolbar action and its command behave alike.
+import * as vscode from "vscode";
+import type * as acp from "@agentclientprotocol/sdk";
+import type { Attachment } from "./chatView";
+import { imageType } from "./prompt";
+import type { InlineReview } from "./review";
+import type { LatheSession } from "./session";
+
+const ACCEPT: acp.PermissionOptionKind[] = ["allow_once", "allow_always"];
+const REJECT: acp.PermissionOptionKind[] = ["reject_once", "reject_always"];
+
+export const setting = <T>(name: string, fallback: T) => vscode.workspace.getConfiguration("lathe").get<T>(name, fallback);
+
+/** Where a toggled setting is written: where its current value comes from (the workspace's own, else the user's). */
+export function settingScope(inspected: { workspaceValue?: unknown } | undefined): "workspace" | "global" {
+  return inspected?.workspaceValue !== undefined ? "workspace" : "global";
+}
+
+export class Commands {
+  constructor(private session: LatheSession, private review: InlineReview, private attach: (a: Attachment) => void) {}
+
+  addSelection(): void {
+    const editor = vscode.window.activeTextEditor;
+    if (!editor) return;
+    const sel = editor.selection;
+    const name = editor.document.uri.path.split("/").pop();
+    if (sel.isEmpty) this.attach({ label: name ?? "file", uri: editor.document.uri.toString() });
+    else this.attach({ label: `${name}:${sel.start.line + 1}-${sel.end.line + 1}`, uri: editor.document.uri.toString(), text: editor.document.getText(sel), range: `${sel.start.line + 1}-${sel.end.line + 1}` });
+  }
+
+  private async attachImage(uri: vscode.Uri, label: string, mimeType: string): Promise<void> {
+    const bytes = await vscode.workspace.fs.readFile(uri);
+    this.attach({ label, uri: uri.toString(), image: { mimeType, data: Buffer.from(bytes).toString("base64") } });
+  }
+
+  async pickFiles(): Promise<void> {
+    const files = await vscode.workspace.findFiles("**/*", "**/{node_modules,.git,build}/**", 2000);
+    const items = [{ label: "$(selection) Current selection", uri: undefined as vscode.Uri | undefined },
+      { label: "$(file-media) An image from anywhere…", uri: undefined as vscode.Uri | undefined },
+      ...files.map((u) => ({ label: vscode.workspace.asRelativePath(u), uri: u as vscode.Uri | undefined }))];
+    const pick = await vscode.window.showQuickPick(items, { placeHolder: "Attach a file, an image or the selection" });
+    if (!pick) return;
+    let uri = pick.uri;
+    if (pick === items[1]) {
+      const chosen = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { Images: ["png", "jpg", "jpeg", "gif", "webp"] } });
+      uri = chosen?.[0];
+      if (!uri) return;
+    }
+    if (!uri) return this.addSelection();
+    const label = vscode.workspace.asRelativePath(uri);
+    const mime = imageType(uri.path);
+    if (mime) await this.attachImage(uri, label, mime);
+    else this.attach({ label, uri: uri.toString() });
+  }
+
+  /** Past sessions in a QuickPick; a failed list is said in the chat. */
+  async pickSession(): Promise<void> {
+    const session = this.session;
+    if (!session.state.canListSessions) { void vscode.window.showInformationMessage("This Lathe cannot list past sessions."); return; }
+    try {
+      await session.listSessions();
+    } catch (e) {
+      session.error(`Could not list past sessions: ${(e as Error).message}`);
+      return;
+    }
+    const items = (session.state.sessions ?? []).map((x) => ({ label: x.title ?? x.sessionId, description: x.sessionId, id: x.sessionId }));
+    if (!items.length) { void vscode.window.showInformationMessage("No past Lathe sessions in this folder."); return; }
+    const pick = await vscode.window.showQuickPick(items, { placeHolder: "Reopen a past session" });
+    if (pick) await session.loadSession(pick.id);
+  }
+
+  async pickModel(): Promise<void> {
+    const models = this.session.state.models;
+    if (!models) { void vscode.window.showInformationMessage("Lathe offers no model choice in this session."); return; }
+    const pick = await vscode.window.showQuickPick(models.options.map((m) => ({ label: m.name, description: m.value === models.current ? "current" : "", value: m.value })));
+    if (pick) await this.session.setModel(pick.value);
+  }
+
+  async pickMode(): Promise<void> {
+    const modes = this.session.state.modes;
+    if (!modes) { void vscode.window.showInformationMessage("Lathe offers no modes in this session."); return; }
+    const pick = await vscode.window.showQuickPick(modes.available.map((m) => ({ label: m.name, description: m.description ?? "", id: m.id })));
+    if (pick) await this.session.setMode(pick.id);
+  }
+
+  /** lathe.followAgent switched, in the scope its value comes from (a workspace's own setting stays the workspace's). */
+  async toggleFollow(): Promise<void> {
+    const config = vscode.workspace.getConfiguration("lathe");
+    const target = settingScope(config.inspect("followAgent")) === "workspace" ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+    await config.update("followAgent", !setting("followAgent", false), target);
+  }
+
+  private answerActive(id: unknown, kinds: acp.PermissionOptionKind[]): void {
+    const permission = typeof id === "string" ? id : this.review.activePermission();
+    if (permission) this.session.broker.answerKind(permission, kinds);
+  }
+
+  register(): vscode.Disposable[] {
+    const command = vscode.commands.registerCommand;
+    return [
+      command("lathe.openChat", () => vscode.commands.executeCommand("lathe.chat.focus")),
+      command("lathe.newSession", () => this.session.newSession()),
+      command("lathe.sessions", () => this.pickSession()),
+      command("lathe.changeModel", () => this.pickModel()),
+      command("lathe.attach", () => this.pickFiles()),
+      command("lathe.toggleFollow", () => this.toggleFollow()),
+      command("lathe.cancel", () => this.session.cancel()),
+      command("lathe.changeMode", () => this.pickMode()),
+      command("lathe.addSelection", () => { this.addSelection(); return vscode.commands.executeCommand("lathe.chat.focus"); }),
+      command("lathe.acceptEdit", (id?: string) => this.answerActive(id, ACCEPT)),
+      command("lathe.rejectEdit", (id?: string) => this.answerActive(id, REJECT)),
+      command("lathe.showSideBySide", (p?: string) => {
+        const target = p ?? vscode.window.activeTextEditor?.document.uri.fsPath;
+        if (target) return this.review.sideBySide(target);
+      }),
+    ];
+  }
+}
