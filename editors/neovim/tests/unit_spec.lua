@@ -87,24 +87,40 @@ it('a plan is kept to be pinned, replaced by later plan updates, not a block of 
     content = { { type = 'content', content = { type = 'text', text = '1. [completed] Read' } } } })
   local card = render.block(t:tool('w'))
   eq({ '### Write Todos: Set 2 todo(s)', '_The plan is pinned at the end of the chat, above the prompt._', '' }, card)
+  -- A failed one shows its content, the error included, and claims no pinned plan.
+  t:apply({ sessionUpdate = 'tool_call', toolCallId = 'f', title = 'Write Todos', kind = 'think', status = 'failed',
+    rawInput = { todos = { { description = 'Read', status = 'bogus' } } },
+    content = { { type = 'content', content = { type = 'text', text = 'Error: todos[0].status: bogus' } } } })
+  eq({ '### Write Todos', '```', 'Error: todos[0].status: bogus', '```', '' }, render.block(t:tool('f')))
 end)
 
-it('base64 matches RFC 4648 at every padding', function()
+it('base64 matches RFC 4648 at every padding, through vim.base64 where it exists and the fallback', function()
   local b64 = require('lathe.base64')
-  eq('', b64.encode(''))
-  eq('Zg==', b64.encode('f'))
-  eq('Zm8=', b64.encode('fo'))
-  eq('Zm9v', b64.encode('foo'))
-  eq('Zm9vYmFy', b64.encode('foobar'))
-  eq('AP8Q', b64.encode('\0\255\16'))
+  for _, encode in ipairs({ b64.encode, b64.encode_plain }) do
+    eq('', encode(''))
+    eq('Zg==', encode('f'))
+    eq('Zm8=', encode('fo'))
+    eq('Zm9v', encode('foo'))
+    eq('Zm9vYmFy', encode('foobar'))
+    eq('AP8Q', encode('\0\255\16'))
+  end
+  if vim.base64 then
+    local used
+    local original = vim.base64.encode
+    vim.base64.encode = function(d) used = true; return original(d) end
+    b64.encode('x')
+    vim.base64.encode = original
+    eq(true, used, 'Neovim\'s own encoder where it exists')
+  end
 end)
 
 it('a changed file is listed with its counts and how to decide', function()
-  local lines = render.block({ kind = 'changes', files = { { rel = 'a.txt', added = 2, removed = 1 }, { rel = 'b.txt', added = 1, removed = 0, decided = 'kept' } } })
+  local lines = render.block({ kind = 'changes', files = { { rel = 'a.txt', added = 2, removed = 1 }, { rel = 'b.txt', added = 1, removed = 0, decided = 'kept' } },
+    keep_key = ',a', undo_key = ',r' })
   eq('### Changed files', lines[1])
   eq('- `a.txt` +2 -1', lines[2])
   eq('- `b.txt` +1 -0 · kept', lines[3])
-  ok(lines[4]:find(':LatheKeep / :LatheUndo', 1, true), lines[4])
+  eq('_On a file: ,a keeps · ,r undoes · :LatheKeep / :LatheUndo_', lines[4], 'the keys given, no config read')
 end)
 
 it('replayed user messages (session/load) render as the person\'s turns', function()

@@ -53,8 +53,9 @@ local renderers = {
   end,
   tool = function(b)
     local out = { '### ' .. (b.title or 'Tool call'):gsub('\n', ' ') }
-    if type(b.rawInput) == 'table' and type(b.rawInput.todos) == 'table' then
-      out[#out + 1] = '_The plan is pinned at the end of the chat, above the prompt._' -- not repeated here
+    -- A plan is pinned, not repeated here; a failed call shows its content (the error).
+    if type(b.rawInput) == 'table' and type(b.rawInput.todos) == 'table' and b.status ~= 'failed' then
+      out[#out + 1] = '_The plan is pinned at the end of the chat, above the prompt._'
     else
       for _, c in ipairs(b.content or {}) do vim.list_extend(out, tool_content(c)) end
     end
@@ -66,10 +67,9 @@ local renderers = {
     for _, f in ipairs(b.files) do
       out[#out + 1] = ('- `%s` +%d -%d%s'):format(f.rel, f.added, f.removed, f.decided and (' · ' .. f.decided) or '')
     end
-    local km = require('lathe.keymaps')
     local keys = {}
-    if km.label('accept') then keys[#keys + 1] = km.label('accept') .. ' keeps' end
-    if km.label('reject') then keys[#keys + 1] = km.label('reject') .. ' undoes' end
+    if b.keep_key then keys[#keys + 1] = b.keep_key .. ' keeps' end
+    if b.undo_key then keys[#keys + 1] = b.undo_key .. ' undoes' end
     keys[#keys + 1] = ':LatheKeep / :LatheUndo'
     out[#out + 1] = ('_On a file: %s_'):format(table.concat(keys, ' · '))
     return out

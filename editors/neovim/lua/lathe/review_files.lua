@@ -39,7 +39,8 @@ M.keep, M.undo = decide_cmd(true), decide_cmd(false)
 -- a reopened session) while files are still under review.
 function M.show_pending()
   local files = changes.pending()
-  if #files > 0 then chat.apply(chat.transcript:changes(files)) end
+  local km = require('lathe.keymaps')
+  if #files > 0 then chat.apply(chat.transcript:changes(files, km.label('accept'), km.label('reject'))) end
 end
 
 -- On a changed file's line in the chat.

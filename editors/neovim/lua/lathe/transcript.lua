@@ -96,8 +96,8 @@ end
 
 -- The files Lathe changed that await the person's keep or undo (lathe.changes),
 -- listed after the turn that changed them.
-function T:changes(files)
-  return { self:add({ kind = 'changes', files = files }) }
+function T:changes(files, keep_key, undo_key)
+  return { self:add({ kind = 'changes', files = files, keep_key = keep_key, undo_key = undo_key }) }
 end
 
 function T:finish(stop_reason)
