@@ -277,6 +277,14 @@ test("session: the agent's tool locations go to the host to follow, live only", 
     await session.start();
     await session.prompt([{ type: "text", text: "read a.txt" }], "read");
     assert.ok(followed.length > 0 && followed.every((p) => p === file), JSON.stringify(followed));
+    // A replayed history carries the same locations: they are not followed.
+    const first = (session as unknown as { sessionId: string }).sessionId;
+    const live = followed.length;
+    await session.newSession();
+    await session.loadSession(first);
+    const replayed = session.state.items.filter((i): i is ToolItem => i.kind === "tool");
+    assert.ok(replayed.some((t) => t.locations.some((l) => l.path === file)), JSON.stringify(session.state.items));
+    assert.equal(followed.length, live, "nothing followed during the replay");
   } finally {
     session.dispose();
   }
