@@ -282,6 +282,25 @@ it('follow opens the file the agent reads, at its line, without taking the curso
   ok(w ~= -1 and w ~= chat.win and w ~= chat.prompt_win, 'shown in the person\'s window')
   eq(30, vim.api.nvim_win_get_cursor(w)[1], 'at the line the agent read')
   eq(chat.prompt_win, vim.api.nvim_get_current_win(), 'the cursor stays in the prompt')
+  -- The same session replayed (New, then back to it): its locations are history, not followed.
+  local client = require('lathe.client')
+  local first = client.session.id
+  vim.cmd('bwipeout! ' .. b)
+  vim.cmd('LatheNew')
+  wait_for(function() return client.session and client.session.id ~= first and client.state == 'ready' end, 'the new session')
+  local select = vim.ui.select
+  vim.ui.select = function(items, _, cb)
+    for _, s in ipairs(items) do if s.sessionId == first then return cb(s) end end
+    cb(nil)
+  end
+  vim.cmd('LatheSessions') -- the list comes back later, then the choice
+  local replayed = pcall(wait_for, function()
+    return client.session.id == first and client.state == 'ready' and H.chat():find('Read it.', 1, true)
+  end, 'the replay')
+  vim.ui.select = select
+  ok(replayed, 'the session replayed:\n' .. H.chat())
+  ok(H.chat():find('long.txt', 1, true), 'the replay shows the read:\n' .. H.chat())
+  eq(nil, require('lathe.fs').find_buf(dir .. '/long.txt'), 'the replayed read is not followed')
   vim.cmd('LatheFollow off')
   eq(false, require('lathe.config').options.follow)
 end)
