@@ -245,10 +245,19 @@ await step("changed files stay under review across prompts, marked in the gutter
   if (disk("multi.txt") !== want) throw new Error("Keep changed the file");
 });
 
-await step("the palette changes the mode and adds the selection to the chat", async () => {
+await step("the palette changes the mode and the model, and adds the selection to the chat", async () => {
   await palette("Lathe: Change Mode");
   await page.locator(".quick-input-list .monaco-list-row", { hasText: "Auto edit" }).first().click();
   await until("the mode picker to show Auto edit", async () => (await chat.locator("#mode").inputValue()) === "autoEdit" || await chat.locator("#mode").inputValue());
+  const models = await chat.locator("#model option").evaluateAll((os) => os.map((o) => ({ name: o.textContent, selected: o.selected })));
+  const other = models.find((m) => !m.selected);
+  if (!other) throw new Error(`Lathe offers one model only: ${JSON.stringify(models)}`);
+  await palette("Lathe: Change Model");
+  await page.locator(".quick-input-list .monaco-list-row", { hasText: other.name }).first().click();
+  await until(`the model picker to show ${other.name}`, async () => {
+    const shown = await chat.locator("#model option:checked").innerText();
+    return shown === other.name || shown;
+  });
   await page.locator(".editor-group-container.active .monaco-editor .view-lines").first().click();
   await page.keyboard.press("Control+Home");
   await page.keyboard.press("Shift+ArrowDown");
@@ -322,6 +331,13 @@ await step("with Follow on, the file Lathe reads opens at the line, the chat kee
     await palette("Lathe: Toggle Follow the Agent");
   }
   await chat.locator("#follow.off").waitFor();
+});
+
+await step("with Follow off, the file Lathe reads does not open", async () => {
+  await prompt("Read notes.txt");
+  await chat.locator(".agent", { hasText: "Read notes.txt." }).waitFor();
+  await turnDone();
+  await page.locator('.tab.active[aria-label^="far.txt"]').waitFor();
 });
 
 await step("in a long chat, the toolbar's Sessions button opens the session picker in view", async () => {

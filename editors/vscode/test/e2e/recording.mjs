@@ -35,4 +35,7 @@ console.log([
   // 10. With lathe.followAgent on: a read of lines 40-42 of far.txt.
   line(call("read_file", { file_path: `${ws}/far.txt`, start_line: 40, end_line: 42 })),
   line(say("Read far.txt.")),
+  // 11. With lathe.followAgent off again: a read that opens nothing.
+  line(call("read_file", { file_path: `${ws}/notes.txt` })),
+  line(say("Read notes.txt.")),
 ].join("\n"));
