@@ -235,6 +235,25 @@ it(':LatheUndo leaves a file the person edited after Lathe alone, and says why; 
   eq({ 'one', 'two' }, H.lines(c), 'forced: the text from before Lathe')
 end)
 
+it(':LatheUndo of a file written without a last newline and opened afterwards is not mistaken for the person\'s edit', function()
+  local dir = H.start({}, { approval_mode = 'yolo' })
+  H.write(dir .. '/n.txt', 'a')
+  H.replay_file(dir, {
+    H.reply({ { H.call('write_file', { file_path = dir .. '/n.txt', content = 'b' }) } }),
+    H.reply({ { H.text('Wrote b.') } }),
+  })
+  vim.cmd('Lathe write b')
+  eq('end_turn', H.wait_turn())
+  vim.cmd('edit ' .. dir .. '/n.txt') -- the buffer reads it with a last newline
+  local seen = {}
+  local original = vim.notify
+  vim.notify = function(msg) seen[#seen + 1] = msg end
+  vim.cmd('LatheUndo ' .. dir .. '/n.txt')
+  vim.notify = original
+  eq({}, vim.tbl_filter(function(m) return m:find('edited after', 1, true) end, seen))
+  eq({ 'a' }, H.lines(vim.api.nvim_get_current_buf()))
+end)
+
 it('follow skips folders and files that do not exist; switched off, it opens nothing', function()
   local dir = H.start({})
   H.write(dir .. '/sub/x.txt', 'x\n')

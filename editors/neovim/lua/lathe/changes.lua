@@ -34,6 +34,9 @@ function M.pending()
   return out
 end
 
+-- Equal texts, but for the last newline a buffer adds when it loads a file ('fixeol').
+local function same(a, b) return a == b or (a and b and (a .. '\n' == b or a == b .. '\n')) or false end
+
 -- After Lathe wrote path: the text it left there.
 function M.wrote(path)
   if M.files[path] then M.files[path].wrote = current(path) end
@@ -55,7 +58,7 @@ end
 function M.undo(path, force)
   local f = M.files[path]
   if not f then return false, 'not under review: ' .. path end
-  if not force and f.wrote ~= nil and current(path) ~= f.wrote then
+  if not force and f.wrote ~= nil and not same(current(path), f.wrote) then
     return false, vim.fn.fnamemodify(path, ':.') .. ' was edited after Lathe wrote it; undoing would drop those edits.'
       .. ' Undo them first (u), or :LatheUndo! ' .. vim.fn.fnamemodify(path, ':.') .. ' to put back the text from before Lathe anyway'
   end

@@ -104,12 +104,12 @@ function M.write(params, reply)
   if not f then return reply(nil, { code = -32603, message = 'Cannot write ' .. path .. ': ' .. tostring(err) }) end
   f:write(content)
   f:close()
-  require('lathe.changes').wrote(path)
   if not existed then -- a new file opens in a buffer, so the person sees it in :ls
     local nb = vim.fn.bufadd(path)
     vim.fn.bufload(nb)
     vim.bo[nb].buflisted = true
   end
+  require('lathe.changes').wrote(path) -- as it reads now (a new file's buffer included)
   reply({})
 end
 
