@@ -271,11 +271,14 @@ export class LatheSession {
     await this.refreshChanges();
   }
 
-  /** A document changed: the person's edits are not Lathe's changes. */
+  /** A document changed: the person's edits are not Lathe's changes. Re-rendered only when the list changes. */
   async documentChanged(path: string, text: string): Promise<void> {
     if (!this.changes.tracks(path)) return;
     this.changes.edited(path, text);
-    await this.refreshChanges();
+    const changes = await this.changes.summary();
+    if (JSON.stringify(changes) === JSON.stringify(this.state.changes)) return;
+    this.state.changes = changes;
+    this.emit();
   }
 
   private async refreshChanges(): Promise<void> {

@@ -64,6 +64,12 @@ test("changes: the session's list follows the document as the person edits", asy
   doc.text = "x\nY\n";
   await session.documentChanged(FILE, doc.text);
   assert.equal(session.state.changes.length, 1);
+  const emitted = seen.length;
+  doc.text = "x!\nY\n"; // typing in a line of the person's own: the list is the same, the chat is not redrawn
+  await session.documentChanged(FILE, doc.text);
+  assert.equal(seen.length, emitted);
+  doc.text = "x\nY\n";
+  await session.documentChanged(FILE, doc.text);
   doc.text = "x\ny\n"; // the person types Lathe's change away
   await session.documentChanged(FILE, doc.text);
   assert.deepEqual(session.state.changes, []);
