@@ -174,6 +174,13 @@ ContextManager::Outcome ContextManager::compress(History& history, const CancelT
   return outcome;
 }
 
+bool ContextManager::compressWouldHelp(const History& history) {
+  // Everything that could be shortened already was: only a summary can help.
+  const auto& contents = history.contents();
+  const size_t split = findCompressionSplit(contents, kKeepShare);
+  return split > 1 || (split == 1 && !isSnapshot(contents[0]));
+}
+
 int ContextManager::shortenCallArguments(History& history) {
   int changed = 0;
   history.rewriteCallArguments([&](json::Raw& args) {
@@ -253,9 +260,10 @@ std::optional<TurnStop> ContextManager::beforeModelRequest(History& history, con
       if (std::exchange(firstRequest_, false) && !prefixReplaced_) {
         // The prompt itself tipped it over: it is not kept, or every later prompt would fail too.
         history.rollback(turnStart_);
-        message += "Your prompt was not kept: try a shorter one, /compress, or a new session.";
+        message += std::string("Your prompt was not kept: try a shorter one, ") +
+                   (compressWouldHelp(history) ? "/compress, " : "") + "or a new session.";
       } else {
-        message += "Try /compress, or start a new session.";
+        message += compressWouldHelp(history) ? "Try /compress, or start a new session." : "Start a new session.";
       }
       return TurnStop{acp::StopReason::max_tokens, message};
     }
@@ -337,7 +345,8 @@ std::optional<TurnStop> ContextManager::onModelError(const Error& error, History
                " tool outputs and call arguments in this conversation (the whole outputs are saved in the session's data directory), "
                "so your next prompt can carry on.";
   } else {
-    message += "Your prompt was not kept. Try a shorter prompt, /compress, or a new session.";
+    message += std::string("Your prompt was not kept. Try a shorter prompt, ") +
+               (compressWouldHelp(history) ? "/compress, " : "") + "or a new session.";
   }
   return TurnStop{acp::StopReason::max_tokens, message};
 }

@@ -59,6 +59,8 @@ class ContextManager final : public TurnHooks {
   // Shortens tool outputs older than the newest `recentChars` of them (the
   // newest one always kept whole with keepNewest); the count of those changed.
   int shortenOldOutputs(History& history, int64_t recentChars, bool keepNewest = false);
+  // Whether /compress could make the history smaller now (a part to summarise).
+  static bool compressWouldHelp(const History& history);
   // Shortens every oversized function-call argument; the count of calls changed.
   int shortenCallArguments(History& history);
   void tell(const std::string& text);

@@ -22,6 +22,8 @@ class ObservedEditor final : public EditorClient {
     for (const auto& hook : hooks_) hook->onUpdate(update);
     editor_.sendUpdate(sessionId, update);
   }
+  // The editor the hooks do not see: for what is shown once, never recorded.
+  EditorClient& unobserved() { return editor_; }
   // Offers an update to the hooks only (what the editor already shows itself).
   void record(const acp::SessionUpdate& update) {
     std::lock_guard lock(mutex_);

@@ -8,6 +8,7 @@
 #include "engine/commands/command_dispatch.h"
 #include "engine/model/one_shot_adapter.h"
 #include "engine/session/editor_file_store.h"
+#include "engine/session/notice_card.h"
 #include "engine/session/system_prompt.h"
 #include "tools/builtin/builtin_tools.h"
 #include "protocol/base/json.h"
@@ -53,8 +54,9 @@ std::vector<Part> partsFromPrompt(std::span<const acp::ContentBlock> blocks) {
                                      "; read it with the tools if needed]"));
     } else if (auto* resource = std::get_if<acp::ResourceBlock>(&block)) {
       if (resource->text) {
-        parts.push_back(Part::makeText("--- Content of " + resource->uri + " ---\n" + *resource->text +
-                                       "\n--- End of " + resource->uri + " ---"));
+        // On lines of its own: the text around it must not run into it.
+        parts.push_back(Part::makeText("\n--- Content of " + resource->uri + " ---\n" + *resource->text +
+                                       "\n--- End of " + resource->uri + " ---\n"));
       } else if (!resource->blob.empty()) {
         Part part;
         part.inlineData = InlineData{resource->mimeType, resource->blob};
@@ -169,9 +171,11 @@ Result<ModelReply> Session::callModel(const CancelToken& cancel, std::optional<T
   request.systemInstruction = systemPrompt_;
   request.contents = &history_.contents();
   request.tools = &declarations();
-  // An unreachable or busy server is retried for a while: the person hears why, as it happens.
+  // An unreachable or busy server is retried for a while: the person hears
+  // why, as it happens, on a card that is not history and is never replayed.
   request.onRetry = [this](const std::string& notice) {
-    editor_.sendUpdate(id_, acp::MessageChunk{acp::MessageChunk::Role::agent, "⚠️ " + notice + "\n\n"});
+    showNoticeCard(editor_.unobserved(), id_, "lathe_retry_" + std::to_string(++retryNotices_),
+                   "Lathe is retrying the model request", notice);
   };
   CancelToken call = cancel.child();  // a hook's stop ends this stream only
   auto onChunk = [&](const ModelChunk& chunk) {

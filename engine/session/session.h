@@ -111,6 +111,7 @@ class Session {
   uint64_t declarationsGeneration_ = ~uint64_t{0};
   std::shared_ptr<ProjectMemory> memory_;  // shared with the scheduler's context source
   std::string systemPrompt_;
+  int retryNotices_ = 0;  // retry notice cards shown (turn's thread)
   ToolScheduler scheduler_;
   History history_;
   // Last: its servers end (and their tools stop working) before anything else goes.

@@ -2,6 +2,7 @@
 // session/list. Kept apart from the turn bookkeeping in session_manager.cpp.
 #include <algorithm>
 #include <charconv>
+#include <filesystem>
 
 #include "engine/persistence/session_meta.h"
 #include "engine/session/session_manager.h"
@@ -40,7 +41,17 @@ Result<std::vector<std::string>> SessionManager::loadSession(const acp::LoadSess
     if (shuttingDown_) return makeError(Errc::internal, "the agent is shutting down");
     if (auto open = sessions_.find(id); open != sessions_.end()) {
       // Open here already (an editor that went back to it without closing
-      // it): the editor is shown it again, and the session goes on as it is.
+      // it): the editor is shown it again, and the session goes on as it is;
+      // not while a turn runs (its updates would race the replay) nor moved.
+      if (open->second.busy) {
+        return makeError(Errc::invalid_params, "params.sessionId: session " + id +
+                                                   " is running a prompt turn here; cancel it or wait for it to end");
+      }
+      std::error_code ec;
+      if (open->second.session->workspace().cwd() != std::filesystem::weakly_canonical(request.cwd, ec).string()) {
+        return makeError(Errc::invalid_params, "params.cwd: session " + id + " is open here with the folder " +
+                                                   open->second.session->workspace().cwd());
+      }
       recorder = open->second.recorder;
     }
   }

@@ -1,6 +1,8 @@
 // Starting a session's settings-defined programs.
 #include "engine/session/session_programs.h"
 
+#include "engine/session/notice_card.h"
+
 #include "engine/session/workspace_consent.h"
 #include "protocol/base/log.h"
 #include "tools/discovery/discovered_tool.h"
@@ -15,17 +17,7 @@ SessionPrograms::SessionPrograms(Setup setup, const AgentConfig& config, EditorC
 // stderr, so a script reading the answer on stdout never sees it.
 void SessionPrograms::tell(const std::string& title, const std::string& message) {
   log(LogLevel::info, message);
-  acp::ToolCall notice;
-  notice.toolCallId = "lathe_notice_" + std::to_string(++notices_);
-  notice.title = title;
-  editor_.sendUpdate(setup_.sessionId, acp::SessionUpdate(notice));
-  acp::ToolCallUpdate done;
-  done.toolCallId = notice.toolCallId;
-  done.status = acp::ToolCallStatus::failed;
-  acp::ToolCallContent text;
-  text.text = message;
-  done.content = std::vector<acp::ToolCallContent>{std::move(text)};
-  editor_.sendUpdate(setup_.sessionId, acp::SessionUpdate(std::move(done)));
+  showNoticeCard(editor_, setup_.sessionId, "lathe_notice_" + std::to_string(++notices_), title, message);
 }
 
 std::optional<TurnStop> SessionPrograms::beforeModelRequest(History&, const CancelToken& cancel) {

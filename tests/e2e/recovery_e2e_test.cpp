@@ -119,11 +119,18 @@ TEST_CASE("e2e recovery: retries of a failing model are told to the person as th
   s.fake->push(ScriptedReply::text("Answered."));
   auto turn = s.client->prompt(s.id, "hello");
   CHECK(turn.stopReason == "end_turn");
-  const std::string said = joinedText(turn.updates, "agent_message_chunk");
-  CHECK(said.find("overloaded") != std::string::npos);
-  CHECK(said.find("Lathe tries again in") != std::string::npos);
-  CHECK(said.find("(attempt 2 of") != std::string::npos);
-  CHECK(said.find("Answered.") != std::string::npos);
+  // A card of its own, not the answer (and so never recorded or replayed as one).
+  CHECK(joinedText(turn.updates, "agent_message_chunk") == "Answered.");
+  auto cards = ofKind(turn.updates, "tool_call");
+  REQUIRE(cards.size() == 1);
+  CHECK(field(cards[0], "title") == "Lathe is retrying the model request");
+  auto told = ofKind(turn.updates, "tool_call_update");
+  REQUIRE(told.size() == 1);
+  const std::string notice = json::stringify(*updateOf(told[0]));
+  CHECK(notice.find("overloaded") != std::string::npos);
+  CHECK(notice.find("Lathe tries again in") != std::string::npos);
+  CHECK(notice.find("(attempt 2 of") != std::string::npos);
+  checkAgainstSchema(*s.client);
 }
 
 TEST_CASE("e2e recovery: a prompt of several text blocks keeps them apart for the model and the replay",

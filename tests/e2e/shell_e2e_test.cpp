@@ -186,3 +186,28 @@ TEST_CASE("e2e shell: processes a sealed line leaves running end with its sandbo
   CHECK(output.find("is_background") != std::string::npos);
   CHECK(output.find("have the person approve it") != std::string::npos);
 }
+
+TEST_CASE("e2e shell: a sealed line sees secret-shaped files as empty, and one naming such a file is asked about",
+          "[e2e][shell]") {
+  Shell s;
+  writeFile(s.ws.path / ".env", "TOKEN=sk-root-secret\n");
+  writeFile(s.ws.path / "service" / ".env.local", "TOKEN=sk-service-secret\n");
+  writeFile(s.ws.path / "app.cfg", "TOKEN=from-config\n");
+  s.client->setPermissionKind("reject_once");
+  s.fake->push(ScriptedReply::functionCall("run_shell_command", shellArgs("grep -r TOKEN .")));
+  s.fake->push(ScriptedReply::functionCall("run_shell_command", shellArgs("cat .env")));
+  s.fake->push(ScriptedReply::text("ok"));
+  CHECK(s.client->prompt(s.session, "find the token").stopReason == "end_turn");
+  auto requests = s.fake->generateRequests();
+  REQUIRE(requests.size() == 3);
+  const std::string searched = lastFunctionResponses(requests[1].body).at(0).responseJson;
+  INFO(searched);
+  CHECK(searched.find("from-config") != std::string::npos);
+  CHECK(searched.find("sk-root-secret") == std::string::npos);
+  CHECK(searched.find("sk-service-secret") == std::string::npos);
+  // Naming the file: asked (and refused here), never sealed.
+  auto asks = permissionRequests(*s.client);
+  REQUIRE(asks.size() == 1);
+  CHECK(json::stringify(*asks[0]).find("It reads .env: an environment file (.env)") != std::string::npos);
+  CHECK(requests[2].body.find("sk-root-secret") == std::string::npos);
+}

@@ -220,3 +220,22 @@ TEST_CASE("the global file may be a link to the person's dotfiles") {
   REQUIRE(files.size() == 1);
   CHECK(files[0].content == "DOTFILES");
 }
+
+TEST_CASE("a project's context file never imports what the person keeps from the model") {
+  TempDir dir;
+  dir.write(".gitignore", "local/\n");
+  dir.write(".env", "TOKEN=sk-123");
+  dir.write("local/notes.md", "PRIVATE");
+  dir.write("docs.md", "DOCS");
+  dir.write("GEMINI.md", "x @.env @local/notes.md @docs.md");
+  auto ws = workspaceAt(dir.path);
+  auto files = discoverContextFiles(ws, ContextFileOptions{}, CancelToken());
+  REQUIRE(files.size() == 1);
+  const std::string& text = files[0].content;
+  CHECK(text.find("sk-123") == std::string::npos);
+  CHECK(text.find("PRIVATE") == std::string::npos);
+  CHECK(text.find("DOCS") != std::string::npos);
+  CHECK(text.find("<!-- Import failed: .env - kept from the model (an environment file (.env)) -->") != std::string::npos);
+  CHECK(text.find("<!-- Import failed: local/notes.md - kept from the model (ignored by .gitignore) -->") !=
+        std::string::npos);
+}

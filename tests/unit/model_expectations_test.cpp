@@ -56,10 +56,17 @@ TEST_CASE("model expectations: placeholders are recognised, real comments are no
   for (const char* line : {"// the rest of this loop handles errors", "# keep the existing order", "...", "x = y  # ...",
                            "// TODO: handle the remaining cases", "print('...')", "<p>unchanged</p>",
                            "// the result stays unchanged when the input is empty", "(apply f xs)",
-                           "[dependencies]"}) {
+                           "[dependencies]", "* Output format unchanged", "# sign unchanged",
+                           "## Other methods"}) {
     INFO(line);
     CHECK_FALSE(newOmissionPlaceholder(std::string("a\n") + line + "\nb\n", ""));
   }
+  // Lathe's own notes where it cut a text for the model, copied back by a model.
+  CHECK(newOmissionPlaceholder("a\n[... 12,000 bytes of this argument were left out by Lathe afterwards: the call "
+                               "was too large to keep in the conversation. The call itself ran with the whole text "
+                               "...]\nb\n", ""));
+  CHECK(newOmissionPlaceholder("a\n[... 5,000 characters omitted; the full output (9,000 characters) was not saved "
+                               "...]\n", ""));
   // Already in the text being replaced: not new, so allowed.
   CHECK_FALSE(newOmissionPlaceholder("// ... existing code ...\nx\n", "// ... existing code ...\n"));
 }

@@ -16,6 +16,8 @@
 #include <set>
 
 #include "tools/builtin/builtin_tools.h"
+#include "tools/files/guarded_reads.h"
+#include "tools/files/secret_files.h"
 #include "tools/search/file_walker.h"
 #include "tools/search/glob_match.h"
 #include "tools/search/ignore_rules.h"
@@ -523,4 +525,47 @@ TEST_CASE("grep_search and read_many_files leave out files shaped like secrets, 
   auto none = plain.invocation->shouldConfirmExecute(CancelToken());
   REQUIRE(none);
   CHECK_FALSE(none->has_value());
+}
+
+TEST_CASE("kept from the model: case and more shapes, ignored folders, links to such files, a repository above the root") {
+  CHECK(secretFileReason("/w/.ENV") == "an environment file (.ENV)");
+  CHECK_FALSE(secretFileReason("/w/prod.env").empty());
+  CHECK_FALSE(secretFileReason("/w/.env-local").empty());
+  CHECK_FALSE(secretFileReason("/w/id_ed25519").empty());
+  CHECK(secretFileReason("/w/id_ed25519.pub").empty());
+  CHECK_FALSE(secretFileReason("/home/me/.kube/config").empty());
+  CHECK_FALSE(secretFileReason("/w/deploy/secrets.yaml").empty());
+  CHECK(secretFileReason("/w/.env.example").empty());
+  CHECK(secretFileReason("/w/environment.ts").empty());
+
+  Fixture f;
+  f.root.write(".gitignore", "secrets/\n");
+  f.root.write("secrets/db.yaml", "password=needle-db\n");
+  f.root.write(".env", "TOKEN=needle-env\n");
+  f.root.write("a.txt", "needle\n");
+  fs::create_symlink(f.root.path / ".env", f.root.path / "notes.txt");
+  // A folder git ignores, named to grep_search, asks first.
+  auto grep = makeGrepSearchTool(f.context);
+  auto intoIgnored = grep->build(json::parse(R"({"pattern": "needle", "dir_path": "secrets"})").value());
+  REQUIRE(intoIgnored.invocation);
+  auto asked = intoIgnored.invocation->shouldConfirmExecute(CancelToken());
+  REQUIRE((asked && asked->has_value()));
+  CHECK(std::get<ReadConfirmation>(**asked).files.at(0).why == "ignored by .gitignore");
+  // A link to a secret is not searched or read through its own name.
+  std::string grepped = llmText(f.grep(R"({"pattern": "needle"})"));
+  CHECK(has(grepped, "a.txt"));
+  CHECK_FALSE(has(grepped, "needle-env"));
+  CHECK(has(grepped, "not searched: shaped like secrets"));
+  std::string read = llmText(f.readMany(R"({"include": ["*.txt"]})"));
+  CHECK(has(read, "needle"));
+  CHECK_FALSE(has(read, "needle-env"));
+
+  // A workspace opened in a folder of a repository: the repository's .gitignore counts.
+  TempDir repo;
+  fs::create_directories(repo.path / ".git");
+  fs::create_directories(repo.path / "sub" / "private");
+  std::ofstream(repo.path / ".gitignore") << "private/\n";
+  std::ofstream(repo.path / "sub" / "private" / "a.txt") << "mine\n";
+  auto sub = Workspace::create((repo.path / "sub").string()).value();
+  CHECK(guardedReadReason(sub, (repo.path / "sub" / "private" / "a.txt").string(), false) == "ignored by .gitignore");
 }

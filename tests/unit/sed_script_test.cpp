@@ -129,6 +129,9 @@ TEST_CASE("sed: scripts that may run shell commands are told apart from ones tha
       {{"--sandbox", "s/a/b/e", "f"}, false},
       {{"s/a/b/ w file.txt e", "f"}, false},  // the w flag's file name runs to the end of the line
       {{"v 4.2", "f"}, true},                 // not read by this scanner: assumed to run
+      {{"--expr=1e ls", "f"}, true},          // abbreviated --expression
+      {{"1e ls", "f", "--", "--sandbox"}, true},
+      {{"--quiet", "-e", "p", "f"}, false},
   };
   for (const auto& [args, runs] : rows) {
     std::string shown;

@@ -729,3 +729,33 @@ TEST_CASE("shell: read_background_output waits delay_ms before reading, and a ca
   CHECK(result.error->type == ErrorType::cancelled);
   REQUIRE(f.shell.background->kill(std::stoll(id)).ok());
 }
+
+TEST_CASE("shell: a read-only line that names a file kept from the model is asked about, saying which") {
+  Fixture f;
+  std::ofstream(f.root.path / ".env") << "TOKEN=x\n";
+  std::ofstream(f.root.path / ".gitignore") << "private/\n";
+  fs::create_directories(f.root.path / "private");
+  std::ofstream(f.root.path / "private" / "notes.txt") << "mine\n";
+  std::ofstream(f.root.path / "README") << "hello\n";
+  auto confirmation = [&](const std::string& command) {
+    auto built = f.build(json::build([&](json::Writer& w) {
+      w.StartObject();
+      json::put(w, "command", command);
+      w.EndObject();
+    }));
+    REQUIRE(built.invocation);
+    auto details = built.invocation->shouldConfirmExecute(CancelToken());
+    REQUIRE(details);
+    REQUIRE(details->has_value());
+    return std::get<ExecConfirmation>(**details);
+  };
+  CHECK(confirmation("cat README").readOnly);
+  fs::create_directories(f.root.path / ".git");
+  for (const char* command : {"cat .env", "grep TOKEN .env README", "cat private/notes.txt", "ls private", "ls .git"}) {
+    INFO(command);
+    auto asked = confirmation(command);
+    CHECK_FALSE(asked.readOnly);
+    CHECK(asked.note.find("It reads ") != std::string::npos);
+  }
+  CHECK(confirmation("cat .env").note.find("an environment file (.env)") != std::string::npos);
+}

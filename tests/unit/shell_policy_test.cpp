@@ -142,6 +142,18 @@ TEST_CASE("command lines with Gemini CLI settings (tools.allowed / tools.exclude
       {"sed -f script.sed f", "deny deny deny deny"},
       {"awk '{ system(\"rm \" $1) }' f", "deny deny deny deny"},
       {"python3 -c 'import os'", "deny deny deny deny"},
+      {"sed --expr='1e rm x' f", "deny deny deny deny"},  // GNU sed takes abbreviated long options
+      {"sed '1e rm x' f -- --sandbox", "deny deny deny deny"},  // after --, a file name
+      {"perl -ne 'system(1)' f", "deny deny deny deny"},
+      {"node --eval=1", "deny deny deny deny"},
+      {"python3.11 -c 1", "deny deny deny deny"},
+      {"python3 -Ic 1", "deny deny deny deny"},
+      {"awk -frun.awk f", "deny deny deny deny"},
+      {"gawk --source='BEGIN{system(1)}'", "deny deny deny deny"},
+      {"git -c alias.x='!rm x' x", "deny deny deny deny"},
+      {"tar --checkpoint-action=exec=sh -cf a.tar f", "deny deny deny deny"},
+      {"sqlite3 :memory: '.shell rm x'", "deny deny deny deny"},
+      {"python3 -m pytest", "ask ask allow deny"},  // names what it runs
       {"sed -i 's/a/b/' f", "ask ask allow deny"},  // edits a file, runs nothing: asked as before
       {"sed -n '1,5p' f", "sealed sealed allow sealed"},
       {"awk '{print $1}' f", "ask ask allow deny"},

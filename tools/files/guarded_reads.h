@@ -13,7 +13,12 @@
 
 namespace lathe::tools {
 
-// The question to ask before reading `paths` (absolute, inside the
+// Why reading `path` (canonical, inside the workspace: links resolved) needs
+// the person's word: inside .git, shaped like secrets, or ignored by git; ""
+// when it does not.
+std::string guardedReadReason(const Workspace& workspace, const std::string& path, bool isDir);
+
+// The question to ask before reading the files `paths` (canonical, inside the
 // workspace), or nullopt when none needs one.
 std::optional<ReadConfirmation> guardedReads(const Workspace& workspace, const std::vector<std::string>& paths);
 

@@ -50,15 +50,18 @@ std::optional<std::string_view> bracketed(std::string_view line) {
   return std::nullopt;
 }
 
-size_t wordCount(std::string_view words) {
-  size_t count = 0;
-  bool inWord = false;
+// The words alone, single-spaced: "... rest unchanged ..." is "rest unchanged".
+std::string lettersOnly(std::string_view words) {
+  std::string out;
   for (char c : words) {
-    const bool letter = std::isalpha(static_cast<unsigned char>(c)) != 0;
-    if (letter && !inWord) ++count;
-    inWord = letter;
+    if (std::isalpha(static_cast<unsigned char>(c))) {
+      out += c;
+    } else if (!out.empty() && out.back() != ' ') {
+      out += ' ';
+    }
   }
-  return count;
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
 }
 
 bool isPlaceholder(std::string_view raw) {
@@ -80,22 +83,35 @@ bool isPlaceholder(std::string_view raw) {
   for (std::string_view start : {"rest of the ", "existing code", "remaining code", "other methods"}) {
     if (comment && words.rfind(start, 0) == 0 && words.size() < 60) return true;
   }
-  // A few words and nothing else: "// rest unchanged", "(unchanged)", "# code omitted".
-  static constexpr std::array<std::string_view, 8> kShort = {"unchanged", "rest of", "existing code", "remaining code",
-                                                             "omitted", "other methods", "same as before", "previous code"};
-  return comment && wordCount(words) <= 4 && std::any_of(kShort.begin(), kShort.end(), [&](std::string_view p) {
-           return words.find(p) != std::string::npos;
-         });
+  // Nothing but the omission, in a comment or brackets: "// rest unchanged",
+  // "(unchanged)", "# code omitted" (not "# sign unchanged": real comments say more).
+  static constexpr std::array<std::string_view, 10> kWhole = {
+      "unchanged",     "rest unchanged", "rest is unchanged", "code omitted",   "omitted",
+      "rest omitted",  "same as before", "previous code",     "remaining code", "existing code"};
+  const std::string bare = lettersOnly(words);
+  return comment && std::find(kWhole.begin(), kWhole.end(), bare) != kWhole.end();
 }
 
 }  // namespace
+
+// The notes Lathe itself puts where it cut a long text for the model: a
+// model that copies what it was shown would write them into the file.
+bool isLatheCutNote(std::string_view line) {
+  static constexpr std::array<std::string_view, 3> kNotes = {
+      "were left out by Lathe afterwards", "an older tool output, shortened to keep the conversation small",
+      " characters omitted; "};
+  return line.starts_with("[... ") &&
+         std::any_of(kNotes.begin(), kNotes.end(), [&](std::string_view n) { return line.find(n) != std::string_view::npos; });
+}
 
 std::optional<std::string> newOmissionPlaceholder(std::string_view text, std::string_view before) {
   size_t start = 0;
   while (start < text.size()) {
     size_t nl = text.find('\n', start);
     std::string_view line = text.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
-    if (isPlaceholder(line) && before.find(trim(line)) == std::string_view::npos) return std::string(trim(line));
+    if ((isPlaceholder(line) || isLatheCutNote(trim(line))) && before.find(trim(line)) == std::string_view::npos) {
+      return std::string(trim(line));
+    }
     if (nl == std::string_view::npos) break;
     start = nl + 1;
   }

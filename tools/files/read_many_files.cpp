@@ -6,11 +6,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <climits>
+#include <cstdlib>
 #include <set>
 
 #include "protocol/base/base64.h"
 #include "tools/builtin/builtin_tools.h"
 #include "tools/files/file_content.h"
+#include "tools/files/guarded_reads.h"
 #include "tools/files/secret_files.h"
 #include "tools/files/store_text.h"
 #include "tools/search/file_walker.h"
@@ -207,6 +210,18 @@ class ReadManyInvocation final : public ToolInvocation {
     return std::nullopt;
   }
 
+  // Why `path` is read only with the person's word (secrets always; what a
+  // link leads to; files git ignores, also from a repository above the root,
+  // unless respect_git_ignore is false, which asked), or "".
+  std::string keptFromModel(const std::string& path) const {
+    if (std::string why = secretFileReason(path); !why.empty()) return why;
+    char target[PATH_MAX];
+    if (!::realpath(path.c_str(), target)) return "";
+    std::string why = guardedReadReason(*context_.workspace, target, false);
+    if (why == "ignored by .gitignore" && !params_.respectGit) return "";
+    return why;
+  }
+
   // Images and PDFs are read only when include names them or their extension.
   bool namedExplicitly(const std::string& path) const {
     std::string name = path.substr(path.rfind('/') + 1);
@@ -243,7 +258,7 @@ class ReadManyInvocation final : public ToolInvocation {
         ++overBudget;
         continue;
       }
-      if (std::string why = secretFileReason(path); !why.empty()) {
+      if (std::string why = keptFromModel(path); !why.empty()) {
         skipped.push_back(Skipped{rel, why + ": read it with read_file, which asks the person first"});
         continue;
       }

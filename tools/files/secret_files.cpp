@@ -1,73 +1,142 @@
 // Recognising secret-shaped files by name. Pure; any thread.
 #include "tools/files/secret_files.h"
 
+#include <dirent.h>
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <string_view>
 
 namespace lathe::tools {
 namespace {
 
+enum class Match { name, suffix, prefix, pathSuffix };
+
 struct Shape {
-  std::string_view name;  // whole file name, or a suffix when it starts with '.' and `suffix` is set
-  bool suffix;
+  std::string_view text;
+  Match match;
   std::string_view why;
 };
 
-constexpr std::array<Shape, 22> kShapes{{
-    {".env", false, "an environment file"},
-    {".envrc", false, "an environment file"},
-    {".pem", true, "a key or certificate file"},
-    {".key", true, "a private key file"},
-    {".p12", true, "a key store"},
-    {".pfx", true, "a key store"},
-    {".jks", true, "a key store"},
-    {".keystore", true, "a key store"},
-    {".kdbx", true, "a password database"},
-    {"id_rsa", false, "an SSH private key"},
-    {"id_dsa", false, "an SSH private key"},
-    {"id_ecdsa", false, "an SSH private key"},
-    {"id_ed25519", false, "an SSH private key"},
-    {".netrc", false, "a credential store"},
-    {".git-credentials", false, "a credential store"},
-    {".npmrc", false, "a registry configuration that may hold tokens"},
-    {".pypirc", false, "a registry configuration that may hold tokens"},
-    {"credentials", false, "a credential store"},
-    {"credentials.json", false, "a credential store"},
-    {"application_default_credentials.json", false, "a credential store"},
-    {".htpasswd", false, "a password file"},
-    {"secrets.json", false, "a secrets file"},
+constexpr std::array<Shape, 30> kShapes{{
+    {".env", Match::name, "an environment file"},
+    {".env.", Match::prefix, "an environment file"},
+    {".env-", Match::prefix, "an environment file"},
+    {".env", Match::suffix, "an environment file"},
+    {".envrc", Match::name, "an environment file"},
+    {".pem", Match::suffix, "a key or certificate file"},
+    {".key", Match::suffix, "a private key file"},
+    {".ppk", Match::suffix, "a private key file"},
+    {".p12", Match::suffix, "a key store"},
+    {".pfx", Match::suffix, "a key store"},
+    {".jks", Match::suffix, "a key store"},
+    {".keystore", Match::suffix, "a key store"},
+    {".kdbx", Match::suffix, "a password database"},
+    {"id_rsa", Match::prefix, "an SSH private key"},
+    {"id_dsa", Match::prefix, "an SSH private key"},
+    {"id_ecdsa", Match::prefix, "an SSH private key"},
+    {"id_ed25519", Match::prefix, "an SSH private key"},
+    {".netrc", Match::name, "a credential store"},
+    {".pgpass", Match::name, "a credential store"},
+    {".git-credentials", Match::name, "a credential store"},
+    {".npmrc", Match::name, "a registry configuration that may hold tokens"},
+    {".pypirc", Match::name, "a registry configuration that may hold tokens"},
+    {"credentials", Match::name, "a credential store"},
+    {"credentials.json", Match::name, "a credential store"},
+    {"application_default_credentials.json", Match::name, "a credential store"},
+    {".htpasswd", Match::name, "a password file"},
+    {".tfvars", Match::suffix, "a Terraform variables file"},
+    {"terraform.tfstate", Match::name, "a Terraform state file"},
+    {"/.docker/config.json", Match::pathSuffix, "a registry credential store"},
+    {"/.kube/config", Match::pathSuffix, "a cluster credential store"},
 }};
 
-// Templates committed next to the real file hold no secrets.
-constexpr std::array<std::string_view, 5> kTemplates{".example", ".sample", ".template", ".dist", ".defaults"};
+// Named like secrets, but what is committed next to the real file: no secret.
+constexpr std::array<std::string_view, 6> kHarmless{".example", ".sample", ".template", ".dist", ".defaults", ".pub"};
+
+constexpr std::array<std::string_view, 4> kSecretsFiles{"secrets.json", "secrets.yaml", "secrets.yml", "secrets.toml"};
+
+std::string lower(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+bool matches(const Shape& shape, std::string_view name, std::string_view path) {
+  switch (shape.match) {
+    case Match::name: return name == shape.text;
+    case Match::suffix: return name.size() > shape.text.size() && name.ends_with(shape.text);
+    case Match::prefix: return name.starts_with(shape.text);
+    case Match::pathSuffix: return path.ends_with(shape.text);
+  }
+  return false;
+}
 
 }  // namespace
 
 std::string secretFileReason(const std::string& path) {
-  std::string_view name(path);
+  const std::string lowered = lower(path);
+  std::string_view name(lowered);
   name = name.substr(name.find_last_of('/') + 1);
-  if (std::any_of(kTemplates.begin(), kTemplates.end(), [&](std::string_view t) { return name.ends_with(t); })) {
-    return "";
+  if (std::any_of(kHarmless.begin(), kHarmless.end(), [&](std::string_view t) { return name.ends_with(t); })) return "";
+  const std::string shown = path.substr(path.find_last_of('/') + 1);
+  if (std::find(kSecretsFiles.begin(), kSecretsFiles.end(), name) != kSecretsFiles.end()) {
+    return "a secrets file (" + shown + ")";
   }
-  // .env.local, .env.production: still environment files.
-  if (name.starts_with(".env.")) return std::string("an environment file (") + std::string(name) + ")";
   for (const auto& shape : kShapes) {
-    if (shape.suffix ? name.ends_with(shape.name) && name.size() > shape.name.size() : name == shape.name) {
-      return std::string(shape.why) + " (" + std::string(name) + ")";
-    }
+    if (matches(shape, name, lowered)) return std::string(shape.why) + " (" + shown + ")";
   }
   return "";
 }
 
-const std::vector<std::string>& secretFilePatterns() {
-  static const std::vector<std::string> patterns = [] {
-    std::vector<std::string> out{".env.*"};
-    for (const auto& shape : kShapes) out.push_back((shape.suffix ? "*" : "") + std::string(shape.name));
-    for (const auto& t : kTemplates) out.push_back("!*" + std::string(t));
-    return out;
-  }();
-  return patterns;
+namespace {
+
+constexpr int kScanDepth = 4;
+constexpr size_t kScanEntries = 20'000;
+constexpr std::array<std::string_view, 12> kSkippedDirs{"node_modules", ".git",   "build",      "dist",
+                                                        "target",       "vendor", ".venv",      "venv",
+                                                        "__pycache__",  ".cache", ".next",      "bower_components"};
+
+void scan(const std::string& dir, int depth, size_t& budget, std::vector<std::string>& found) {
+  DIR* handle = ::opendir(dir.c_str());
+  if (!handle) return;
+  std::vector<std::string> below;
+  while (const dirent* entry = ::readdir(handle)) {
+    if (budget == 0) break;
+    --budget;
+    const std::string name = entry->d_name;
+    if (name == "." || name == "..") continue;
+    const std::string path = dir + "/" + name;
+    bool isDir = entry->d_type == DT_DIR;
+    if (entry->d_type == DT_UNKNOWN) {
+      struct stat st {};
+      isDir = ::lstat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+    }
+    if (isDir) {
+      if (std::find(kSkippedDirs.begin(), kSkippedDirs.end(), name) == kSkippedDirs.end()) below.push_back(path);
+    } else if (!secretFileReason(path).empty()) {
+      found.push_back(path);
+    }
+  }
+  ::closedir(handle);
+  if (depth < kScanDepth) {
+    for (const auto& sub : below) scan(sub, depth + 1, budget, found);
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> secretFilesUnder(const std::vector<std::string>& roots) {
+  std::vector<std::string> found;
+  size_t budget = kScanEntries;
+  for (const auto& root : roots) {
+    struct stat st {};
+    if (::stat((root + "/.git/config").c_str(), &st) == 0 && S_ISREG(st.st_mode)) found.push_back(root + "/.git/config");
+    scan(root, 0, budget, found);
+  }
+  return found;
 }
 
 }  // namespace lathe::tools

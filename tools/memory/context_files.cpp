@@ -45,7 +45,8 @@ std::string trimmed(const std::string& text) {
 // Collects files in order, each canonical path once.
 class Collector {
  public:
-  Collector(const ContextFileOptions& options, std::set<std::string>& known) : options_(options), known_(known) {}
+  Collector(const ContextFileOptions& options, std::set<std::string>& known, const Workspace& workspace)
+      : options_(options), known_(known), workspace_(workspace) {}
 
   // Adds the context files directly in `dir`, in file-name order. A project
   // file that is a symbolic link must lead inside `importRoots` (a
@@ -66,6 +67,9 @@ class Collector {
       buffer << in.rdbuf();
       std::set<std::string> seen{canonical};
       ImportOptions imports{importRoots, options_.maxImportDepth};
+      // A project's file must not pull in what the person keeps from the
+      // model (a cloned repository's GEMINI.md importing their local .env).
+      if (tier != ContextFile::Tier::global) imports.workspace = &workspace_;
       std::string content = trimmed(expandImports(buffer.str(), canonical, imports, seen));
       if (!content.empty()) files_.push_back(ContextFile{tier, canonical, std::move(content)});
     }
@@ -75,6 +79,7 @@ class Collector {
  private:
   const ContextFileOptions& options_;
   std::set<std::string>& known_;
+  const Workspace& workspace_;
   std::vector<ContextFile> files_;
 };
 
@@ -138,7 +143,7 @@ void scanBelow(const std::string& root, const ContextFileOptions& options, Colle
 std::vector<ContextFile> discoverContextFiles(const Workspace& workspace, const ContextFileOptions& options,
                                               const CancelToken& cancel) {
   std::set<std::string> known;
-  Collector collector(options, known);
+  Collector collector(options, known, workspace);
   if (!options.globalDir.empty() && isDirectory(options.globalDir)) {
     std::string global = canonicalOf(options.globalDir);
     collector.addFrom(global, ContextFile::Tier::global, {global});
@@ -163,7 +168,7 @@ std::vector<ContextFile> contextFilesAlong(const Workspace& workspace, const std
     if (at.string() == root || at == at.parent_path()) break;
   }
   std::reverse(chain.begin(), chain.end());
-  Collector collector(options, known);
+  Collector collector(options, known, workspace);
   for (const auto& folder : chain) {
     // What .geminiignore hides from reading tools stays hidden here too.
     if (folder != root && isPathIgnored(root, fs::path(folder).lexically_relative(root).string(), true,

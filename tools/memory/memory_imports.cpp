@@ -7,6 +7,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "tools/files/guarded_reads.h"
+#include "tools/files/secret_files.h"
+
 namespace lathe::tools {
 namespace {
 namespace fs = std::filesystem;
@@ -51,6 +54,12 @@ Loaded load(const std::string& spelled, const std::string& fromDir, const Import
   for (const auto& root : options.allowedRoots) allowed = allowed || isWithin(out.canonical, root);
   if (!allowed) {
     out.failure = "outside the folders imports may come from";
+    return out;
+  }
+  std::string kept = options.workspace ? guardedReadReason(*options.workspace, out.canonical, false)
+                                       : secretFileReason(out.canonical);
+  if (!kept.empty()) {
+    out.failure = "kept from the model (" + kept + ")";
     return out;
   }
   struct stat st {};

@@ -11,12 +11,17 @@
 #include <string>
 #include <vector>
 
+#include "tools/core/workspace.h"
+
 namespace lathe::tools {
 
 struct ImportOptions {
   std::vector<std::string> allowedRoots;  // canonical absolute folders
   int maxDepth = 5;
   size_t maxFileBytes = 1024 * 1024;      // a bigger import is refused
+  // Set for a project's files: what git ignores in it (and anything inside
+  // .git) is refused too. Files shaped like secrets are refused always.
+  const Workspace* workspace = nullptr;
 };
 
 // `content` of the file at `filePath` (canonical, absolute) with its imports

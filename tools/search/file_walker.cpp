@@ -293,10 +293,20 @@ bool ignoredByGeminiIgnore(const Workspace& workspace, const std::string& path) 
   return ignoredByFiles(workspace, path, gemini);
 }
 
-bool ignoredByGitIgnore(const Workspace& workspace, const std::string& path) {
+bool ignoredByGitIgnore(const Workspace& workspace, const std::string& path, bool isDir) {
+  // A workspace opened inside a repository: the ignore files above it count
+  // too, as git counts them.
+  std::string top = workspaceRootOf(workspace, path);
+  for (std::string dir = top; !dir.empty(); dir.resize(dir.find_last_of('/'))) {
+    if (::access((dir + "/.git").c_str(), F_OK) == 0) {
+      top = dir;
+      break;
+    }
+  }
+  if (path.size() <= top.size() + 1 || !isWithin(path, top)) return false;
   IgnoreOptions git;
   git.respectGeminiIgnore = false;
-  return ignoredByFiles(workspace, path, git);
+  return isPathIgnored(top, std::string_view(path).substr(top.size() + 1), isDir, git);
 }
 
 std::string geminiIgnoredMessage(const std::string& path) {

@@ -61,9 +61,10 @@ std::string workspaceRootOf(const Workspace& workspace, const std::string& path)
 bool ignoredByGeminiIgnore(const Workspace& workspace, const std::string& path);
 // The error those tools give for such a file.
 std::string geminiIgnoredMessage(const std::string& path);
-// Whether the .gitignore files (and .git/info/exclude) of that root ignore
-// `path`: such a file is read only when the person allows it.
-bool ignoredByGitIgnore(const Workspace& workspace, const std::string& path);
+// Whether git ignores `path` (.gitignore files and .git/info/exclude from the
+// repository holding the root, or the root; anything inside .git counts):
+// such a file is read only when the person allows it.
+bool ignoredByGitIgnore(const Workspace& workspace, const std::string& path, bool isDir = false);
 
 // Errc::not_found / invalid_params when start is missing or not a directory.
 Result<WalkStats> walkFiles(const WalkOptions& options, const CancelToken& cancel, const WalkVisitor& visit);

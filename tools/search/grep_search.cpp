@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <climits>
+#include <cstdlib>
 #include <atomic>
 #include <cstring>
 
@@ -179,6 +181,7 @@ struct Worker {
   size_t binary = 0;
   size_t unreadable = 0;
   size_t hardLinked = 0;  // skipped: another link may be outside the workspace
+  size_t guarded = 0;     // skipped: kept from the model (secrets, links to ignored files)
 };
 
 // Searches one loaded file into `out`; false when the total limit is reached.
@@ -270,10 +273,10 @@ class GrepInvocation final : public ToolInvocation {
       return std::optional<ConfirmationDetails>{std::move(ask)};
     }
     struct stat st {};
-    if (::stat(params_.path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
-      if (auto ask = guardedReads(*context_.workspace, {params_.path})) return std::optional<ConfirmationDetails>{std::move(*ask)};
-    }
-    return std::optional<ConfirmationDetails>{};
+    if (::stat(params_.path.c_str(), &st) != 0) return std::optional<ConfirmationDetails>{};
+    std::string why = guardedReadReason(*context_.workspace, params_.path, S_ISDIR(st.st_mode));
+    if (why.empty()) return std::optional<ConfirmationDetails>{};
+    return std::optional<ConfirmationDetails>{ReadConfirmation{{{params_.path, std::move(why)}}}};
   }
 
   ToolResult execute(const CancelToken& cancel, const OutputSink&) override {
@@ -305,9 +308,6 @@ class GrepInvocation final : public ToolInvocation {
         options.ignore.respectGeminiIgnore = false;
       } else {
         options.ignore.extraPatterns = defaultExcludes();
-        // Secret-shaped files are never searched unasked (read_file asks for one).
-        const auto& secrets = secretFilePatterns();
-        options.ignore.extraPatterns.insert(options.ignore.extraPatterns.end(), secrets.begin(), secrets.end());
       }
       if (compiled_.include && compiled_.includeAnchored) {
         options.descend = [this](std::string_view relDir) { return compiled_.include->couldMatchInside(relDir); };
@@ -319,6 +319,10 @@ class GrepInvocation final : public ToolInvocation {
           if (!compiled_.includeAnchored) target = target.substr(target.rfind('/') + 1);
           if (!compiled_.include->matches(target)) return WalkControl::proceed;
         }
+        if (keptFromModel(entry)) {
+          ++workers[entry.worker]->guarded;
+          return WalkControl::proceed;
+        }
         bool more = searchFile(entry.path, entry.rel, run, *workers[entry.worker]);
         return more ? WalkControl::proceed : WalkControl::stop;
       });
@@ -328,10 +332,11 @@ class GrepInvocation final : public ToolInvocation {
     if (cancel.cancelled()) return ToolResult::failure(ErrorType::cancelled, "Cancelled");
 
     std::vector<FileHits> files;
-    size_t binary = 0, hardLinked = 0;
+    size_t binary = 0, hardLinked = 0, guarded = 0;
     for (auto& w : workers) {
       binary += w->binary;
       hardLinked += w->hardLinked;
+      guarded += w->guarded;
       files.insert(files.end(), std::make_move_iterator(w->files.begin()), std::make_move_iterator(w->files.end()));
     }
     std::sort(files.begin(), files.end(), [](const FileHits& a, const FileHits& b) { return a.rel < b.rel; });
@@ -343,10 +348,25 @@ class GrepInvocation final : public ToolInvocation {
       result.llmContent.front().text += "\n(" + joinCount(hardLinked, "file was", "files were") +
                                         " not searched: several hard links, not all of them inside the workspace.)";
     }
+    if (guarded > 0 && !result.llmContent.empty()) {
+      result.llmContent.front().text += "\n(" + joinCount(guarded, "file was", "files were") +
+                                        " not searched: shaped like secrets, or links to files kept from the model; "
+                                        "read_file asks the person for one.)";
+    }
     return result;
   }
 
  private:
+  // A file searched only with the person's word: shaped like secrets (always),
+  // or a link whose target is (or that git ignores, or that is inside .git).
+  bool keptFromModel(const WalkEntry& entry) const {
+    if (!secretFileReason(std::string(entry.path)).empty()) return true;
+    if (!entry.isSymlink) return false;
+    char target[PATH_MAX];
+    if (!::realpath(entry.path.data(), target)) return true;
+    return !guardedReadReason(*context_.workspace, target, false).empty();
+  }
+
   std::unique_ptr<Worker> makeWorker() const {
     auto w = std::make_unique<Worker>();
     w->scratch = compiled_.matcher.makeScratch();

@@ -13,6 +13,8 @@
 
 #include "tools/builtin/builtin_tools.h"
 #include "tools/core/untrusted_text.h"
+#include "tools/files/guarded_reads.h"
+#include "tools/files/secret_files.h"
 #include "tools/shell/background_processes.h"
 #include "tools/shell/output_buffer.h"
 #include "tools/process/process_runner.h"
@@ -116,32 +118,20 @@ class RunShellInvocation final : public ToolInvocation {
   // files it redirects into), so "follow the agent" opens what it touches;
   // never the folder it runs in.
   std::vector<Location> locations() const override {
-    constexpr size_t kMaxLocations = 20;
-    shell::ShellAnalysis analysis = shell::analyzeShellCommand(command_);
-    std::vector<std::pair<std::string, bool>> named;  // word, written by the line
-    for (const auto& command : analysis.commands) {
-      for (size_t i = 1; i < command.words.size(); ++i) {
-        if (!command.words[i].empty() && command.words[i][0] != '-') named.emplace_back(command.words[i], false);
-      }
-    }
-    for (const auto& file : analysis.writtenFiles) named.emplace_back(file, true);
     std::vector<Location> out;
-    for (const auto& [word, written] : named) {
-      auto path = context_.workspace->resolve(word.front() == '/' ? word : dir_ + "/" + word);
-      std::error_code ec;
-      if (!path || !(written || std::filesystem::is_regular_file(*path, ec))) continue;
-      bool seen = std::any_of(out.begin(), out.end(), [&](const Location& l) { return l.path == *path; });
-      if (!seen) out.push_back(Location{*path, std::nullopt});
-      if (out.size() == kMaxLocations) break;
-    }
+    for (auto& path : namedFiles(shell::analyzeShellCommand(command_))) out.push_back(Location{std::move(path), std::nullopt});
     return out;
   }
 
   Result<std::optional<ConfirmationDetails>> shouldConfirmExecute(const CancelToken& cancel) override {
     shell::ShellAnalysis analysis = shell::analyzeShellCommand(command_, cancel);
     if (cancel.cancelled()) return makeError(Errc::cancelled, "cancelled");
-    startsBackground_ = analysis.startsBackground;
+    // "a & b & wait" waits for what it started: nothing is left to end with a sandbox.
+    startsBackground_ = analysis.startsBackground &&
+                        std::none_of(analysis.commands.begin(), analysis.commands.end(),
+                                     [](const shell::CommandWords& c) { return c.name() == "wait"; });
     ExecConfirmation details = shell::execConfirmationFor(command_, analysis);
+    if (details.readOnly) keepGuardedFilesAsked(analysis, details);
     if (details.readOnly) {
       Status sealable = shell::probeSealed();
       shell::askInsteadOfSealing(details, sealable ? std::string() : sealable.error().message,
@@ -151,6 +141,7 @@ class RunShellInvocation final : public ToolInvocation {
   }
 
   void setApproval(Approval approval) override { approval_ = approval; }
+
 
   ToolResult execute(const CancelToken& cancel, const OutputSink& updateOutput) override {
     if (cancel.cancelled()) return ToolResult::failure(ErrorType::cancelled, "Cancelled before the command started");
@@ -171,6 +162,9 @@ class RunShellInvocation final : public ToolInvocation {
       }
       shell::SealedPolicy policy;
       policy.readableRoots = context_.workspace->roots();
+      // A line nobody approved may search the workspace (grep -r, cat *): it
+      // sees files shaped like secrets as empty.
+      policy.emptiedFiles = secretFilesUnder(policy.readableRoots);
       const char* home = std::getenv("HOME");
       policy.home = home ? home : "";
       spec.argv = shell::sealedArgv(policy, dir_, command_);
@@ -194,6 +188,45 @@ class RunShellInvocation final : public ToolInvocation {
   }
 
  private:
+  // The workspace files the line names, at most a few dozen: its commands'
+  // arguments that are existing files (or folders, when asked), and what it
+  // writes through redirections.
+  std::vector<std::string> namedFiles(const shell::ShellAnalysis& analysis, bool folders = false) const {
+    constexpr size_t kMaxFiles = 20;
+    std::vector<std::pair<std::string, bool>> named;  // word, written by the line
+    for (const auto& command : analysis.commands) {
+      for (size_t i = 1; i < command.words.size(); ++i) {
+        if (!command.words[i].empty() && command.words[i][0] != '-') named.emplace_back(command.words[i], false);
+      }
+    }
+    for (const auto& file : analysis.writtenFiles) named.emplace_back(file, true);
+    std::vector<std::string> out;
+    for (const auto& [word, written] : named) {
+      auto path = context_.workspace->resolve(word.front() == '/' ? word : dir_ + "/" + word);
+      if (!path) continue;
+      std::error_code ec;
+      const bool shown = std::filesystem::is_regular_file(*path, ec) || (folders && std::filesystem::is_directory(*path, ec));
+      if (!written && !shown) continue;
+      if (std::find(out.begin(), out.end(), *path) == out.end()) out.push_back(std::move(*path));
+      if (out.size() == kMaxFiles) break;
+    }
+    return out;
+  }
+
+  // A line that only reads still runs unasked only when it names no file the
+  // person keeps from the model (secrets, what git ignores, .git): otherwise
+  // it is asked about, saying which.
+  void keepGuardedFilesAsked(const shell::ShellAnalysis& analysis, ExecConfirmation& details) const {
+    for (const auto& path : namedFiles(analysis, true)) {
+      std::string why = guardedReadReason(*context_.workspace, path, std::filesystem::is_directory(path));
+      if (why.empty()) continue;
+      details.readOnly = false;
+      details.note += (details.note.empty() ? "" : "\n") + std::string("It reads ") + context_.workspace->relative(path) +
+                      ": " + why + ".";
+    }
+  }
+
+
   bool sealed() const { return approval_ == Approval::judged; }
   // Under bubblewrap (either kind), the pid namespace dies with the shell.
   bool sandboxed() const { return sealed() || shell_.options.sandbox; }

@@ -84,6 +84,7 @@ std::vector<std::string> sealedPrefix(const SealedPolicy& policy, const std::str
   // read-only after them (their mount points are created in it first).
   argv.insert(argv.end(), {"--tmpfs", home, "--setenv", "HOME", home});
   for (const auto& root : policy.readableRoots) argv.insert(argv.end(), {"--ro-bind", root, root});
+  for (const auto& file : policy.emptiedFiles) argv.insert(argv.end(), {"--ro-bind", "/dev/null", file});
   argv.insert(argv.end(), {"--remount-ro", home});
   argv.insert(argv.end(), {"--chdir", cwd.empty() ? std::string("/") : cwd});
   return argv;

@@ -37,6 +37,7 @@ std::vector<std::string> sandboxArgv(const SandboxPolicy& policy, const std::str
 struct SealedPolicy {
   std::vector<std::string> readableRoots;  // the workspace roots, bound read-only
   std::string home;                        // $HOME inside: an empty directory ("" : /home/sandbox)
+  std::vector<std::string> emptiedFiles;   // under the roots, seen as empty (secrets nobody approved reading)
 };
 
 // The argv that runs `command` with bash sealed, in `cwd`.

@@ -256,7 +256,9 @@ bool sedScriptMayRunCommands(std::string_view script) {
 }
 
 bool sedMayRunCommands(const std::vector<std::string>& arguments) {
-  if (std::find(arguments.begin(), arguments.end(), "--sandbox") != arguments.end()) return false;  // refuses e
+  // --sandbox (an option: before "--") makes GNU sed refuse e, r and w.
+  const auto optionsEnd = std::find(arguments.begin(), arguments.end(), "--");
+  if (std::find(arguments.begin(), optionsEnd, "--sandbox") != optionsEnd) return false;
   std::vector<std::string> scripts;
   std::vector<std::string> operands;
   for (size_t i = 0; i < arguments.size(); ++i) {
@@ -273,7 +275,16 @@ bool sedMayRunCommands(const std::vector<std::string>& arguments) {
       scripts.push_back(arguments[i]);
     } else if (startsWith(a, "--expression=")) {
       scripts.push_back(a.substr(13));
-    } else if (a[1] != '-') {
+    } else if (a[1] == '-') {
+      // Long options GNU sed also takes abbreviated (--expr=...): only the
+      // ones known to take no script may pass.
+      static constexpr const char* kHarmless[] = {"--quiet",  "--silent",         "--regexp-extended", "--separate",
+                                                  "--unbuffered", "--null-data",  "--posix",           "--debug",
+                                                  "--binary", "--follow-symlinks", "--in-place",       "--line-length",
+                                                  "--zero-terminated", "--sandbox"};
+      const std::string option = a.substr(0, a.find('='));
+      if (std::none_of(std::begin(kHarmless), std::end(kHarmless), [&](const char* h) { return option == h; })) return true;
+    } else {
       // A cluster such as -ne SCRIPT or -i.bak: e, f and l take the rest (or the next word), i a suffix.
       for (size_t j = 1; j < a.size(); ++j) {
         if (a[j] == 'f') return true;

@@ -3,70 +3,121 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <string_view>
+#include <vector>
 
 #include "tools/shell/sed_script.h"
 
 namespace lathe::tools::shell {
 namespace {
 
-constexpr std::array kAwks{"awk", "gawk", "mawk", "nawk", "busybox-awk"};
-// Interpreters and the options that take code from the command line.
-struct Inline {
-  std::string_view name;
-  std::array<std::string_view, 3> options;
-};
-constexpr std::array<Inline, 8> kInterpreters{{{"python", {"-c"}},
-                                               {"python3", {"-c"}},
-                                               {"perl", {"-e", "-E"}},
-                                               {"ruby", {"-e"}},
-                                               {"node", {"-e", "--eval", "-p"}},
-                                               {"php", {"-r"}},
-                                               {"lua", {"-e"}},
-                                               {"Rscript", {"-e"}}}};
+using Words = std::vector<std::string>;
 
-std::string_view baseName(const std::string& word) {
-  std::string_view name(word);
-  return name.substr(name.find_last_of('/') + 1);
+// An interpreter family (matched by prefix: python3.11, perl5.36, nodejs)
+// and how its command line takes code: short-option letters (alone or in a
+// cluster: -c, -Ic, -ne) and long options (--eval, --eval=...).
+struct Interpreter {
+  std::string_view prefix;
+  std::string_view letters;
+  std::array<std::string_view, 2> longOptions;
+};
+
+constexpr std::array<Interpreter, 9> kInterpreters{{
+    {"python", "c", {}},
+    {"perl", "eE", {}},
+    {"ruby", "e", {}},
+    {"node", "ep", {"--eval", "--print"}},
+    {"bun", "e", {"--eval", "--print"}},
+    {"php", "r", {}},
+    {"lua", "e", {}},
+    {"rscript", "e", {}},
+    {"osascript", "e", {}},
+}};
+
+constexpr std::array<std::string_view, 4> kAwks{"awk", "gawk", "mawk", "nawk"};
+
+std::string lowerBase(const std::string& word) {
+  std::string name = word.substr(word.find_last_of('/') + 1);
+  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return name;
 }
 
-bool awkMayRun(const std::vector<std::string>& words) {
+bool takesInlineCode(const Interpreter& interpreter, const Words& words) {
+  for (size_t i = 1; i < words.size(); ++i) {
+    std::string_view word = words[i];
+    if (word == "--") return false;
+    for (auto option : interpreter.longOptions) {
+      if (!option.empty() && (word == option || word.starts_with(std::string(option) + "="))) return true;
+    }
+    if (word.size() >= 2 && word[0] == '-' && word[1] != '-' &&
+        word.substr(1).find_first_of(interpreter.letters) != std::string_view::npos) {
+      return true;
+    }
+    if (!word.starts_with("-")) return false;  // the script or its arguments: options end here
+  }
+  return false;
+}
+
+// An awk program the line does not show (-f FILE, -fFILE, --file) or one
+// that runs commands (system(), a pipe to or from one).
+bool awkMayRun(const Words& words) {
   for (size_t i = 1; i < words.size(); ++i) {
     const std::string& word = words[i];
-    if (word == "-f" || word.starts_with("--file")) return true;  // a program the line does not show
+    if (word.starts_with("-f") || word.starts_with("--file") || word.starts_with("--load") || word == "-l") return true;
     if (word == "-v" || word == "-F") {
       ++i;
       continue;
     }
+    const bool source = word == "-e" || word == "--source";
+    if (source || word.starts_with("--source=")) {
+      const std::string program = source ? (i + 1 < words.size() ? words[++i] : "") : word.substr(9);
+      if (program.find("system") != std::string::npos || program.find('|') != std::string::npos) return true;
+      continue;
+    }
     if (word.starts_with("-")) continue;
-    // The program: system(), a pipe to or from a command, or getline from one.
     return word.find("system") != std::string::npos || word.find('|') != std::string::npos;
   }
   return false;
+}
+
+bool anyWordStarts(const Words& words, std::initializer_list<std::string_view> prefixes) {
+  return std::any_of(words.begin() + 1, words.end(), [&](const std::string& word) {
+    return std::any_of(prefixes.begin(), prefixes.end(), [&](std::string_view p) { return word.starts_with(p); });
+  });
 }
 
 }  // namespace
 
 std::optional<std::string> runsUnseenCommands(const CommandWords& command) {
   if (command.words.empty()) return std::nullopt;
-  const std::string_view name = baseName(command.words.front());
-  const std::vector<std::string> arguments(command.words.begin() + 1, command.words.end());
+  const Words& words = command.words;
+  const std::string name = lowerBase(words.front());
   if (name == "sed") {
-    if (!command.literal || sedMayRunCommands(arguments)) return "sed's e command or flag runs shell commands";
+    if (!command.literal || sedMayRunCommands(Words(words.begin() + 1, words.end()))) {
+      return "sed's e command or flag, or a script it reads, runs shell commands";
+    }
     return std::nullopt;
   }
   if (std::find(kAwks.begin(), kAwks.end(), name) != kAwks.end()) {
-    if (!command.literal || awkMayRun(command.words)) return std::string(name) + " can run commands (system() or a pipe)";
+    if (!command.literal || awkMayRun(words)) return name + " can run commands (system(), a pipe or a program file)";
     return std::nullopt;
   }
   for (const auto& interpreter : kInterpreters) {
-    if (interpreter.name != name) continue;
-    for (const auto& word : arguments) {
-      bool inlineCode = std::any_of(interpreter.options.begin(), interpreter.options.end(), [&](std::string_view option) {
-        return !option.empty() && (word == option || (word.starts_with(option) && option.size() == 2));
-      });
-      if (inlineCode) return std::string(name) + " runs code given on the command line";
+    if (name.starts_with(interpreter.prefix) && takesInlineCode(interpreter, words)) {
+      return name + " runs code given on the command line";
     }
+  }
+  // Options that hand a command line to another program.
+  if (name == "git" && anyWordStarts(words, {"-c", "--config-env", "--exec-path"})) {
+    return "git -c can define an alias or a hook that runs commands";
+  }
+  if (name == "tar" && anyWordStarts(words, {"--checkpoint-action", "--to-command", "--use-compress-program", "-I",
+                                             "--info-script", "--new-volume-script", "-F"})) {
+    return "tar runs a command given in its options";
+  }
+  if ((name == "sqlite3" || name == "sqlite") && anyWordStarts(words, {".shell", ".system", ".once", ".output |"})) {
+    return "sqlite3 runs shell commands given as dot-commands";
   }
   return std::nullopt;
 }
