@@ -34,7 +34,9 @@ endforeach()
 # The .deb (cpack -G DEB in the build tree).
 set(CPACK_PACKAGE_NAME lathe)
 set(CPACK_PACKAGE_VENDOR "Lathe")
-set(CPACK_PACKAGE_CONTACT "Lathe maintainers <lathe@localhost>")
+# The Maintainer field: whoever publishes the package (-DLATHE_PACKAGE_CONTACT="Name <mail>").
+set(LATHE_PACKAGE_CONTACT "Lathe contributors" CACHE STRING "The .deb's Maintainer field")
+set(CPACK_PACKAGE_CONTACT "${LATHE_PACKAGE_CONTACT}")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "Coding agent for editors, speaking the Agent Client Protocol")
 set(CPACK_PACKAGE_FILE_NAME "lathe_${PROJECT_VERSION}_amd64")
 set(CPACK_COMPONENTS_ALL lathe)
@@ -46,5 +48,5 @@ set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 # glibc, OpenSSL and zlib are the only shared libraries the binary needs.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6 (>= 2.35), libssl3 | libssl3t64, zlib1g")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "bubblewrap, ripgrep")
-set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "Lathe runs Gemini CLI's agent (tools, confirmations, MCP servers,\n context files) as an Agent Client Protocol server that editors such as\n VS Code, Neovim and Zed launch over stdio.")
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "Lathe runs Gemini CLI's agent (tools, confirmations, MCP servers,\ncontext files) as an Agent Client Protocol server that editors such as\nVS Code, Neovim and Zed launch over stdio.")
 include(CPack)

@@ -34,10 +34,14 @@ flock "$LOCK" cmake --build "$BUILD" --parallel "$JOBS" --target lathe >/dev/nul
 version="$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$BUILD/CMakeCache.txt")"
 
 mkdir -p "$OUT"
-bash "$ROOT/scripts/release-tarball.sh" "$BUILD" "$OUT" >/dev/null
+tarball="$(bash "$ROOT/scripts/release-tarball.sh" "$BUILD" "$OUT")"
 (cd "$BUILD" && cpack -G DEB -B "$BUILD/cpack" >/dev/null)
 mv "$BUILD/cpack/lathe_${version}_amd64.deb" "$OUT/"
-bash "$ROOT/editors/vscode/scripts/package.sh" --binary "$BUILD/server/lathe" --target linux-x64 \
+# The .vsix carries the tarball's (stripped) binary.
+unpacked="$(mktemp -d)"
+trap 'rm -rf "$unpacked"' EXIT
+tar -C "$unpacked" -xzf "$tarball"
+bash "$ROOT/editors/vscode/scripts/package.sh" --binary "$unpacked/lathe-$version-linux-x64/bin/lathe" --target linux-x64 \
   --out "$OUT/lathe-vscode-$version-linux-x64.vsix" >/dev/null
 if [ -n "${LATHE_REPOSITORY:-}" ]; then
   bash "$ROOT/editors/zed/scripts/render.sh" "$version" "$LATHE_REPOSITORY" "$OUT"
