@@ -38,13 +38,17 @@ std::vector<CheckResult> checkSettingsFiles(const DoctorSetup& setup) {
 
 CheckResult checkBubblewrap() {
   if (!tools::shell::findInPath("bwrap")) {
-    return failed("bubblewrap", "bwrap is not on PATH: commands judged read-only cannot run sealed, so each one asks",
+    return failed("bubblewrap", "bwrap is not on PATH: read-only command lines cannot run sealed, so each is asked",
                   "install bubblewrap (sudo apt install bubblewrap)");
   }
-  if (auto probe = tools::shell::probeSandboxNow(); !probe) {
-    return failed("bubblewrap", "bwrap cannot make a sandbox here: " + probe.error().message,
-                  "allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or on Ubuntu "
-                  "24.04 an AppArmor profile for bwrap), or run outside a container that forbids them");
+  const char* fix = "allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or on Ubuntu "
+                    "24.04 an AppArmor profile for bwrap), or run outside a container that forbids them";
+  if (auto sealed = tools::shell::probeSealedNow(); !sealed) {
+    return failed("bubblewrap", "bwrap cannot make the read-only sandbox, so read-only command lines are asked: " +
+                                    sealed.error().message, fix);
+  }
+  if (auto sandbox = tools::shell::probeSandboxNow(); !sandbox) {
+    return failed("bubblewrap", "bwrap cannot make the --sandbox sandbox: " + sandbox.error().message, fix);
   }
   return ok("bubblewrap", "sandboxes work (sealed runs and --sandbox)");
 }

@@ -105,8 +105,10 @@ std::vector<CheckResult> checkModel(const ModelInEffect& model) {
     std::string detail = silent ? "no answer within " + std::to_string(options.readTimeout.count() / 1000) + " s (" +
                                       status.error().message + ")"
                                 : status.error().message;
-    std::string fix = silent ? "check the network, a proxy, or the base URL (" + url + ")"
-                             : "check the key, the model name and the base URL (" + url + ")";
+    // The HTTP client says "Could not reach" when no HTTP answer came at all.
+    bool unreachable = silent || status.error().message.find("Could not reach") != std::string::npos;
+    std::string fix = unreachable ? "check the network, a proxy, or the base URL (" + url + ")"
+                                  : "check the key, the model name and the base URL (" + url + ")";
     checks.push_back({"endpoint", CheckOutcome::fail, url + ": " + detail, fix});
   } else {
     checks.push_back({"endpoint", CheckOutcome::ok, url + " answers for " + model.model, {}});
