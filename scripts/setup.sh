@@ -3,7 +3,8 @@
 # (only those missing; apt-get update only when something is), then the pinned
 # npm test clients (acpx, @agentclientprotocol/sdk, ajv) and the tree-sitter
 # runtime and grammar sources from scripts/npm's lock file
-# into .deps/node. Idempotent and quiet when there is nothing to do; runs as
+# into .deps/node, and the source of cpp-httplib that Debian ships (the same
+# version as libcpp-httplib-dev) into .deps/httplib for static linking. Idempotent and quiet when there is nothing to do; runs as
 # root or through sudo, and without a terminal (CI=true).
 set -euo pipefail
 
@@ -83,5 +84,45 @@ install_npm_clients() {
   printf '%s\n' "$hash" >"$stamp"
 }
 
+# cpp-httplib's Debian source package, for the version libcpp-httplib-dev
+# installed: apt checks it against the signed Sources index; Debian's patches
+# are applied and upstream's split.py makes httplib.cc. The header it makes must
+# equal the installed one, which every other file compiles against.
+install_httplib_source() {
+  local dir="$ROOT/.deps/httplib" version
+  version="$(dpkg-query -W -f='${Version}' libcpp-httplib-dev)"
+  [ -f "$dir/.stamp" ] && [ "$(cat "$dir/.stamp")" = "$version" ] && [ -f "$dir/httplib.cc" ] && return 0
+  say "fetching the source of cpp-httplib $version into .deps/httplib"
+  rm -rf "$dir" && mkdir -p "$dir/apt/lists/partial" "$dir/src"
+  # deb-src lines for the system's own Debian mirrors, in a private apt state.
+  if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+    sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources >"$dir/apt/debian.sources"
+  else
+    grep -h '^deb ' /etc/apt/sources.list | sed 's/^deb /deb-src /' >"$dir/apt/sources.list"
+  fi
+  touch "$dir/apt/sources.list"
+  local apt=(apt-get -qq -o "Dir::Etc::SourceList=$dir/apt/sources.list" -o "Dir::Etc::SourceParts=$dir/apt"
+    -o "Dir::State::Lists=$dir/apt/lists" -o APT::Sandbox::User=root)
+  as_root "${apt[@]}" update >/dev/null || die "apt-get update for Debian's source index failed"
+  (cd "$dir/src" && as_root "${apt[@]}" source --download-only "cpp-httplib=$version" >/dev/null) \
+    || die "could not download the source of cpp-httplib $version"
+  (cd "$dir/src" && tar xJf cpp-httplib_*.orig.tar.* && tar xJf cpp-httplib_*.debian.tar.*) || die "cannot unpack cpp-httplib's source"
+  local tree
+  tree="$(find "$dir/src" -mindepth 2 -maxdepth 2 -name split.py -printf '%h\n' | head -n 1)"
+  [ -n "$tree" ] || die "cpp-httplib's source has no split.py"
+  if [ -f "$dir/src/debian/patches/series" ]; then
+    while read -r patch _; do
+      case "$patch" in ''|'#'*) continue ;; esac
+      patch -d "$tree" -p1 --quiet <"$dir/src/debian/patches/$patch" || die "Debian patch $patch does not apply"
+    done <"$dir/src/debian/patches/series"
+  fi
+  (cd "$tree" && python3 ./split.py -o "$dir" >/dev/null) || die "cpp-httplib's split.py failed"
+  cmp -s "$dir/httplib.h" /usr/include/httplib.h || die "cpp-httplib $version's header differs from /usr/include/httplib.h"
+  cp "$tree/LICENSE" "$dir/LICENSE"
+  rm -rf "$dir/src" "$dir/apt"
+  printf '%s\n' "$version" >"$dir/.stamp"
+}
+
 install_debian_packages
 install_npm_clients
+install_httplib_source

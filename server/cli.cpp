@@ -23,11 +23,13 @@ std::string usageText() {
 Usage:
   lathe [--acp] [options]        serve ACP on stdin/stdout (what editors launch)
   lathe run [options] PROMPT     run one prompt in the current directory and print the answer
+  lathe doctor [options]         check credentials, the model endpoint, bubblewrap, ripgrep,
+                                 settings files, MCP servers and the state directory
 
 Options:
   -m, --model MODEL              model name (default: $GEMINI_MODEL, or $OPENAI_MODEL with --provider
                                  openai; then settings model.name; gemini-2.5-pro for Gemini)
-  --cwd DIR                      workspace for `run` (default: the current directory)
+  --cwd DIR                      workspace for `run` and `doctor` (default: the current directory)
   --fake-responses FILE          replay model replies from a Gemini CLI JSON-lines recording
   --fake-responses-non-strict FILE
                                  the same, matching records by method instead of strict order
@@ -146,11 +148,14 @@ Result<Options> parseCommandLine(const std::vector<std::string>& args, const Get
     options.mode = Mode::run;
     if (positional.size() != 2) return makeError(Errc::invalid_params, "lathe run needs exactly one PROMPT argument");
     options.prompt = positional[1];
+  } else if (!positional.empty() && positional[0] == "doctor") {
+    options.mode = Mode::doctor;
+    if (positional.size() != 1) return makeError(Errc::invalid_params, "lathe doctor takes no arguments");
   } else if (!positional.empty()) {
     return makeError(Errc::invalid_params, "unexpected argument \"" + positional[0] + "\"");
   }
-  if (options.mode != Mode::run && !options.cwd.empty()) {
-    return makeError(Errc::invalid_params, "--cwd applies to `lathe run`; ACP clients send the cwd in session/new");
+  if (options.mode != Mode::run && options.mode != Mode::doctor && !options.cwd.empty()) {
+    return makeError(Errc::invalid_params, "--cwd applies to `lathe run` and `lathe doctor`; ACP clients send the cwd in session/new");
   }
   return options;
 }

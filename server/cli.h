@@ -13,12 +13,12 @@
 
 namespace lathe::server {
 
-enum class Mode { acp, run, help, version };
+enum class Mode { acp, run, doctor, help, version };
 
 struct Options {
   Mode mode = Mode::acp;
   std::string prompt;  // run
-  std::string cwd;     // run; empty: the current directory
+  std::string cwd;     // run, doctor; empty: the current directory
   std::optional<std::string> model;  // -m; else the API's variable, settings, default
   std::optional<std::string> modelApi;      // --provider; else settings model.provider; else gemini
   std::optional<std::string> geminiModel;   // $GEMINI_MODEL

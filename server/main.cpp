@@ -13,6 +13,7 @@
 #include "protocol/jsonrpc/channel.h"
 #include "server/acp_agent.h"
 #include "server/cli.h"
+#include "server/doctor.h"
 #include "server/headless.h"
 #include "server/version.h"
 
@@ -83,28 +84,37 @@ std::vector<std::string> modelChoices(const engine::Settings& settings, engine::
   return choices;
 }
 
-// The process-wide agent settings from flags, environment and settings files.
-Result<engine::AgentConfig> buildConfig(const server::Options& options) {
-  std::shared_ptr<const engine::Settings> lastFile;
-  auto settings = loadSettings(options, lastFile);
-  if (!settings) return settings.error();
+// The model API, its options and the model, from flags, environment and settings.
+Result<server::ModelInEffect> chooseModel(const server::Options& options, const engine::Settings& settings) {
   engine::ProviderOptions providerOptions = options.provider;
-  if (auto name = options.modelApi ? options.modelApi : settings->provider) {
+  if (auto name = options.modelApi ? options.modelApi : settings.provider) {
     auto api = engine::parseModelApi(*name);
     if (!api) return makeError(Errc::invalid_params, "unknown model provider \"" + *name + "\" (gemini or openai)");
     providerOptions.api = *api;
   }
   const bool openai = providerOptions.api == engine::ModelApi::openai;
   auto model = options.model ? options.model : openai ? options.openaiModel : options.geminiModel;
-  const bool modelPinned = model.has_value();
-  if (!model) model = settings->model;
+  const bool pinned = model.has_value();
+  if (!model) model = settings.model;
   // Only Gemini has a default: an OpenAI-compatible server's models are its own.
   if (!model && openai) return makeError(Errc::invalid_params, "--provider openai needs a model: -m NAME, OPENAI_MODEL or settings model.name");
-  auto provider = engine::makeProvider(providerOptions);
+  return server::ModelInEffect{std::move(providerOptions), model.value_or(server::kDefaultModel), pinned};
+}
+
+// The process-wide agent settings from flags, environment and settings files.
+Result<engine::AgentConfig> buildConfig(const server::Options& options) {
+  std::shared_ptr<const engine::Settings> lastFile;
+  auto settings = loadSettings(options, lastFile);
+  if (!settings) return settings.error();
+  auto chosen = chooseModel(options, *settings);
+  if (!chosen) return chosen.error();
+  const bool openai = chosen->provider.api == engine::ModelApi::openai;
+  const bool modelPinned = chosen->pinned;
+  auto provider = engine::makeProvider(chosen->provider);
   if (!provider) return provider.error();
   engine::AgentConfig config;
-  config.model = model.value_or(server::kDefaultModel);
-  config.modelChoices = modelChoices(*settings, providerOptions.api, config.model);
+  config.model = chosen->model;
+  config.modelChoices = modelChoices(*settings, chosen->provider.api, config.model);
   config.contextLimits = settings->contextLimits;
   if (openai) config.contextWindow = 128'000;
   config.provider = std::move(provider).value();
@@ -118,7 +128,7 @@ Result<engine::AgentConfig> buildConfig(const server::Options& options) {
   config.context.toolOutputChars = settings->truncateToolOutputThreshold.value_or(config.context.toolOutputChars);
   // A replayed recording holds only the calls Gemini CLI made, and it never
   // titles ACP sessions: a title call would take a record meant for a turn.
-  config.context.titles = providerOptions.fakeResponsesPath.empty();
+  config.context.titles = chosen->provider.fakeResponsesPath.empty();
   config.context.summarizeTools = settings->summarizeToolOutput;
   // The shell keeps a head and tail of its own; sized so that with its notes
   // it fits the response budget and is not cut twice.
@@ -149,6 +159,26 @@ Result<engine::AgentConfig> buildConfig(const server::Options& options) {
     config.approvalMode = *mode;
   }
   return config;
+}
+
+// `lathe doctor`: the same files, environment and flags a session would use.
+int doctor(const server::Options& options, const std::string& cwd) {
+  server::DoctorSetup setup;
+  setup.settingsFiles = {{userSettingsPath(), engine::SettingsScope::user},
+                         {options.settingsPath, engine::SettingsScope::user},
+                         {cwd + "/.gemini/settings.json", engine::SettingsScope::workspace}};
+  std::shared_ptr<const engine::Settings> lastFile;
+  if (auto settings = loadSettings(options, lastFile)) {
+    if (auto chosen = chooseModel(options, *settings)) {
+      setup.model = std::move(chosen).value();
+    } else {
+      setup.modelError = chosen.error().message;
+    }
+    setup.settings = std::move(settings).value();
+  }
+  setup.stateDir = stateDirectory();
+  setup.cwd = cwd;
+  return server::runDoctor(setup);
 }
 
 int serveAcp(engine::AgentConfig config) {
@@ -190,6 +220,7 @@ int main(int argc, char** argv) {
   std::error_code ec;
   std::string cwd = options->cwd.empty() ? std::filesystem::current_path(ec).string()
                                          : std::filesystem::absolute(options->cwd, ec).string();
+  if (options->mode == server::Mode::doctor) return doctor(*options, cwd);
   auto config = buildConfig(*options);
   if (!config) {
     std::fprintf(stderr, "lathe: %s\n", config.error().message.c_str());

@@ -15,20 +15,6 @@
 namespace lathe::tools::shell {
 namespace {
 
-std::optional<std::string> findInPath(const std::string& name) {
-  const char* path = std::getenv("PATH");
-  std::string_view dirs = path && *path ? path : "/usr/local/bin:/usr/bin:/bin";
-  while (!dirs.empty()) {
-    size_t colon = dirs.find(':');
-    std::string dir(dirs.substr(0, colon));
-    dirs.remove_prefix(colon == std::string_view::npos ? dirs.size() : colon + 1);
-    if (dir.empty()) continue;
-    std::string candidate = dir + "/" + name;
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
-  }
-  return std::nullopt;
-}
-
 std::vector<std::string> sandboxPrefix(const SandboxPolicy& policy, const std::string& cwd) {
   std::vector<std::string> argv = {"bwrap", "--die-with-parent", "--unshare-pid"};
   if (!policy.network) argv.push_back("--unshare-net");
@@ -115,6 +101,20 @@ Status trialRun(std::vector<std::string> argv) {
 }
 
 }  // namespace
+
+std::optional<std::string> findInPath(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  std::string_view dirs = path && *path ? path : "/usr/local/bin:/usr/bin:/bin";
+  while (!dirs.empty()) {
+    size_t colon = dirs.find(':');
+    std::string dir(dirs.substr(0, colon));
+    dirs.remove_prefix(colon == std::string_view::npos ? dirs.size() : colon + 1);
+    if (dir.empty()) continue;
+    std::string candidate = dir + "/" + name;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return std::nullopt;
+}
 
 std::vector<std::string> sealedArgv(const SealedPolicy& policy, const std::string& cwd, const std::string& command) {
   std::vector<std::string> argv = sealedPrefix(policy, cwd);

@@ -11,6 +11,7 @@
 // The probes run once per process; the argv builders are pure. Any thread.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,9 @@ struct SandboxPolicy {
   std::vector<std::string> writableRoots;  // absolute directories, bound read-write
   bool network = false;                    // keep the host network
 };
+
+// The first executable `name` in $PATH (a default PATH when unset), or nullopt.
+std::optional<std::string> findInPath(const std::string& name);
 
 // Whether bubblewrap can run here (found in PATH, and a trial run of
 // `bwrap ... true` with the flags used for commands succeeds). Probed on the

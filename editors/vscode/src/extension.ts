@@ -26,7 +26,7 @@ export function activate(context: vscode.ExtensionContext): void {
   let view: ChatView;
 
   const session = new LatheSession({
-    launchOptions: () => launchOptions(folders(), (l) => output.appendLine(l)),
+    launchOptions: () => launchOptions(folders(), (l) => output.appendLine(l), context.extensionPath),
     readText, currentText,
     writeText: async (p, content) => {
       if (await writeText(p, content)) await vscode.window.showTextDocument(vscode.Uri.file(p), { preview: false, preserveFocus: true });

@@ -104,8 +104,7 @@ function M.start()
   M.stderr = {}
   set_state('starting')
   local opts = config.options
-  local cmd = vim.fn.exepath(opts.cmd)
-  if cmd == '' then cmd = opts.cmd end
+  local cmd = require('lathe.binary').find(opts) or opts.cmd
   M.peer = Peer.new({
     on_request = function(method, params, reply) M.ui.request(method, params, reply) end,
     on_notification = on_notification,

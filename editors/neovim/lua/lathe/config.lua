@@ -3,6 +3,7 @@ local M = {}
 
 M.defaults = {
   cmd = 'lathe',          -- the Lathe binary (a name on $PATH or a path)
+  release_dir = nil,      -- where release tarballs are unpacked; nil: stdpath('data')/lathe
   args = {},              -- extra arguments, e.g. { '--model', 'gemini-2.5-flash' }
   env = {},               -- extra environment, e.g. { GEMINI_API_KEY = '...' }
   approval_mode = nil,    -- mode to switch to after a session starts: 'default', 'autoEdit', 'yolo', 'plan'
