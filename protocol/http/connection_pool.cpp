@@ -6,6 +6,16 @@
 
 namespace lathe::http {
 
+std::unique_ptr<httplib::Client> ConnectionPool::newClient(const std::string& origin) {
+  auto client = std::make_unique<httplib::Client>(origin);
+  client->set_keep_alive(true);
+  // A request goes out in several writes (headers, body): on a kept-alive
+  // connection Nagle's algorithm would hold the later ones for the server's
+  // delayed ACK, tens of milliseconds a request.
+  client->set_tcp_nodelay(true);
+  return client;
+}
+
 ConnectionPool& ConnectionPool::shared() {
   // Never destroyed: a request may still hold a borrowed client while the process exits.
   static ConnectionPool* pool = new ConnectionPool;
@@ -25,9 +35,7 @@ ConnectionPool::Borrowed ConnectionPool::borrow(const std::string& origin) {
       return out;
     }
   }
-  auto client = std::make_unique<httplib::Client>(origin);
-  client->set_keep_alive(true);
-  return {std::move(client), false};
+  return {newClient(origin), false};
 }
 
 void ConnectionPool::giveBack(const std::string& origin, std::unique_ptr<httplib::Client> client) {

@@ -226,8 +226,7 @@ Exchange send(const Endpoint& endpoint, const Client::Options& options, const st
                      (ex.error == httplib::Error::Read || ex.error == httplib::Error::Write ||
                       ex.error == httplib::Error::Connection);
   if (stale) {
-    borrowed = {std::make_unique<httplib::Client>(endpoint.origin), false};
-    borrowed.client->set_keep_alive(true);
+    borrowed = {ConnectionPool::newClient(endpoint.origin), false};
     ex = sendOn(*borrowed.client, endpoint, options, path, body, accept, cancel, onBytes);
   }
   // Only a connection whose exchange ended cleanly is known to be reusable.
