@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "engine/config/settings.h"
+#include "tools/process/subreaper.h"
 #include "tools/shell/sandbox.h"
 #include "protocol/base/log.h"
 #include "protocol/jsonrpc/channel.h"
@@ -197,6 +198,10 @@ int serveAcp(engine::AgentConfig config) {
 
 int main(int argc, char** argv) {
   ::signal(SIGPIPE, SIG_IGN);  // a closed stdout is an error value, not a crash
+  // Before any thread starts: what our children leave behind is ours to reap, promptly.
+  if (auto reaper = tools::process::becomeSubreaper(); !reaper) {
+    std::fprintf(stderr, "lathe: %s\n", reaper.error().message.c_str());
+  }
   std::vector<std::string> args(argv + 1, argv + argc);
   auto options = server::parseCommandLine(args, [](const char* name) -> std::optional<std::string> {
     const char* value = std::getenv(name);

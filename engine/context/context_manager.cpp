@@ -284,43 +284,35 @@ std::optional<TurnStop> ContextManager::onChunk(const ModelChunk& chunk) {
   return std::nullopt;
 }
 
-void ContextManager::onToolResponses(std::vector<Part>& parts) {
-  int64_t responses = 0;
-  for (const Part& part : parts) responses += part.functionResponse ? 1 : 0;
-  if (responses == 0) return;
+void ContextManager::onToolResponse(FunctionResponse& response, size_t roundSize) {
   // Never more than what is left of the context window, shared by this round's responses.
   const int64_t leftTokens = std::max<int64_t>(0, limit() - lastCount_ - limit() / 10);
-  const int64_t share = leftTokens * kCharsPerToken / responses;
+  const int64_t share = leftTokens * kCharsPerToken / static_cast<int64_t>(std::max<size_t>(roundSize, 1));
   const int64_t budget = std::max(kMinResponseChars, std::min(options_.toolOutputChars, share));
-  if (!options_.summarizeTools.empty()) summarizeResponses(parts);
-  budgetResponses(parts, budget, place_);
-  for (const Part& part : parts) {
-    if (part.functionResponse) untrimmedChars_ += static_cast<int64_t>(part.functionResponse->response.text.size());
-  }
+  if (!options_.summarizeTools.empty()) summarizeResponse(response);
+  budgetResponse(response, budget, place_);
+  untrimmedChars_ += static_cast<int64_t>(response.response.text.size());
 }
 
-void ContextManager::summarizeResponses(std::vector<Part>& parts) {
-  for (Part& part : parts) {
-    if (!part.functionResponse || turnCancel_.cancelled()) continue;
-    auto tool = options_.summarizeTools.find(part.functionResponse->name);
-    if (tool == options_.summarizeTools.end()) continue;
-    ResponseText text = responseText(part.functionResponse->response);
-    // Short outputs, or ones the budget could not shrink much, stay as they are.
-    if (static_cast<int64_t>(text.text.size()) < std::max(kMinSummarizedChars, 4 * tool->second)) continue;
-    const std::string input =
-        static_cast<int64_t>(text.text.size()) <= kMaxSummaryInputChars ? text.text
-                                                                        : budgetText(text.text, kMaxSummaryInputChars, {});
-    auto summary = summarizeToolOutput(*session_.config().provider, session_.model(), tool->first, input, tool->second,
-                                       turnCancel_);
-    if (!summary) continue;  // the output goes to the model as it is, within its budget
-    SavedText whole = saveWholeText(text.text, place_);
-    text.text = "[A summary of this output, written by a model; " +
-                (whole.path.empty() ? "the whole output could not be saved" +
-                                          (whole.error.empty() ? std::string() : ": " + whole.error)
-                                    : "the whole output is saved in " + whole.path) +
-                "]\n" + *summary;
-    part.functionResponse->response = withResponseText(part.functionResponse->response, text);
-  }
+void ContextManager::summarizeResponse(FunctionResponse& response) {
+  auto tool = options_.summarizeTools.find(response.name);
+  if (tool == options_.summarizeTools.end() || turnCancel_.cancelled()) return;
+  ResponseText text = responseText(response.response);
+  // Short outputs, or ones the budget could not shrink much, stay as they are.
+  if (static_cast<int64_t>(text.text.size()) < std::max(kMinSummarizedChars, 4 * tool->second)) return;
+  const std::string input =
+      static_cast<int64_t>(text.text.size()) <= kMaxSummaryInputChars ? text.text
+                                                                      : budgetText(text.text, kMaxSummaryInputChars, {});
+  auto summary = summarizeToolOutput(*session_.config().provider, session_.model(), tool->first, input, tool->second,
+                                     turnCancel_);
+  if (!summary) return;  // the output goes to the model as it is, within its budget
+  SavedText whole = saveWholeText(text.text, place_);
+  text.text = "[A summary of this output, written by a model; " +
+              (whole.path.empty() ? "the whole output could not be saved" +
+                                        (whole.error.empty() ? std::string() : ": " + whole.error)
+                                  : "the whole output is saved in " + whole.path) +
+              "]\n" + *summary;
+  response.response = withResponseText(response.response, text);
 }
 
 bool ContextManager::isSizeRefusal(const Error& error) {

@@ -9,6 +9,8 @@
 // turn's thread only; the session outlives it.
 #pragma once
 
+#include <atomic>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -26,7 +28,7 @@ class ContextManager final : public TurnHooks {
   std::optional<TurnStop> onPrompt(const std::vector<Part>& parts, History& history, const CancelToken& cancel) override;
   std::optional<TurnStop> beforeModelRequest(History& history, const CancelToken& cancel) override;
   std::optional<TurnStop> onChunk(const ModelChunk& chunk) override;
-  void onToolResponses(std::vector<Part>& parts) override;
+  void onToolResponse(FunctionResponse& response, size_t roundSize) override;
   std::optional<TurnStop> onModelError(const Error& error, History& history) override;
 
   // Compresses now, whatever the size (the /compress command): the note
@@ -64,8 +66,8 @@ class ContextManager final : public TurnHooks {
   // Shortens every oversized function-call argument; the count of calls changed.
   int shortenCallArguments(History& history);
   void tell(const std::string& text);
-  // Replaces the long outputs of tools set to be summarised with a model-written summary.
-  void summarizeResponses(std::vector<Part>& parts);
+  // Replaces the long output of a tool set to be summarised with a model-written summary.
+  void summarizeResponse(FunctionResponse& response);
 
   Session& session_;
   const ContextOptions& options_;
@@ -76,7 +78,7 @@ class ContextManager final : public TurnHooks {
   Mark sent_;               // the history of the request in flight
   int64_t lastCount_ = 0;   // tokens of the last request sent
   bool compressionInflated_ = false;  // automatic compression then only shortens outputs
-  int64_t untrimmedChars_ = 0;        // tool output chars added since the last shortening pass
+  std::atomic<int64_t> untrimmedChars_ = 0;  // tool output chars added since the last shortening pass
   History::Checkpoint turnStart_;     // the history before this turn's prompt
   CancelToken turnCancel_;            // this turn's, for the summary calls
   bool firstRequest_ = false;         // the next request is the turn's first

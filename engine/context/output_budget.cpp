@@ -56,17 +56,14 @@ std::string budgetText(const std::string& text, int64_t budgetChars, const Budge
   return buffer.modelText();
 }
 
-void budgetResponses(std::vector<Part>& parts, int64_t budgetChars, const BudgetPlace& place) {
-  for (Part& part : parts) {
-    if (!part.functionResponse) continue;
-    json::Raw& payload = part.functionResponse->response;
-    if (static_cast<int64_t>(payload.text.size()) <= budgetChars) continue;
-    ResponseText text = responseText(payload);
-    if (static_cast<int64_t>(text.text.size()) <= budgetChars && !text.key.empty()) continue;
-    BudgetPlace named{place.saveDir, place.stem + "-" + part.functionResponse->name};
-    text.text = budgetText(text.text, budgetChars, named);
-    payload = withResponseText(payload, text);
-  }
+void budgetResponse(FunctionResponse& response, int64_t budgetChars, const BudgetPlace& place) {
+  json::Raw& payload = response.response;
+  if (static_cast<int64_t>(payload.text.size()) <= budgetChars) return;
+  ResponseText text = responseText(payload);
+  if (static_cast<int64_t>(text.text.size()) <= budgetChars && !text.key.empty()) return;
+  BudgetPlace named{place.saveDir, place.stem + "-" + response.name};
+  text.text = budgetText(text.text, budgetChars, named);
+  payload = withResponseText(payload, text);
 }
 
 SavedText saveWholeText(const std::string& text, const BudgetPlace& place) {

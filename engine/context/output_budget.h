@@ -35,8 +35,8 @@ json::Raw withResponseText(const json::Raw& response, const ResponseText& text);
 // the middle, tail, and where the whole is saved); the text itself when it fits.
 std::string budgetText(const std::string& text, int64_t budgetChars, const BudgetPlace& place);
 
-// Holds every function response in parts to budgetChars.
-void budgetResponses(std::vector<Part>& parts, int64_t budgetChars, const BudgetPlace& place);
+// Holds a function response to budgetChars (the whole saved only when it is cut).
+void budgetResponse(FunctionResponse& response, int64_t budgetChars, const BudgetPlace& place);
 
 // Saves a whole text in the place; its path, or why it could not be saved.
 struct SavedText {

@@ -81,16 +81,21 @@ std::string cleanTitle(const std::string& text) {
   return line;
 }
 
-void TitleWriter::afterTurn(const History& history, const CancelToken& cancel) {
+void TitleWriter::afterTurn(const History& history, const CancelToken&) {
   if (titled_ || attempts_ >= kMaxAttempts) return;
   const auto& contents = history.contents();
   const bool answered = std::any_of(contents.begin(), contents.end(), [](const Content& content) {
     return content.role == Role::model && !isBlank(plainText(content));
   });
   if (!answered) return;
-  ++attempts_;
-  std::vector<Content> ask{Content{Role::user, {Part::makeText("The conversation:\n\n" + titleWindow(contents) +
-                                                               "\n\nThe title:")}}};
+  // The window is taken now, on the turn's thread; the call runs after the answer.
+  auto ask = std::make_shared<std::vector<Content>>(std::vector<Content>{
+      Content{Role::user, {Part::makeText("The conversation:\n\n" + titleWindow(contents) + "\n\nThe title:")}}});
+  if (session_.followUp([this, ask](const CancelToken& cancel) { writeTitle(*ask, cancel); })) ++attempts_;
+}
+
+void TitleWriter::writeTitle(const std::vector<Content>& ask, const CancelToken& cancel) {
+  if (titled_) return;  // an earlier attempt, still running when this one was posted, got it
   ModelRequest request;
   request.model = session_.model();
   request.systemInstruction = kTitleSystem;
@@ -114,7 +119,7 @@ void TitleWriter::afterTurn(const History& history, const CancelToken& cancel) {
   }
   wake.notify_all();
   watchdog.join();
-  if (!reply) return;
+  if (!reply || cancel.cancelled()) return;
   std::string title = cleanTitle(snapshotText(*reply));
   if (title.empty()) return;
   titled_ = true;

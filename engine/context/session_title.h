@@ -1,10 +1,13 @@
 // A session's title, written once by a one-shot model call after its first
 // exchange: at most 80 characters, from a window of the conversation (the first
-// and last ten messages, each cut to 500 characters), within a time limit. It
-// is shown to the editor as session_info_update. A failed attempt is retried
-// after a later turn, up to three attempts. Used on the turn's thread only.
+// and last ten messages, each cut to 500 characters), within a time limit. The
+// call runs after the turn's answer (a session follow-up), so the first prompt
+// is never kept waiting for it; the title is shown to the editor as
+// session_info_update when it comes. A failed attempt is retried after a later
+// turn, up to three attempts.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <string>
 
@@ -27,10 +30,13 @@ class TitleWriter final : public TurnHooks {
   void afterTurn(const History& history, const CancelToken& cancel) override;
 
  private:
+  // The one-shot call, on the session's follow-up thread.
+  void writeTitle(const std::vector<Content>& ask, const CancelToken& cancel);
+
   Session& session_;
   std::chrono::milliseconds timeout_;
-  bool titled_ = false;
-  int attempts_ = 0;
+  std::atomic<bool> titled_ = false;  // set by the follow-up
+  int attempts_ = 0;                  // the turn's thread only
 };
 
 }  // namespace lathe::engine

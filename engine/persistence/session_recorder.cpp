@@ -21,17 +21,35 @@ Part interruptedResponse(const FunctionCall& call) {
   return part;
 }
 
-// The first line of the person's first prompt, cut (on a character) to 80 bytes.
-std::string titleFrom(const std::string& text) {
-  size_t start = text.find_first_not_of(" \t\r\n");
-  if (start == std::string::npos) return "";
-  std::string line = text.substr(start, text.find('\n', start) - start);
-  if (line.size() > 80) {
-    size_t cut = 80;
-    while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) --cut;
-    line = line.substr(0, cut) + "…";
+// meta.json is written lazily; what it repeats of the record (the mode and the
+// title) is taken from the record, which a crash never leaves behind it.
+bool catchUpWithRecord(SessionMeta& meta, const std::vector<std::string>& shown) {
+  std::string mode = meta.mode, title = meta.title, firstPrompt;
+  bool modelTitled = false;
+  for (const std::string& line : shown) {
+    if (firstPrompt.empty()) {
+      if (auto text = userChunkText(line)) firstPrompt = promptTitle(*text);
+    }
+    const bool modeLine = line.find("\"current_mode_update\"") != std::string::npos;
+    const bool infoLine = line.find("\"session_info_update\"") != std::string::npos;
+    if (!modeLine && !infoLine) continue;
+    auto doc = json::parse(line);
+    const json::Value* update = doc && doc->IsObject() ? json::find(*doc, "update") : nullptr;
+    if (!update || !update->IsObject()) continue;
+    const std::string kind = json::getStr(*update, "sessionUpdate").value_or("");
+    if (kind == "current_mode_update") mode = json::getStr(*update, "currentModeId").value_or(mode);
+    if (kind == "session_info_update") {
+      if (auto named = json::getStr(*update, "title")) {
+        title = *named;
+        modelTitled = true;
+      }
+    }
   }
-  return line;
+  if (!modelTitled && title.empty()) title = firstPrompt;
+  const bool changed = mode != meta.mode || title != meta.title;
+  meta.mode = std::move(mode);
+  meta.title = std::move(title);
+  return changed;
 }
 
 }  // namespace
@@ -94,9 +112,11 @@ Result<SessionRecorder::Opened> SessionRecorder::open(const SessionStore& store,
   if (!history) return makeError(Errc::invalid_params, "session " + id + " is damaged (" + history.error().message + ")");
   auto file = store.openRecord(id, record->validBytes);
   if (!file) return file.error();
+  const bool stale = catchUpWithRecord(*meta, record->shown);
   Opened opened;
   opened.recorder = std::shared_ptr<SessionRecorder>(
       new SessionRecorder(store, *meta, std::move(lock).value(), std::move(file).value()));
+  opened.recorder->metaDirty_ = stale;
   // What was recorded; answers added for interrupted calls are recorded with the next turn.
   opened.recorder->recordedContents_ = contents;
   opened.recorder->recordedLastParts_ = lastParts;
@@ -117,7 +137,13 @@ void SessionRecorder::appendLocked(std::string line) {
 
 void SessionRecorder::writeMetaLocked() {
   if (closed_) return;
+  metaDirty_ = false;
   if (auto status = store_.writeMeta(meta_); !status) log(LogLevel::warn, status.error().message);
+}
+
+std::string SessionRecorder::title() const {
+  std::lock_guard lock(mutex_);
+  return meta_.title;
 }
 
 void SessionRecorder::flushChunkLocked() {
@@ -135,8 +161,8 @@ void SessionRecorder::onUpdate(const acp::SessionUpdate& update) {
   std::lock_guard lock(mutex_);
   if (auto* chunk = std::get_if<acp::MessageChunk>(&update)) {
     if (chunk->role == acp::MessageChunk::Role::user && meta_.title.empty()) {
-      meta_.title = titleFrom(chunk->text);
-      if (!meta_.title.empty()) writeMetaLocked();
+      meta_.title = promptTitle(chunk->text);
+      metaDirty_ = metaDirty_ || !meta_.title.empty();
     }
     if (chunk_ && chunk_->role == chunk->role) {
       chunk_->text += chunk->text;
@@ -148,7 +174,7 @@ void SessionRecorder::onUpdate(const acp::SessionUpdate& update) {
   }
   if (auto* info = std::get_if<acp::SessionInfoUpdate>(&update); info && info->title && *info->title != meta_.title) {
     meta_.title = *info->title;  // the model's title replaces the first line of the prompt
-    writeMetaLocked();
+    writeMetaLocked();            // once a session, after the answer (a follow-up): listed at once everywhere
   }
   flushChunkLocked();
   appendLocked("{\"u\":" + acp::sessionNotification(meta_.id, update).text + "}");
@@ -216,7 +242,7 @@ void SessionRecorder::setMode(const std::string& mode) {
   std::lock_guard lock(mutex_);
   if (mode == meta_.mode) return;
   meta_.mode = mode;
-  writeMetaLocked();
+  metaDirty_ = true;  // the record below carries it until meta.json is written
   flushChunkLocked();
   appendLocked("{\"u\":" + acp::sessionNotification(meta_.id, acp::CurrentModeUpdate{mode}).text + "}");
 }
@@ -240,6 +266,7 @@ void SessionRecorder::setWorkspace(std::string cwd, std::vector<std::string> add
 void SessionRecorder::close() {
   std::lock_guard lock(mutex_);
   flushChunkLocked();
+  if (metaDirty_) writeMetaLocked();
   closed_ = true;
   bytesWritten_ += record_.bytesWritten();
   // Nothing is written after this, so another process may open the session

@@ -3,7 +3,12 @@
 // available_commands_update) and the
 // history (what is new since the last record, or the whole of it when
 // History::revision() changed, e.g. after compression or a rollback). It also
-// keeps the session's metadata current. The history is recorded before each
+// keeps the session's metadata: meta.json is written when the session is
+// created or moved, when its model changes or the model names it, and
+// otherwise lazily, at close() (a mode change, the prompt's first line as the
+// title): what it repeats of the record (the mode, the title) is caught up
+// from the record when the session is opened or listed, so a crash loses
+// nothing. The history is recorded before each
 // model request and at the end of each turn, so a kill -9 loses at most the
 // request in flight. A recording that cannot be written is logged and the
 // session goes on. Thread-safe; the history is only read on the turn's thread.
@@ -52,6 +57,9 @@ class SessionRecorder final : public TurnHooks {
   // session open here).
   Result<std::vector<std::string>> shownSoFar();
 
+  // The title as it stands (meta.json may be behind).
+  std::string title() const;
+
   void setMode(const std::string& mode);
   void setModel(const std::string& model);
   // Where the session runs now (session/load may move it), and its MCP servers.
@@ -75,6 +83,7 @@ class SessionRecorder final : public TurnHooks {
   SessionMeta meta_;
   RecordFile record_;
   bool closed_ = false;
+  bool metaDirty_ = false;  // meta_ is ahead of meta.json
   uint64_t bytesWritten_ = 0;  // by records closed before
   bool warned_ = false;
   // The message being streamed, recorded whole when another update comes.

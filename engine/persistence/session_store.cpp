@@ -284,6 +284,46 @@ Result<RecordFile> SessionStore::openRecord(const std::string& id, uint64_t vali
   return RecordFile(fd);
 }
 
+std::string promptTitle(const std::string& text) {
+  size_t start = text.find_first_not_of(" \t\r\n");
+  if (start == std::string::npos) return "";
+  std::string line = text.substr(start, text.find('\n', start) - start);
+  if (line.size() > 80) {
+    size_t cut = 80;
+    while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) --cut;
+    line = line.substr(0, cut) + "…";
+  }
+  return line;
+}
+
+std::optional<std::string> userChunkText(std::string_view shownParams) {
+  if (shownParams.find("\"user_message_chunk\"") == std::string_view::npos) return std::nullopt;
+  auto doc = json::parse(shownParams);
+  const json::Value* update = doc && doc->IsObject() ? json::find(*doc, "update") : nullptr;
+  if (!update || !update->IsObject() || json::getStr(*update, "sessionUpdate") != "user_message_chunk") return std::nullopt;
+  const json::Value* content = json::find(*update, "content");
+  if (!content || !content->IsObject()) return std::nullopt;
+  return json::getStr(*content, "text");
+}
+
+namespace {
+
+// The title of a session whose meta.json has none yet: read from its record
+// up to the first prompt.
+std::string titleFromRecord(const std::string& recordPath) {
+  std::ifstream record(recordPath, std::ios::binary);
+  constexpr std::string_view kShown = "{\"u\":";
+  for (std::string line; std::getline(record, line);) {
+    if (!line.starts_with(kShown) || line.back() != '}') continue;
+    if (auto text = userChunkText(std::string_view(line).substr(kShown.size(), line.size() - kShown.size() - 1))) {
+      return promptTitle(*text);
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
 std::vector<SessionMeta> SessionStore::list() const {
   std::vector<SessionMeta> sessions;
   std::error_code ec;
@@ -294,7 +334,10 @@ std::vector<SessionMeta> SessionStore::list() const {
     // only sessions with a user message); it stays loadable by its id.
     if (!checkId(id) || !fs::exists(entry.path() / "meta.json")) continue;
     if (auto size = fs::file_size(entry.path() / "record.jsonl", ec); ec || size == 0) continue;
-    if (auto meta = readMeta(id)) sessions.push_back(std::move(meta).value());
+    auto meta = readMeta(id);
+    if (!meta) continue;
+    if (meta->title.empty()) meta->title = titleFromRecord((entry.path() / "record.jsonl").string());
+    sessions.push_back(std::move(meta).value());
   }
   std::sort(sessions.begin(), sessions.end(), [](const SessionMeta& a, const SessionMeta& b) {
     return a.updatedAt != b.updatedAt ? a.updatedAt > b.updatedAt : a.id < b.id;

@@ -98,7 +98,8 @@ class SessionStore {
   Result<RecordFile> openRecord(const std::string& id, uint64_t validBytes) const;
 
   // Every readable session with a non-empty record (it was shown something), newest
-  // first; damaged ones are skipped.
+  // first; damaged ones are skipped. A title meta.json does not have yet (it
+  // is written lazily) is the first line of the recorded first prompt.
   std::vector<SessionMeta> list() const;
 
  private:
@@ -106,5 +107,12 @@ class SessionStore {
 };
 
 std::string isoTime(int64_t secondsSinceEpoch, int milliseconds = -1);
+
+// A session's title until the model names it: the first line of the person's
+// first prompt, cut (on a character) to 80 bytes.
+std::string promptTitle(const std::string& text);
+
+// The text of a recorded user_message_chunk line (session/update params), if it is one.
+std::optional<std::string> userChunkText(std::string_view shownParams);
 
 }  // namespace lathe::engine::persist

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "engine/scheduler/call_state.h"
+#include "engine/scheduler/changed_region.h"
 #include "engine/scheduler/markdown_fence.h"
 #include "engine/scheduler/permission_options.h"
 #include "tools/core/wait_for_previous.h"
@@ -59,6 +60,7 @@ acp::ToolCallContent diffContent(tools::FileDiff diff) {
   content.path = std::move(diff.path);
   content.oldText = std::move(diff.oldText);
   content.newText = std::move(diff.newText);
+  narrowToChange(content.oldText, content.newText);  // a large file: the changed region only
   return content;
 }
 
@@ -77,8 +79,9 @@ int64_t firstChangedLine(const tools::FileDiff& diff) {
 }
 
 // What the person sees in a permission request for each confirmation type.
-// An edit's texts move into the request (megabytes, needed nowhere else
-// once shown); its path stays for the approval that follows.
+// An edit's texts move into the request (cut to the changed region when the
+// file is large; needed nowhere else once shown); its path stays for the
+// approval that follows.
 std::vector<acp::ToolCallContent> confirmationContent(tools::ConfirmationDetails& details) {
   if (auto* edit = std::get_if<tools::EditConfirmation>(&details)) {
     acp::ToolCallContent content;
@@ -86,6 +89,7 @@ std::vector<acp::ToolCallContent> confirmationContent(tools::ConfirmationDetails
     content.path = edit->diff.path;
     content.oldText = std::move(edit->diff.oldText);
     content.newText = std::move(edit->diff.newText);
+    narrowToChange(content.oldText, content.newText);  // a large file: the changed region only
     std::vector<acp::ToolCallContent> items;
     items.push_back(std::move(content));  // a braced list would copy it
     if (!edit->sensitive.empty()) items.push_back(textContent("Asked even when edits are allowed: " + edit->sensitive + "."));
@@ -144,6 +148,7 @@ class ToolScheduler::CallRun {
   Outcome finish(CallState final, const std::string& forModel, const std::string& forPerson = "") {
     machine_.advance(final);
     outcome_.response.response = responseJson("error", forModel);
+    shape();
     acp::ToolCallUpdate update = updateOf(machine_.state());
     update.content = std::vector<acp::ToolCallContent>{textContent(forPerson.empty() ? forModel : forPerson)};
     update.rawOutput = outcome_.response.response;
@@ -171,6 +176,7 @@ class ToolScheduler::CallRun {
   Outcome succeed(tools::ToolResult& result) {
     machine_.advance(CallState::success);
     outcome_.response.response = responseJson("output", modelText(result));
+    shape();
     acp::ToolCallUpdate done = updateOf(CallState::success);
     std::vector<acp::ToolCallContent> content;
     if (auto* diff = std::get_if<tools::FileDiff>(&result.returnDisplay)) {
@@ -191,6 +197,10 @@ class ToolScheduler::CallRun {
   }
 
  private:
+  // The response as the model will read it, before the person is shown it.
+  void shape() {
+    if (owner_.shaper_) owner_.shaper_(outcome_.response, owner_.roundSize_);
+  }
   Outcome sendSuccess(acp::ToolCallUpdate done) {
     done.rawOutput = outcome_.response.response;
     owner_.editor_.sendUpdate(owner_.sessionId_, acp::SessionUpdate(std::move(done)));  // a variant built from an lvalue would copy the diff
@@ -267,8 +277,10 @@ bool ToolScheduler::isReadOnlyCall(const FunctionCall& call) const {
   return tool && tool->isReadOnly();
 }
 
-std::vector<Part> ToolScheduler::run(const std::vector<FunctionCall>& calls, const CancelToken& cancel) {
+std::vector<Part> ToolScheduler::run(const std::vector<FunctionCall>& calls, const CancelToken& cancel,
+                                     size_t roundSize) {
   cancelledByPerson_ = false;
+  roundSize_ = std::max({roundSize, calls.size(), size_t{1}});
   std::vector<Outcome> outcomes(calls.size());
   size_t i = 0;
   while (i < calls.size()) {

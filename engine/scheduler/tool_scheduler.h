@@ -32,7 +32,9 @@ class ToolScheduler {
 
   // Returns the parts of the user content that answers the calls: one
   // functionResponse per call, in call order, plus any inline data parts.
-  std::vector<Part> run(const std::vector<FunctionCall>& calls, const CancelToken& cancel);
+  // roundSize: the responses of the model's round these calls are part of
+  // (0: just these calls), for the response shaper.
+  std::vector<Part> run(const std::vector<FunctionCall>& calls, const CancelToken& cancel, size_t roundSize = 0);
   // True when the last run() ended because the editor cancelled a permission
   // question: the turn ends as cancelled.
   bool cancelledByPerson() const { return cancelledByPerson_; }
@@ -46,6 +48,12 @@ class ToolScheduler {
   // it must be thread-safe. Set before the first run().
   using ContextSource = std::function<std::string(const std::vector<std::string>& paths)>;
   void setContextSource(ContextSource source) { contextSource_ = std::move(source); }
+  // Shapes each call's response (e.g. holds it to a budget) before its final
+  // update is sent: the editor is shown, and the record keeps, what the model
+  // reads. Called on worker threads, so it must be thread-safe. Set before
+  // the first run().
+  using ResponseShaper = std::function<void(FunctionResponse& response, size_t roundSize)>;
+  void setResponseShaper(ResponseShaper shaper) { shaper_ = std::move(shaper); }
   // Adds approvals granted after the session started (a workspace's
   // settings the person allowed at its first turn). Any thread.
   void grant(const SessionApprovals& more);
@@ -85,6 +93,8 @@ class ToolScheduler {
   std::atomic<uint64_t> nextId_{0};
   std::atomic<bool> cancelledByPerson_{false};
   ContextSource contextSource_;
+  ResponseShaper shaper_;
+  size_t roundSize_ = 1;  // of the run in progress
 };
 
 }  // namespace lathe::engine

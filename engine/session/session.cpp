@@ -122,6 +122,9 @@ Session::Session(std::string id, std::shared_ptr<const tools::Workspace> workspa
   context.model = std::make_shared<OneShotAdapter>(config.provider, [this] { return model(); });
   tools::registerBuiltinTools(registry_, context, config.shell);
   scheduler_.setContextSource([memory = memory_](const std::vector<std::string>& paths) { return memory->contextFor(paths); });
+  scheduler_.setResponseShaper([this](FunctionResponse& response, size_t roundSize) {
+    for (const auto& hook : hooks_) hook->onToolResponse(response, roundSize);
+  });
 }
 
 ProjectMemory::Loaded Session::refreshMemory(const CancelToken& cancel) {
@@ -209,7 +212,7 @@ std::vector<Part> Session::runCalls(const std::vector<FunctionCall>& calls, cons
     if (runs.back()) allowed.push_back(call);
     verdicts.push_back(std::move(verdict));
   }
-  std::vector<Part> ran = allowed.empty() ? std::vector<Part>{} : scheduler_.run(allowed, cancel);
+  std::vector<Part> ran = allowed.empty() ? std::vector<Part>{} : scheduler_.run(allowed, cancel, calls.size());
   // Every call is answered, in call order; the scheduler's extra parts (inline data) follow.
   std::vector<Part> parts;
   size_t next = 0;
@@ -306,7 +309,6 @@ Result<acp::StopReason> Session::runTurn(const std::vector<acp::ContentBlock>& b
     if (calls.empty()) return stopReasonFor(reply->finishReason);
 
     std::vector<Part> responses = runCalls(calls, cancel, stop);
-    for (const auto& hook : hooks_) hook->onToolResponses(responses);
     if (auto status = history_.appendResponses(std::move(responses)); !status) return status.error();
     if (stop) return stopWith(*stop);
     if (cancel.cancelled() || scheduler_.cancelledByPerson()) return acp::StopReason::cancelled;

@@ -17,6 +17,7 @@
 #include "engine/scheduler/tool_scheduler.h"
 #include "engine/session/editor_client.h"
 #include "engine/session/history.h"
+#include "engine/session/follow_up.h"
 #include "engine/session/observed_editor.h"
 #include "engine/session/turn_hooks.h"
 #include "protocol/acp/content.h"
@@ -50,8 +51,11 @@ class Session {
 
   void addHooks(std::shared_ptr<TurnHooks> hooks) { hooks_.push_back(std::move(hooks)); }
   // Shows the editor an update of this session, through the hooks like every
-  // other (for hooks that tell the person something; the turn's thread).
+  // other (for hooks that tell the person something; any thread).
   void sendUpdate(const acp::SessionUpdate& update) { editor_.sendUpdate(id_, update); }
+  // Runs work after the turn's answer, on a thread of its own, after earlier
+  // such work (see FollowUp). The work must not touch the history.
+  bool followUp(FollowUp::Work work) { return followUp_.post(std::move(work)); }
   const AgentConfig& config() const { return config_; }
   // The session's slash commands (engine/commands); any engine code may add
   // its own. The editor hears of changes once the registry is announced.
@@ -114,6 +118,8 @@ class Session {
   int retryNotices_ = 0;  // retry notice cards shown (turn's thread)
   ToolScheduler scheduler_;
   History history_;
+  // Gone before the members its work uses (editor, config, model).
+  FollowUp followUp_;
   // Last: its servers end (and their tools stop working) before anything else goes.
   tools::mcp::SessionServers mcp_;
 };

@@ -272,7 +272,7 @@ Result<std::shared_ptr<Session>> SessionManager::find(const std::string& session
   return it->second.session;
 }
 
-std::shared_ptr<persist::SessionRecorder> SessionManager::recorderOf(const std::string& sessionId) {
+std::shared_ptr<persist::SessionRecorder> SessionManager::recorderOf(const std::string& sessionId) const {
   std::lock_guard lock(mutex_);
   auto it = sessions_.find(sessionId);
   return it == sessions_.end() ? nullptr : it->second.recorder;

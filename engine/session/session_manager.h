@@ -109,7 +109,7 @@ class SessionManager {
                                                                      const std::vector<std::string>& directories);
   void reapRetired();  // joins retired turns that have ended; mutex_ held
   Result<std::shared_ptr<Session>> find(const std::string& sessionId);
-  std::shared_ptr<persist::SessionRecorder> recorderOf(const std::string& sessionId);
+  std::shared_ptr<persist::SessionRecorder> recorderOf(const std::string& sessionId) const;
   std::vector<acp::ConfigOption> optionsOf(const Session& session) const;
   static std::vector<tools::mcp::ServerConfig> mcpServersOf(const std::vector<acp::McpServer>& fromEditor,
                                                             const std::string& cwd, const AgentConfig& config);
@@ -133,7 +133,7 @@ class SessionManager {
   EditorClient& editor_;
   std::shared_ptr<ConsentStore> consent_;  // workspace consent, shared by the sessions
   persist::SessionStore store_;
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::map<std::string, Entry> sessions_;
   std::vector<Retired> retired_;
   bool shuttingDown_ = false;

@@ -106,6 +106,8 @@ Result<acp::ListSessionsResponse> SessionManager::listSessions(const acp::ListSe
       response.nextCursor = std::to_string(offset + page);
       break;
     }
+    // meta.json is written lazily: an open session's recorder knows its title as it stands.
+    if (auto recorder = recorderOf(meta.id)) meta.title = recorder->title();
     response.sessions.push_back(
         {meta.id, std::move(meta.cwd), std::move(meta.additionalDirectories), std::move(meta.title), meta.updatedAt});
   }

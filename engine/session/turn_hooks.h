@@ -1,8 +1,8 @@
 // Hook points of a prompt turn, called in this order on the turn's thread:
 // on the prompt before it enters the history (on-demand commands, per-prompt
 // state), before each model request (compression), on each streamed chunk
-// (content loops), on each function call before it runs (tool loops), on the
-// tool responses before they enter the history (output budgets), on a failed
+// (content loops), on each function call before it runs (tool loops), on each
+// tool response before it is shown and enters the history (output budgets), on a failed
 // model request (recovery), when the turn has ended (titles), and on every update the editor is shown
 // (persistence; the user's prompt is offered here as user_message_chunk too,
 // so a recording can replay it). A session calls its hooks in the order they
@@ -49,8 +49,10 @@ class TurnHooks {
   virtual std::optional<TurnStop> beforeModelRequest(History&, const CancelToken&) { return std::nullopt; }
   virtual std::optional<TurnStop> onChunk(const ModelChunk&) { return std::nullopt; }
   virtual CallVerdict onFunctionCall(const FunctionCall&) { return {}; }
-  // May shorten the responses (same parts, same order) before they are added.
-  virtual void onToolResponses(std::vector<Part>&) {}
+  // May shorten a call's response before the model reads it and the person
+  // is shown it; roundSize counts the responses of the model's round. Called
+  // on the call's worker thread: calls of a round may run at once.
+  virtual void onToolResponse(FunctionResponse&, size_t roundSize) { (void)roundSize; }
   // A model request failed (after the session undid what the turn added when
   // the model had not answered yet). A stop ends the turn with that reason
   // instead of the error, e.g. once the cause was removed from the history.

@@ -1,7 +1,10 @@
-// One blocking cpp-httplib request per attempt; the body is fed through the SSE
+// One blocking cpp-httplib request per attempt, on a kept-alive connection
+// borrowed from the shared pool; the body is fed through the SSE
 // parser (or kept whole); cancellation stops the client from the cancelling
 // thread. The retry loop asks the pure retry policy what to do.
 #include "protocol/http/http_client.h"
+
+#include "protocol/http/connection_pool.h"
 
 #include <httplib.h>
 
@@ -161,7 +164,7 @@ Status Client::withRetries(const Run& run, const CancelToken& cancel, const Retr
 
 namespace {
 
-// Sends one request; the receiver sees the status first, then body bytes.
+// How one request went.
 struct Exchange {
   int status = -1;
   std::string retryAfterHeader;
@@ -171,15 +174,14 @@ struct Exchange {
   Clock::time_point lastActivity = Clock::now();
 };
 
-Exchange send(const Endpoint& endpoint, const Client::Options& options, const std::string& path,
-              const std::string& body, const char* accept, const CancelToken& cancel,
-              const std::function<bool(Exchange&, std::string_view)>& onBytes) {
+// One request on a client; the receiver sees the status first, then body bytes.
+Exchange sendOn(httplib::Client& client, const Endpoint& endpoint, const Client::Options& options,
+                const std::string& path, const std::string& body, const char* accept, const CancelToken& cancel,
+                const std::function<bool(Exchange&, std::string_view)>& onBytes) {
   Exchange ex;
-  httplib::Client client(endpoint.origin);
   client.set_connection_timeout(options.connectTimeout);
   client.set_read_timeout(options.readTimeout);
   client.set_write_timeout(options.readTimeout);
-  client.set_keep_alive(false);
   httplib::Request req;
   req.method = "POST";
   req.path = endpoint.pathPrefix + path;
@@ -208,6 +210,28 @@ Exchange send(const Endpoint& endpoint, const Client::Options& options, const st
   ex.ok = !cancel.cancelled() && client.send(req, res, ex.error);
   std::lock_guard lock(stopSwitch->mutex);
   stopSwitch->client = nullptr;
+  return ex;
+}
+
+// Sends one request on a kept-alive connection of the shared pool. A server
+// may close an idle connection just as it is reused: a reused connection
+// that fails before any answer is replaced by a new one at once, without
+// counting as an attempt; a new connection's failure is the attempt's.
+Exchange send(const Endpoint& endpoint, const Client::Options& options, const std::string& path,
+              const std::string& body, const char* accept, const CancelToken& cancel,
+              const std::function<bool(Exchange&, std::string_view)>& onBytes) {
+  ConnectionPool& pool = ConnectionPool::shared();
+  ConnectionPool::Borrowed borrowed = pool.borrow(endpoint.origin);
+  Exchange ex = sendOn(*borrowed.client, endpoint, options, path, body, accept, cancel, onBytes);
+  const bool stale = !ex.ok && ex.status < 0 && borrowed.reused && !cancel.cancelled() &&
+                     (ex.error == httplib::Error::Read || ex.error == httplib::Error::Write ||
+                      ex.error == httplib::Error::Connection);
+  if (stale) {
+    borrowed = {ConnectionPool::newClient(endpoint.origin), false};
+    ex = sendOn(*borrowed.client, endpoint, options, path, body, accept, cancel, onBytes);
+  }
+  // Only a connection whose exchange ended cleanly is known to be reusable.
+  if (ex.ok && !cancel.cancelled()) pool.giveBack(endpoint.origin, std::move(borrowed.client));
   return ex;
 }
 

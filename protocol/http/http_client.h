@@ -2,6 +2,7 @@
 // server-sent-event stream or one whole answer, retry transient failures
 // (429, 5xx, a broken or empty answer before anything was delivered) as the
 // retry policy decides, and stop at once when the cancel token fires.
+// Connections are kept alive and shared through ConnectionPool::shared().
 // Blocking: call it on a worker thread; several calls may run at once.
 #pragma once
 

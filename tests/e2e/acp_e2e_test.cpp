@@ -35,11 +35,11 @@ TEST_CASE("e2e: a read_file turn streams tool updates and text, and the model se
   CHECK(turn.stopReason == "end_turn");
 
   // The sequence: tool_call, in_progress, completed, then the answer's chunks
-  // (usage updates may come anywhere), then the session's title.
+  // (usage updates may come anywhere); the session's title follows the answer.
   std::vector<std::string> expected{"tool_call", "tool_call_update", "tool_call_update",
-                                    "agent_message_chunk", "agent_message_chunk", "agent_message_chunk",
-                                    "session_info_update"};
+                                    "agent_message_chunk", "agent_message_chunk", "agent_message_chunk"};
   CHECK(kindsWithoutUsage(turn.updates) == expected);
+  CHECK(waitForTitle(client, sid));
   for (const auto& u : turn.updates) CHECK(sessionOf(u) == sid);
 
   auto calls = ofKind(turn.updates, "tool_call");
@@ -112,10 +112,10 @@ TEST_CASE("e2e: model thoughts become agent_thought_chunk updates", "[e2e]") {
   REQUIRE_FALSE(turn.error);
   CHECK(turn.stopReason == "end_turn");
 
-  // The session's title follows its first exchange.
-  std::vector<std::string> expected{"agent_thought_chunk", "agent_thought_chunk", "agent_message_chunk",
-                                    "session_info_update"};
+  // The session's title follows the answer to its first prompt.
+  std::vector<std::string> expected{"agent_thought_chunk", "agent_thought_chunk", "agent_message_chunk"};
   CHECK(kindsWithoutUsage(turn.updates) == expected);
+  CHECK(waitForTitle(client, sid));
   CHECK(joinedText(turn.updates, "agent_thought_chunk") == "Pondering the question. Still pondering.");
   CHECK(joinedText(turn.updates, "agent_message_chunk") == "Forty-two.");
 
@@ -213,6 +213,8 @@ TEST_CASE("e2e: two sessions with different workspaces run prompts at the same t
   REQUIRE(responseB);
   CHECK(stopReasonOf(responseA) == "end_turn");
   CHECK(stopReasonOf(responseB) == "end_turn");
+  REQUIRE(waitForTitle(client, sidA));  // each title follows its session's answer
+  REQUIRE(waitForTitle(client, sidB));
 
   struct Expect {
     std::string sid;
@@ -584,9 +586,10 @@ TEST_CASE("e2e: the session gets a title after its first exchange, valid against
   PromptOutcome turn = client.prompt(sid, "Fix the parser crash");
   INFO("lathe stderr:\n" << agent->stderrText());
   REQUIRE_FALSE(turn.error);
-  auto infos = ofKind(turn.updates, "session_info_update");
-  REQUIRE(infos.size() == 1);
-  CHECK(json::getStr(*updateOf(infos[0]), "title") == "Fake session title");
+  CHECK(ofKind(turn.updates, "session_info_update").empty());  // the answer comes first
+  Message info = waitForTitle(client, sid);
+  REQUIRE(info);
+  CHECK(field(info, "title") == "Fake session title");
   REQUIRE(fake->titleRequests().size() == 1);
   CHECK(fake->titleRequests()[0].body.find("Fix the parser crash") != std::string::npos);
   checkAgainstSchema(client);

@@ -137,6 +137,18 @@ inline std::string joinedText(const std::vector<Message>& updates, const std::st
   return text;
 }
 
+// The session's session_info_update (its title), which follows the answer
+// to its first prompt; null after the guard.
+inline Message waitForTitle(AcpTestClient& client, const std::string& sessionId,
+                            std::chrono::milliseconds guard = std::chrono::seconds(10)) {
+  return client.waitFor([&](const json::Value& m) {
+    const json::Value* params = member(m, "params");
+    const json::Value* update = params ? member(*params, "update") : nullptr;
+    return update && json::getStr(*params, "sessionId").value_or("") == sessionId &&
+           json::getStr(*update, "sessionUpdate").value_or("") == "session_info_update";
+  }, guard);
+}
+
 // The requests of one method the agent sent the editor, in order.
 inline std::vector<Message> requestsOf(const AcpTestClient& client, const std::string& method) {
   std::vector<Message> out;

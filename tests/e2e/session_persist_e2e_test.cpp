@@ -73,6 +73,7 @@ KilledSession recordAndKill(const TempDir& ws, const TempDir& state, FakeGeminiS
   killed.firstTurn = client.prompt(killed.sid, "What does notes.txt say?");
   INFO("lathe stderr:\n" << agent->stderrText());
   REQUIRE(killed.firstTurn.stopReason == "end_turn");
+  REQUIRE(waitForTitle(client, killed.sid));  // it follows the answer
   client.request("session/prompt", promptParams(killed.sid, "And the second line?"));
   REQUIRE(fake.waitForRequests(3, 10s));
   agent->kill(9);

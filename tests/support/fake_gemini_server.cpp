@@ -224,8 +224,19 @@ Status FakeGeminiServer::start(int port) {
     std::lock_guard lock(mutex_);
     stopping_ = false;
   }
-  server_ = std::make_unique<httplib::Server>();
+  tls_ = !options_.tlsCertFile.empty();
+  if (tls_) {
+    server_ = std::make_unique<httplib::SSLServer>(options_.tlsCertFile.c_str(), options_.tlsKeyFile.c_str());
+    if (!server_->is_valid()) {
+      server_.reset();
+      return makeError(Errc::io, "fake Gemini server: cannot use " + options_.tlsCertFile + " and " + options_.tlsKeyFile);
+    }
+  } else {
+    server_ = std::make_unique<httplib::Server>();
+  }
   server_->set_keep_alive_timeout(1);
+  server_->set_keep_alive_max_count(1000);  // a client may keep one connection for a whole test
+  server_->set_tcp_nodelay(true);           // as real API servers do: no Nagle delay on kept-alive connections
   server_->set_read_timeout(30);
   server_->Post(R"(/(v1beta|v1|v1alpha)/models/([^/:]+):(\w+))",
                 [this](const httplib::Request& req, httplib::Response& res) {
@@ -274,7 +285,9 @@ void FakeGeminiServer::stop() {
   server_.reset();
 }
 
-std::string FakeGeminiServer::baseUrl() const { return "http://127.0.0.1:" + std::to_string(port_); }
+std::string FakeGeminiServer::baseUrl() const {
+  return (tls_ ? "https://127.0.0.1:" : "http://127.0.0.1:") + std::to_string(port_);
+}
 
 void FakeGeminiServer::push(ScriptedReply reply) {
   std::lock_guard lock(mutex_);
@@ -406,6 +419,14 @@ std::vector<RecordedRequest> FakeGeminiServer::titleRequests() const {
   return titleRequests_;
 }
 
+void FakeGeminiServer::releaseTitles() {
+  {
+    std::lock_guard lock(mutex_);
+    titlesReleased_ = true;
+  }
+  changed_.notify_all();
+}
+
 void FakeGeminiServer::handle(Exchange& exchange) {
   const httplib::Request& req = exchange.req;
   RecordedRequest record;
@@ -416,14 +437,18 @@ void FakeGeminiServer::handle(Exchange& exchange) {
   for (const auto& [key, value] : req.headers) record.headers.emplace_back(key, value);
   record.body = req.body;
   record.receivedAt = std::chrono::steady_clock::now();
+  record.remotePort = req.remote_port;
 
-  bool requireKey, checkHistory;
+  bool requireKey, checkHistory, holdTitles;
+  std::chrono::milliseconds titleDelay;
   std::string titleReply;
   {
     std::lock_guard lock(mutex_);
     requireKey = options_.requireApiKey;
     checkHistory = options_.checkHistory;
     titleReply = options_.titleReply;
+    holdTitles = options_.holdTitles;
+    titleDelay = options_.titleDelay;
   }
   if (!titleReply.empty() && exchange.action == "generateContent" && isTitleRequest(req.body)) {
     {
@@ -431,6 +456,12 @@ void FakeGeminiServer::handle(Exchange& exchange) {
       titleRequests_.push_back(std::move(record));
     }
     changed_.notify_all();
+    if (holdTitles || titleDelay.count() > 0) {
+      std::unique_lock lock(mutex_);
+      auto released = [&] { return (!holdTitles || titlesReleased_) || stopping_; };
+      if (titleDelay.count() > 0) changed_.wait_for(lock, titleDelay, [&] { return stopping_; });
+      changed_.wait(lock, released);
+    }
     serveReply(exchange, ScriptedReply::text(titleReply));
     return;
   }

@@ -36,6 +36,7 @@ struct RecordedRequest {
   std::string body;
   std::vector<std::string> violations;  // what this request broke, if anything
   std::chrono::steady_clock::time_point receivedAt;
+  int remotePort = 0;  // the client's port: one per connection
 
   // Case-insensitive header lookup.
   std::optional<std::string> header(std::string_view name) const;
@@ -58,6 +59,13 @@ struct FakeGeminiOptions {
   // get this text at once, outside the script and the recorded requests, so
   // scripts need not know about them; empty: served like any other request.
   std::string titleReply = "Fake session title";
+  // Title calls wait for releaseTitles() before they are answered.
+  bool holdTitles = false;
+  // Title calls are answered after this long (a model's round trip, for benchmarks).
+  std::chrono::milliseconds titleDelay{0};
+  // Serves HTTPS with this certificate and key (PEM files) instead of HTTP.
+  std::string tlsCertFile;
+  std::string tlsKeyFile;
 };
 
 // Whether a request body is Lathe's session title call.
@@ -75,7 +83,7 @@ class FakeGeminiServer {
   // Wakes paused and hanging streams, stops listening, joins the threads.
   void stop();
   int port() const { return port_; }
-  std::string baseUrl() const;  // http://127.0.0.1:PORT
+  std::string baseUrl() const;  // http://127.0.0.1:PORT (https:// with TLS)
 
   // The script: replies are consumed in order by generate calls.
   void push(ScriptedReply reply);
@@ -90,6 +98,8 @@ class FakeGeminiServer {
   std::vector<std::string> violations() const;
   // The title calls answered with titleReply.
   std::vector<RecordedRequest> titleRequests() const;
+  // Lets held title calls (holdTitles) be answered.
+  void releaseTitles();
   bool waitForRequests(size_t count, std::chrono::milliseconds timeout) const;
   // Streams the client abandoned (disconnected) before they ended.
   size_t abandonedStreams() const;
@@ -119,6 +129,8 @@ class FakeGeminiServer {
   std::vector<std::string> violations_;
   size_t abandoned_ = 0;
   bool stopping_ = false;
+  bool titlesReleased_ = false;
+  bool tls_ = false;
 };
 
 }  // namespace lathe::testing

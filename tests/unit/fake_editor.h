@@ -2,6 +2,8 @@
 // asks, answers asks with a scripted function (default: reject).
 #pragma once
 
+#include <chrono>
+#include <condition_variable>
 #include <functional>
 #include <mutex>
 #include <vector>
@@ -17,6 +19,7 @@ class FakeEditor final : public engine::EditorClient {
   std::vector<acp::RequestPermissionRequest> asked;
   std::vector<acp::SessionUpdate> updates;
   std::mutex mutex;
+  std::condition_variable changed;
 
   static Result<acp::RequestPermissionResponse> select(const std::string& optionId) {
     acp::RequestPermissionResponse r;
@@ -26,8 +29,11 @@ class FakeEditor final : public engine::EditorClient {
   }
 
   void sendUpdate(const std::string&, const acp::SessionUpdate& u) override {
-    std::lock_guard lock(mutex);
-    updates.push_back(u);
+    {
+      std::lock_guard lock(mutex);
+      updates.push_back(u);
+    }
+    changed.notify_all();
   }
   Result<acp::RequestPermissionResponse> requestPermission(const acp::RequestPermissionRequest& r,
                                                            const CancelToken&) override {
@@ -53,6 +59,22 @@ class FakeEditor final : public engine::EditorClient {
       if (auto* t = std::get_if<T>(&u)) out.push_back(*t);
     }
     return out;
+  }
+
+  // Waits (up to the guard) until `count` updates of kind T came, e.g. a
+  // session title that follows the answer; all of them so far.
+  template <class T>
+  std::vector<T> waitFor(size_t count, std::chrono::milliseconds guard = std::chrono::seconds(10)) {
+    auto has = [&] {
+      size_t n = 0;
+      for (auto& u : updates) n += std::holds_alternative<T>(u);
+      return n >= count;
+    };
+    {
+      std::unique_lock lock(mutex);
+      changed.wait_for(lock, guard, has);
+    }
+    return all<T>();
   }
 };
 

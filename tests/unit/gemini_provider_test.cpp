@@ -46,6 +46,7 @@ struct SeenRequest {
   std::string apiKey;
   std::string contentType;
   std::string body;
+  int remotePort = 0;  // one per connection
 };
 
 // A local HTTP server that records what it is asked.
@@ -60,7 +61,7 @@ class LocalServer {
       {
         std::lock_guard lock(mutex_);
         seen_.push_back({req.path, req.get_param_value("alt"), req.get_header_value("x-goog-api-key"),
-                         req.get_header_value("Content-Type"), req.body});
+                         req.get_header_value("Content-Type"), req.body, req.remote_port});
         n = static_cast<int>(seen_.size());
       }
       handler_(n, req, res);
@@ -82,6 +83,8 @@ class LocalServer {
     return seen_;
   }
   size_t count() { return seen().size(); }
+  // Settings for connections made from now on.
+  httplib::Server& raw() { return server_; }
 
   Gate gate;
 
@@ -640,4 +643,55 @@ TEST_CASE("provider: an already cancelled token sends nothing", "[gemini_provide
   REQUIRE_FALSE(reply.ok());
   CHECK(reply.error().code == Errc::cancelled);
   CHECK(server.count() == 0);
+}
+
+TEST_CASE("provider: sequential requests share one kept-alive connection", "[gemini_provider][keepalive]") {
+  LocalServer server([](int, const httplib::Request&, httplib::Response& res) {
+    res.set_content(sse({finalChunk("ok")}), "text/event-stream");
+  });
+  auto log = std::make_shared<SleepLog>();
+  GeminiProvider provider(options(server.url(), log));
+  for (int i = 0; i < 3; ++i) REQUIRE(provider.stream(request(), nullptr, CancelToken()).ok());
+  auto seen = server.seen();
+  REQUIRE(seen.size() == 3);
+  CHECK(seen[1].remotePort == seen[0].remotePort);
+  CHECK(seen[2].remotePort == seen[0].remotePort);
+  CHECK(log->get().empty());
+}
+
+TEST_CASE("provider: a kept-alive connection the server closed is replaced at once, not retried later",
+          "[gemini_provider][keepalive]") {
+  LocalServer server([](int, const httplib::Request&, httplib::Response& res) {
+    res.set_content(sse({finalChunk("ok")}), "text/event-stream");
+  });
+  server.raw().set_keep_alive_timeout(0);  // closes each connection after its answer, without saying so
+  auto log = std::make_shared<SleepLog>();
+  GeminiProvider provider(options(server.url(), log));
+  for (int i = 0; i < 3; ++i) {
+    auto reply = provider.stream(request(), nullptr, CancelToken());
+    INFO(i << ": " << (reply.ok() ? std::string("ok") : reply.error().message));
+    REQUIRE(reply.ok());
+  }
+  CHECK(server.count() == 3);
+  CHECK(log->get().empty());  // no backoff: nothing counted as a failed attempt
+}
+
+TEST_CASE("provider: a cancelled request's connection is not reused", "[gemini_provider][keepalive]") {
+  LocalServer server([](int n, const httplib::Request&, httplib::Response& res) {
+    if (n == 1) {
+      streamPieces(res, {sse({textChunk("first")}), sse({finalChunk("never")})}, 1500ms);
+    } else {
+      res.set_content(sse({finalChunk("ok")}), "text/event-stream");
+    }
+  });
+  auto log = std::make_shared<SleepLog>();
+  GeminiProvider provider(options(server.url(), log));
+  CancelToken cancel = CancelToken::create();
+  auto reply = provider.stream(request(), [&](const ModelChunk&) { cancel.cancel(); }, cancel);
+  REQUIRE_FALSE(reply.ok());
+  CHECK(reply.error().code == Errc::cancelled);
+  REQUIRE(provider.stream(request(), nullptr, CancelToken()).ok());
+  auto seen = server.seen();
+  REQUIRE(seen.size() == 2);
+  CHECK(seen[1].remotePort != seen[0].remotePort);
 }

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <thread>
 
+#include "engine/scheduler/changed_region.h"
 #include "engine/scheduler/tool_scheduler.h"
 #include "fake_editor.h"
 
@@ -400,4 +401,45 @@ TEST_CASE("wait_for_previous: a read-only call that sets it starts after the cal
   CHECK(order[4] == "start Fake: /w/c");
   CHECK(order[2] == "done");
   CHECK(order[3] == "done");
+}
+
+TEST_CASE("a large edit's diff is cut to the changed region with whole lines of context", "[scheduler][diff]") {
+  std::string before;
+  for (int i = 0; i < 100'000; ++i) before += "line " + std::to_string(i) + "\n";
+  std::string after = before;
+  after.replace(after.find("line 50000\n"), 11, "line fifty thousand\nand one more\n");
+  std::optional<std::string> oldText = before;
+  std::string newText = after;
+  const int64_t line = engine::narrowToChange(oldText, newText);
+  CHECK(line == 50001 - engine::kRegionContextLines);
+  REQUIRE(oldText);
+  CHECK(oldText->rfind("line " + std::to_string(50000 - engine::kRegionContextLines) + "\n", 0) == 0);
+  CHECK(newText.rfind("line " + std::to_string(50000 - engine::kRegionContextLines) + "\n", 0) == 0);
+  CHECK(oldText->find("line 50000\n") != std::string::npos);
+  CHECK(newText.find("line fifty thousand\nand one more\n") != std::string::npos);
+  const std::string lastContext = "line " + std::to_string(50000 + engine::kRegionContextLines) + "\n";
+  CHECK(oldText->ends_with(lastContext));
+  CHECK(newText.ends_with(lastContext));
+  CHECK(oldText->size() < 1000);
+
+  // Small diffs, and new files, stay whole.
+  std::optional<std::string> smallOld = std::string("a\nb\n");
+  std::string smallNew = "a\nc\n";
+  CHECK(engine::narrowToChange(smallOld, smallNew) == 1);
+  CHECK(*smallOld == "a\nb\n");
+  std::optional<std::string> none;
+  std::string created = before;
+  engine::narrowToChange(none, created);
+  CHECK(created == before);
+
+  // A change at the very start and at the very end.
+  std::optional<std::string> head = before;
+  std::string headNew = "first\n" + before;
+  CHECK(engine::narrowToChange(head, headNew) == 1);
+  CHECK(headNew.rfind("first\nline 0\n", 0) == 0);
+  std::optional<std::string> tail = before;
+  std::string tailNew = before + "last\n";
+  engine::narrowToChange(tail, tailNew);
+  CHECK(tailNew.ends_with("line 99999\nlast\n"));
+  CHECK(tail->ends_with("line 99999\n"));
 }

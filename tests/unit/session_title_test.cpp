@@ -15,13 +15,13 @@ TEST_CASE("a title is written once, after the first exchange, and sent as sessio
   f.server.push(textReply("Sure, let us look at the parser."));
   f.server.push(textReply("Done."));
   REQUIRE(f.prompt("Help me fix the parser crash on empty input").ok());
+  auto updates = f.editor.waitFor<acp::SessionInfoUpdate>(1);  // it follows the answer
   auto titles = f.server.titleRequests();
   REQUIRE(titles.size() == 1);
   CHECK(titles[0].action == "generateContent");
   CHECK(titles[0].body.find("User: Help me fix the parser crash on empty input") != std::string::npos);
   CHECK(titles[0].body.find("Assistant: Sure, let us look at the parser.") != std::string::npos);
   CHECK(titles[0].body.find("functionDeclarations") == std::string::npos);
-  auto updates = f.editor.all<acp::SessionInfoUpdate>();
   REQUIRE(updates.size() == 1);
   CHECK(updates[0].title == "Fake session title");
   // The wire form, as the schema wants it.
@@ -47,9 +47,10 @@ TEST_CASE("a title call that hangs is given up on in time, and the turn still en
   f.server.push(ScriptedReply::text("Greeting the agent"));
   REQUIRE(f.prompt("hi").value() == acp::StopReason::end_turn);
   CHECK(f.editor.all<acp::SessionInfoUpdate>().empty());
-  // The next turn tries again.
+  // The next turn tries again (once the hanging call was given up on).
+  REQUIRE(f.server.waitForRequests(2, std::chrono::seconds(10)));
   REQUIRE(f.prompt("hi again").value() == acp::StopReason::end_turn);
-  auto updates = f.editor.all<acp::SessionInfoUpdate>();
+  auto updates = f.editor.waitFor<acp::SessionInfoUpdate>(1);
   REQUIRE(updates.size() == 1);
   CHECK(updates[0].title == "Greeting the agent");
 }

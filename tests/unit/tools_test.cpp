@@ -6,6 +6,7 @@
 
 #include "tools/builtin/builtin_tools.h"
 #include "tools/core/registry.h"
+#include "tools/core/schema_validator.h"
 #include "tools/core/wait_for_previous.h"
 #include "tools/core/workspace.h"
 #include "tests/support/temp_dir.h"
@@ -308,4 +309,23 @@ TEST_CASE("wait_for_previous is declared for every tool, accepted by every tool 
   CHECK(waitsForPrevious(std::string(R"({"wait_for_previous": true})")));
   CHECK_FALSE(waitsForPrevious(std::string(R"({"wait_for_previous": false})")));
   CHECK_FALSE(waitsForPrevious(std::string("not json wait_for_previous")));
+}
+
+TEST_CASE("tools with the same schema share one compiled validator", "[tools][schema]") {
+  const std::string schema = R"({"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]})";
+  auto first = tools::SchemaValidator::shared(schema);
+  auto second = tools::SchemaValidator::shared(schema);
+  CHECK(first.get() == second.get());
+  auto other = tools::SchemaValidator::shared(R"({"type":"object"})");
+  CHECK(other.get() != first.get());
+  auto params = json::parse(R"({"n":"x"})");
+  REQUIRE(params);
+  auto problem = second->validate(*params);
+  REQUIRE(problem);
+  CHECK_THAT(*problem, Catch::Contains("params.n"));
+  // Once nobody holds it, a schema is compiled anew, and still works.
+  first.reset();
+  second.reset();
+  auto again = tools::SchemaValidator::shared(schema);
+  CHECK(again->validate(*json::parse(R"({"n":1})")) == std::nullopt);
 }

@@ -4,6 +4,9 @@
 #include <rapidjson/pointer.h>
 #include <rapidjson/schema.h>
 
+#include <mutex>
+#include <unordered_map>
+
 namespace lathe::tools {
 namespace {
 
@@ -45,6 +48,19 @@ SchemaValidator::SchemaValidator(const std::string& schemaJson) : impl_(std::mak
 }
 
 SchemaValidator::~SchemaValidator() = default;
+
+std::shared_ptr<const SchemaValidator> SchemaValidator::shared(const std::string& schemaJson) {
+  static std::mutex mutex;
+  static auto* compiled = new std::unordered_map<std::string, std::weak_ptr<const SchemaValidator>>;  // never freed: tools may outlive statics
+  std::lock_guard lock(mutex);
+  std::weak_ptr<const SchemaValidator>& slot = (*compiled)[schemaJson];
+  if (auto existing = slot.lock()) return existing;
+  // Schemas nobody holds any more (an MCP server's tools after it went) are forgotten as new ones come.
+  std::erase_if(*compiled, [&](const auto& entry) { return entry.second.expired() && &entry.second != &slot; });
+  auto made = std::make_shared<const SchemaValidator>(schemaJson);
+  slot = made;
+  return made;
+}
 
 std::optional<std::string> SchemaValidator::validate(const json::Value& params) const {
   rapidjson::SchemaValidator validator(*impl_->schema);

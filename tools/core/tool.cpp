@@ -58,7 +58,7 @@ ToolResult ToolResult::failure(ErrorType type, std::string message) {
   return result;
 }
 
-Tool::Tool(ToolInfo info) : info_(std::move(info)), validator_(std::make_unique<SchemaValidator>(info_.parametersSchema)) {}
+Tool::Tool(ToolInfo info) : info_(std::move(info)), validator_(SchemaValidator::shared(info_.parametersSchema)) {}
 
 Tool::~Tool() = default;
 

@@ -188,7 +188,7 @@ class Tool {
 
  private:
   ToolInfo info_;
-  std::unique_ptr<SchemaValidator> validator_;
+  std::shared_ptr<const SchemaValidator> validator_;  // shared with every tool of the same schema
 };
 
 }  // namespace lathe::tools

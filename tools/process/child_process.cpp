@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "tools/process/process_tree.h"
+#include "tools/process/subreaper.h"
 
 namespace lathe::tools::process {
 namespace {
@@ -142,7 +143,12 @@ Result<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const ProcessSpec& spe
   std::vector<char*> argp = pointers(args);
   std::vector<char*> envp = pointers(env);
   pid_t pid = -1;
-  int rc = ::posix_spawnp(&pid, argp[0], &actions, &attr, argp.data(), envp.data());
+  int rc;
+  {
+    auto own = OwnChildren::lock();  // registered before the subreaper could take it for an orphan
+    rc = ::posix_spawnp(&pid, argp[0], &actions, &attr, argp.data(), envp.data());
+    if (rc == 0) OwnChildren::add(pid);
+  }
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
   pipes.closeChildEnds();
@@ -183,6 +189,7 @@ void ChildProcess::reap(bool block) {
   } while (r < 0 && errno == EINTR);
   if (r == 0) return;
   reaped_ = true;
+  OwnChildren::forget(pid_);
   closeFd(pidFd_);
   if (r < 0) return;  // ECHILD: someone else reaped it; the status is unknown
   if (WIFEXITED(status)) exit_.exitCode = WEXITSTATUS(status);
