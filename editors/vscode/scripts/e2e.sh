@@ -44,6 +44,10 @@ IFS=: read -ra dirs <<<"$PATH"
 for dir in "${dirs[@]}"; do
   [ -n "$dir" ] && [ ! -e "$dir/lathe" ] && clean_path="${clean_path:+$clean_path:}$dir"
 done
+for tool in node curl sh rg; do
+  PATH="$clean_path" command -v "$tool" >/dev/null || {
+    echo "e2e.sh: $(command -v lathe) shares a folder with $tool; the run needs $tool and no lathe on PATH" >&2; exit 1; }
+done
 export PATH="$clean_path"
 "$CS" "${CSARGS[@]}" --disable-telemetry --disable-update-check --disable-workspace-trust \
   --disable-getting-started-override "$WS" >"$OUT/code-server.log" 2>&1 </dev/null &
