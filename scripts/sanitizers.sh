@@ -21,9 +21,11 @@ start=$(date +%s)
 
 # Third-party suppressions only (scripts/ubsan.supp, scripts/tsan.supp); leaks
 # count as failures. The lathe binary spawned by the
-# end-to-end tests inherits these.
-export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:detect_stack_use_after_return=0"
-export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:suppressions=$ROOT/scripts/ubsan.supp"
+# end-to-end tests inherits these. A report exits with 86, not the default 1,
+# so a test expecting lathe to fail with 1 (doctor, bad arguments) cannot take
+# a sanitizer report, or a leak at exit, for that failure.
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:detect_stack_use_after_return=0:exitcode=86"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:exitcode=86:suppressions=$ROOT/scripts/ubsan.supp"
 export ASAN_SYMBOLIZER_PATH="${ASAN_SYMBOLIZER_PATH:-$(command -v llvm-symbolizer-16 || command -v llvm-symbolizer || true)}"
 export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$ROOT/scripts/tsan.supp"
 if [ -n "$ASAN_SYMBOLIZER_PATH" ]; then TSAN_OPTIONS="$TSAN_OPTIONS:external_symbolizer_path=$ASAN_SYMBOLIZER_PATH"; fi

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # End to end in a real VS Code: code-server 4.100.3 on 127.0.0.1 with the
-# packaged .vsix, driven by playwright-core in Debian's Chromium, against the
-# real lathe binary replaying a recorded model. Screenshots go to $OUT.
-# Usage: e2e.sh LATHE_BIN VSIX   (prints "N passed, N failed")
+# platform .vsix installed, driven by playwright-core in Debian's Chromium. The
+# extension runs the lathe binary the .vsix carries, as it does for a person
+# who installed it: "lathe.path" is empty and no lathe is on PATH. The binary
+# replays a recorded model. Screenshots go to $OUT.
+# Usage: e2e.sh VSIX   (a platform package; prints "N passed, N failed")
 set -euo pipefail
-LATHE_BIN="$(realpath "$1")"; VSIX="$(realpath "$2")"
+VSIX="$(realpath "$1")"
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
 CS="$ROOT/.deps/code-server-4.100.3/node_modules/.bin/code-server"
@@ -18,18 +20,35 @@ seq 1 60 | sed 's/^/far line /' > "$WS/far.txt"
 echo 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==' | base64 -d > "$WS/dot.png"
 node "$HERE/test/e2e/recording.mjs" "$WS" > "$OUT/model.jsonl"
 node -e '
-const [ud, bin, rec] = process.argv.slice(1);
+const [ud, rec] = process.argv.slice(1);
 require("fs").writeFileSync(ud + "/User/settings.json", JSON.stringify({
   "workbench.startupEditor": "none", "security.workspace.trust.enabled": false,
   "telemetry.telemetryLevel": "off", "update.mode": "none", "extensions.autoCheckUpdates": false,
   "extensions.autoUpdate": false, "workbench.enableExperiments": false, "workbench.tips.enabled": false,
   "files.autoSave": "off", "git.enabled": false, "git.openRepositoryInParentFolders": "never", "editor.codeLens": true, "editor.minimap.enabled": false,
-  "lathe.path": bin, "lathe.args": ["--fake-responses", rec], "lathe.traceProtocol": true }, null, 1));
-' "$OUT/ud" "$LATHE_BIN" "$OUT/model.jsonl"
+  "lathe.args": ["--fake-responses", rec], "lathe.traceProtocol": true }, null, 1));
+' "$OUT/ud" "$OUT/model.jsonl"
 PORT="$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"
 printf 'bind-addr: 127.0.0.1:%s\nauth: none\ncert: false\n' "$PORT" > "$OUT/cs.yaml"
 CSARGS=(--config "$OUT/cs.yaml" --user-data-dir "$OUT/ud" --extensions-dir "$OUT/ext")
 "$CS" "${CSARGS[@]}" --install-extension "$VSIX" >"$OUT/install.log" 2>&1 </dev/null
+bundled=("$OUT"/ext/*/bin/lathe)
+if [ ! -f "${bundled[0]}" ]; then
+  cat "$OUT/install.log" >&2
+  echo "e2e.sh: no bin/lathe installed from $VSIX (a platform package: package.sh --binary)" >&2; exit 1
+fi
+export LATHE_E2E_BUNDLED="${bundled[0]}"
+# VS Code and the extension see a PATH without any lathe on it.
+clean_path=""
+IFS=: read -ra dirs <<<"$PATH"
+for dir in "${dirs[@]}"; do
+  [ -n "$dir" ] && [ ! -e "$dir/lathe" ] && clean_path="${clean_path:+$clean_path:}$dir"
+done
+for tool in node curl sh rg; do
+  PATH="$clean_path" command -v "$tool" >/dev/null || {
+    echo "e2e.sh: $(command -v lathe) shares a folder with $tool; the run needs $tool and no lathe on PATH" >&2; exit 1; }
+done
+export PATH="$clean_path"
 "$CS" "${CSARGS[@]}" --disable-telemetry --disable-update-check --disable-workspace-trust \
   --disable-getting-started-override "$WS" >"$OUT/code-server.log" 2>&1 </dev/null &
 CS_PID=$!

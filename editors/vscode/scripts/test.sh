@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what the VS Code extension's tests need on a fresh Debian 12 machine
 # (Chromium, code-server 4.100.3, the npm packages, all cached under .deps/),
-# builds and packages the extension, runs the unit tests and the end-to-end
-# tests in a real VS Code against LATHE_BIN, and ends with "N passed, N failed".
+# builds the extension and its platform package carrying LATHE_BIN, runs the
+# unit tests, then the end-to-end tests in a real VS Code with that package
+# installed (its bundled binary in use), and ends with "N passed, N failed".
 # Usage: test.sh LATHE_BIN
 set -euo pipefail
 LATHE_BIN="$(realpath "${1:?usage: test.sh LATHE_BIN}")"
@@ -26,8 +27,8 @@ fi
 echo "code-server 4.100.3 (cached under .deps/)"
 bash "$HERE/scripts/install-code-server.sh" "$ROOT/.deps/code-server-4.100.3" </dev/null \
   || { tail -40 "$ROOT/.deps/code-server-4.100.3/install.log"; exit 1; }
-echo "build and package"
-VSIX="$(bash "$HERE/scripts/package.sh" </dev/null)"
+echo "build and package (linux-x64, carrying $LATHE_BIN)"
+VSIX="$(bash "$HERE/scripts/package.sh" --binary "$LATHE_BIN" --target linux-x64 --out "$OUT.vsix" </dev/null)"
 
 passed=0; failed=0
 echo "unit tests"
@@ -47,7 +48,7 @@ passed=$((passed + unit_pass)); failed=$((failed + unit_fail))
 
 echo "end-to-end tests in code-server (screenshots in $OUT/shots)"
 set +e
-bash "$HERE/scripts/e2e.sh" "$LATHE_BIN" "$VSIX" </dev/null 2>&1 | tee "$OUT.e2e.log"
+bash "$HERE/scripts/e2e.sh" "$VSIX" </dev/null 2>&1 | tee "$OUT.e2e.log"
 e2e_rc=${PIPESTATUS[0]}
 set -e
 line="$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$OUT.e2e.log" | tail -1)"

@@ -126,6 +126,17 @@ await step("a prompt's answer streams in as Markdown", async () => {
   await turnDone();
 });
 
+await step("that answer came from the lathe the platform .vsix carries", async () => {
+  // "lathe.path" is empty and no lathe is on PATH (e2e.sh), so the running
+  // agent must be the installed extension's bin/lathe.
+  const bundled = fs.realpathSync(process.env.LATHE_E2E_BUNDLED);
+  const running = [];
+  for (const pid of fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    try { running.push(fs.readlinkSync(`/proc/${pid}/exe`)); } catch { /* gone, or not ours */ }
+  }
+  if (!running.includes(bundled)) throw new Error(`no process runs ${bundled}; lathe processes: ${running.filter((e) => e.endsWith("/lathe")).join(", ") || "none"}`);
+});
+
 await step("an edit of an unsaved buffer is shown inline and accepted", async () => {
   await openFile("notes.txt");
   await page.locator(".editor-group-container.active .monaco-editor .view-lines").first().click();
