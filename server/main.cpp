@@ -100,14 +100,17 @@ Result<engine::AgentConfig> buildConfig(const server::Options& options) {
   if (!model) model = settings->model;
   // Only Gemini has a default: an OpenAI-compatible server's models are its own.
   if (!model && openai) return makeError(Errc::invalid_params, "--provider openai needs a model: -m NAME, OPENAI_MODEL or settings model.name");
-  auto provider = engine::makeProvider(providerOptions);
+  auto provider = engine::AuthenticatedProvider::create(providerOptions, settings->authSelectedType.value_or(""),
+                                                       engine::CredentialStore(stateDirectory() + "/auth/credentials.json"));
   if (!provider) return provider.error();
   engine::AgentConfig config;
   config.model = model.value_or(server::kDefaultModel);
   config.modelChoices = modelChoices(*settings, providerOptions.api, config.model);
   config.contextLimits = settings->contextLimits;
+  config.generation = settings->generation;
   if (openai) config.contextWindow = 128'000;
-  config.provider = std::move(provider).value();
+  config.auth = std::move(provider).value();
+  config.provider = config.auth;
   config.maxTurnRequests = options.maxTurnRequests;
   config.coreTools = settings->coreTools.value_or(std::vector<std::string>{});
   config.excludeTools = settings->excludeTools.value_or(std::vector<std::string>{});

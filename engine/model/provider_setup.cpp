@@ -35,6 +35,9 @@ Result<std::shared_ptr<ModelProvider>> makeProvider(const ProviderOptions& optio
   } else {
     GeminiProvider::Options gemini;
     gemini.apiKey = options.apiKey;
+    gemini.headers = options.gatewayHeaders;
+    gemini.keyRequired = !options.gateway;
+    gemini.missingKeyHint = options.missingKeyHint;
     if (!options.baseUrl.empty()) gemini.baseUrl = options.baseUrl;
     gemini.readTimeout = options.readTimeout;
     gemini.connectTimeout = options.connectTimeout;

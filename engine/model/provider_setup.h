@@ -8,6 +8,8 @@
 #include <optional>
 #include <string_view>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "engine/model/model_provider.h"
 #include "protocol/base/result.h"
@@ -22,6 +24,10 @@ struct ProviderOptions {
   ModelApi api = ModelApi::gemini;  // --provider, settings model.provider
   std::string apiKey;               // GEMINI_API_KEY
   std::string baseUrl;              // GOOGLE_GEMINI_BASE_URL; empty: Google's endpoint
+  // A gateway in front of Gemini (auth method "gateway"): its headers, and no key needed.
+  bool gateway = false;
+  std::vector<std::pair<std::string, std::string>> gatewayHeaders;
+  std::string missingKeyHint;       // the auth-required message when there is no Gemini key
   std::string openaiApiKey;         // OPENAI_API_KEY
   std::string openaiBaseUrl;        // OPENAI_BASE_URL, --openai-base-url; empty: api.openai.com
   std::string fakeResponsesPath;    // replay instead of calling the API

@@ -71,8 +71,12 @@ class Session {
   // thread, or before the first turn).
   ProjectMemory::Loaded refreshMemory(const CancelToken& cancel);
 
-  // A recorded conversation to go on with (session/load); before the first turn.
-  void restoreHistory(History history) { history_ = std::move(history); }
+  // A recorded conversation to go on with (session/load); before the first
+  // turn. The next prompt carries the session's context afresh.
+  void restoreHistory(History history) {
+    history_ = std::move(history);
+    contextDue_ = true;
+  }
 
   // Runs one prompt turn to its end: model calls and tool calls until the model
   // answers without calls, the turn limit, a hook's stop, or cancellation. An
@@ -88,6 +92,8 @@ class Session {
   std::vector<Part> runCalls(const std::vector<FunctionCall>& calls, const CancelToken& cancel,
                              std::optional<TurnStop>& stop);
   const std::vector<tools::ToolDeclaration>& declarations();
+  // The working guide for the next request: the features present now.
+  std::string systemPrompt();
   acp::StopReason stopWith(const TurnStop& stop);
   // Tells the person about MCP servers that failed since the last time.
   void flushMcpNotices();
@@ -106,7 +112,8 @@ class Session {
   std::vector<tools::ToolDeclaration> declarations_;
   uint64_t declarationsGeneration_ = ~uint64_t{0};
   std::shared_ptr<ProjectMemory> memory_;  // shared with the scheduler's context source
-  std::string systemPrompt_;
+  std::string contextFiles_;  // the context files' prompt section, once loaded
+  bool contextDue_ = true;     // the next prompt opens with the session's context (the turn's thread)
   ToolScheduler scheduler_;
   History history_;
   // Last: its servers end (and their tools stop working) before anything else goes.

@@ -24,7 +24,8 @@ GeminiProvider::GeminiProvider(Options options) : options_(std::move(options)) {
 http::Client::Options GeminiProvider::clientOptions() const {
   http::Client::Options client;
   client.apiName = "Gemini API";
-  client.headers = {{"x-goog-api-key", options_.apiKey}};
+  if (!options_.apiKey.empty()) client.headers.emplace_back("x-goog-api-key", options_.apiKey);
+  for (const auto& header : options_.headers) client.headers.push_back(header);
   client.connectTimeout = options_.connectTimeout;
   client.readTimeout = options_.readTimeout;
   client.retry = {options_.maxAttempts, options_.initialBackoff, options_.maxBackoff, options_.maxRetryAfter};
@@ -33,9 +34,12 @@ http::Client::Options GeminiProvider::clientOptions() const {
 }
 
 Result<std::string> GeminiProvider::modelPath(const ModelRequest& request) const {
-  if (options_.apiKey.empty()) {
+  if (options_.apiKey.empty() && options_.keyRequired) {
     return makeError(Errc::auth_required,
-                     "No Gemini API key: set GEMINI_API_KEY to a key from https://aistudio.google.com/apikey.");
+                     options_.missingKeyHint.empty()
+                         ? "No Gemini API key: log in from your editor with a Gemini API key, or set GEMINI_API_KEY "
+                           "to a key from https://aistudio.google.com/apikey."
+                         : options_.missingKeyHint);
   }
   std::string_view model = request.model;
   if (model.starts_with("models/")) model.remove_prefix(7);

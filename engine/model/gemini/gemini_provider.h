@@ -7,6 +7,8 @@
 #include <chrono>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "engine/model/model_provider.h"
 #include "protocol/http/http_client.h"
@@ -16,7 +18,11 @@ namespace lathe::engine {
 class GeminiProvider final : public ModelProvider {
  public:
   struct Options {
-    std::string apiKey;  // GEMINI_API_KEY
+    std::string apiKey;  // GEMINI_API_KEY; sent as x-goog-api-key when set
+    // A gateway authenticates by its own headers: no key needed.
+    std::vector<std::pair<std::string, std::string>> headers;
+    bool keyRequired = true;
+    std::string missingKeyHint;  // why there is no key and what to do, for the auth-required error
     std::string baseUrl = "https://generativelanguage.googleapis.com";  // GOOGLE_GEMINI_BASE_URL
     std::chrono::milliseconds connectTimeout{10'000};
     std::chrono::milliseconds readTimeout{300'000};  // silence allowed between bytes
