@@ -9,12 +9,11 @@ namespace {
 constexpr const char* kGeminiKey = "gemini-api-key";
 constexpr const char* kGateway = "gateway";
 constexpr const char* kOpenAiKey = "openai-api-key";
+constexpr const char* kVertex = "vertex-ai";
 
 // Gemini CLI's logins Lathe cannot perform, and what the person can do instead.
 std::string unsupportedLogin(const std::string& selectedType) {
-  std::string what = selectedType == "oauth-personal" ? "Log in with Google"
-                     : selectedType == "vertex-ai"    ? "Vertex AI"
-                                                      : selectedType;
+  std::string what = selectedType == "oauth-personal" ? "Log in with Google" : selectedType;
   return "Your Gemini CLI settings select " + what + " (security.auth.selectedType \"" + selectedType +
          "\"), which Lathe cannot use. Log in from your editor with a Gemini API key, or set GEMINI_API_KEY to a "
          "key from https://aistudio.google.com/apikey.";
@@ -52,6 +51,9 @@ std::vector<AuthMethod> AuthenticatedProvider::methods() const {
   }
   return {{kGeminiKey, "Use Gemini API key",
            "A key from https://aistudio.google.com/apikey, given by the editor (or GEMINI_API_KEY); kept only for you."},
+          {kVertex, "Vertex AI",
+           "Gemini on Vertex AI from the environment: GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION with "
+           "Application Default Credentials, or an express-mode key (GOOGLE_API_KEY, or given by the editor)."},
           {kGateway, "Use an AI gateway",
            "A gateway in front of the Gemini API: its base URL and headers, given by the editor."}};
 }
@@ -61,6 +63,8 @@ Result<ProviderOptions> AuthenticatedProvider::optionsFor(const std::optional<Cr
   if (!credentials) {
     if (selectedType_ == kGateway) {
       options.gateway = true;
+    } else if (selectedType_ == kVertex) {
+      options.vertex = true;
     } else if (!selectedType_.empty() && selectedType_ != kGeminiKey && selectedType_ != kOpenAiKey &&
                options.api == ModelApi::gemini) {
       options.missingKeyHint = unsupportedLogin(selectedType_);
@@ -73,8 +77,19 @@ Result<ProviderOptions> AuthenticatedProvider::optionsFor(const std::optional<Cr
     return makeError(Errc::invalid_params, "the auth method \"" + method + "\" is not one this provider offers");
   }
   if (method == kGeminiKey) {
+    options.vertex = false;
     options.apiKey = credentials->apiKey;
+    if (credentials->apiKey != base_.apiKey) {
+      options.credential = "the Gemini API key your editor gave";
+      options.credentialFix = "log in again from your editor with a current key from https://aistudio.google.com/apikey";
+    }
+  } else if (method == kVertex) {
+    options.vertex = true;
+    if (!credentials->apiKey.empty()) options.vertexSettings = VertexSettings{"", "", options.vertexSettings.baseUrl, credentials->apiKey, ""};
   } else if (method == kGateway) {
+    options.vertex = false;
+    options.credential = "the gateway's headers";
+    options.credentialFix = "check the gateway's base URL and headers, then log in again from your editor";
     options.gateway = true;
     options.apiKey = credentials->apiKey;
     if (!credentials->baseUrl.empty()) options.baseUrl = credentials->baseUrl;
@@ -96,6 +111,10 @@ Status AuthenticatedProvider::authenticate(Credentials given) {
                                           "authenticate, or set " +
                                               std::string(given.method == kGeminiKey ? "GEMINI_API_KEY" : "OPENAI_API_KEY"));
   }
+  if (given.method == kVertex && given.apiKey.empty()) {
+    // From the environment: usable only when Vertex AI is configured there.
+    if (auto endpoint = vertexEndpoint(base_.vertexSettings); !endpoint) return endpoint.error();
+  }
   if (given.method == kGateway && given.baseUrl.empty() && base_.baseUrl.empty()) {
     return makeError(Errc::invalid_params, "the gateway needs a base URL: _meta.gateway.baseUrl of authenticate, "
                                            "or GOOGLE_GEMINI_BASE_URL");
@@ -105,7 +124,7 @@ Status AuthenticatedProvider::authenticate(Credentials given) {
   auto built = makeProvider(*options);
   if (!built) return built.error();
   // A key the environment already holds is not copied to disk.
-  if (keyGiven || given.method == kGateway) {
+  if (keyGiven || given.method == kGateway || given.method == kVertex) {
     if (auto saved = store_.save(given); !saved) return saved.error();
   }
   std::lock_guard lock(mutex_);

@@ -46,7 +46,7 @@ TEST_CASE("e2e: a Gemini API key from the editor is used, kept only for the pers
     auto agent = startLathe(*fake, {.stateHome = state.str()}, kNoKey);
     AcpTestClient client(*agent);
     Message initialized = client.initialize();
-    CHECK(methodIds(initialized) == std::vector<std::string>{"gemini-api-key", "gateway"});
+    CHECK(methodIds(initialized) == std::vector<std::string>{"gemini-api-key", "vertex-ai", "gateway"});
     const json::Value* caps = member(*member(*initialized, "result"), "agentCapabilities");
     REQUIRE(caps);
     REQUIRE(member(*caps, "auth"));

@@ -51,9 +51,10 @@ TEST_CASE("the provider offers the methods of its API and refuses a method it do
   auto provider = AuthenticatedProvider::create(gemini, "", CredentialStore((dir.path / "c.json").string()));
   REQUIRE(provider);
   auto methods = (*provider)->methods();
-  REQUIRE(methods.size() == 2);
+  REQUIRE(methods.size() == 3);
   CHECK(methods[0].id == "gemini-api-key");
-  CHECK(methods[1].id == "gateway");
+  CHECK(methods[1].id == "vertex-ai");
+  CHECK(methods[2].id == "gateway");
   auto wrong = (*provider)->authenticate(Credentials{"openai-api-key", "k", "", {}});
   REQUIRE_FALSE(wrong);
   CHECK_FALSE(std::filesystem::exists(dir.path / "c.json"));
