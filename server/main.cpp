@@ -10,6 +10,7 @@
 #include "engine/config/settings.h"
 #include "tools/shell/sandbox.h"
 #include "protocol/base/log.h"
+#include "protocol/http/proxy.h"
 #include "protocol/jsonrpc/channel.h"
 #include "server/acp_agent.h"
 #include "server/cli.h"
@@ -100,6 +101,7 @@ Result<engine::AgentConfig> buildConfig(const server::Options& options) {
   if (!model) model = settings->model;
   // Only Gemini has a default: an OpenAI-compatible server's models are its own.
   if (!model && openai) return makeError(Errc::invalid_params, "--provider openai needs a model: -m NAME, OPENAI_MODEL or settings model.name");
+  if (settings->proxy) http::setSettingsProxy(*settings->proxy);
   auto provider = engine::AuthenticatedProvider::create(providerOptions, settings->authSelectedType.value_or(""),
                                                        engine::CredentialStore(stateDirectory() + "/auth/credentials.json"));
   if (!provider) return provider.error();

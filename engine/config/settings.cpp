@@ -221,6 +221,9 @@ Status mergeSettingsFile(const std::string& path, Settings& settings, SettingsSc
     decodeProgramSettings(r, tools::mcp::ServerConfig::Origin::userSettings, env, settings.programs);
   }
   if (auto context = r.optObject("context")) readContextSettings(path, *context, settings);
+  if (scope == SettingsScope::user) {
+    if (auto proxy = r.optStr("proxy")) settings.proxy = proxy;
+  }
   // Only the person's own files say how they log in.
   if (auto security = r.optObject("security"); security && scope == SettingsScope::user) {
     if (auto auth = security->optObject("auth")) {

@@ -26,6 +26,7 @@ struct Settings {
   std::optional<std::vector<std::string>> coreTools;     // tools.core
   std::optional<std::vector<std::string>> excludeTools;  // tools.exclude
   std::optional<std::string> approvalMode;               // general.defaultApprovalMode
+  std::optional<std::string> proxy;                      // proxy: for model, token, MCP HTTP and web requests
   std::optional<std::string> authSelectedType;           // security.auth.selectedType: the login the person picked
   std::optional<std::vector<std::string>> allowedTools;  // tools.allowed
   std::optional<bool> sandbox;                           // tools.sandbox (true or any runtime name)

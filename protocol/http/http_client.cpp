@@ -3,6 +3,8 @@
 // thread. The retry loop asks the pure retry policy what to do.
 #include "protocol/http/http_client.h"
 
+#include "protocol/http/proxy.h"
+
 #include <httplib.h>
 
 #include <algorithm>
@@ -175,6 +177,7 @@ Exchange send(const Endpoint& endpoint, const Client::Options& options, const st
               const std::function<bool(Exchange&, std::string_view)>& onBytes) {
   Exchange ex;
   httplib::Client client(endpoint.origin);
+  useProxy(client, endpoint.origin);
   client.set_connection_timeout(options.connectTimeout);
   client.set_read_timeout(options.readTimeout);
   client.set_write_timeout(options.readTimeout);
