@@ -13,6 +13,7 @@
 #include "protocol/http/exchange.h"
 #include "protocol/http/http_client.h"
 #include "protocol/http/proxy.h"
+#include "tests/support/local_http_server.h"
 
 using namespace lathe;
 using namespace lathe::http;
@@ -29,12 +30,10 @@ ProxyEnv envOf(std::map<std::string, std::string> vars) {
 
 // A plain-HTTP forward proxy that answers every request itself, saying what it was asked.
 struct FakeProxy {
-  httplib::Server server;
-  std::thread thread;
-  int port = 0;
   std::mutex mutex;
   std::vector<std::string> targets;
   std::vector<std::string> authorizations;
+  lathe::testing::LocalHttpServer http;  // last: stopped before the records go
   FakeProxy() {
     auto answer = [this](const httplib::Request& req, httplib::Response& res) {
       std::lock_guard lock(mutex);
@@ -42,16 +41,9 @@ struct FakeProxy {
       authorizations.push_back(req.get_header_value("Proxy-Authorization"));
       res.set_content(R"({"via":"proxy"})", "application/json");
     };
-    server.Get(".*", answer);
-    server.Post(".*", answer);
-    port = server.bind_to_any_port("127.0.0.1");
-    REQUIRE(port > 0);
-    thread = std::thread([this] { server.listen_after_bind(); });
-    while (!server.is_running()) std::this_thread::yield();
-  }
-  ~FakeProxy() {
-    server.stop();
-    thread.join();
+    http.server.Get(".*", answer);
+    http.server.Post(".*", answer);
+    REQUIRE(http.start());
   }
 };
 
@@ -111,7 +103,7 @@ TEST_CASE("proxy variables: https and http apart, ALL_PROXY, NO_PROXY, loopback 
 TEST_CASE("model requests and plain exchanges go through HTTP_PROXY, except hosts NO_PROXY names") {
   FakeProxy proxy;
   ScopedEnv env;
-  env.set("HTTP_PROXY", "http://me:secret@127.0.0.1:" + std::to_string(proxy.port));
+  env.set("HTTP_PROXY", "http://me:secret@127.0.0.1:" + std::to_string(proxy.http.port));
   env.set("NO_PROXY", "direct.invalid");
 
   auto endpoint = parseBaseUrl("http://model.invalid:8080", "test base URL");

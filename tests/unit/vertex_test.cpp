@@ -16,6 +16,7 @@
 #include "engine/model/google/jwt_assertion.h"
 #include "engine/model/provider_setup.h"
 #include "protocol/base/json.h"
+#include "tests/support/local_http_server.h"
 #include "tests/support/temp_dir.h"
 
 using namespace lathe;
@@ -77,9 +78,6 @@ std::string formValue(const std::string& body, const std::string& name) {
 
 // Google's token endpoint and Vertex AI's model paths on 127.0.0.1.
 struct FakeGoogle {
-  httplib::Server server;
-  std::thread thread;
-  int port = 0;
   std::mutex mutex;
   std::vector<std::string> tokenBodies;
   std::vector<std::string> modelPaths;
@@ -87,6 +85,9 @@ struct FakeGoogle {
   std::vector<std::string> apiKeys;
   int tokenStatus = 200;
   std::atomic<int> refuseModelCalls{0};  // answer this many model calls with 401
+  // Last: stopped before the records its handlers write go.
+  lathe::testing::LocalHttpServer http;
+  httplib::Server& server = http.server;
 
   FakeGoogle() {
     server.Post("/token", [this](const httplib::Request& req, httplib::Response& res) {
@@ -119,16 +120,9 @@ struct FakeGoogle {
                       "\"finishReason\":\"STOP\"}]}\r\n\r\n",
                       "text/event-stream");
     });
-    port = server.bind_to_any_port("127.0.0.1");
-    REQUIRE(port > 0);
-    thread = std::thread([this] { server.listen_after_bind(); });
-    while (!server.is_running()) std::this_thread::yield();
+    REQUIRE(http.start());
   }
-  ~FakeGoogle() {
-    server.stop();
-    thread.join();
-  }
-  std::string url() const { return "http://127.0.0.1:" + std::to_string(port); }
+  std::string url() const { return http.url(); }
 };
 
 std::string serviceAccountFile(TempDir& dir, const FakeGoogle& google, const std::string& pem) {
