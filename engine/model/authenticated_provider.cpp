@@ -63,6 +63,9 @@ Result<ProviderOptions> AuthenticatedProvider::optionsFor(const std::optional<Cr
   if (!credentials) {
     if (selectedType_ == kGateway) {
       options.gateway = true;
+      options.vertex = false;
+    } else if (selectedType_ == kGeminiKey) {
+      options.vertex = false;  // the person picked the Gemini API over GOOGLE_GENAI_USE_VERTEXAI
     } else if (selectedType_ == kVertex) {
       options.vertex = true;
     } else if (!selectedType_.empty() && selectedType_ != kGeminiKey && selectedType_ != kOpenAiKey &&

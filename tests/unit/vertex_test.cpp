@@ -12,6 +12,7 @@
 #include <mutex>
 #include <thread>
 
+#include "engine/model/authenticated_provider.h"
 #include "engine/model/google/access_tokens.h"
 #include "engine/model/google/jwt_assertion.h"
 #include "engine/model/provider_setup.h"
@@ -284,4 +285,27 @@ TEST_CASE("the regional endpoint follows GOOGLE_CLOUD_LOCATION, and global has n
   auto global = vertexEndpoint(VertexSettings{"p", "global", "", "", adc});
   REQUIRE(global);
   CHECK(global->baseUrl == "https://aiplatform.googleapis.com");
+}
+
+TEST_CASE("security.auth.selectedType chooses between Vertex AI and the Gemini API key") {
+  FakeGoogle google;
+  TempDir dir;
+  ProviderOptions options;
+  options.vertex = true;  // GOOGLE_GENAI_USE_VERTEXAI=true
+  options.vertexSettings = VertexSettings{"", "", google.url(), "express-key", ""};
+  options.baseUrl = google.url() + "/v1";  // the Gemini API's paths, on the same fake
+  options.apiKey = "gemini-key";
+  options.maxAttempts = 1;
+  auto picked = AuthenticatedProvider::create(options, "gemini-api-key", CredentialStore((dir.path / "c.json").string()));
+  REQUIRE(picked);
+  (void)ask(**picked);  // the fake serves only /v1/...: the Gemini API path shows which was used
+  REQUIRE(google.modelPaths.size() == 1);
+  CHECK(google.modelPaths[0] == "/v1/v1beta/models/gemini-2.5-pro:streamGenerateContent");
+  CHECK(google.apiKeys[0] == "gemini-key");
+
+  auto vertex = AuthenticatedProvider::create(options, "vertex-ai", CredentialStore((dir.path / "d.json").string()));
+  REQUIRE(vertex);
+  REQUIRE(ask(**vertex));
+  CHECK(google.modelPaths.back() == "/v1/publishers/google/models/gemini-2.5-pro:streamGenerateContent");
+  CHECK(google.apiKeys.back() == "express-key");
 }
