@@ -7,7 +7,7 @@
 
 namespace lathe::server {
 AcpAgent::AcpAgent(std::shared_ptr<rpc::Peer> peer, engine::AgentConfig config)
-    : peer_(std::move(peer)), editor_(peer_), sessions_(std::move(config), editor_) {
+    : peer_(std::move(peer)), auth_(config.auth), editor_(peer_), sessions_(std::move(config), editor_) {
   bindMethods();
 }
 
@@ -28,6 +28,7 @@ void AcpAgent::bindMethods() {
   MethodTable<AcpAgent>(*peer_, *this)
       .request("initialize", &AcpAgent::initialize)
       .request("authenticate", &AcpAgent::authenticate)
+      .request("logout", &AcpAgent::logout)
       .deferred("session/new", &AcpAgent::newSession)
       .deferred("session/prompt", &AcpAgent::prompt)
       .request("session/set_mode", &AcpAgent::setMode)
@@ -55,12 +56,32 @@ Result<acp::InitializeResponse> AcpAgent::initialize(const acp::InitializeReques
   response.capabilities.loadSession = sessions_.recording();
   response.capabilities.sessionList = sessions_.recording();
   response.capabilities.sessionResume = sessions_.recording();
+  if (auth_) {
+    for (auto& method : auth_->methods()) response.authMethods.push_back({method.id, method.name, method.description});
+    response.capabilities.logout = true;
+  }
   return response;
 }
 
-Result<acp::Empty> AcpAgent::authenticate(const acp::AuthenticateRequest&) {
-  // No auth methods are advertised: the API key comes from the environment.
-  return makeError(Errc::invalid_params, "Lathe offers no authentication methods; set GEMINI_API_KEY");
+Result<acp::Empty> AcpAgent::authenticate(const acp::AuthenticateRequest& request) {
+  if (!auth_) return makeError(Errc::invalid_params, "Lathe offers no authentication methods here");
+  bool offered = false;
+  for (const auto& method : auth_->methods()) offered = offered || method.id == request.methodId;
+  if (!offered) return makeError(Errc::invalid_params, "params.methodId: \"" + request.methodId + "\" is not an offered auth method");
+  engine::Credentials given;
+  given.method = request.methodId;
+  given.apiKey = request.apiKey.value_or("");
+  given.baseUrl = request.gatewayBaseUrl.value_or("");
+  given.headers = request.gatewayHeaders;
+  if (auto status = auth_->authenticate(std::move(given)); !status) return status.error();
+  log(LogLevel::info, "authenticated with " + request.methodId);
+  return acp::Empty{};
+}
+
+Result<acp::Empty> AcpAgent::logout(const acp::LogoutRequest&) {
+  if (!auth_) return makeError(Errc::invalid_params, "Lathe offers no authentication methods here");
+  if (auto status = auth_->logout(); !status) return status.error();
+  return acp::Empty{};
 }
 
 void AcpAgent::newSession(const acp::NewSessionRequest& request, rpc::Responder responder) {

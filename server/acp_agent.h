@@ -27,6 +27,7 @@ class AcpAgent {
 
   Result<acp::InitializeResponse> initialize(const acp::InitializeRequest& request);
   Result<acp::Empty> authenticate(const acp::AuthenticateRequest& request);
+  Result<acp::Empty> logout(const acp::LogoutRequest& request);
   // Answered before the session's slash commands are announced (the editor
   // must know the session first), hence deferred.
   void newSession(const acp::NewSessionRequest& request, rpc::Responder responder);
@@ -43,6 +44,7 @@ class AcpAgent {
   void cancel(const acp::CancelNotification& note);
 
   std::shared_ptr<rpc::Peer> peer_;
+  std::shared_ptr<engine::AuthenticatedProvider> auth_;  // null: credentials come only from the environment
   AcpEditorClient editor_;
   engine::SessionManager sessions_;
   std::atomic<bool> initialized_{false};

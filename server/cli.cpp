@@ -55,6 +55,8 @@ Environment:
   GEMINI_API_KEY                 API key for the Gemini API
   GOOGLE_GEMINI_BASE_URL         API endpoint (default: https://generativelanguage.googleapis.com)
   GEMINI_MODEL                   default model for the Gemini API
+  GOOGLE_GENAI_USE_VERTEXAI      true: use Gemini on Vertex AI (GOOGLE_CLOUD_PROJECT, GOOGLE_CLOUD_LOCATION,
+                                 GOOGLE_APPLICATION_CREDENTIALS or gcloud's login; or GOOGLE_API_KEY alone)
   OPENAI_API_KEY                 API key for an OpenAI-compatible API (local servers may need none)
   OPENAI_BASE_URL                its endpoint (default: https://api.openai.com/v1)
   OPENAI_MODEL                   default model for it
@@ -67,6 +69,9 @@ Result<Options> parseCommandLine(const std::vector<std::string>& args, const Get
   options.openaiModel = getenv("OPENAI_MODEL");
   options.provider.apiKey = getenv("GEMINI_API_KEY").value_or("");
   options.provider.baseUrl = getenv("GOOGLE_GEMINI_BASE_URL").value_or("");
+  auto vertex = getenv("GOOGLE_GENAI_USE_VERTEXAI").value_or("");
+  options.provider.vertex = vertex == "true" || vertex == "1" || vertex == "True" || vertex == "TRUE";
+  options.provider.vertexSettings = engine::vertexFromEnvironment(getenv);
   // The key only from the environment: a flag would show it in `ps`.
   options.provider.openaiApiKey = getenv("OPENAI_API_KEY").value_or("");
   options.provider.openaiBaseUrl = getenv("OPENAI_BASE_URL").value_or("");

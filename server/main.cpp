@@ -11,6 +11,7 @@
 #include "tools/process/subreaper.h"
 #include "tools/shell/sandbox.h"
 #include "protocol/base/log.h"
+#include "protocol/http/proxy.h"
 #include "protocol/jsonrpc/channel.h"
 #include "server/acp_agent.h"
 #include "server/cli.h"
@@ -111,14 +112,18 @@ Result<engine::AgentConfig> buildConfig(const server::Options& options) {
   if (!chosen) return chosen.error();
   const bool openai = chosen->provider.api == engine::ModelApi::openai;
   const bool modelPinned = chosen->pinned;
-  auto provider = engine::makeProvider(chosen->provider);
+  if (settings->proxy) http::setSettingsProxy(*settings->proxy);
+  auto provider = engine::AuthenticatedProvider::create(chosen->provider, settings->authSelectedType.value_or(""),
+                                                       engine::CredentialStore(stateDirectory() + "/auth/credentials.json"));
   if (!provider) return provider.error();
   engine::AgentConfig config;
   config.model = chosen->model;
   config.modelChoices = modelChoices(*settings, chosen->provider.api, config.model);
   config.contextLimits = settings->contextLimits;
+  config.generation = settings->generation;
   if (openai) config.contextWindow = 128'000;
-  config.provider = std::move(provider).value();
+  config.auth = std::move(provider).value();
+  config.provider = config.auth;
   config.maxTurnRequests = options.maxTurnRequests;
   config.coreTools = settings->coreTools.value_or(std::vector<std::string>{});
   config.excludeTools = settings->excludeTools.value_or(std::vector<std::string>{});

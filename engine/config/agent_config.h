@@ -13,6 +13,8 @@
 #include "engine/context/context_options.h"
 #include "engine/config/program_settings.h"
 #include "engine/scheduler/approval_policy.h"
+#include "engine/model/authenticated_provider.h"
+#include "engine/model/generation_settings.h"
 #include "engine/model/model_provider.h"
 #include "tools/core/tool_context.h"
 #include "tools/memory/context_files.h"
@@ -37,9 +39,13 @@ struct AgentConfig {
   std::string model = "gemini-2.5-pro";  // for new sessions
   std::vector<std::string> modelChoices;  // offered in the editor's model picker, `model` first
   std::shared_ptr<ModelProvider> provider;
+  // The same provider when the person's credentials shape it (ACP authenticate
+  // and logout); null in tests that give a provider of their own.
+  std::shared_ptr<AuthenticatedProvider> auth;
   int maxTurnRequests = 100;         // model calls in one prompt turn
   int64_t contextWindow = 1'048'576;  // tokens, for models without a configured limit
   std::map<std::string, int64_t> contextLimits;  // tokens per model name (settings model.contextLimits)
+  GenerationOverrides generation;  // settings model.generationConfig, over each family's defaults
   tools::ToolLimits toolLimits;
   tools::WebFetchOptions webFetch;   // settings tools.webFetch.allowPrivateHosts
   tools::ShellOptions shell;

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "protocol/base/json.h"
+#include "protocol/base/private_file.h"
 
 namespace lathe::engine {
 namespace {
@@ -57,30 +58,6 @@ json::Document readRecords(const std::string& path) {
 
 // The workspaces object (readRecords made sure it is one).
 json::Value& workspacesOf(json::Document& doc) { return doc.FindMember("workspaces")->value; }
-
-Status writeAtomically(const std::string& path, const std::string& text) {
-  std::string temp = path + ".tmp." + std::to_string(::getpid());
-  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0) return makeError(Errc::internal, "cannot write " + temp + ": " + std::strerror(errno));
-  size_t done = 0;
-  while (done < text.size()) {
-    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      ::close(fd);
-      ::unlink(temp.c_str());
-      return makeError(Errc::internal, "cannot write " + temp + ": " + std::strerror(errno));
-    }
-    done += static_cast<size_t>(n);
-  }
-  bool synced = ::fsync(fd) == 0;
-  ::close(fd);
-  if (!synced || ::rename(temp.c_str(), path.c_str()) != 0) {
-    ::unlink(temp.c_str());
-    return makeError(Errc::internal, "cannot replace " + path + ": " + std::strerror(errno));
-  }
-  return {};
-}
 
 }  // namespace
 
@@ -127,7 +104,7 @@ Status ConsentStore::record(const std::string& workspace, std::string_view confi
   workspaces.RemoveMember(workspace.c_str());
   workspaces.AddMember(json::Value(workspace.c_str(), static_cast<rapidjson::SizeType>(workspace.size()), alloc),
                        entry, alloc);
-  return writeAtomically(filePath(), json::stringify(doc) + "\n");
+  return writePrivateFile(filePath(), json::stringify(doc) + "\n");
 }
 
 }  // namespace lathe::engine

@@ -74,6 +74,48 @@ void readContextSettings(const std::string& path, json::Reader& context, Setting
     }
   }
 }
+
+// model.generationConfig: {"gemini-2.5": {"temperature": 0.2, "thinkingBudget": 2048}}.
+void readGenerationSettings(const std::string& path, json::Reader& entries, Settings& settings) {
+  for (const auto& member : entries.value()->GetObject()) {
+    std::string model(member.name.GetString(), member.name.GetStringLength());
+    const std::string where = path + ".model.generationConfig." + model;
+    if (!member.value.IsObject()) {
+      entries.fail(where, "must be an object of generation settings");
+      return;
+    }
+    GenerationOverride out;
+    bool good = true;
+    auto number = [&](const char* key, double low, double high, const char* range) -> std::optional<double> {
+      const json::Value* value = json::find(member.value, key);
+      if (!value || !good) return std::nullopt;
+      if (!value->IsNumber() || !(value->GetDouble() >= low && value->GetDouble() <= high)) {
+        entries.fail(where + "." + key, std::string("must be a number ") + range);
+        good = false;
+        return std::nullopt;
+      }
+      return value->GetDouble();
+    };
+    out.temperature = number("temperature", 0, 2, "from 0 to 2");
+    out.topP = number("topP", 0, 1, "from 0 to 1");
+    if (auto k = number("topK", 1, 1000, "from 1 to 1000")) out.topK = static_cast<int64_t>(*k);
+    if (auto tokens = number("maxOutputTokens", 1, 1e7, "of tokens from 1")) out.maxOutputTokens = static_cast<int64_t>(*tokens);
+    if (auto budget = number("thinkingBudget", -1, 1e6, "of tokens (-1: the model decides)")) {
+      out.thinkingBudget = static_cast<int64_t>(*budget);
+    }
+    if (const json::Value* level = json::find(member.value, "thinkingLevel"); level && good) {
+      if (!level->IsString() || level->GetStringLength() == 0) {
+        entries.fail(where + ".thinkingLevel", "must be a level such as LOW or HIGH");
+        good = false;
+      } else {
+        out.thinkingLevel = std::string(level->GetString(), level->GetStringLength());
+      }
+    }
+    if (!good) return;
+    settings.generation[model] = std::move(out);
+  }
+}
+
 }  // namespace
 
 Result<std::optional<json::Document>> readSettingsDocument(const std::string& path) {
@@ -129,6 +171,7 @@ Status mergeSettingsFile(const std::string& path, Settings& settings, SettingsSc
         settings.summarizeToolOutput[tool] = budget;
       }
     }
+    if (auto generation = model->optObject("generationConfig")) readGenerationSettings(path, *generation, settings);
     if (auto limits = model->optObject("contextLimits")) {
       for (const auto& member : limits->value()->GetObject()) {
         std::string name(member.name.GetString(), member.name.GetStringLength());
@@ -178,6 +221,15 @@ Status mergeSettingsFile(const std::string& path, Settings& settings, SettingsSc
     decodeProgramSettings(r, tools::mcp::ServerConfig::Origin::userSettings, env, settings.programs);
   }
   if (auto context = r.optObject("context")) readContextSettings(path, *context, settings);
+  if (scope == SettingsScope::user) {
+    if (auto proxy = r.optStr("proxy")) settings.proxy = proxy;
+  }
+  // Only the person's own files say how they log in.
+  if (auto security = r.optObject("security"); security && scope == SettingsScope::user) {
+    if (auto auth = security->optObject("auth")) {
+      if (auto selected = auth->optStr("selectedType")) settings.authSelectedType = selected;
+    }
+  }
   if (auto general = r.optObject("general")) {
     if (auto mode = general->optStr("defaultApprovalMode")) settings.approvalMode = mode;
   }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/config/program_settings.h"
+#include "engine/model/generation_settings.h"
 #include "protocol/base/json.h"
 #include "protocol/base/result.h"
 
@@ -20,9 +21,13 @@ struct Settings {
   // model.choices (Lathe's own): the models offered in the editor's picker, per provider
   std::map<std::string, std::vector<std::string>> modelChoices;
   std::map<std::string, int64_t> contextLimits;          // model.contextLimits: tokens per model name
+  // model.generationConfig (Lathe's own): sampling and thinking per model name or beginning
+  GenerationOverrides generation;
   std::optional<std::vector<std::string>> coreTools;     // tools.core
   std::optional<std::vector<std::string>> excludeTools;  // tools.exclude
   std::optional<std::string> approvalMode;               // general.defaultApprovalMode
+  std::optional<std::string> proxy;                      // proxy: for model, token, MCP HTTP and web requests
+  std::optional<std::string> authSelectedType;           // security.auth.selectedType: the login the person picked
   std::optional<std::vector<std::string>> allowedTools;  // tools.allowed
   std::optional<bool> sandbox;                           // tools.sandbox (true or any runtime name)
   std::optional<bool> sandboxNetwork;                    // tools.sandboxNetwork (Lathe's own)

@@ -21,8 +21,11 @@ namespace lathe::engine {
 struct GenerationConfig {
   std::optional<double> temperature;
   std::optional<double> topP;
+  std::optional<int64_t> topK;
   std::optional<int64_t> maxOutputTokens;
   bool includeThoughts = true;
+  std::optional<int64_t> thinkingBudget;     // tokens (Gemini 2.5)
+  std::optional<std::string> thinkingLevel;  // LOW, HIGH... (Gemini 3)
 };
 
 // Why a reply ended, whatever the provider called it.

@@ -16,6 +16,31 @@ std::optional<ModelApi> parseModelApi(std::string_view name) {
   return std::nullopt;
 }
 
+namespace {
+
+// Vertex AI: its endpoint, model path and credential; what is missing becomes
+// the auth-required error of the first request (the agent still starts).
+void useVertex(const VertexSettings& settings, GeminiProvider::Options& gemini) {
+  gemini.apiName = "Vertex AI";
+  gemini.baseUrlSetting = "GOOGLE_VERTEX_BASE_URL";
+  gemini.apiKey.clear();
+  gemini.headers.clear();
+  gemini.keyRequired = true;
+  auto endpoint = vertexEndpoint(settings);
+  if (!endpoint) {
+    gemini.missingKeyHint = endpoint.error().message;
+    return;
+  }
+  gemini.baseUrl = endpoint->baseUrl;
+  gemini.modelsPath = endpoint->modelsPath;
+  gemini.apiKey = endpoint->apiKey;
+  gemini.tokens = endpoint->tokens;
+  gemini.credential = endpoint->credential;
+  gemini.fix = endpoint->fix;
+}
+
+}  // namespace
+
 Result<std::shared_ptr<ModelProvider>> makeProvider(const ProviderOptions& options) {
   std::shared_ptr<ModelProvider> provider;
   if (!options.fakeResponsesPath.empty()) {
@@ -35,7 +60,13 @@ Result<std::shared_ptr<ModelProvider>> makeProvider(const ProviderOptions& optio
   } else {
     GeminiProvider::Options gemini;
     gemini.apiKey = options.apiKey;
+    gemini.headers = options.gatewayHeaders;
+    gemini.keyRequired = !options.gateway;
+    gemini.missingKeyHint = options.missingKeyHint;
+    if (!options.credential.empty()) gemini.credential = options.credential;
+    if (!options.credentialFix.empty()) gemini.fix = options.credentialFix;
     if (!options.baseUrl.empty()) gemini.baseUrl = options.baseUrl;
+    if (options.vertex) useVertex(options.vertexSettings, gemini);
     gemini.readTimeout = options.readTimeout;
     gemini.connectTimeout = options.connectTimeout;
     gemini.maxAttempts = options.maxAttempts;

@@ -8,7 +8,10 @@
 #include <optional>
 #include <string_view>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "engine/model/gemini/vertex_ai.h"
 #include "engine/model/model_provider.h"
 #include "protocol/base/result.h"
 
@@ -22,6 +25,15 @@ struct ProviderOptions {
   ModelApi api = ModelApi::gemini;  // --provider, settings model.provider
   std::string apiKey;               // GEMINI_API_KEY
   std::string baseUrl;              // GOOGLE_GEMINI_BASE_URL; empty: Google's endpoint
+  // A gateway in front of Gemini (auth method "gateway"): its headers, and no key needed.
+  bool gateway = false;
+  std::vector<std::pair<std::string, std::string>> gatewayHeaders;
+  std::string missingKeyHint;       // the auth-required message when there is no Gemini key
+  // Named in 401/403 messages: what authenticated, and how to fix it (empty: GEMINI_API_KEY's).
+  std::string credential;
+  std::string credentialFix;
+  bool vertex = false;              // GOOGLE_GENAI_USE_VERTEXAI, auth method vertex-ai
+  VertexSettings vertexSettings;    // read from the environment
   std::string openaiApiKey;         // OPENAI_API_KEY
   std::string openaiBaseUrl;        // OPENAI_BASE_URL, --openai-base-url; empty: api.openai.com
   std::string fakeResponsesPath;    // replay instead of calling the API

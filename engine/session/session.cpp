@@ -6,6 +6,8 @@
 #include <span>
 
 #include "engine/commands/command_dispatch.h"
+#include "engine/context/session_context.h"
+#include "engine/model/generation_settings.h"
 #include "engine/model/one_shot_adapter.h"
 #include "engine/session/editor_file_store.h"
 #include "engine/session/notice_card.h"
@@ -113,7 +115,6 @@ Session::Session(std::string id, std::shared_ptr<const tools::Workspace> workspa
       registry_(tools::ToolFilter{config.coreTools, config.excludeTools}),
       commands_([this](const acp::AvailableCommandsUpdate& update) { editor_.sendUpdate(id_, update); }),
       memory_(std::make_shared<ProjectMemory>(workspace_, config.memory)),
-      systemPrompt_(buildSystemPrompt(*workspace_)),
       scheduler_(registry_, editor_, id_, mode_, configuredApprovals(config.allowedTools, config.excludeTools,
                                                              unaskedMcpServers(config.programs, config.mcpAllowed))),
       mcp_(registry_, workspace_->roots()) {
@@ -129,7 +130,7 @@ Session::Session(std::string id, std::shared_ptr<const tools::Workspace> workspa
 
 ProjectMemory::Loaded Session::refreshMemory(const CancelToken& cancel) {
   ProjectMemory::Loaded loaded = memory_->load(cancel);
-  systemPrompt_ = buildSystemPrompt(*workspace_, memory_->promptSection());
+  contextFiles_ = memory_->promptSection();
   return loaded;
 }
 
@@ -168,12 +169,22 @@ acp::StopReason Session::stopWith(const TurnStop& stop) {
   return stop.reason;
 }
 
+std::string Session::systemPrompt() {
+  PromptFeatures features;
+  for (const auto& declaration : declarations()) features.tools.insert(declaration.name);
+  features.planMode = mode_.load() == ApprovalMode::plan;
+  features.sandbox = config_.shell.sandbox;
+  features.contextFiles = contextFiles_;
+  return buildSystemPrompt(features);
+}
+
 Result<ModelReply> Session::callModel(const CancelToken& cancel, std::optional<TurnStop>& stop) {
   ModelRequest request;
   request.model = model();
-  request.systemInstruction = systemPrompt_;
   request.contents = &history_.contents();
   request.tools = &declarations();
+  request.systemInstruction = systemPrompt();
+  request.config = generationFor(request.model, config_.generation);
   // An unreachable or busy server is retried for a while: the person hears
   // why, as it happens, on a card that is not history and is never replayed.
   request.onRetry = [this](const std::string& notice) {
@@ -253,6 +264,11 @@ Result<acp::StopReason> Session::runTurn(const std::vector<acp::ContentBlock>& b
     userParts = partsFromPrompt(blocks);
   }
   if (userParts.empty()) return makeError(Errc::invalid_params, "params.prompt: the prompt has no usable content");
+  // The conversation opens (or a loaded one goes on) with where it happens;
+  // until the model has answered, a failed turn leaves it due again.
+  if (contextDue_) {
+    userParts.insert(userParts.begin(), Part::makeText(buildSessionContext(*workspace_, SessionContextOptions{}, cancel)));
+  }
   for (const auto& hook : hooks_) {
     if (auto stop = hook->onPrompt(userParts, history_, cancel)) return stopWith(*stop);
   }
@@ -306,6 +322,7 @@ Result<acp::StopReason> Session::runTurn(const std::vector<acp::ContentBlock>& b
     }
     if (auto status = history_.appendModel(std::move(modelContent)); !status) return status.error();
     modelAnswered = true;
+    contextDue_ = false;
     if (calls.empty()) return stopReasonFor(reply->finishReason);
 
     std::vector<Part> responses = runCalls(calls, cancel, stop);

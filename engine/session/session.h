@@ -76,10 +76,12 @@ class Session {
   ProjectMemory::Loaded refreshMemory(const CancelToken& cancel);
 
   // A recorded conversation to go on with (session/load); before the first
-  // turn. New tool calls are numbered after the highest id it showed.
+  // turn. New tool calls are numbered after the highest id it showed, and
+  // the next prompt carries the session's context afresh.
   void restoreHistory(History history, uint64_t lastCallNumber) {
     history_ = std::move(history);
     scheduler_.continueCallIdsAfter(lastCallNumber);
+    contextDue_ = true;
   }
 
   // Runs one prompt turn to its end: model calls and tool calls until the model
@@ -96,6 +98,8 @@ class Session {
   std::vector<Part> runCalls(const std::vector<FunctionCall>& calls, const CancelToken& cancel,
                              std::optional<TurnStop>& stop);
   const std::vector<tools::ToolDeclaration>& declarations();
+  // The working guide for the next request: the features present now.
+  std::string systemPrompt();
   acp::StopReason stopWith(const TurnStop& stop);
   // Tells the person about MCP servers that failed since the last time.
   void flushMcpNotices();
@@ -114,7 +118,8 @@ class Session {
   std::vector<tools::ToolDeclaration> declarations_;
   uint64_t declarationsGeneration_ = ~uint64_t{0};
   std::shared_ptr<ProjectMemory> memory_;  // shared with the scheduler's context source
-  std::string systemPrompt_;
+  std::string contextFiles_;  // the context files' prompt section, once loaded
+  bool contextDue_ = true;     // the next prompt opens with the session's context (the turn's thread)
   int retryNotices_ = 0;  // retry notice cards shown (turn's thread)
   ToolScheduler scheduler_;
   History history_;

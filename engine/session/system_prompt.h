@@ -1,13 +1,26 @@
-// The system instruction sent with every model request. Pure.
+// The system instruction: Lathe's working guide. Its sections on optional
+// features (memory, plans, plan mode, the sandbox, web search) appear only
+// when the session has them, so the model is never told of tools it lacks.
+// Where the session works (roots, OS, date, tree, git) goes to the session
+// context (engine/context/session_context.h), not here. Pure.
 #pragma once
 
+#include <set>
 #include <string>
-
-#include "tools/core/workspace.h"
 
 namespace lathe::engine {
 
-// `context`: the context files' section (ProjectMemory::promptSection), last.
-std::string buildSystemPrompt(const tools::Workspace& workspace, const std::string& context = {});
+struct PromptFeatures {
+  std::set<std::string> tools;  // the names of the tools declared to the model
+  bool planMode = false;        // the session's approval mode is plan
+  bool sandbox = false;         // shell commands run under the sandbox
+  std::string contextFiles;     // the context files' section (ProjectMemory::promptSection), last
+};
+
+std::string buildSystemPrompt(const PromptFeatures& features);
+
+// The headings of the sections always present, in order (tests keep the
+// guide's shape against Gemini CLI's with them).
+const std::set<std::string>& coreSectionHeadings();
 
 }  // namespace lathe::engine

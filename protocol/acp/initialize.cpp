@@ -40,6 +40,12 @@ void writeCapabilities(json::Writer& w, const AgentCapabilities& caps) {
   if (caps.sessionList) json::put(w, "list", json::Raw{"{}"});
   if (caps.sessionResume) json::put(w, "resume", json::Raw{"{}"});
   w.EndObject();
+  if (caps.logout) {
+    json::key(w, "auth");
+    w.StartObject();
+    json::put(w, "logout", json::Raw{"{}"});
+    w.EndObject();
+  }
   w.EndObject();
 }
 
@@ -53,6 +59,13 @@ json::Raw InitializeResponse::toJson() const {
     writeCapabilities(w, capabilities);
     json::key(w, "authMethods");
     w.StartArray();
+    for (const auto& method : authMethods) {
+      w.StartObject();
+      json::put(w, "id", method.id);
+      json::put(w, "name", method.name);
+      if (!method.description.empty()) json::put(w, "description", method.description);
+      w.EndObject();
+    }
     w.EndArray();
     json::key(w, "agentInfo");
     w.StartObject();
@@ -68,7 +81,25 @@ Result<AuthenticateRequest> AuthenticateRequest::fromJson(const json::Value& par
   auto r = json::Reader::root(params);
   AuthenticateRequest req;
   req.methodId = r.str("methodId");
+  if (auto meta = r.optObject("_meta")) {
+    req.apiKey = meta->optStr("api-key");
+    if (auto gateway = meta->optObject("gateway")) {
+      req.gatewayBaseUrl = gateway->optStr("baseUrl");
+      if (auto headers = gateway->optObject("headers")) {
+        for (const auto& member : headers->value()->GetObject()) {
+          std::string name(member.name.GetString(), member.name.GetStringLength());
+          if (auto value = headers->optStr(name.c_str())) req.gatewayHeaders.emplace_back(name, *value);
+        }
+      }
+    }
+  }
   return finish(r, std::move(req));
+}
+
+Result<LogoutRequest> LogoutRequest::fromJson(const json::Value& params) {
+  // Params may be absent or an object holding only _meta.
+  if (!params.IsNull() && !params.IsObject()) return makeError(Errc::invalid_params, "params: expected an object");
+  return LogoutRequest{};
 }
 
 }  // namespace lathe::acp

@@ -1,7 +1,10 @@
 // ACP initialize and authenticate: what each side can do. Pure.
 #pragma once
 
+#include <map>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "protocol/acp/common.h"
 
@@ -37,17 +40,35 @@ struct AgentCapabilities {
   bool sessionClose = false;
   bool sessionList = false;
   bool sessionResume = false;
+  bool logout = false;  // agentCapabilities.auth.logout
+};
+
+// An auth method the agent handles itself through `authenticate` (type "agent").
+struct AuthMethod {
+  std::string id;
+  std::string name;
+  std::string description;
 };
 
 struct InitializeResponse {
   AgentInfo agentInfo;
   AgentCapabilities capabilities;
+  std::vector<AuthMethod> authMethods;
   json::Raw toJson() const;
 };
 
+// What the editor may send along in _meta: a key ("api-key", as Gemini CLI
+// reads it) and a gateway ({"baseUrl", "headers"}).
 struct AuthenticateRequest {
   std::string methodId;
+  std::optional<std::string> apiKey;
+  std::optional<std::string> gatewayBaseUrl;
+  std::vector<std::pair<std::string, std::string>> gatewayHeaders;
   static Result<AuthenticateRequest> fromJson(const json::Value& params);
+};
+
+struct LogoutRequest {
+  static Result<LogoutRequest> fromJson(const json::Value& params);
 };
 
 }  // namespace lathe::acp

@@ -2,6 +2,8 @@
 // through a switch the exchange clears before the client goes away.
 #include "protocol/http/exchange.h"
 
+#include "protocol/http/proxy.h"
+
 #include <httplib.h>
 
 #include <cctype>
@@ -66,6 +68,7 @@ Result<ResponseHead> exchange(const RawRequest& request, const std::function<boo
   auto parts = split(request.url);
   if (!parts) return parts.error();
   httplib::Client client(parts->origin);
+  useProxy(client, parts->origin);
   client.set_connection_timeout(request.connectTimeout);
   client.set_read_timeout(request.readTimeout);
   client.set_write_timeout(request.readTimeout);

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <thread>
 
+#include "engine/context/session_context.h"
 #include "engine/session/session.h"
 #include "fake_editor.h"
 
@@ -240,10 +241,12 @@ TEST_CASE("cancel during the model stream ends the turn as cancelled, the next t
   CHECK(*stop == acp::StopReason::cancelled);
   REQUIRE(*f.session->prompt(promptText("again"), CancelToken()) == acp::StopReason::end_turn);
   requirePaired(f.model->requests[1]);
-  // The cancelled prompt left nothing behind: the next request holds only "again".
+  // The cancelled prompt left nothing behind: the next request holds only
+  // "again", after the session's context (still due: the model never answered).
   REQUIRE(f.model->requests[1].size() == 1);
-  REQUIRE(f.model->requests[1][0].parts.size() == 1);
-  CHECK(*f.model->requests[1][0].parts[0].text == "again");
+  REQUIRE(f.model->requests[1][0].parts.size() == 2);
+  CHECK(isSessionContext(f.model->requests[1][0].parts[0]));
+  CHECK(*f.model->requests[1][0].parts[1].text == "again");
 }
 
 namespace {

@@ -12,6 +12,7 @@
 #include <mutex>
 
 #include "protocol/http/exchange.h"
+#include "protocol/http/proxy.h"
 #include "tools/web/address_policy.h"
 #include "tools/web/web_url.h"
 
@@ -65,6 +66,8 @@ Result<Hop> getOnce(const WebUrl& url, const std::string& address, const WebFetc
   if (Clock::now() >= deadline) return makeError(Errc::timeout, "");
   httplib::Client client(url.scheme + "://" + url.hostForUrl() + ":" + std::to_string(url.port));
   client.set_hostname_addr_map({{url.host, address}});
+  // Through the person's proxy, if any; the address was checked all the same.
+  http::useProxy(client, url.scheme + "://" + url.hostForUrl() + ":" + std::to_string(url.port));
   client.set_connection_timeout(left);
   client.set_read_timeout(left);
   client.set_write_timeout(left);

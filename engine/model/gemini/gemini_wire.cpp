@@ -303,7 +303,8 @@ std::string buildRequestBody(const ModelRequest& request) {
     }
 
     const GenerationConfig& config = request.config;
-    if (config.temperature || config.topP || config.maxOutputTokens || config.includeThoughts) {
+    const bool thinking = config.includeThoughts || config.thinkingBudget || config.thinkingLevel;
+    if (config.temperature || config.topP || config.topK || config.maxOutputTokens || thinking) {
       json::key(w, "generationConfig");
       w.StartObject();
       if (config.temperature) {
@@ -314,11 +315,14 @@ std::string buildRequestBody(const ModelRequest& request) {
         json::key(w, "topP");
         w.Double(*config.topP);
       }
+      if (config.topK) json::put(w, "topK", *config.topK);
       if (config.maxOutputTokens) json::put(w, "maxOutputTokens", *config.maxOutputTokens);
-      if (config.includeThoughts) {
+      if (thinking) {
         json::key(w, "thinkingConfig");
         w.StartObject();
-        json::put(w, "includeThoughts", true);
+        if (config.includeThoughts) json::put(w, "includeThoughts", true);
+        if (config.thinkingBudget) json::put(w, "thinkingBudget", *config.thinkingBudget);
+        if (config.thinkingLevel) json::put(w, "thinkingLevel", *config.thinkingLevel);
         w.EndObject();
       }
       w.EndObject();
