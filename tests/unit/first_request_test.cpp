@@ -210,7 +210,7 @@ TEST_CASE("the session's context is given once, again after a failed first turn,
 
   f.dir.write("ws/NEW.md", "fresh\n");
   auto resumed = f.session();
-  resumed->restoreHistory(session->history());
+  resumed->restoreHistory(session->history(), 0);
   REQUIRE(resumed->prompt({acp::TextBlock{"fourth"}}, CancelToken()));
   CHECK(contextParts(resumed->history()) == 2);
   json::Document last = parsed(f.model->bodies.back());
