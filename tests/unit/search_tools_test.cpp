@@ -569,3 +569,13 @@ TEST_CASE("kept from the model: case and more shapes, ignored folders, links to 
   auto sub = Workspace::create((repo.path / "sub").string()).value();
   CHECK(guardedReadReason(sub, (repo.path / "sub" / "private" / "a.txt").string(), false) == "ignored by .gitignore");
 }
+
+TEST_CASE("a workspace inside a folder its repository ignores is not governed by that repository's ignore files") {
+  TempDir repo;
+  fs::create_directories(repo.path / ".git");
+  fs::create_directories(repo.path / "build" / "ws");
+  std::ofstream(repo.path / ".gitignore") << "build/\n";
+  std::ofstream(repo.path / "build" / "ws" / "a.txt") << "x\n";
+  auto ws = Workspace::create((repo.path / "build" / "ws").string()).value();
+  CHECK(guardedReadReason(ws, (repo.path / "build" / "ws" / "a.txt").string(), false).empty());
+}

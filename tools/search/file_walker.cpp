@@ -296,12 +296,16 @@ bool ignoredByGeminiIgnore(const Workspace& workspace, const std::string& path) 
 bool ignoredByGitIgnore(const Workspace& workspace, const std::string& path, bool isDir) {
   // A workspace opened inside a repository: the ignore files above it count
   // too, as git counts them.
-  std::string top = workspaceRootOf(workspace, path);
-  for (std::string dir = top; !dir.empty(); dir.resize(dir.find_last_of('/'))) {
-    if (::access((dir + "/.git").c_str(), F_OK) == 0) {
-      top = dir;
-      break;
-    }
+  const std::string root = workspaceRootOf(workspace, path);
+  std::string top = root;
+  for (std::string dir = root; !dir.empty(); dir.resize(dir.find_last_of('/'))) {
+    if (::access((dir + "/.git").c_str(), F_OK) != 0) continue;
+    // A root the repository itself ignores (a build folder, a home folder
+    // under a dotfiles repository that ignores "*") is not part of it.
+    IgnoreOptions above;
+    above.respectGeminiIgnore = false;
+    if (dir != root && !isPathIgnored(dir, std::string_view(root).substr(dir.size() + 1), true, above)) top = dir;
+    break;
   }
   if (path.size() <= top.size() + 1 || !isWithin(path, top)) return false;
   IgnoreOptions git;
