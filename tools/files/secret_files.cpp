@@ -69,7 +69,11 @@ bool matches(const Shape& shape, std::string_view name, std::string_view path) {
     case Match::name: return name == shape.text;
     case Match::suffix: return name.size() > shape.text.size() && name.ends_with(shape.text);
     case Match::prefix: return name.starts_with(shape.text);
-    case Match::pathSuffix: return path.ends_with(shape.text);
+    case Match::pathSuffix: {
+      if (!shape.text.ends_with("/" + std::string(name))) return false;  // the name first: it is cheap
+      const size_t keep = std::min(path.size(), shape.text.size());
+      return lower(path.substr(path.size() - keep)) == shape.text;
+    }
   }
   return false;
 }
@@ -77,16 +81,19 @@ bool matches(const Shape& shape, std::string_view name, std::string_view path) {
 }  // namespace
 
 std::string secretFileReason(const std::string& path) {
-  const std::string lowered = lower(path);
+  // Called for every file a search walks: only the name (and, for the two
+  // path shapes, the path's last few characters) is lowered.
+  const size_t slash = path.find_last_of('/');
+  const std::string lowered = lower(std::string_view(path).substr(slash == std::string::npos ? 0 : slash));
   std::string_view name(lowered);
-  name = name.substr(name.find_last_of('/') + 1);
+  if (!name.empty() && name.front() == '/') name.remove_prefix(1);
   if (std::any_of(kHarmless.begin(), kHarmless.end(), [&](std::string_view t) { return name.ends_with(t); })) return "";
   const std::string shown = path.substr(path.find_last_of('/') + 1);
   if (std::find(kSecretsFiles.begin(), kSecretsFiles.end(), name) != kSecretsFiles.end()) {
     return "a secrets file (" + shown + ")";
   }
   for (const auto& shape : kShapes) {
-    if (matches(shape, name, lowered)) return std::string(shape.why) + " (" + shown + ")";
+    if (matches(shape, name, path)) return std::string(shape.why) + " (" + shown + ")";
   }
   return "";
 }
