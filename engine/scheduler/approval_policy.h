@@ -3,10 +3,10 @@
 #pragma once
 
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
+#include "engine/scheduler/approval_key.h"
 #include "tools/core/registry.h"
 #include "tools/core/tool.h"
 
@@ -16,18 +16,17 @@ enum class ApprovalMode { standard, autoEdit, yolo, plan };  // "default" is a k
 const char* toString(ApprovalMode mode);  // wire ids: default, autoEdit, yolo, plan
 std::optional<ApprovalMode> parseApprovalMode(const std::string& id);
 
-// What this session allows without asking: configured (settings) and
-// remembered ("allow always" answers, each no wider than what the person saw).
+// What this session allows without asking, configured (settings) and
+// remembered ("allow always" answers, each no wider than what the person
+// saw), and the shell commands settings exclude (tools.exclude
+// run_shell_command(...) prefixes), which never run.
 struct SessionApprovals {
-  std::set<std::string> tools;      // tool names (info and other confirmations)
-  std::set<std::string> editPaths;  // absolute paths
-  std::set<std::string> readPaths;  // ignored or secret files the person let the model read
-  std::set<std::string> mcpServers;
-  std::set<std::string> mcpTools;   // server__tool
-  std::set<std::string> commands;   // shell root commands
-  // Settings tools.allowed / tools.exclude entries run_shell_command(git status).
-  std::vector<std::vector<std::string>> allowedCommandPrefixes;
-  std::vector<std::vector<std::string>> excludedCommandPrefixes;
+  ApprovalSet allowed;
+  ApprovalSet excluded;  // shell-prefix keys
+  void add(const SessionApprovals& more) {  // union
+    allowed.add(more.allowed);
+    excluded.add(more.excluded);
+  }
 };
 
 // What settings grant every session: tools.allowed names and
@@ -41,6 +40,16 @@ SessionApprovals configuredApprovals(const std::vector<std::string>& allowed, co
 // approval; the call runs sealed (a shell line in the read-only sandbox).
 enum class Decision { allow, allowSealed, ask, deny };
 
+// A decision with the words of the rule that made it. deny: what the model
+// reads instead of a result, and what the person sees on the call. ask:
+// forPerson is shown with the question when the question alone does not say
+// why it is asked (empty otherwise). allow: no words.
+struct ApprovalDecision {
+  Decision verdict = Decision::ask;
+  std::string forModel;
+  std::string forPerson;
+};
+
 struct ApprovalQuery {
   std::string toolName;
   tools::Kind kind = tools::Kind::other;
@@ -51,10 +60,13 @@ struct ApprovalQuery {
   const tools::ToolSource* source = nullptr;
 };
 
-Decision decideApproval(ApprovalMode mode, const ApprovalQuery& query, const SessionApprovals& approvals);
+ApprovalDecision decideApproval(ApprovalMode mode, const ApprovalQuery& query, const SessionApprovals& approvals);
 
-// How an "allow always" answer widens the session's approvals.
+// How an "allow always" answer widens the session's approvals: the keys of
+// what the person was shown (this file, these files, these commands, this
+// MCP tool, this tool), added to what is allowed.
 enum class AlwaysScope { tool, file, mcpTool, command };
+std::vector<ApprovalKey> alwaysKeys(AlwaysScope scope, const ApprovalQuery& query);
 void remember(SessionApprovals& approvals, AlwaysScope scope, const ApprovalQuery& query);
 
 }  // namespace lathe::engine

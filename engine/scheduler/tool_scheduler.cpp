@@ -92,7 +92,6 @@ std::vector<acp::ToolCallContent> confirmationContent(tools::ConfirmationDetails
     narrowToChange(content.oldText, content.newText);  // a large file: the changed region only
     std::vector<acp::ToolCallContent> items;
     items.push_back(std::move(content));  // a braced list would copy it
-    if (!edit->sensitive.empty()) items.push_back(textContent("Asked even when edits are allowed: " + edit->sensitive + "."));
     return items;
   }
   if (auto* exec = std::get_if<tools::ExecConfirmation>(&details)) {
@@ -248,16 +247,7 @@ ToolScheduler::ToolScheduler(const tools::ToolRegistry& registry, EditorClient& 
 
 void ToolScheduler::grant(const SessionApprovals& more) {
   std::lock_guard lock(approvalsMutex_);
-  SessionApprovals& into = approvals_;
-  into.tools.insert(more.tools.begin(), more.tools.end());
-  into.editPaths.insert(more.editPaths.begin(), more.editPaths.end());
-  into.readPaths.insert(more.readPaths.begin(), more.readPaths.end());
-  into.mcpServers.insert(more.mcpServers.begin(), more.mcpServers.end());
-  into.mcpTools.insert(more.mcpTools.begin(), more.mcpTools.end());
-  into.commands.insert(more.commands.begin(), more.commands.end());
-  auto append = [](auto& to, const auto& from) { to.insert(to.end(), from.begin(), from.end()); };
-  append(into.allowedCommandPrefixes, more.allowedCommandPrefixes);
-  append(into.excludedCommandPrefixes, more.excludedCommandPrefixes);
+  approvals_.add(more);
 }
 
 constexpr std::string_view kCallIdPrefix = "call_";
@@ -427,33 +417,19 @@ std::optional<ToolScheduler::Outcome> ToolScheduler::approve(const FunctionCall&
   if (!details) return run.finish(CallState::error, details.error().message);
   std::optional<tools::ToolSource> source = registry_.sourceOf(call.name);
   ApprovalQuery query{call.name, tool.kind(), details->has_value() ? &**details : nullptr, source ? &*source : nullptr};
-  Decision decision;
+  ApprovalDecision decision;
   {
     std::lock_guard lock(approvalsMutex_);
     decision = decideApproval(mode_.load(), query, approvals_);
   }
   // What allowed the call decides how it runs: a line allowed only by the
   // judgement runs sealed.
-  prepared.invocation->setApproval(decision == Decision::allowSealed ? tools::Approval::judged : tools::Approval::person);
-  if (decision == Decision::allow || decision == Decision::allowSealed) return std::nullopt;
-  if (decision == Decision::deny) {
-    if (mode_.load() == ApprovalMode::plan && !tools::isReadOnlyKind(tool.kind())) {
-      return run.finish(CallState::error,
-                        "Refused: the session is in plan mode, which allows only read-only tools. "
-                        "Describe the change instead of making it.",
-                        "Not run: plan mode allows only read-only tools.");
-    }
-    const auto* exec = std::get_if<tools::ExecConfirmation>(&**details);
-    if (exec && !exec->runsUnseen.empty()) {
-      const std::string why = "the settings exclude commands (tools.exclude), and this line may run commands it "
-                              "does not name (" + exec->runsUnseen + "), so the exclusions cannot be checked.";
-      return run.finish(CallState::error, "Refused: " + why + " Run the commands directly instead.", "Not run: " + why);
-    }
-    return run.finish(CallState::error, "Refused: the settings exclude this command (tools.exclude).",
-                      "Not run: your settings exclude this command (tools.exclude).");
-  }
+  const Decision verdict = decision.verdict;
+  prepared.invocation->setApproval(verdict == Decision::allowSealed ? tools::Approval::judged : tools::Approval::person);
+  if (verdict == Decision::allow || verdict == Decision::allowSealed) return std::nullopt;
+  if (verdict == Decision::deny) return run.finish(CallState::error, decision.forModel, decision.forPerson);
   run.moveTo(CallState::awaiting_approval);
-  acp::RequestPermissionRequest ask = permissionRequest(run, prepared, **details);
+  acp::RequestPermissionRequest ask = permissionRequest(run, prepared, **details, decision.forPerson);
   const bool showsDiff = std::holds_alternative<tools::EditConfirmation>(**details);
   auto answer = editor_.requestPermission(ask, cancel);
   // Fail closed: anything but a selected option we offered means no.
@@ -483,7 +459,8 @@ std::optional<ToolScheduler::Outcome> ToolScheduler::approve(const FunctionCall&
 }
 
 acp::RequestPermissionRequest ToolScheduler::permissionRequest(const CallRun& run, const Prepared& prepared,
-                                                               tools::ConfirmationDetails& details) const {
+                                                               tools::ConfirmationDetails& details,
+                                                               const std::string& why) const {
   acp::RequestPermissionRequest ask;
   ask.sessionId = sessionId_;
   ask.toolCall.toolCallId = run.id();
@@ -496,6 +473,7 @@ acp::RequestPermissionRequest ToolScheduler::permissionRequest(const CallRun& ru
   }
   ask.toolCall.rawInput = prepared.announce.rawInput;
   ask.toolCall.content = confirmationContent(details);
+  if (!why.empty()) ask.toolCall.content->push_back(textContent(why));
   ask.options = permissionOptions(details, prepared.tool->info().displayName);
   return ask;
 }

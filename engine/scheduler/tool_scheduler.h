@@ -77,9 +77,10 @@ class ToolScheduler {
   Outcome runOne(const FunctionCall& call, const CancelToken& cancel, int depth);
   std::optional<Outcome> prepare(const FunctionCall& call, CallRun& run, Prepared& prepared);
   std::optional<Outcome> approve(const FunctionCall& call, CallRun& run, Prepared& prepared, const CancelToken& cancel);
-  // Moves an edit's texts out of `details` into the request.
+  // Moves an edit's texts out of `details` into the request; `why` (the
+  // decision's words for the person, if any) follows what is shown.
   acp::RequestPermissionRequest permissionRequest(const CallRun& run, const Prepared& prepared,
-                                                  tools::ConfirmationDetails& details) const;
+                                                  tools::ConfirmationDetails& details, const std::string& why) const;
   bool isReadOnlyCall(const FunctionCall& call) const;
   void addFoundContext(const tools::Tool& tool, const tools::ToolInvocation& invocation, tools::ToolResult& result) const;
   std::string nextCallId();

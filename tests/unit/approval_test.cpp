@@ -38,46 +38,176 @@ const char* name(Decision d) {
 
 }  // namespace
 
-TEST_CASE("approval table: mode x kind x confirmation") {
+TEST_CASE("approval table: mode x kind x confirmation, with the words of the rule that decided") {
   auto edit = editOf("/w/a.txt");
   auto exec = execOf({"ls"});
   auto mcp = mcpOf();
   auto info = infoOf();
+  // What the person sees when plan mode refuses; the model reads kPlanForModel.
+  const std::string kPlan = "Not run: plan mode allows only read-only tools.";
+  const std::string kPlanForModel =
+      "Refused: the session is in plan mode, which allows only read-only tools. Describe the change instead of "
+      "making it.";
   struct Row {
     ApprovalMode mode;
     Kind kind;
     const tools::ConfirmationDetails* details;
     Decision expected;
+    std::string forPerson;  // allow and a plain ask say nothing
   };
   const Row rows[] = {
       // Tools that need no confirmation run in every mode but plan refuses mutators.
-      {ApprovalMode::standard, Kind::read, nullptr, Decision::allow},
-      {ApprovalMode::plan, Kind::read, nullptr, Decision::allow},
-      {ApprovalMode::plan, Kind::search, nullptr, Decision::allow},
-      {ApprovalMode::plan, Kind::edit, nullptr, Decision::deny},
+      {ApprovalMode::standard, Kind::read, nullptr, Decision::allow, ""},
+      {ApprovalMode::plan, Kind::read, nullptr, Decision::allow, ""},
+      {ApprovalMode::plan, Kind::search, nullptr, Decision::allow, ""},
+      {ApprovalMode::plan, Kind::edit, nullptr, Decision::deny, kPlan},
       // A think tool (write_todos) changes nothing outside the session: plan mode runs it.
-      {ApprovalMode::plan, Kind::think, nullptr, Decision::allow},
-      {ApprovalMode::standard, Kind::think, nullptr, Decision::allow},
-      {ApprovalMode::plan, Kind::edit, &edit, Decision::deny},
-      {ApprovalMode::plan, Kind::execute, &exec, Decision::deny},
-      {ApprovalMode::plan, Kind::fetch, &info, Decision::ask},
-      {ApprovalMode::standard, Kind::edit, &edit, Decision::ask},
-      {ApprovalMode::standard, Kind::execute, &exec, Decision::ask},
-      {ApprovalMode::standard, Kind::other, &mcp, Decision::ask},
-      {ApprovalMode::standard, Kind::fetch, &info, Decision::ask},
-      {ApprovalMode::autoEdit, Kind::edit, &edit, Decision::allow},
-      {ApprovalMode::autoEdit, Kind::execute, &exec, Decision::ask},
-      {ApprovalMode::autoEdit, Kind::other, &mcp, Decision::ask},
-      {ApprovalMode::autoEdit, Kind::fetch, &info, Decision::ask},
-      {ApprovalMode::yolo, Kind::edit, &edit, Decision::allow},
-      {ApprovalMode::yolo, Kind::execute, &exec, Decision::allow},
-      {ApprovalMode::yolo, Kind::other, &mcp, Decision::allow},
+      {ApprovalMode::plan, Kind::think, nullptr, Decision::allow, ""},
+      {ApprovalMode::standard, Kind::think, nullptr, Decision::allow, ""},
+      {ApprovalMode::plan, Kind::edit, &edit, Decision::deny, kPlan},
+      {ApprovalMode::plan, Kind::execute, &exec, Decision::deny, kPlan},
+      {ApprovalMode::plan, Kind::fetch, &info, Decision::ask, ""},
+      {ApprovalMode::standard, Kind::edit, &edit, Decision::ask, ""},
+      {ApprovalMode::standard, Kind::execute, &exec, Decision::ask, ""},
+      {ApprovalMode::standard, Kind::other, &mcp, Decision::ask, ""},
+      {ApprovalMode::standard, Kind::fetch, &info, Decision::ask, ""},
+      {ApprovalMode::autoEdit, Kind::edit, &edit, Decision::allow, ""},
+      {ApprovalMode::autoEdit, Kind::execute, &exec, Decision::ask, ""},
+      {ApprovalMode::autoEdit, Kind::other, &mcp, Decision::ask, ""},
+      {ApprovalMode::autoEdit, Kind::fetch, &info, Decision::ask, ""},
+      {ApprovalMode::yolo, Kind::edit, &edit, Decision::allow, ""},
+      {ApprovalMode::yolo, Kind::execute, &exec, Decision::allow, ""},
+      {ApprovalMode::yolo, Kind::other, &mcp, Decision::allow, ""},
   };
   SessionApprovals none;
   for (const auto& row : rows) {
     INFO("mode " << toString(row.mode) << " kind " << tools::toString(row.kind));
-    CHECK(name(decideApproval(row.mode, {"t", row.kind, row.details}, none)) == std::string(name(row.expected)));
+    ApprovalDecision decision = decideApproval(row.mode, {"t", row.kind, row.details}, none);
+    CHECK(name(decision.verdict) == std::string(name(row.expected)));
+    CHECK(decision.forPerson == row.forPerson);
+    CHECK(decision.forModel == (row.expected == Decision::deny ? kPlanForModel : ""));
   }
+}
+
+TEST_CASE("refusals and questions carry the reason of the rule that decided") {
+  SessionApprovals excludeRm = configuredApprovals({}, {"run_shell_command(rm)"});
+  auto rm = execWords({{"rm", "-rf", "x"}});
+  ApprovalDecision excluded = decideApproval(ApprovalMode::yolo, {"run_shell_command", Kind::execute, &rm}, excludeRm);
+  CHECK(excluded.verdict == Decision::deny);
+  CHECK(excluded.forModel == "Refused: the settings exclude this command (tools.exclude).");
+  CHECK(excluded.forPerson == "Not run: your settings exclude this command (tools.exclude).");
+  // The exclusion decides before plan mode does, and says so.
+  CHECK(decideApproval(ApprovalMode::plan, {"run_shell_command", Kind::execute, &rm}, excludeRm).forPerson ==
+        excluded.forPerson);
+
+  tools::ExecConfirmation sedE{"sed 's/^/rm /e' f", {"sed"}, {{"sed"}}, {}, false, true, true, {}};
+  sedE.runsUnseen = "sed's e command";
+  tools::ConfirmationDetails unseen = sedE;
+  ApprovalDecision cannotCheck =
+      decideApproval(ApprovalMode::standard, {"run_shell_command", Kind::execute, &unseen}, excludeRm);
+  const std::string why = "the settings exclude commands (tools.exclude), and this line may run commands it does not "
+                          "name (sed's e command), so the exclusions cannot be checked.";
+  CHECK(cannotCheck.verdict == Decision::deny);
+  CHECK(cannotCheck.forModel == "Refused: " + why + " Run the commands directly instead.");
+  CHECK(cannotCheck.forPerson == "Not run: " + why);
+  // Without exclusions the same line is only asked about, with nothing added.
+  ApprovalDecision asked = decideApproval(ApprovalMode::standard, {"run_shell_command", Kind::execute, &unseen}, {});
+  CHECK(asked.verdict == Decision::ask);
+  CHECK(asked.forPerson.empty());
+
+  tools::ConfirmationDetails sensitive = tools::EditConfirmation{
+      "Edit", tools::FileDiff{"/w/.git/hooks/pre-commit", std::string("a"), "b"}, "it is inside .git/"};
+  ApprovalDecision hook = decideApproval(ApprovalMode::autoEdit, {"replace", Kind::edit, &sensitive}, {});
+  CHECK(hook.verdict == Decision::ask);
+  CHECK(hook.forPerson == "Asked even when edits are allowed: it is inside .git/.");
+  CHECK(hook.forModel.empty());
+
+  auto readOnly = execOf({"ls"}, true);
+  ApprovalDecision sealed = decideApproval(ApprovalMode::standard, {"run_shell_command", Kind::execute, &readOnly}, {});
+  CHECK(sealed.verdict == Decision::allowSealed);
+  CHECK(sealed.forModel.empty());
+  CHECK(sealed.forPerson.empty());
+}
+
+TEST_CASE("approval keys: a stable string form that reads back, and clear errors") {
+  const std::pair<ApprovalKey, const char*> rows[] = {
+      {{ApprovalKind::tool, "web_fetch"}, "tool:web_fetch"},
+      {{ApprovalKind::edit, "/w/a b.txt"}, "edit:/w/a b.txt"},
+      {{ApprovalKind::read, "/w/.env"}, "read:/w/.env"},
+      {{ApprovalKind::read, "logs/**"}, "read:logs/**"},  // a pattern asked for before the files are known
+      {{ApprovalKind::mcpServer, "github"}, "mcp-server:github"},
+      {mcpToolKey("github", "create_issue"), "mcp-tool:github__create_issue"},
+      {{ApprovalKind::command, "git"}, "shell:git"},
+      {shellPrefixKey({"git", "status"}), "shell-prefix:git status"},
+      {shellPrefixKey({"grep", "a b", "say \"hi\"", "it's"}), R"(shell-prefix:grep "a b" "say \"hi\"" "it's")"},
+      {{ApprovalKind::tool, "x:y"}, "tool:x:y"},  // the value is everything after the first colon
+  };
+  for (const auto& [key, text] : rows) {
+    INFO(text);
+    CHECK(formatApprovalKey(key) == text);
+    auto parsed = parseApprovalKey(text);
+    REQUIRE(parsed);
+    CHECK(*parsed == key);
+  }
+  CHECK(shellPrefixWords(shellPrefixKey({"grep", "a b", "say \"hi\"", "it's"}).value) ==
+        std::vector<std::string>{"grep", "a b", "say \"hi\"", "it's"});
+  // A prefix reads back in its one spelling.
+  CHECK(formatApprovalKey(parseApprovalKey("shell-prefix:  git   'status' ").value()) == "shell-prefix:git status");
+
+  const std::pair<const char*, const char*> bad[] = {
+      {"git", "expected kind:value"},
+      {"command:git", "unknown kind \"command\" (known: tool, edit, read, mcp-server, mcp-tool, shell, shell-prefix)"},
+      {"shell:", "the value is empty"},
+      {"edit:src/a.txt", "an edit key names an absolute path"},
+      {"shell-prefix:   ", "a shell prefix needs at least one word"},
+  };
+  for (const auto& [text, why] : bad) {
+    auto parsed = parseApprovalKey(text);
+    REQUIRE_FALSE(parsed);
+    CHECK(parsed.error().message == "approval key \"" + std::string(text) + "\": " + why);
+  }
+}
+
+TEST_CASE("approval sets: remembering is a union, already allowed a subset") {
+  ApprovalSet set{{ApprovalKind::command, "git"}, {ApprovalKind::read, "/w/.env"}};
+  set.add(ApprovalSet{{ApprovalKind::read, "/w/.env"}, {ApprovalKind::tool, "glob"}});
+  CHECK(set.keys().size() == 3);
+  CHECK(set.covers({{ApprovalKind::read, "/w/.env"}, {ApprovalKind::command, "git"}}));
+  CHECK_FALSE(set.covers({{ApprovalKind::read, "/w/.env"}, {ApprovalKind::read, "/w/.npmrc"}}));
+  CHECK_FALSE(set.covers({}));  // nothing shown, nothing allowed
+  CHECK_FALSE(set.contains({ApprovalKind::tool, "git"}));  // a key is its kind and its value
+  CHECK(set.valuesOf(ApprovalKind::read) == std::vector<std::string>{"/w/.env"});
+  CHECK(set.valuesOf(ApprovalKind::mcpServer).empty());
+
+  // What an "always" answer remembers: the keys of what the person was shown.
+  auto edit = editOf("/w/a.txt");
+  tools::ConfirmationDetails read = tools::ReadConfirmation{{{"/w/.env", "a secret"}, {"/w/.npmrc", "a secret"}}};
+  auto make = execOf({"make", "ctest"});
+  auto mcp = mcpOf();
+  auto info = infoOf();
+  auto formatted = [](AlwaysScope scope, ApprovalQuery query) {
+    std::string out;
+    for (const auto& key : alwaysKeys(scope, query)) out += (out.empty() ? "" : " ") + formatApprovalKey(key);
+    return out;
+  };
+  CHECK(formatted(AlwaysScope::file, {"replace", Kind::edit, &edit}) == "edit:/w/a.txt");
+  CHECK(formatted(AlwaysScope::file, {"read_file", Kind::read, &read}) == "read:/w/.env read:/w/.npmrc");
+  CHECK(formatted(AlwaysScope::command, {"run_shell_command", Kind::execute, &make}) == "shell:make shell:ctest");
+  CHECK(formatted(AlwaysScope::mcpTool, {"srv__do_it", Kind::other, &mcp}) == "mcp-tool:srv__do_it");
+  CHECK(formatted(AlwaysScope::tool, {"web_fetch", Kind::fetch, &info}) == "tool:web_fetch");
+  CHECK(formatted(AlwaysScope::mcpTool, {"replace", Kind::edit, &edit}).empty());  // not what was shown
+
+  // Settings become keys too.
+  SessionApprovals settings = configuredApprovals({"read_file", "run_shell_command(npm test)", "odd(thing)"},
+                                                  {"run_shell_command(rm -rf)", "glob"}, {"github"});
+  std::string keys;
+  for (const auto& key : settings.allowed.keys()) keys += (keys.empty() ? "" : " ") + formatApprovalKey(key);
+  CHECK(keys == "tool:read_file mcp-server:github shell-prefix:npm test");
+  CHECK(settings.excluded == ApprovalSet{shellPrefixKey({"rm", "-rf"})});
+  SessionApprovals more = configuredApprovals({"glob"}, {});
+  settings.add(more);
+  CHECK(settings.allowed.contains({ApprovalKind::tool, "glob"}));
+  CHECK(settings.allowed.keys().size() == 4);
 }
 
 TEST_CASE("remembered approvals are exactly as wide as what was allowed") {
@@ -87,34 +217,34 @@ TEST_CASE("remembered approvals are exactly as wide as what was allowed") {
   ApprovalQuery qa{"replace", Kind::edit, &a};
   ApprovalQuery qb{"replace", Kind::edit, &b};
   remember(approvals, AlwaysScope::file, qa);
-  CHECK(decideApproval(ApprovalMode::standard, qa, approvals) == Decision::allow);
-  CHECK(decideApproval(ApprovalMode::standard, qb, approvals) == Decision::ask);
+  CHECK(decideApproval(ApprovalMode::standard, qa, approvals).verdict == Decision::allow);
+  CHECK(decideApproval(ApprovalMode::standard, qb, approvals).verdict == Decision::ask);
   remember(approvals, AlwaysScope::file, qb);
-  CHECK(decideApproval(ApprovalMode::standard, qb, approvals) == Decision::allow);
+  CHECK(decideApproval(ApprovalMode::standard, qb, approvals).verdict == Decision::allow);
   // Plan mode still refuses, whatever was remembered.
-  CHECK(decideApproval(ApprovalMode::plan, qb, approvals) == Decision::deny);
+  CHECK(decideApproval(ApprovalMode::plan, qb, approvals).verdict == Decision::deny);
 
   auto ls = execOf({"ls"});
   auto lsRm = execOf({"ls", "rm"});
   auto unparsed = execOf({});
   remember(approvals, AlwaysScope::command, {"run_shell_command", Kind::execute, &ls});
-  CHECK(decideApproval(ApprovalMode::standard, {"run_shell_command", Kind::execute, &ls}, approvals) == Decision::allow);
-  CHECK(decideApproval(ApprovalMode::standard, {"run_shell_command", Kind::execute, &lsRm}, approvals) == Decision::ask);
-  CHECK(decideApproval(ApprovalMode::standard, {"run_shell_command", Kind::execute, &unparsed}, approvals) ==
+  CHECK(decideApproval(ApprovalMode::standard, {"run_shell_command", Kind::execute, &ls}, approvals).verdict == Decision::allow);
+  CHECK(decideApproval(ApprovalMode::standard, {"run_shell_command", Kind::execute, &lsRm}, approvals).verdict == Decision::ask);
+  CHECK(decideApproval(ApprovalMode::standard, {"run_shell_command", Kind::execute, &unparsed}, approvals).verdict ==
         Decision::ask);
 
   auto mcp = mcpOf();
   auto other = tools::ConfirmationDetails(tools::McpConfirmation{"srv", "other_tool"});
   remember(approvals, AlwaysScope::mcpTool, {"srv__do_it", Kind::other, &mcp});
-  CHECK(decideApproval(ApprovalMode::standard, {"srv__do_it", Kind::other, &mcp}, approvals) == Decision::allow);
-  CHECK(decideApproval(ApprovalMode::standard, {"srv__other_tool", Kind::other, &other}, approvals) == Decision::ask);
-  approvals.mcpServers.insert("srv");  // settings (mcp.allowed, trust) allow a whole server
-  CHECK(decideApproval(ApprovalMode::standard, {"srv__other_tool", Kind::other, &other}, approvals) == Decision::allow);
+  CHECK(decideApproval(ApprovalMode::standard, {"srv__do_it", Kind::other, &mcp}, approvals).verdict == Decision::allow);
+  CHECK(decideApproval(ApprovalMode::standard, {"srv__other_tool", Kind::other, &other}, approvals).verdict == Decision::ask);
+  approvals.allowed.add({ApprovalKind::mcpServer, "srv"});  // settings (mcp.allowed, trust) allow a whole server
+  CHECK(decideApproval(ApprovalMode::standard, {"srv__other_tool", Kind::other, &other}, approvals).verdict == Decision::allow);
 
   auto info = infoOf();
   remember(approvals, AlwaysScope::tool, {"web_fetch", Kind::fetch, &info});
-  CHECK(decideApproval(ApprovalMode::standard, {"web_fetch", Kind::fetch, &info}, approvals) == Decision::allow);
-  CHECK(decideApproval(ApprovalMode::standard, {"other_fetch", Kind::fetch, &info}, approvals) == Decision::ask);
+  CHECK(decideApproval(ApprovalMode::standard, {"web_fetch", Kind::fetch, &info}, approvals).verdict == Decision::allow);
+  CHECK(decideApproval(ApprovalMode::standard, {"other_fetch", Kind::fetch, &info}, approvals).verdict == Decision::ask);
 }
 
 TEST_CASE("shell lines: read-only parses, configured prefixes, exclusions") {
@@ -126,13 +256,13 @@ TEST_CASE("shell lines: read-only parses, configured prefixes, exclusions") {
   auto rmInPipe = execWords({{"cat", "x"}, {"rm", "y"}});
   SessionApprovals settings = configuredApprovals(
       {"run_shell_command(git status)", "read_file", "ShellTool(make)"}, {"run_shell_command(rm)", "glob"});
-  REQUIRE(settings.allowedCommandPrefixes.size() == 2);
-  CHECK(settings.excludedCommandPrefixes == std::vector<std::vector<std::string>>{{"rm"}});
-  CHECK(settings.tools.count("read_file"));
-  CHECK_FALSE(settings.tools.count("glob"));
+  CHECK(settings.allowed.valuesOf(ApprovalKind::shellPrefix) == std::vector<std::string>{"git status", "make"});
+  CHECK(settings.excluded == ApprovalSet{{ApprovalKind::shellPrefix, "rm"}});
+  CHECK(settings.allowed.contains({ApprovalKind::tool, "read_file"}));
+  CHECK_FALSE(settings.allowed.contains({ApprovalKind::tool, "glob"}));
 
   auto decide = [&](ApprovalMode mode, const tools::ConfirmationDetails& d) {
-    return name(decideApproval(mode, {"run_shell_command", Kind::execute, &d}, settings));
+    return name(decideApproval(mode, {"run_shell_command", Kind::execute, &d}, settings).verdict);
   };
   // A whole parse that only reads needs no question, even in plan mode; with
   // nobody's approval it runs sealed, except in yolo mode.
@@ -142,7 +272,7 @@ TEST_CASE("shell lines: read-only parses, configured prefixes, exclusions") {
   // Not understood: a read-only claim is not trusted. With exclusions
   // configured, a line that did not parse is refused; without, it is asked.
   CHECK(decide(ApprovalMode::standard, notUnderstood) == std::string("deny"));
-  CHECK(decideApproval(ApprovalMode::standard, {"run_shell_command", Kind::execute, &notUnderstood}, {}) ==
+  CHECK(decideApproval(ApprovalMode::standard, {"run_shell_command", Kind::execute, &notUnderstood}, {}).verdict ==
         Decision::ask);
   CHECK(decide(ApprovalMode::standard, gitStatus) == std::string("allow"));
   CHECK(decide(ApprovalMode::standard, gitPush) == std::string("ask"));
@@ -159,18 +289,18 @@ TEST_CASE("shell lines: read-only parses, configured prefixes, exclusions") {
   remember(remembered, AlwaysScope::command, {"run_shell_command", Kind::execute, &catAndSort});
   auto catOnly = execOf({"cat"});
   auto catAndCurl = execOf({"cat", "curl"});
-  CHECK(decideApproval(ApprovalMode::standard, {"run_shell_command", Kind::execute, &catOnly}, remembered) ==
+  CHECK(decideApproval(ApprovalMode::standard, {"run_shell_command", Kind::execute, &catOnly}, remembered).verdict ==
         Decision::allow);
-  CHECK(decideApproval(ApprovalMode::standard, {"run_shell_command", Kind::execute, &catAndCurl}, remembered) ==
+  CHECK(decideApproval(ApprovalMode::standard, {"run_shell_command", Kind::execute, &catAndCurl}, remembered).verdict ==
         Decision::ask);
 }
 
 TEST_CASE("a tool named in tools.allowed skips its confirmation") {
   auto edit = editOf("/w/a.txt");
   SessionApprovals settings = configuredApprovals({"replace"}, {});
-  CHECK(decideApproval(ApprovalMode::standard, {"replace", Kind::edit, &edit}, settings) == Decision::allow);
-  CHECK(decideApproval(ApprovalMode::standard, {"write_file", Kind::edit, &edit}, settings) == Decision::ask);
-  CHECK(decideApproval(ApprovalMode::plan, {"replace", Kind::edit, &edit}, settings) == Decision::deny);
+  CHECK(decideApproval(ApprovalMode::standard, {"replace", Kind::edit, &edit}, settings).verdict == Decision::allow);
+  CHECK(decideApproval(ApprovalMode::standard, {"write_file", Kind::edit, &edit}, settings).verdict == Decision::ask);
+  CHECK(decideApproval(ApprovalMode::plan, {"replace", Kind::edit, &edit}, settings).verdict == Decision::deny);
 }
 
 TEST_CASE("mode ids parse like Gemini CLI's") {
@@ -249,12 +379,12 @@ TEST_CASE("edits to files that change how tools run are always asked about, and 
   tools::ConfirmationDetails sensitive = tools::EditConfirmation{
       "Edit", tools::FileDiff{"/w/.git/hooks/pre-commit", std::string("a"), "b"}, "it is inside .git/"};
   SessionApprovals approvals;
-  approvals.editPaths.insert("/w/.git/hooks/pre-commit");
+  approvals.allowed.add({ApprovalKind::edit, "/w/.git/hooks/pre-commit"});
   for (ApprovalMode mode : {ApprovalMode::standard, ApprovalMode::autoEdit}) {
-    CHECK(decideApproval(mode, {"replace", Kind::edit, &sensitive}, approvals) == Decision::ask);
+    CHECK(decideApproval(mode, {"replace", Kind::edit, &sensitive}, approvals).verdict == Decision::ask);
   }
-  CHECK(decideApproval(ApprovalMode::plan, {"replace", Kind::edit, &sensitive}, approvals) == Decision::deny);
-  CHECK(decideApproval(ApprovalMode::yolo, {"replace", Kind::edit, &sensitive}, approvals) == Decision::allow);
+  CHECK(decideApproval(ApprovalMode::plan, {"replace", Kind::edit, &sensitive}, approvals).verdict == Decision::deny);
+  CHECK(decideApproval(ApprovalMode::yolo, {"replace", Kind::edit, &sensitive}, approvals).verdict == Decision::allow);
 }
 
 TEST_CASE("MCP calls: options, settings that name them, trust and mcp.allowed, plan mode") {
@@ -304,12 +434,12 @@ TEST_CASE("MCP calls: options, settings that name them, trust and mcp.allowed, p
   };
   for (const auto& row : rows) {
     INFO(row.why);
-    CHECK(name(decideApproval(row.mode, query(row.kind), row.approvals)) == std::string(name(row.expected)));
+    CHECK(name(decideApproval(row.mode, query(row.kind), row.approvals).verdict) == std::string(name(row.expected)));
   }
   // A built-in of the same name as a Gemini spelling is not an MCP tool.
   auto info = infoOf();
   CHECK(decideApproval(ApprovalMode::standard, {"other", Kind::other, &info, nullptr},
-                       configuredApprovals({"mcp_srv_do_it"}, {})) == Decision::ask);
+                       configuredApprovals({"mcp_srv_do_it"}, {})).verdict == Decision::ask);
 }
 
 TEST_CASE("settings name MCP tools through their source, never by parsing names") {

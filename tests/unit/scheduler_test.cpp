@@ -1,6 +1,7 @@
 // The tool scheduler: approval flow, fail-closed permission, order, tail calls, live output.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
@@ -49,6 +50,7 @@ class FakeTool final : public tools::Tool {
     std::shared_ptr<struct Meeting> meeting;  // every run waits here for the others
     bool showsDiff = false;                   // the result is the diff (as the edit tools')
     std::vector<std::string> notes;           // shown with the result
+    std::string sensitive;                    // why the edit is asked about even when edits are allowed
   };
   FakeTool(std::string name, tools::Kind kind, Behaviour behaviour)
       : Tool(tools::ToolInfo{std::move(name), "Fake", "a fake", kind, kSchema, true, true}), behaviour_(behaviour) {}
@@ -70,7 +72,7 @@ class FakeTool final : public tools::Tool {
     Result<std::optional<tools::ConfirmationDetails>> shouldConfirmExecute(const CancelToken&) override {
       if (!tool_.behaviour_.confirm) return std::optional<tools::ConfirmationDetails>{};
       return std::optional<tools::ConfirmationDetails>{
-          tools::EditConfirmation{"Edit", tools::FileDiff{path_, std::string(kOldText), kNewText}, {}}};
+          tools::EditConfirmation{"Edit", tools::FileDiff{path_, std::string(kOldText), kNewText}, tool_.behaviour_.sensitive}};
     }
     tools::ToolResult execute(const CancelToken&, const tools::OutputSink& output) override {
       int now = ++tool_.concurrent;
@@ -191,7 +193,29 @@ TEST_CASE("modes: yolo and autoEdit run edits without asking, plan refuses them"
   auto parts = f.scheduler->run({callOf("fake_edit"), callOf("fake_read")}, CancelToken());
   CHECK(f.edit->runs == 2);
   CHECK(f.reader->runs == 1);
-  CHECK(responseText(parts[0]).find("plan mode") != std::string::npos);
+  CHECK(responseText(parts[0]).find("Refused: the session is in plan mode, which allows only read-only tools. "
+                                   "Describe the change instead of making it.") != std::string::npos);
+  auto updates = f.editor.all<acp::ToolCallUpdate>();
+  CHECK(std::any_of(updates.begin(), updates.end(), [](const acp::ToolCallUpdate& update) {
+    return update.content && update.content->size() == 1 &&
+           (*update.content)[0].text == "Not run: plan mode allows only read-only tools.";
+  }));
+}
+
+TEST_CASE("an edit that changes how tools run is asked about even in autoEdit, and the question says why") {
+  FakeTool::Behaviour hook;
+  hook.sensitive = "it is inside .git/";
+  Fixture f(hook);
+  f.mode = ApprovalMode::autoEdit;
+  f.editor.answer = [](auto&) { return select("allow_once"); };
+  f.scheduler->run({callOf("fake_edit", "/w/.git/hooks/pre-commit")}, CancelToken());
+  CHECK(f.edit->runs == 1);
+  REQUIRE(f.editor.asked.size() == 1);
+  const auto& content = f.editor.asked[0].toolCall.content;
+  REQUIRE(content);
+  REQUIRE(content->size() == 2);
+  CHECK((*content)[0].type == acp::ToolCallContent::Type::diff);
+  CHECK((*content)[1].text == "Asked even when edits are allowed: it is inside .git/.");
 }
 
 TEST_CASE("read-only calls run in parallel, mutators alone, answers in call order") {

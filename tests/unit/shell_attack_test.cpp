@@ -196,7 +196,7 @@ TEST_CASE("attack table: every line is asked about or runs sealed without a side
     REQUIRE(details->has_value());
     bool runsSealed = false;
     for (ApprovalMode mode : {ApprovalMode::standard, ApprovalMode::autoEdit, ApprovalMode::plan}) {
-      Decision decision = decideApproval(mode, {"run_shell_command", tools::Kind::execute, &**details}, {});
+      Decision decision = decideApproval(mode, {"run_shell_command", tools::Kind::execute, &**details}, {}).verdict;
       INFO("mode: " << toString(mode));
       CHECK(decision != Decision::allow);  // nobody approved it: never unsealed
       if (decision == Decision::allowSealed) runsSealed = true;

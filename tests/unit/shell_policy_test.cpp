@@ -19,7 +19,7 @@ std::string decisions(const std::string& command, const SessionApprovals& approv
   std::string out;
   for (ApprovalMode mode : {ApprovalMode::standard, ApprovalMode::autoEdit, ApprovalMode::yolo, ApprovalMode::plan}) {
     if (!out.empty()) out += ' ';
-    out += name(decideApproval(mode, {"run_shell_command", tools::Kind::execute, &details}, approvals));
+    out += name(decideApproval(mode, {"run_shell_command", tools::Kind::execute, &details}, approvals).verdict);
   }
   return out;
 }

@@ -152,12 +152,12 @@ TEST_CASE("web_fetch: plan mode may fetch (after asking), yolo and an allowed to
   tools::InfoConfirmation info{"read https://e.test/", {"https://e.test/"}};
   tools::ConfirmationDetails details = info;
   ApprovalQuery query{"web_fetch", tools::Kind::fetch, &details, nullptr};
-  CHECK(decideApproval(ApprovalMode::plan, query, {}) == Decision::ask);
-  CHECK(decideApproval(ApprovalMode::standard, query, {}) == Decision::ask);
-  CHECK(decideApproval(ApprovalMode::yolo, query, {}) == Decision::allow);
-  CHECK(decideApproval(ApprovalMode::standard, query, configuredApprovals({"web_fetch"}, {})) == Decision::allow);
+  CHECK(decideApproval(ApprovalMode::plan, query, {}).verdict == Decision::ask);
+  CHECK(decideApproval(ApprovalMode::standard, query, {}).verdict == Decision::ask);
+  CHECK(decideApproval(ApprovalMode::yolo, query, {}).verdict == Decision::allow);
+  CHECK(decideApproval(ApprovalMode::standard, query, configuredApprovals({"web_fetch"}, {})).verdict == Decision::allow);
   ApprovalQuery search{"google_web_search", tools::Kind::search, nullptr, nullptr};
-  CHECK(decideApproval(ApprovalMode::plan, search, {}) == Decision::allow);
+  CHECK(decideApproval(ApprovalMode::plan, search, {}).verdict == Decision::allow);
 }
 
 TEST_CASE("settings: tools.webFetch.allowPrivateHosts counts from the user's files only", "[web]") {

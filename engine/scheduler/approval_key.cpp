@@ -1,0 +1,99 @@
+// Approval keys: string form and set operations.
+#include "engine/scheduler/approval_key.h"
+
+#include <algorithm>
+#include <cctype>
+#include <iterator>
+
+#include "tools/core/shell_words.h"
+
+namespace lathe::engine {
+namespace {
+
+struct KindName {
+  ApprovalKind kind;
+  std::string_view name;
+};
+constexpr KindName kKindNames[] = {
+    {ApprovalKind::tool, "tool"},           {ApprovalKind::edit, "edit"},
+    {ApprovalKind::read, "read"},           {ApprovalKind::mcpServer, "mcp-server"},
+    {ApprovalKind::mcpTool, "mcp-tool"},    {ApprovalKind::command, "shell"},
+    {ApprovalKind::shellPrefix, "shell-prefix"},
+};
+
+std::string_view nameOf(ApprovalKind kind) {
+  for (const auto& entry : kKindNames) {
+    if (entry.kind == kind) return entry.name;
+  }
+  return "tool";
+}
+
+// A word that reads back as itself without quotes.
+bool plainWord(std::string_view word) {
+  return !word.empty() && std::none_of(word.begin(), word.end(), [](char c) {
+    return std::isspace(static_cast<unsigned char>(c)) || c == '"' || c == '\'' || c == '\\';
+  });
+}
+
+// Double quotes: inside them splitShellWords unescapes only \" and \\.
+std::string quoted(std::string_view word) {
+  std::string out = "\"";
+  for (char c : word) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+Error badKey(std::string_view text, const std::string& why) {
+  return makeError(Errc::invalid_params, "approval key \"" + std::string(text) + "\": " + why);
+}
+
+}  // namespace
+
+ApprovalKey mcpToolKey(const std::string& server, const std::string& tool) {
+  return {ApprovalKind::mcpTool, server + "__" + tool};
+}
+
+ApprovalKey shellPrefixKey(const std::vector<std::string>& words) {
+  std::string value;
+  for (const auto& word : words) value += (value.empty() ? "" : " ") + (plainWord(word) ? word : quoted(word));
+  return {ApprovalKind::shellPrefix, std::move(value)};
+}
+
+std::vector<std::string> shellPrefixWords(std::string_view value) { return tools::splitShellWords(value).words; }
+
+std::string formatApprovalKey(const ApprovalKey& key) { return std::string(nameOf(key.kind)) + ":" + key.value; }
+
+Result<ApprovalKey> parseApprovalKey(std::string_view text) {
+  size_t colon = text.find(':');
+  if (colon == std::string_view::npos) return badKey(text, "expected kind:value");
+  std::string_view name = text.substr(0, colon);
+  auto entry = std::find_if(std::begin(kKindNames), std::end(kKindNames), [&](const auto& e) { return e.name == name; });
+  if (entry == std::end(kKindNames)) {
+    std::string known;
+    for (const auto& e : kKindNames) known += (known.empty() ? "" : ", ") + std::string(e.name);
+    return badKey(text, "unknown kind \"" + std::string(name) + "\" (known: " + known + ")");
+  }
+  ApprovalKey key{entry->kind, std::string(text.substr(colon + 1))};
+  if (key.value.empty()) return badKey(text, "the value is empty");
+  if (key.kind == ApprovalKind::edit && key.value.front() != '/') return badKey(text, "an edit key names an absolute path");
+  if (key.kind == ApprovalKind::shellPrefix) {
+    auto words = shellPrefixWords(key.value);
+    if (words.empty()) return badKey(text, "a shell prefix needs at least one word");
+    return shellPrefixKey(words);
+  }
+  return key;
+}
+
+bool ApprovalSet::covers(const std::vector<ApprovalKey>& keys) const {
+  return !keys.empty() && std::all_of(keys.begin(), keys.end(), [&](const ApprovalKey& key) { return contains(key); });
+}
+
+std::vector<std::string> ApprovalSet::valuesOf(ApprovalKind kind) const {
+  std::vector<std::string> values;
+  for (auto it = keys_.lower_bound({kind, ""}); it != keys_.end() && it->kind == kind; ++it) values.push_back(it->value);
+  return values;
+}
+
+}  // namespace lathe::engine
