@@ -1,6 +1,7 @@
 // ACP handlers.
 #include "server/acp_agent.h"
 
+#include "engine/agent/session_options.h"
 #include "protocol/base/log.h"
 #include "server/method_table.h"
 #include "server/version.h"
@@ -98,7 +99,7 @@ Result<acp::NewSessionResponse> AcpAgent::createSession(const acp::NewSessionReq
   response.sessionId = *id;
   auto mode = sessions_.modeOf(*id);
   response.currentModeId = engine::toString(mode ? *mode : sessions_.initialMode());
-  response.availableModes = engine::SessionManager::availableModes();
+  response.availableModes = engine::availableModes();
   if (auto options = sessions_.configOptions(*id)) response.configOptions = std::move(options).value();
   return response;
 }
@@ -136,7 +137,7 @@ Result<acp::LoadSessionResponse> AcpAgent::reopen(const acp::LoadSessionRequest&
     for (auto& params : *shown) peer_->notify("session/update", json::Raw{std::move(params)});
   }
   acp::LoadSessionResponse response;
-  response.availableModes = engine::SessionManager::availableModes();
+  response.availableModes = engine::availableModes();
   if (auto options = sessions_.configOptions(request.sessionId)) response.configOptions = std::move(options).value();
   for (const auto& option : response.configOptions) {
     if (option.id == "mode") response.currentModeId = option.currentValue;

@@ -7,7 +7,7 @@
 #include <atomic>
 #include <memory>
 
-#include "engine/session/session_manager.h"
+#include "engine/agent/session_manager.h"
 #include "protocol/acp/initialize.h"
 #include "protocol/jsonrpc/peer.h"
 #include "server/acp_editor_client.h"

@@ -146,8 +146,20 @@ std::string Session::model() const {
 }
 
 void Session::setModel(std::string model) {
-  std::lock_guard lock(modelMutex_);
-  model_ = std::move(model);
+  {
+    std::lock_guard lock(modelMutex_);
+    model_ = model;
+  }
+  for (const auto& hook : hooks_) hook->onModelChanged(model);
+}
+
+void Session::setMode(ApprovalMode mode) {
+  mode_ = mode;
+  for (const auto& hook : hooks_) hook->onModeChanged(mode);
+}
+
+void Session::close() {
+  for (const auto& hook : hooks_) hook->onClose();
 }
 
 const std::vector<tools::ToolDeclaration>& Session::declarations() {
@@ -242,10 +254,16 @@ std::vector<Part> Session::runCalls(const std::vector<FunctionCall>& calls, cons
 Result<acp::StopReason> Session::prompt(const std::vector<acp::ContentBlock>& blocks, const CancelToken& cancel) {
   // Context files load on the turn's thread, never on the thread that made the session.
   if (!memory_->loaded()) refreshMemory(cancel);
-  auto result = runTurn(blocks, cancel);
+  Result<acp::StopReason> result = makeError(Errc::internal, "the turn ended unexpectedly");
+  try {
+    result = runTurn(blocks, cancel);
+  } catch (const std::exception& e) {
+    result = makeError(Errc::internal, std::string("internal error during the turn: ") + e.what());
+  }
   if (result && *result != acp::StopReason::cancelled && !cancel.cancelled()) {
     for (const auto& hook : hooks_) hook->afterTurn(history_, cancel);
   }
+  for (const auto& hook : hooks_) hook->onTurnEnded(history_, result);
   return result;
 }
 

@@ -44,10 +44,13 @@ class Session {
   const tools::Workspace& workspace() const { return *workspace_; }
 
   ApprovalMode mode() const { return mode_.load(); }
-  void setMode(ApprovalMode mode) { mode_ = mode; }
-  // The model for the next request; any thread.
+  // Mode and model for the next call and request; the hooks hear of the
+  // change (onModeChanged, onModelChanged). Any thread.
+  void setMode(ApprovalMode mode);
   std::string model() const;
   void setModel(std::string model);
+  // The session is closed: its hooks hear it (onClose). Any thread.
+  void close();
 
   void addHooks(std::shared_ptr<TurnHooks> hooks) { hooks_.push_back(std::move(hooks)); }
   // Shows the editor an update of this session, through the hooks like every
@@ -88,7 +91,7 @@ class Session {
   // answers without calls, the turn limit, a hook's stop, or cancellation. An
   // Error means the turn failed (e.g. the model API refused); its message is fit
   // for a person. A turn that failed or was cancelled before the model answered
-  // leaves the history as it was.
+  // leaves the history as it was. Every turn ends with the hooks' onTurnEnded.
   Result<acp::StopReason> prompt(const std::vector<acp::ContentBlock>& blocks, const CancelToken& cancel);
 
  private:

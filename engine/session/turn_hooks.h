@@ -5,8 +5,9 @@
 // tool response before it is shown and enters the history (output budgets), on a failed
 // model request (recovery), when the turn has ended (titles), and on every update the editor is shown
 // (persistence; the user's prompt is offered here as user_message_chunk too,
-// so a recording can replay it). A session calls its hooks in the order they
-// were added.
+// so a recording can replay it). Besides the turn: the person changing the
+// mode or the model, and the session closing. A session calls its hooks in
+// the order they were added.
 #pragma once
 
 #include <optional>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "engine/model/model_provider.h"
+#include "engine/scheduler/approval_policy.h"
 #include "engine/session/history.h"
 #include "protocol/acp/common.h"
 #include "protocol/acp/updates.h"
@@ -59,7 +61,14 @@ class TurnHooks {
   virtual std::optional<TurnStop> onModelError(const Error&, History&) { return std::nullopt; }
   // The turn ended (not cancelled, not failed); e.g. to title the session.
   virtual void afterTurn(const History&, const CancelToken&) {}
+  // Every turn's end, cancelled and failed ones too, after afterTurn.
+  virtual void onTurnEnded(const History&, const Result<acp::StopReason>&) {}
   virtual void onUpdate(const acp::SessionUpdate&) {}
+  // The person chose another mode or model (any thread).
+  virtual void onModeChanged(ApprovalMode) {}
+  virtual void onModelChanged(const std::string&) {}
+  // The session is closed: nothing of it is recorded or shown after this (any thread).
+  virtual void onClose() {}
 };
 
 }  // namespace lathe::engine
