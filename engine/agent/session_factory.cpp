@@ -7,6 +7,7 @@
 #include "engine/agent/session_programs.h"
 #include "engine/agent/workspace_setup.h"
 #include "engine/commands/builtin_commands.h"
+#include "engine/commands/session_commands.h"
 #include "engine/context/context_hooks.h"
 #include "engine/context/memory_command.h"
 #include "engine/persistence/session_meta.h"
@@ -93,9 +94,11 @@ void SessionFactory::addHooks(Session& session, const std::string& root, Workspa
   programs.ignoredNotice = std::move(setup.ignoredNotice);
   programs.notices = std::move(setup.notices);
   session.addHooks(std::make_shared<SessionPrograms>(std::move(programs), session.config(), editor_, session.registry()));
-  addContextHooks(session);
-  addBuiltinCommands(session);
-  addMemoryCommand(session);
+  auto commands = std::make_shared<SessionCommands>(session);
+  addContextHooks(session, commands->registry());
+  addBuiltinCommands(session, commands->registry());
+  addMemoryCommand(session, commands->registry());
+  session.addHooks(std::move(commands));
 }
 
 Result<AssembledSession> SessionFactory::assemble(SessionSpec spec) const {

@@ -58,7 +58,7 @@ Status SessionManager::startPrompt(const acp::PromptRequest& request, TurnDone d
 Status SessionManager::announceCommands(const std::string& sessionId) {
   auto session = table_.find(sessionId);
   if (!session) return session.error();
-  (*session)->commands().announce();
+  (*session)->editorReady();
   return {};
 }
 

@@ -10,9 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/commands/command_registry.h"
 #include "engine/config/agent_config.h"
-#include "engine/context/project_memory.h"
+#include "engine/session/project_memory.h"
 #include "engine/model/content.h"
 #include "engine/scheduler/tool_scheduler.h"
 #include "engine/session/editor_client.h"
@@ -60,9 +59,9 @@ class Session {
   // such work (see FollowUp). The work must not touch the history.
   bool followUp(FollowUp::Work work) { return followUp_.post(std::move(work)); }
   const AgentConfig& config() const { return config_; }
-  // The session's slash commands (engine/commands); any engine code may add
-  // its own. The editor hears of changes once the registry is announced.
-  CommandRegistry& commands() { return commands_; }
+  // The editor has the session now: its hooks hear it (onEditorReady), e.g.
+  // to announce the slash commands. Any thread.
+  void editorReady();
 
   // Starts MCP servers for this session without waiting for them; their tools
   // join the registry as each connects. The next prompt waits a few seconds
@@ -117,7 +116,6 @@ class Session {
   mutable std::mutex modelMutex_;
   std::string model_;
   tools::ToolRegistry registry_;
-  CommandRegistry commands_;
   std::vector<tools::ToolDeclaration> declarations_;
   uint64_t declarationsGeneration_ = ~uint64_t{0};
   std::shared_ptr<ProjectMemory> memory_;  // shared with the scheduler's context source

@@ -10,6 +10,7 @@
 // the order they were added.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "engine/scheduler/approval_policy.h"
 #include "engine/session/history.h"
 #include "protocol/acp/common.h"
+#include "protocol/acp/content.h"
 #include "protocol/acp/updates.h"
 
 namespace lathe::engine {
@@ -39,9 +41,25 @@ struct CallVerdict {
   acp::StopReason stopReason = acp::StopReason::end_turn;
 };
 
+// What a prompt a hook claimed (a slash command) came to: the turn ends with
+// stopReason, or goes on to the model with `prompt` as the user's message.
+struct PromptOutcome {
+  std::optional<std::vector<Part>> prompt;
+  acp::StopReason stopReason = acp::StopReason::end_turn;
+
+  static PromptOutcome done(acp::StopReason reason = acp::StopReason::end_turn) { return {std::nullopt, reason}; }
+  static PromptOutcome ask(std::vector<Part> parts) { return {std::move(parts), acp::StopReason::end_turn}; }
+};
+// Runs a claimed prompt on the turn's thread; `attachments` are the prompt's
+// blocks after the first, as parts.
+using ClaimedPrompt = std::function<PromptOutcome(History&, const CancelToken&, std::vector<Part> attachments)>;
+
 class TurnHooks {
  public:
   virtual ~TurnHooks() = default;
+  // Claims a prompt to run instead of sending it as written (the first hook
+  // that does wins); the prompt is shown to the hooks before it runs.
+  virtual ClaimedPrompt claimPrompt(const std::vector<acp::ContentBlock>&) { return {}; }
   // Sees the prompt before it is added; a stop ends the turn with the prompt
   // handled (it is not added to the history nor sent).
   virtual std::optional<TurnStop> onPrompt(const std::vector<Part>&, History&, const CancelToken&) {
@@ -67,6 +85,9 @@ class TurnHooks {
   // The person chose another mode or model (any thread).
   virtual void onModeChanged(ApprovalMode) {}
   virtual void onModelChanged(const std::string&) {}
+  // The editor has the session now (after answering session/new, load or
+  // resume): updates about it may follow. Any thread.
+  virtual void onEditorReady() {}
   // The session is closed: nothing of it is recorded or shown after this (any thread).
   virtual void onClose() {}
 };
