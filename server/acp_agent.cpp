@@ -17,7 +17,16 @@ AcpAgent::~AcpAgent() {
   peer_->onOutputClosed({});
 }
 
-void AcpAgent::shutdown() { sessions_.shutdown(); }
+void AcpAgent::shutdown() {
+  opening_.join();  // no session opens after this
+  sessions_.shutdown();
+}
+
+void AcpAgent::offReader(rpc::Responder responder, std::function<void(rpc::Responder&)> work) {
+  auto shared = std::make_shared<rpc::Responder>(std::move(responder));
+  auto posted = opening_.post([shared, work = std::move(work)](const CancelToken&) { work(*shared); });
+  if (!posted) shared->fail(makeError(Errc::internal, "the agent is shutting down"));
+}
 
 void AcpAgent::bindMethods() {
   // Nobody reads what the turns produce any more: stop them all.
@@ -86,10 +95,12 @@ Result<acp::Empty> AcpAgent::logout(const acp::LogoutRequest&) {
 }
 
 void AcpAgent::newSession(const acp::NewSessionRequest& request, rpc::Responder responder) {
-  auto response = createSession(request);
-  if (!response) return responder.fail(response.error());
-  responder.reply(response->toJson());
-  (void)sessions_.announceCommands(response->sessionId);
+  offReader(std::move(responder), [this, request](rpc::Responder& responder) {
+    auto response = createSession(request);
+    if (!response) return responder.fail(response.error());
+    responder.reply(response->toJson());
+    (void)sessions_.announceCommands(response->sessionId);
+  });
 }
 
 Result<acp::NewSessionResponse> AcpAgent::createSession(const acp::NewSessionRequest& request) {
@@ -146,17 +157,21 @@ Result<acp::LoadSessionResponse> AcpAgent::reopen(const acp::LoadSessionRequest&
 }
 
 void AcpAgent::loadSession(const acp::LoadSessionRequest& request, rpc::Responder responder) {
-  auto response = reopen(request, true);
-  if (!response) return responder.fail(response.error());
-  responder.reply(response->toJson());
-  (void)sessions_.announceCommands(request.sessionId);
+  offReader(std::move(responder), [this, request](rpc::Responder& responder) {
+    auto response = reopen(request, true);
+    if (!response) return responder.fail(response.error());
+    responder.reply(response->toJson());
+    (void)sessions_.announceCommands(request.sessionId);
+  });
 }
 
 void AcpAgent::resumeSession(const acp::ResumeSessionRequest& request, rpc::Responder responder) {
-  auto response = reopen(request, false);
-  if (!response) return responder.fail(response.error());
-  responder.reply(response->toJson());
-  (void)sessions_.announceCommands(request.sessionId);
+  offReader(std::move(responder), [this, request](rpc::Responder& responder) {
+    auto response = reopen(request, false);
+    if (!response) return responder.fail(response.error());
+    responder.reply(response->toJson());
+    (void)sessions_.announceCommands(request.sessionId);
+  });
 }
 
 Result<acp::ListSessionsResponse> AcpAgent::listSessions(const acp::ListSessionsRequest& request) {

@@ -1,4 +1,4 @@
-// Session bookkeeping and turn threads.
+// Session bookkeeping and turn tasks.
 #include "engine/agent/session_table.h"
 
 #include <malloc.h>
@@ -20,7 +20,6 @@ Status SessionTable::add(const std::string& id, std::shared_ptr<Session> session
                          std::shared_ptr<persist::SessionRecorder> recorder) {
   std::lock_guard lock(mutex_);
   if (shuttingDown_) return shuttingDownError();
-  reapRetired();
   if (entries_.count(id)) {
     return makeError(Errc::invalid_params, "params.sessionId: session " + id + " is already open in this connection");
   }
@@ -61,41 +60,30 @@ bool SessionTable::anyBusy() const {
 }
 
 Status SessionTable::startTurn(const std::string& id, Turn turn, TurnDone done) {
-  std::unique_lock lock(mutex_);
+  std::lock_guard lock(mutex_);
   if (shuttingDown_) return shuttingDownError();
   auto it = entries_.find(id);
   if (it == entries_.end()) return noSession(id);
   Entry& entry = it->second;
   if (entry.busy) return makeError(Errc::invalid_request, "session " + id + " is already running a prompt turn");
-  std::thread previous = std::move(entry.turn);  // finished (not busy): joined below, unlocked
-  entry.busy = true;
-  entry.turnToken = CancelToken::create();
-  entry.turnEnded = std::make_shared<std::atomic<bool>>(false);
-  try {
-    entry.turn = std::thread([this, id, session = entry.session, token = entry.turnToken, ended = entry.turnEnded,
-                              turn = std::move(turn), done = std::move(done)] {
-      Result<acp::StopReason> result = turn(*session, token);
-      bool idle;
-      {
-        std::lock_guard inner(mutex_);
-        if (auto own = entries_.find(id); own != entries_.end() && own->second.session == session) {
-          own->second.busy = false;
-        }
-        idle = !anyBusy();
+  auto token = turns_.post([this, id, session = entry.session, turn = std::move(turn),
+                            done = std::move(done)](const CancelToken& cancel) {
+    Result<acp::StopReason> result = turn(*session, cancel);
+    bool idle;
+    {
+      std::lock_guard inner(mutex_);
+      if (auto own = entries_.find(id); own != entries_.end() && own->second.session == session) {
+        own->second.busy = false;
       }
-      done(std::move(result));
-      // The last turn of a burst hands its threads' heap arenas back to the system.
-      if (idle) ::malloc_trim(0);
-      *ended = true;
-    });
-  } catch (const std::system_error& e) {
-    entry.busy = false;
-    lock.unlock();
-    if (previous.joinable()) previous.join();
-    return makeError(Errc::internal, std::string("cannot start the turn: ") + e.what());
-  }
-  lock.unlock();
-  if (previous.joinable()) previous.join();
+      idle = !anyBusy();
+    }
+    done(std::move(result));
+    // The last turn of a burst hands its threads' heap arenas back to the system.
+    if (idle) ::malloc_trim(0);
+  });
+  if (!token) return shuttingDownError();
+  entry.busy = true;
+  entry.turnToken = *token;
   return {};
 }
 
@@ -117,12 +105,10 @@ Status SessionTable::close(const std::string& id) {
   std::shared_ptr<Session> session;
   {
     std::lock_guard lock(mutex_);
-    reapRetired();
     auto it = entries_.find(id);
     if (it == entries_.end()) return noSession(id);
     token = it->second.turnToken;
     session = it->second.session;
-    if (it->second.turn.joinable()) retired_.push_back({std::move(it->second.turn), it->second.turnEnded});
     entries_.erase(it);  // the turn, if any, holds the session until it ends
   }
   session->close();
@@ -130,17 +116,6 @@ Status SessionTable::close(const std::string& id) {
   session.reset();
   ::malloc_trim(0);  // what the session held goes back to the system, not just to the heap
   return {};
-}
-
-void SessionTable::reapRetired() {
-  for (auto it = retired_.begin(); it != retired_.end();) {
-    if (!*it->ended) {
-      ++it;
-      continue;
-    }
-    it->turn.join();  // ended: returns at once
-    it = retired_.erase(it);
-  }
 }
 
 void SessionTable::cancelAll() {
@@ -155,20 +130,12 @@ void SessionTable::cancelAll() {
 }
 
 void SessionTable::shutdown() {
-  std::vector<std::thread> turns;
-  std::vector<CancelToken> tokens;
   {
     std::lock_guard lock(mutex_);
     shuttingDown_ = true;
-    for (auto& [id, entry] : entries_) {
-      tokens.push_back(entry.turnToken);
-      if (entry.turn.joinable()) turns.push_back(std::move(entry.turn));
-    }
-    for (auto& retired : retired_) turns.push_back(std::move(retired.turn));
-    retired_.clear();
   }
-  for (auto& token : tokens) token.cancel();
-  for (auto& turn : turns) turn.join();
+  turns_.cancelAll();
+  turns_.join();
   // MCP servers end now, not whenever the sessions are freed.
   std::vector<std::shared_ptr<Session>> sessions;
   {

@@ -1,21 +1,21 @@
-// The open sessions of one process: their ids, which one runs a turn, the
-// turn's cancel token and thread. A session runs one turn at a time; closing
-// it cancels the turn and never waits for it. Thread-safe.
+// The open sessions of one process: their ids, which one runs a turn and the
+// turn's cancel token. Turns are tasks of one group on the executor. A
+// session runs one turn at a time; closing it cancels the turn and never
+// waits for it. Thread-safe.
 #pragma once
 
-#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "engine/persistence/session_recorder.h"
 #include "engine/session/session.h"
 #include "protocol/base/cancel.h"
 #include "protocol/base/result.h"
+#include "protocol/exec/task_group.h"
 
 namespace lathe::engine {
 
@@ -29,6 +29,7 @@ class SessionTable {
   using Turn = std::function<Result<acp::StopReason>(Session&, const CancelToken&)>;
   using TurnDone = std::function<void(Result<acp::StopReason>)>;
 
+  explicit SessionTable(exec::Executor& executor = exec::Executor::shared()) : turns_(executor) {}
   ~SessionTable() { shutdown(); }
 
   // Fails when the id is open already or the agent is shutting down.
@@ -39,8 +40,8 @@ class SessionTable {
   std::shared_ptr<persist::SessionRecorder> recorderOf(const std::string& id) const;
   bool shuttingDown() const;
 
-  // Runs `turn` on a thread of its own; `done` runs exactly once, on it, when
-  // the turn has ended. Fails at once for an unknown or busy session.
+  // Runs `turn` as a task of the turn group; `done` runs exactly once, on the
+  // same worker, when the turn has ended. Fails at once for an unknown or busy session.
   Status startTurn(const std::string& id, Turn turn, TurnDone done);
   // Cancels the running turn of a session (nothing when idle).
   Status cancel(const std::string& id);
@@ -49,8 +50,8 @@ class SessionTable {
   Status close(const std::string& id);
   // Cancels every running turn without waiting (the editor is gone).
   void cancelAll();
-  // Refuses new sessions and turns, cancels and joins every turn, then ends
-  // the sessions' MCP servers.
+  // Refuses new sessions and turns, cancels every turn and waits for them
+  // (closed sessions' too), then ends the sessions' MCP servers.
   void shutdown();
 
  private:
@@ -59,21 +60,13 @@ class SessionTable {
     std::shared_ptr<persist::SessionRecorder> recorder;
     CancelToken turnToken;
     bool busy = false;
-    std::thread turn;
-    std::shared_ptr<std::atomic<bool>> turnEnded;  // set by the turn thread as its last act
   };
-  // A turn thread whose session was closed: joined once it has ended.
-  struct Retired {
-    std::thread turn;
-    std::shared_ptr<std::atomic<bool>> ended;
-  };
-  void reapRetired();  // mutex_ held
   bool anyBusy() const;  // mutex_ held
 
   mutable std::mutex mutex_;
   std::map<std::string, Entry> entries_;
-  std::vector<Retired> retired_;
   bool shuttingDown_ = false;
+  exec::TaskGroup turns_;  // last: joined before the entries go
 };
 
 }  // namespace lathe::engine
