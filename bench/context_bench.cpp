@@ -90,7 +90,8 @@ void overheadPerTurn() {
     NullEditor editor;
     auto ws = std::make_shared<const tools::Workspace>(tools::Workspace::create(dir.string()).value());
     Session session("bench", ws, config, editor);
-    addContextHooks(session);
+    CommandRegistry commands;
+    addContextHooks(session, commands);
     for (int i = 0; i < messages / 2; ++i) {
       (void)session.prompt(promptOf("An earlier prompt of ordinary length, number " + std::to_string(i)), CancelToken());
     }
@@ -142,7 +143,8 @@ void longReadSession(bool withHooks) {
   NullEditor editor;
   auto ws = std::make_shared<const tools::Workspace>(tools::Workspace::create(dir.string()).value());
   Session session("bench", ws, config, editor);
-  if (withHooks) addContextHooks(session);
+  CommandRegistry commands;
+  if (withHooks) addContextHooks(session, commands);
   std::vector<double> turnMs;
   for (int i = 0; i < 60; ++i) {
     auto start = Clock::now();

@@ -1,6 +1,7 @@
 // ACP handlers.
 #include "server/acp_agent.h"
 
+#include "engine/agent/session_options.h"
 #include "protocol/base/log.h"
 #include "server/method_table.h"
 #include "server/version.h"
@@ -16,7 +17,16 @@ AcpAgent::~AcpAgent() {
   peer_->onOutputClosed({});
 }
 
-void AcpAgent::shutdown() { sessions_.shutdown(); }
+void AcpAgent::shutdown() {
+  opening_.join();  // no session opens after this
+  sessions_.shutdown();
+}
+
+void AcpAgent::offReader(rpc::Responder responder, std::function<void(rpc::Responder&)> work) {
+  auto shared = std::make_shared<rpc::Responder>(std::move(responder));
+  auto posted = opening_.post([shared, work = std::move(work)](const CancelToken&) { work(*shared); });
+  if (!posted) shared->fail(makeError(Errc::internal, "the agent is shutting down"));
+}
 
 void AcpAgent::bindMethods() {
   // Nobody reads what the turns produce any more: stop them all.
@@ -85,10 +95,12 @@ Result<acp::Empty> AcpAgent::logout(const acp::LogoutRequest&) {
 }
 
 void AcpAgent::newSession(const acp::NewSessionRequest& request, rpc::Responder responder) {
-  auto response = createSession(request);
-  if (!response) return responder.fail(response.error());
-  responder.reply(response->toJson());
-  (void)sessions_.announceCommands(response->sessionId);
+  offReader(std::move(responder), [this, request](rpc::Responder& responder) {
+    auto response = createSession(request);
+    if (!response) return responder.fail(response.error());
+    responder.reply(response->toJson());
+    (void)sessions_.announceCommands(response->sessionId);
+  });
 }
 
 Result<acp::NewSessionResponse> AcpAgent::createSession(const acp::NewSessionRequest& request) {
@@ -98,7 +110,7 @@ Result<acp::NewSessionResponse> AcpAgent::createSession(const acp::NewSessionReq
   response.sessionId = *id;
   auto mode = sessions_.modeOf(*id);
   response.currentModeId = engine::toString(mode ? *mode : sessions_.initialMode());
-  response.availableModes = engine::SessionManager::availableModes();
+  response.availableModes = engine::availableModes();
   if (auto options = sessions_.configOptions(*id)) response.configOptions = std::move(options).value();
   return response;
 }
@@ -136,7 +148,7 @@ Result<acp::LoadSessionResponse> AcpAgent::reopen(const acp::LoadSessionRequest&
     for (auto& params : *shown) peer_->notify("session/update", json::Raw{std::move(params)});
   }
   acp::LoadSessionResponse response;
-  response.availableModes = engine::SessionManager::availableModes();
+  response.availableModes = engine::availableModes();
   if (auto options = sessions_.configOptions(request.sessionId)) response.configOptions = std::move(options).value();
   for (const auto& option : response.configOptions) {
     if (option.id == "mode") response.currentModeId = option.currentValue;
@@ -145,17 +157,21 @@ Result<acp::LoadSessionResponse> AcpAgent::reopen(const acp::LoadSessionRequest&
 }
 
 void AcpAgent::loadSession(const acp::LoadSessionRequest& request, rpc::Responder responder) {
-  auto response = reopen(request, true);
-  if (!response) return responder.fail(response.error());
-  responder.reply(response->toJson());
-  (void)sessions_.announceCommands(request.sessionId);
+  offReader(std::move(responder), [this, request](rpc::Responder& responder) {
+    auto response = reopen(request, true);
+    if (!response) return responder.fail(response.error());
+    responder.reply(response->toJson());
+    (void)sessions_.announceCommands(request.sessionId);
+  });
 }
 
 void AcpAgent::resumeSession(const acp::ResumeSessionRequest& request, rpc::Responder responder) {
-  auto response = reopen(request, false);
-  if (!response) return responder.fail(response.error());
-  responder.reply(response->toJson());
-  (void)sessions_.announceCommands(request.sessionId);
+  offReader(std::move(responder), [this, request](rpc::Responder& responder) {
+    auto response = reopen(request, false);
+    if (!response) return responder.fail(response.error());
+    responder.reply(response->toJson());
+    (void)sessions_.announceCommands(request.sessionId);
+  });
 }
 
 Result<acp::ListSessionsResponse> AcpAgent::listSessions(const acp::ListSessionsRequest& request) {

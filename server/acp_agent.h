@@ -1,14 +1,15 @@
 // The ACP agent: one typed method table binds each ACP method to a member here
 // that calls the engine. Handlers run on the peer's reading thread and never
-// block; prompt turns run on their own threads and answer through their
-// Responder.
+// block: opening a session (it reads settings and records) and prompt turns
+// run on the executor and answer through their Responder.
 #pragma once
 
 #include <atomic>
 #include <memory>
 
-#include "engine/session/session_manager.h"
+#include "engine/agent/session_manager.h"
 #include "protocol/acp/initialize.h"
+#include "protocol/exec/task_group.h"
 #include "protocol/jsonrpc/peer.h"
 #include "server/acp_editor_client.h"
 
@@ -42,12 +43,15 @@ class AcpAgent {
   Result<acp::LoadSessionResponse> reopen(const acp::LoadSessionRequest& request, bool replay);
   Result<acp::NewSessionResponse> createSession(const acp::NewSessionRequest& request);
   void cancel(const acp::CancelNotification& note);
+  // Runs `work` as a task of opening_; it must answer through the responder.
+  void offReader(rpc::Responder responder, std::function<void(rpc::Responder&)> work);
 
   std::shared_ptr<rpc::Peer> peer_;
   std::shared_ptr<engine::AuthenticatedProvider> auth_;  // null: credentials come only from the environment
   AcpEditorClient editor_;
   engine::SessionManager sessions_;
   std::atomic<bool> initialized_{false};
+  exec::TaskGroup opening_;  // session/new, load and resume being answered; after sessions_, which they use
 };
 
 }  // namespace lathe::server

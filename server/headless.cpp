@@ -13,7 +13,7 @@
 #include <mutex>
 #include <thread>
 
-#include "engine/session/session_manager.h"
+#include "engine/agent/session_manager.h"
 #include "server/terminal_diff.h"
 
 namespace lathe::server {

@@ -24,7 +24,7 @@ std::string firstLine(const std::string& text, size_t max = 120) {
 
 Result<CommandOutcome> help(const CommandContext& c) {
   std::string text = "Commands (type them at the start of a prompt):\n";
-  for (const auto& command : c.session.commands().all()) {
+  for (const auto& command : c.commands.all()) {
     text += "\n- `/" + command->name + (command->inputHint ? " " + *command->inputHint : "") + "`: " +
             command->description;
   }
@@ -122,13 +122,12 @@ SlashCommand command(const char* name, const char* description, CommandHandler h
 
 }  // namespace
 
-void addBuiltinCommands(Session& session) {
-  CommandRegistry& commands = session.commands();
+void addBuiltinCommands(Session& session, CommandRegistry& commands) {
   (void)commands.add(command("help", "List the commands this session offers", help));
   (void)commands.add(command("tools", "List the tools the model can call, by source", toolsList));
   (void)commands.add(command("mcp", "List the MCP servers of this session: their state, tools and prompts", mcpList));
   (void)commands.add(command("init", "Have the model look at the project and write a GEMINI.md for it", init));
-  watchMcpPrompts(session);
+  watchMcpPrompts(session, commands);
 }
 
 }  // namespace lathe::engine

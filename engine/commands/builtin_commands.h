@@ -7,10 +7,11 @@
 
 namespace lathe::engine {
 
+class CommandRegistry;
 class Session;
 
 // Adds them, and keeps MCP prompts as commands (mcp_prompt_commands.h).
 // Call before the session's MCP servers start.
-void addBuiltinCommands(Session& session);
+void addBuiltinCommands(Session& session, CommandRegistry& commands);
 
 }  // namespace lathe::engine

@@ -2,18 +2,12 @@
 #include "engine/commands/command_dispatch.h"
 
 #include "engine/session/session.h"
+#include "protocol/base/text.h"
 
 namespace lathe::engine {
 namespace {
 
 constexpr std::string_view kBlanks = " \t\r\n";
-
-std::string_view trim(std::string_view text) {
-  size_t start = text.find_first_not_of(kBlanks);
-  if (start == std::string_view::npos) return {};
-  size_t end = text.find_last_not_of(kBlanks);
-  return text.substr(start, end - start + 1);
-}
 
 }  // namespace
 
@@ -22,12 +16,12 @@ void CommandContext::say(const std::string& text) const {
 }
 
 std::optional<CommandLine> parseCommandLine(std::string_view text) {
-  text = trim(text);
+  text = text::trim(text);
   if (text.size() < 2 || text[0] != '/') return std::nullopt;
   size_t end = text.find_first_of(kBlanks, 1);
   std::string_view name = text.substr(1, end == std::string_view::npos ? std::string_view::npos : end - 1);
   if (!validCommandName(name)) return std::nullopt;
-  std::string_view rest = end == std::string_view::npos ? std::string_view{} : trim(text.substr(end));
+  std::string_view rest = end == std::string_view::npos ? std::string_view{} : text::trim(text.substr(end));
   return CommandLine{std::string(name), std::string(rest)};
 }
 

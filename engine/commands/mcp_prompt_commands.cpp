@@ -43,7 +43,7 @@ CommandHandler runPrompt(std::string server, tools::mcp::ListedPrompt prompt) {
   };
 }
 
-void refresh(Session& session) {
+void refresh(Session& session, CommandRegistry& registry) {
   auto servers = session.mcpServers().status();
   // How many servers offer each (cleaned) prompt name.
   std::map<std::string, int> offered;
@@ -54,7 +54,7 @@ void refresh(Session& session) {
   for (const auto& server : servers) {
     for (const auto& prompt : server.prompts) {
       std::string name = commandNameFor(prompt.name);
-      auto other = session.commands().find(name);
+      auto other = registry.find(name);
       const bool taken = offered[name] > 1 || (other && other->group != kGroup);
       if (taken) name = commandNameFor(server.name) + ":" + name;
       std::string description = prompt.description.empty() ? prompt.title : prompt.description;
@@ -64,7 +64,7 @@ void refresh(Session& session) {
       commands.push_back(SlashCommand{name, description, hint, runPrompt(server.name, prompt), kGroup});
     }
   }
-  session.commands().replaceGroup(kGroup, std::move(commands));
+  registry.replaceGroup(kGroup, std::move(commands));
 }
 
 }  // namespace
@@ -75,13 +75,14 @@ std::string commandNameFor(const std::string& text) {
   return name.empty() ? "_" : name.substr(0, 64);
 }
 
-void watchMcpPrompts(Session& session) {
+void watchMcpPrompts(Session& session, CommandRegistry& registry) {
   Session* raw = &session;  // the servers end before the session's commands go
+  CommandRegistry* commands = &registry;
   // One refresh at a time: two servers connecting at once must not leave the older view.
   auto serial = std::make_shared<std::mutex>();
-  session.mcpServers().setPromptsListener([raw, serial] {
+  session.mcpServers().setPromptsListener([raw, commands, serial] {
     std::lock_guard lock(*serial);
-    refresh(*raw);
+    refresh(*raw, *commands);
   });
 }
 

@@ -10,13 +10,14 @@
 #include <string>
 #include <vector>
 
+#include "engine/commands/command_registry.h"
 #include "engine/commands/slash_command.h"
 
 namespace lathe::engine {
 
 // Keeps the session's "mcp" command group in step with its servers' prompts.
 // Call before the session's MCP servers start.
-void watchMcpPrompts(Session& session);
+void watchMcpPrompts(Session& session, CommandRegistry& registry);
 
 // What a command name becomes from any text.
 std::string commandNameFor(const std::string& text);

@@ -13,17 +13,19 @@
 #include <vector>
 
 #include "engine/model/content.h"
+#include "engine/session/turn_hooks.h"
 #include "protocol/acp/common.h"
 #include "protocol/base/cancel.h"
 #include "protocol/base/result.h"
 
 namespace lathe::engine {
 
+class CommandRegistry;
 class Session;
-class History;
 
 struct CommandContext {
   Session& session;
+  CommandRegistry& commands;  // the session's
   History& history;        // the turn owns it while the command runs
   std::string_view input;  // the text after the command's name, trimmed
   const CancelToken& cancel;
@@ -32,15 +34,9 @@ struct CommandContext {
   void say(const std::string& text) const;
 };
 
-struct CommandOutcome {
-  // Set: the turn goes on as a model turn with these parts as the user's
-  // message (e.g. an MCP prompt, /init). Unset: the turn ends with stopReason.
-  std::optional<std::vector<Part>> prompt;
-  acp::StopReason stopReason = acp::StopReason::end_turn;
-
-  static CommandOutcome done(acp::StopReason reason = acp::StopReason::end_turn) { return {std::nullopt, reason}; }
-  static CommandOutcome ask(std::vector<Part> parts) { return {std::move(parts), acp::StopReason::end_turn}; }
-};
+// Set prompt: the turn goes on as a model turn with these parts as the
+// user's message (e.g. an MCP prompt, /init). Unset: the turn ends.
+using CommandOutcome = PromptOutcome;
 
 // An Error is shown to the person (its message) and ends the turn; nothing
 // reaches the model.

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/context/context_options.h"
+#include "engine/config/context_options.h"
 #include "engine/config/program_settings.h"
 #include "engine/scheduler/approval_policy.h"
 #include "engine/model/authenticated_provider.h"

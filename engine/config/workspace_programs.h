@@ -1,7 +1,7 @@
 // What a workspace's `.gemini/settings.json` would start: its MCP servers
 // and discovery commands, and the exact text the person's consent covers.
 // Read when a session is created; started only after consent
-// (engine/session/workspace_consent.h). Any thread.
+// (engine/agent/workspace_consent.h). Any thread.
 #pragma once
 
 #include <optional>

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "engine/context/context_options.h"
+#include "engine/config/context_options.h"
 #include "protocol/base/json.h"
 
 namespace lathe::engine {

@@ -10,11 +10,11 @@
 
 namespace lathe::engine {
 
-void addContextHooks(Session& session) {
+void addContextHooks(Session& session, CommandRegistry& commands) {
   auto manager = std::make_shared<ContextManager>(session);
   session.addHooks(manager);
   ContextManager* raw = manager.get();  // owned by the session, like its commands: no cycle
-  (void)session.commands().add(SlashCommand{
+  (void)commands.add(SlashCommand{
       "compress", "Replace the older part of the conversation with a summary, to free context", std::nullopt,
       [raw](const CommandContext& context) -> Result<CommandOutcome> {
         TurnStop stop = raw->compressNow(context.history, context.cancel);

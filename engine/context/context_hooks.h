@@ -3,10 +3,11 @@
 // /compress command. Call before the first turn.
 #pragma once
 
+#include "engine/commands/command_registry.h"
 #include "engine/session/session.h"
 
 namespace lathe::engine {
 
-void addContextHooks(Session& session);
+void addContextHooks(Session& session, CommandRegistry& commands);
 
 }  // namespace lathe::engine

@@ -1,5 +1,6 @@
 // The tool-call and streamed-text loop detectors and their two strikes.
 #include "engine/context/loop_detector.h"
+#include "protocol/base/text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -26,20 +27,15 @@ const char* kLoopCheckSystem =
     "object and nothing else: {\"looping\": true or false, \"confidence\": a number from 0 to 1, "
     "\"analysis\": one or two sentences on what repeats, or why it is progress}.";
 
-std::string_view trimLeft(std::string_view s) {
-  size_t i = s.find_first_not_of(" \t");
-  return i == std::string_view::npos ? std::string_view() : s.substr(i);
-}
-
 bool isFence(std::string_view line) {
-  line = trimLeft(line);
+  line = text::trimLeft(line, " \t");
   return line.substr(0, 3) == "```" || line.substr(0, 3) == "~~~";
 }
 
 // Markdown structure whose repetition is normal: tables, list items,
 // headings, quotes and dividers.
 bool isStructure(std::string_view line) {
-  line = trimLeft(line);
+  line = text::trimLeft(line, " \t");
   if (line.empty()) return false;
   char c = line[0];
   if (c == '|' || c == '#' || c == '>') return true;

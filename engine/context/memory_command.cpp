@@ -49,9 +49,9 @@ Result<CommandOutcome> runMemory(Session& session, const CommandContext& context
 
 }  // namespace
 
-void addMemoryCommand(Session& session) {
+void addMemoryCommand(Session& session, CommandRegistry& commands) {
   Session* owner = &session;  // the command lives and dies with the session
-  (void)session.commands().add(SlashCommand{
+  (void)commands.add(SlashCommand{
       "memory", "Show, list or reload the context files (GEMINI.md), or add a fact to your global memory",
       std::string("show | list | refresh | add <fact>"),
       [owner](const CommandContext& context) { return runMemory(*owner, context); }, "memory"});

@@ -3,10 +3,11 @@
 // question: the person typed it. Call before the first turn.
 #pragma once
 
+#include "engine/commands/command_registry.h"
 #include "engine/session/session.h"
 
 namespace lathe::engine {
 
-void addMemoryCommand(Session& session);
+void addMemoryCommand(Session& session, CommandRegistry& commands);
 
 }  // namespace lathe::engine

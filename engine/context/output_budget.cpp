@@ -4,7 +4,7 @@
 
 #include <atomic>
 
-#include "engine/context/context_options.h"
+#include "engine/config/context_options.h"
 #include "tools/shell/output_buffer.h"
 #include "tools/shell/terminal_text.h"
 

@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "engine/context/compression.h"
-#include "engine/context/session_context.h"
+#include "engine/session/session_context.h"
 #include "tools/shell/terminal_text.h"
 
 namespace lathe::engine {

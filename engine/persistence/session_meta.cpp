@@ -1,4 +1,4 @@
-// A new session's recording.
+// A session's MCP servers as recorded in its metadata.
 #include "engine/persistence/session_meta.h"
 
 #include "protocol/base/log.h"
@@ -45,21 +45,5 @@ json::Raw mcpServersJson(const std::vector<acp::McpServer>& servers) {
   })};
 }
 
-std::shared_ptr<SessionRecorder> recorderFor(const SessionStore& store, const Session& session,
-                                             const acp::NewSessionRequest& request) {
-  SessionMeta meta;
-  meta.id = session.id();
-  meta.cwd = request.cwd;
-  meta.additionalDirectories = request.additionalDirectories;
-  meta.mcpServers = mcpServersJson(request.mcpServers);
-  meta.mode = toString(session.mode());
-  meta.model = session.model();
-  auto recorder = SessionRecorder::create(store, std::move(meta));
-  if (!recorder) {
-    log(LogLevel::warn, "session " + session.id() + " is not recorded: " + recorder.error().message);
-    return nullptr;
-  }
-  return std::move(recorder).value();
-}
 
 }  // namespace lathe::engine::persist

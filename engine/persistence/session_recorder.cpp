@@ -52,6 +52,17 @@ bool catchUpWithRecord(SessionMeta& meta, const std::vector<std::string>& shown)
   return changed;
 }
 
+// What a replay shows where the editor, seeing the stop reason, marked the
+// end of a turn itself; nothing for a turn that ended normally.
+std::string replayNoteFor(const Result<acp::StopReason>& result) {
+  if (!result) return "\n\n*The turn failed: " + result.error().message + "*\n";
+  switch (*result) {
+    case acp::StopReason::end_turn: return "";
+    case acp::StopReason::cancelled: return "\n\n*Cancelled.*\n";
+    default: return std::string("\n\n*The turn ended: ") + acp::toString(*result) + ".*\n";
+  }
+}
+
 }  // namespace
 
 Result<History> rebuildHistory(std::vector<Content> contents) {
@@ -217,6 +228,10 @@ void SessionRecorder::sync(const History& history) {
 std::optional<TurnStop> SessionRecorder::beforeModelRequest(History& history, const CancelToken&) {
   sync(history);
   return std::nullopt;
+}
+
+void SessionRecorder::onTurnEnded(const History& history, const Result<acp::StopReason>& result) {
+  turnEnded(history, replayNoteFor(result));
 }
 
 void SessionRecorder::turnEnded(const History& history, const std::string& note) {

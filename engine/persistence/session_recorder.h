@@ -47,8 +47,14 @@ class SessionRecorder final : public TurnHooks {
 
   ~SessionRecorder() override;
 
+  // The session reaches its recorder only through these hooks.
   std::optional<TurnStop> beforeModelRequest(History& history, const CancelToken&) override;
   void onUpdate(const acp::SessionUpdate& update) override;
+  void onTurnEnded(const History& history, const Result<acp::StopReason>& result) override;
+  void onModeChanged(ApprovalMode mode) override { setMode(toString(mode)); }
+  void onModelChanged(const std::string& model) override { setModel(model); }
+  void onClose() override { close(); }
+
   // At the end of every turn, on the turn's thread. A turn that did not end
   // normally leaves `note` (e.g. that it was cancelled) for the replay: the
   // editor said so itself when it saw the stop reason.

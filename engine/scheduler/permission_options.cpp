@@ -1,5 +1,6 @@
 // Permission options per confirmation type.
 #include "engine/scheduler/permission_options.h"
+#include "protocol/base/text.h"
 
 #include <filesystem>
 
@@ -7,12 +8,6 @@ namespace lathe::engine {
 namespace {
 
 using Kind = acp::PermissionOptionKind;
-
-std::string joined(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
-  return out;
-}
 
 }  // namespace
 
@@ -25,10 +20,10 @@ std::vector<acp::PermissionOption> permissionOptions(const tools::ConfirmationDe
   } else if (auto* read = std::get_if<tools::ReadConfirmation>(&details)) {
     std::vector<std::string> names;
     for (const auto& file : read->files) names.push_back(std::filesystem::path(file.path).filename().string());
-    options.push_back({"allow_always_file", "Always allow reading " + joined(names), Kind::allow_always});
+    options.push_back({"allow_always_file", "Always allow reading " + text::join(names, ", "), Kind::allow_always});
   } else if (auto* exec = std::get_if<tools::ExecConfirmation>(&details)) {
     if (!exec->rootCommands.empty()) {
-      options.push_back({"allow_always_command", "Always allow " + joined(exec->rootCommands), Kind::allow_always});
+      options.push_back({"allow_always_command", "Always allow " + text::join(exec->rootCommands, ", "), Kind::allow_always});
     }
   } else if (auto* mcp = std::get_if<tools::McpConfirmation>(&details)) {
     options.push_back({"allow_always_mcp_tool", "Always allow " + mcp->toolName + " from " + mcp->serverName,

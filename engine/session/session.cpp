@@ -5,8 +5,7 @@
 #include <chrono>
 #include <span>
 
-#include "engine/commands/command_dispatch.h"
-#include "engine/context/session_context.h"
+#include "engine/session/session_context.h"
 #include "engine/model/generation_settings.h"
 #include "engine/model/one_shot_adapter.h"
 #include "engine/session/editor_file_store.h"
@@ -113,7 +112,6 @@ Session::Session(std::string id, std::shared_ptr<const tools::Workspace> workspa
       mode_(config.approvalMode),
       model_(config.model),
       registry_(tools::ToolFilter{config.coreTools, config.excludeTools}),
-      commands_([this](const acp::AvailableCommandsUpdate& update) { editor_.sendUpdate(id_, update); }),
       memory_(std::make_shared<ProjectMemory>(workspace_, config.memory)),
       scheduler_(registry_, editor_, id_, mode_, configuredApprovals(config.allowedTools, config.excludeTools,
                                                              unaskedMcpServers(config.programs, config.mcpAllowed))),
@@ -146,8 +144,24 @@ std::string Session::model() const {
 }
 
 void Session::setModel(std::string model) {
-  std::lock_guard lock(modelMutex_);
-  model_ = std::move(model);
+  {
+    std::lock_guard lock(modelMutex_);
+    model_ = model;
+  }
+  for (const auto& hook : hooks_) hook->onModelChanged(model);
+}
+
+void Session::setMode(ApprovalMode mode) {
+  mode_ = mode;
+  for (const auto& hook : hooks_) hook->onModeChanged(mode);
+}
+
+void Session::editorReady() {
+  for (const auto& hook : hooks_) hook->onEditorReady();
+}
+
+void Session::close() {
+  for (const auto& hook : hooks_) hook->onClose();
 }
 
 const std::vector<tools::ToolDeclaration>& Session::declarations() {
@@ -242,22 +256,30 @@ std::vector<Part> Session::runCalls(const std::vector<FunctionCall>& calls, cons
 Result<acp::StopReason> Session::prompt(const std::vector<acp::ContentBlock>& blocks, const CancelToken& cancel) {
   // Context files load on the turn's thread, never on the thread that made the session.
   if (!memory_->loaded()) refreshMemory(cancel);
-  auto result = runTurn(blocks, cancel);
+  Result<acp::StopReason> result = makeError(Errc::internal, "the turn ended unexpectedly");
+  try {
+    result = runTurn(blocks, cancel);
+  } catch (const std::exception& e) {
+    result = makeError(Errc::internal, std::string("internal error during the turn: ") + e.what());
+  }
   if (result && *result != acp::StopReason::cancelled && !cancel.cancelled()) {
     for (const auto& hook : hooks_) hook->afterTurn(history_, cancel);
   }
+  for (const auto& hook : hooks_) hook->onTurnEnded(history_, result);
   return result;
 }
 
 Result<acp::StopReason> Session::runTurn(const std::vector<acp::ContentBlock>& blocks, const CancelToken& cancel) {
   std::vector<Part> userParts;
-  auto named = findCommand(commands_, blocks);
-  if (named) {
+  ClaimedPrompt claimed;
+  for (const auto& hook : hooks_) {
+    if ((claimed = hook->claimPrompt(blocks))) break;
+  }
+  if (claimed) {
     // A slash command: the person's words are shown again on load; what
     // reaches the model, if anything, is what the command returns.
     recordPrompt(editor_, blocks);
-    CommandOutcome outcome = runCommand(*named, CommandContext{*this, history_, named->input, cancel},
-                                        partsFromPrompt(std::span(blocks).subspan(1)));
+    PromptOutcome outcome = claimed(history_, cancel, partsFromPrompt(std::span(blocks).subspan(1)));
     if (!outcome.prompt) return outcome.stopReason;
     userParts = std::move(*outcome.prompt);
   } else {
@@ -274,7 +296,7 @@ Result<acp::StopReason> Session::runTurn(const std::vector<acp::ContentBlock>& b
   }
   const History::Checkpoint before = history_.checkpoint();
   if (auto status = history_.appendUser(std::move(userParts)); !status) return status.error();
-  if (!named) recordPrompt(editor_, blocks);
+  if (!claimed) recordPrompt(editor_, blocks);
   bool modelAnswered = false;
   // A turn stopped before the model said anything leaves no trace: the next
   // prompt must not carry this one's text.

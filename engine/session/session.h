@@ -10,9 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/commands/command_registry.h"
 #include "engine/config/agent_config.h"
-#include "engine/context/project_memory.h"
+#include "engine/session/project_memory.h"
 #include "engine/model/content.h"
 #include "engine/scheduler/tool_scheduler.h"
 #include "engine/session/editor_client.h"
@@ -44,10 +43,13 @@ class Session {
   const tools::Workspace& workspace() const { return *workspace_; }
 
   ApprovalMode mode() const { return mode_.load(); }
-  void setMode(ApprovalMode mode) { mode_ = mode; }
-  // The model for the next request; any thread.
+  // Mode and model for the next call and request; the hooks hear of the
+  // change (onModeChanged, onModelChanged). Any thread.
+  void setMode(ApprovalMode mode);
   std::string model() const;
   void setModel(std::string model);
+  // The session is closed: its hooks hear it (onClose). Any thread.
+  void close();
 
   void addHooks(std::shared_ptr<TurnHooks> hooks) { hooks_.push_back(std::move(hooks)); }
   // Shows the editor an update of this session, through the hooks like every
@@ -57,9 +59,9 @@ class Session {
   // such work (see FollowUp). The work must not touch the history.
   bool followUp(FollowUp::Work work) { return followUp_.post(std::move(work)); }
   const AgentConfig& config() const { return config_; }
-  // The session's slash commands (engine/commands); any engine code may add
-  // its own. The editor hears of changes once the registry is announced.
-  CommandRegistry& commands() { return commands_; }
+  // The editor has the session now: its hooks hear it (onEditorReady), e.g.
+  // to announce the slash commands. Any thread.
+  void editorReady();
 
   // Starts MCP servers for this session without waiting for them; their tools
   // join the registry as each connects. The next prompt waits a few seconds
@@ -88,7 +90,7 @@ class Session {
   // answers without calls, the turn limit, a hook's stop, or cancellation. An
   // Error means the turn failed (e.g. the model API refused); its message is fit
   // for a person. A turn that failed or was cancelled before the model answered
-  // leaves the history as it was.
+  // leaves the history as it was. Every turn ends with the hooks' onTurnEnded.
   Result<acp::StopReason> prompt(const std::vector<acp::ContentBlock>& blocks, const CancelToken& cancel);
 
  private:
@@ -114,7 +116,6 @@ class Session {
   mutable std::mutex modelMutex_;
   std::string model_;
   tools::ToolRegistry registry_;
-  CommandRegistry commands_;
   std::vector<tools::ToolDeclaration> declarations_;
   uint64_t declarationsGeneration_ = ~uint64_t{0};
   std::shared_ptr<ProjectMemory> memory_;  // shared with the scheduler's context source

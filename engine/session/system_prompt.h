@@ -2,7 +2,7 @@
 // features (memory, plans, plan mode, the sandbox, web search) appear only
 // when the session has them, so the model is never told of tools it lacks.
 // Where the session works (roots, OS, date, tree, git) goes to the session
-// context (engine/context/session_context.h), not here. Pure.
+// context (engine/session/session_context.h), not here. Pure.
 #pragma once
 
 #include <set>

@@ -5,17 +5,21 @@
 // tool response before it is shown and enters the history (output budgets), on a failed
 // model request (recovery), when the turn has ended (titles), and on every update the editor is shown
 // (persistence; the user's prompt is offered here as user_message_chunk too,
-// so a recording can replay it). A session calls its hooks in the order they
-// were added.
+// so a recording can replay it). Besides the turn: the person changing the
+// mode or the model, and the session closing. A session calls its hooks in
+// the order they were added.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "engine/model/model_provider.h"
+#include "engine/scheduler/approval_policy.h"
 #include "engine/session/history.h"
 #include "protocol/acp/common.h"
+#include "protocol/acp/content.h"
 #include "protocol/acp/updates.h"
 
 namespace lathe::engine {
@@ -37,9 +41,25 @@ struct CallVerdict {
   acp::StopReason stopReason = acp::StopReason::end_turn;
 };
 
+// What a prompt a hook claimed (a slash command) came to: the turn ends with
+// stopReason, or goes on to the model with `prompt` as the user's message.
+struct PromptOutcome {
+  std::optional<std::vector<Part>> prompt;
+  acp::StopReason stopReason = acp::StopReason::end_turn;
+
+  static PromptOutcome done(acp::StopReason reason = acp::StopReason::end_turn) { return {std::nullopt, reason}; }
+  static PromptOutcome ask(std::vector<Part> parts) { return {std::move(parts), acp::StopReason::end_turn}; }
+};
+// Runs a claimed prompt on the turn's thread; `attachments` are the prompt's
+// blocks after the first, as parts.
+using ClaimedPrompt = std::function<PromptOutcome(History&, const CancelToken&, std::vector<Part> attachments)>;
+
 class TurnHooks {
  public:
   virtual ~TurnHooks() = default;
+  // Claims a prompt to run instead of sending it as written (the first hook
+  // that does wins); the prompt is shown to the hooks before it runs.
+  virtual ClaimedPrompt claimPrompt(const std::vector<acp::ContentBlock>&) { return {}; }
   // Sees the prompt before it is added; a stop ends the turn with the prompt
   // handled (it is not added to the history nor sent).
   virtual std::optional<TurnStop> onPrompt(const std::vector<Part>&, History&, const CancelToken&) {
@@ -59,7 +79,17 @@ class TurnHooks {
   virtual std::optional<TurnStop> onModelError(const Error&, History&) { return std::nullopt; }
   // The turn ended (not cancelled, not failed); e.g. to title the session.
   virtual void afterTurn(const History&, const CancelToken&) {}
+  // Every turn's end, cancelled and failed ones too, after afterTurn.
+  virtual void onTurnEnded(const History&, const Result<acp::StopReason>&) {}
   virtual void onUpdate(const acp::SessionUpdate&) {}
+  // The person chose another mode or model (any thread).
+  virtual void onModeChanged(ApprovalMode) {}
+  virtual void onModelChanged(const std::string&) {}
+  // The editor has the session now (after answering session/new, load or
+  // resume): updates about it may follow. Any thread.
+  virtual void onEditorReady() {}
+  // The session is closed: nothing of it is recorded or shown after this (any thread).
+  virtual void onClose() {}
 };
 
 }  // namespace lathe::engine

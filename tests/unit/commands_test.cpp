@@ -90,7 +90,7 @@ TEST_CASE("commands: the registry refuses bad and taken names and replaces a gro
 
 TEST_CASE("commands: a known command runs on the turn with its input and nothing reaches the model", "[commands]") {
   ContextFixture f;
-  REQUIRE(f.session->commands().add(echoCommand("echo")).ok());
+  REQUIRE(f.commands->registry().add(echoCommand("echo")).ok());
   auto stop = f.prompt("/echo  hello there ");
   REQUIRE(stop.ok());
   CHECK(*stop == acp::StopReason::end_turn);
@@ -112,7 +112,7 @@ TEST_CASE("commands: an unknown /name goes to the model as the person wrote it",
 
 TEST_CASE("commands: a command can turn into a model turn with its own parts, attachments after", "[commands]") {
   ContextFixture f;
-  REQUIRE(f.session->commands()
+  REQUIRE(f.commands->registry()
               .add(SlashCommand{"ask", "asks the model", std::nullopt,
                                 [](const CommandContext& c) -> Result<CommandOutcome> {
                                   return CommandOutcome::ask({Part::makeText("EXPANDED<" + std::string(c.input) + ">")});
@@ -134,7 +134,7 @@ TEST_CASE("commands: a command can turn into a model turn with its own parts, at
 
 TEST_CASE("commands: a failing command tells the person and ends the turn", "[commands]") {
   ContextFixture f;
-  REQUIRE(f.session->commands()
+  REQUIRE(f.commands->registry()
               .add(SlashCommand{"fail", "fails", std::nullopt,
                                 [](const CommandContext&) -> Result<CommandOutcome> {
                                   return makeError(Errc::invalid_params, "missing argument \"city\"");
@@ -150,7 +150,7 @@ TEST_CASE("commands: a failing command tells the person and ends the turn", "[co
 
 TEST_CASE("commands: /compress is a command of every session with context hooks", "[commands]") {
   ContextFixture f;
-  auto compress = f.session->commands().find("compress");
+  auto compress = f.commands->registry().find("compress");
   REQUIRE(compress);
   CHECK_FALSE(compress->inputHint);
 }
@@ -186,7 +186,7 @@ TEST_CASE("commands: prompt arguments: positional in declared order, --name=valu
 
 TEST_CASE("commands: MCP prompts become commands, prefixed by server where names collide", "[commands]") {
   ContextFixture f;
-  addBuiltinCommands(*f.session);
+  addBuiltinCommands(*f.session, f.commands->registry());
   auto server = [](const std::string& name) {
     tools::mcp::ServerConfig config;
     config.name = name;
@@ -195,20 +195,20 @@ TEST_CASE("commands: MCP prompts become commands, prefixed by server where names
     return config;
   };
   auto waitFor = [&](const char* name) {
-    for (int i = 0; i < 500 && !f.session->commands().has(name); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    return f.session->commands().has(name);
+    for (int i = 0; i < 500 && !f.commands->registry().has(name); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    return f.commands->registry().has(name);
   };
   f.session->startMcpServers({server("one")});
   REQUIRE(waitFor("greet"));
-  CHECK(f.session->commands().has("one:help"));  // /help is Lathe's own
-  CHECK(f.session->commands().has("two_words"));
-  CHECK(f.session->commands().find("help")->group.empty());
-  REQUIRE(f.session->commands().find("greet")->inputHint == std::optional<std::string>("<name> [greeting]"));
+  CHECK(f.commands->registry().has("one:help"));  // /help is Lathe's own
+  CHECK(f.commands->registry().has("two_words"));
+  CHECK(f.commands->registry().find("help")->group.empty());
+  REQUIRE(f.commands->registry().find("greet")->inputHint == std::optional<std::string>("<name> [greeting]"));
 
   f.session->startMcpServers({server("two")});
   REQUIRE(waitFor("two:greet"));
-  CHECK(f.session->commands().has("one:greet"));  // renamed once the other server offers it too
-  CHECK_FALSE(f.session->commands().has("greet"));
+  CHECK(f.commands->registry().has("one:greet"));  // renamed once the other server offers it too
+  CHECK_FALSE(f.commands->registry().has("greet"));
 
   // Running one sends its messages to the model as the user's turn.
   f.server.push(textReply("hi back"));

@@ -10,8 +10,8 @@
 #include "engine/config/consent_store.h"
 #include "engine/config/program_settings.h"
 #include "engine/config/workspace_programs.h"
-#include "engine/session/session_programs.h"
-#include "engine/session/workspace_consent.h"
+#include "engine/agent/session_programs.h"
+#include "engine/agent/workspace_consent.h"
 #include "fake_editor.h"
 #include "tests/support/temp_dir.h"
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/commands/session_commands.h"
 #include "engine/context/context_hooks.h"
 #include "engine/model/provider_setup.h"
 #include "engine/session/session.h"
@@ -28,6 +29,7 @@ struct ContextFixture {
   engine::AgentConfig config;
   FakeEditor editor;
   std::unique_ptr<engine::Session> session;
+  std::shared_ptr<engine::SessionCommands> commands;  // the session's slash commands
 
   explicit ContextFixture(const std::function<void(engine::AgentConfig&)>& adjust = {}) {
     std::string tmpl = (fs::temp_directory_path() / "lathe-context-XXXXXX").string();
@@ -49,7 +51,9 @@ struct ContextFixture {
     if (adjust) adjust(config);
     auto ws = std::make_shared<const tools::Workspace>(tools::Workspace::create(dir.string()).value());
     session = std::make_unique<engine::Session>("s1", ws, config, editor);
-    engine::addContextHooks(*session);
+    commands = std::make_shared<engine::SessionCommands>(*session);
+    engine::addContextHooks(*session, commands->registry());
+    session->addHooks(commands);
   }
   ~ContextFixture() {
     server.stop();

@@ -11,8 +11,8 @@
 #include <sstream>
 
 #include "engine/config/settings.h"
-#include "engine/context/folder_tree.h"
-#include "engine/context/session_context.h"
+#include "engine/session/folder_tree.h"
+#include "engine/session/session_context.h"
 #include "engine/model/gemini/gemini_wire.h"
 #include "engine/model/generation_settings.h"
 #include "engine/session/session.h"

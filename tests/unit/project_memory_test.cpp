@@ -5,6 +5,7 @@
 
 #include <filesystem>
 
+#include "engine/commands/session_commands.h"
 #include "engine/context/memory_command.h"
 #include "engine/session/session.h"
 #include "fake_editor.h"
@@ -86,7 +87,9 @@ struct Fixture {
     config.memory.maxScanDirs = 1;  // the root only: sub/GEMINI.md waits for a tool to go there
     auto workspace = std::make_shared<const tools::Workspace>(tools::Workspace::create(ws.string()).value());
     session = std::make_unique<Session>("s1", workspace, config, editor);
-    addMemoryCommand(*session);
+    auto commands = std::make_shared<SessionCommands>(*session);
+    addMemoryCommand(*session, commands->registry());
+    session->addHooks(std::move(commands));
   }
   // What the agent told the person, all messages joined.
   std::string agentText() {

@@ -9,7 +9,7 @@
 #include <mutex>
 #include <thread>
 
-#include "engine/context/session_context.h"
+#include "engine/session/session_context.h"
 #include "engine/session/session.h"
 #include "fake_editor.h"
 

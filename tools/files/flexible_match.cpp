@@ -1,12 +1,16 @@
 // Line-wise matching without surrounding whitespace, and re-indentation.
 // Pure; any thread.
 #include "tools/files/flexible_match.h"
+#include "protocol/base/text.h"
 
 #include <cctype>
 #include <map>
 
 namespace lathe::tools {
 namespace {
+
+// Blanks around a line's text (a line holds no newline).
+constexpr std::string_view kLineBlanks = " \t\r";
 
 struct Line {
   size_t begin = 0;
@@ -27,13 +31,6 @@ std::vector<Line> splitLines(std::string_view text) {
   return lines;
 }
 
-std::string_view trim(std::string_view s) {
-  size_t a = s.find_first_not_of(" \t\r");
-  if (a == std::string_view::npos) return {};
-  size_t b = s.find_last_not_of(" \t\r");
-  return s.substr(a, b - a + 1);
-}
-
 std::string_view indentOf(std::string_view line) { return line.substr(0, line.find_first_not_of(" \t")); }
 
 // new_string's lines moved from old_string's indentation to the file's: an
@@ -46,7 +43,7 @@ std::string reindent(std::string_view newString, const std::map<std::string_view
   for (size_t i = 0; i < lines.size(); ++i) {
     std::string_view line = lines[i].text;
     if (i > 0) out += '\n';
-    if (trim(line).empty()) {
+    if (text::trim(line, kLineBlanks).empty()) {
       out.append(line);
       continue;
     }
@@ -69,7 +66,7 @@ std::string looseLine(std::string_view line) {
   auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || (c & 0x80); };
   std::string out;
   bool blank = false;
-  for (char c : trim(line)) {
+  for (char c : text::trim(line, kLineBlanks)) {
     if (c == ' ' || c == '\t' || c == '\r') {
       blank = true;
       continue;
@@ -85,12 +82,12 @@ std::string looseLine(std::string_view line) {
 std::vector<FlexibleMatch> flexibleMatches(std::string_view text, std::string_view oldString,
                                            std::string_view newString, LineMatch how) {
   auto same = [how](std::string_view a, std::string_view b) {
-    return how == LineMatch::trimmed ? trim(a) == trim(b) : looseLine(a) == looseLine(b);
+    return how == LineMatch::trimmed ? text::trim(a, kLineBlanks) == text::trim(b, kLineBlanks) : looseLine(a) == looseLine(b);
   };
   std::vector<Line> wanted = splitLines(oldString);
-  while (!wanted.empty() && trim(wanted.back().text).empty()) wanted.pop_back();
+  while (!wanted.empty() && text::trim(wanted.back().text, kLineBlanks).empty()) wanted.pop_back();
   size_t first = 0;
-  while (first < wanted.size() && trim(wanted[first].text).empty()) ++first;
+  while (first < wanted.size() && text::trim(wanted[first].text, kLineBlanks).empty()) ++first;
   wanted.erase(wanted.begin(), wanted.begin() + static_cast<std::ptrdiff_t>(first));
   std::vector<FlexibleMatch> matches;
   if (wanted.empty()) return matches;
@@ -110,7 +107,7 @@ std::vector<FlexibleMatch> flexibleMatches(std::string_view text, std::string_vi
     match.end = lines[i + wanted.size() - 1].end;
     std::map<std::string_view, std::string_view> indents;
     for (size_t j = 0; j < wanted.size(); ++j) {
-      if (!trim(wanted[j].text).empty()) indents.emplace(indentOf(wanted[j].text), indentOf(lines[i + j].text));
+      if (!text::trim(wanted[j].text, kLineBlanks).empty()) indents.emplace(indentOf(wanted[j].text), indentOf(lines[i + j].text));
     }
     match.replacement = reindent(newTrimmed, indents, indentOf(wanted.front().text), indentOf(lines[i].text));
     matches.push_back(std::move(match));

@@ -1,5 +1,6 @@
 // Recognising omission placeholders line by line. Pure; any thread.
 #include "tools/files/omission_placeholders.h"
+#include "protocol/base/text.h"
 
 #include <algorithm>
 #include <array>
@@ -8,23 +9,17 @@
 namespace lathe::tools {
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
 // The comment's words: the line without comment markers, lower-cased.
 std::string commentWords(std::string_view line) {
   for (std::string_view lead : {"//", "#", "/*", "<!--", "--", ";", "*", "{/*"}) {
     if (line.substr(0, lead.size()) == lead) {
-      line = trim(line.substr(lead.size()));
+      line = text::trim(line.substr(lead.size()));
       break;
     }
   }
   for (std::string_view tail : {"*/}", "*/", "-->"}) {
     if (line.size() >= tail.size() && line.substr(line.size() - tail.size()) == tail) {
-      line = trim(line.substr(0, line.size() - tail.size()));
+      line = text::trim(line.substr(0, line.size() - tail.size()));
       break;
     }
   }
@@ -45,7 +40,7 @@ bool isComment(std::string_view line) {
 std::optional<std::string_view> bracketed(std::string_view line) {
   static constexpr std::array<std::pair<char, char>, 3> kPairs{{{'(', ')'}, {'[', ']'}, {'{', '}'}}};
   for (auto [open, close] : kPairs) {
-    if (line.size() >= 2 && line.front() == open && line.back() == close) return trim(line.substr(1, line.size() - 2));
+    if (line.size() >= 2 && line.front() == open && line.back() == close) return text::trim(line.substr(1, line.size() - 2));
   }
   return std::nullopt;
 }
@@ -65,7 +60,7 @@ std::string lettersOnly(std::string_view words) {
 }
 
 bool isPlaceholder(std::string_view raw) {
-  std::string_view line = trim(raw);
+  std::string_view line = text::trim(raw);
   if (line.size() < 6 || line.size() > 160) return false;
   const auto inBrackets = bracketed(line);
   const bool comment = isComment(line) || inBrackets.has_value();
@@ -109,8 +104,8 @@ std::optional<std::string> newOmissionPlaceholder(std::string_view text, std::st
   while (start < text.size()) {
     size_t nl = text.find('\n', start);
     std::string_view line = text.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
-    if ((isPlaceholder(line) || isLatheCutNote(trim(line))) && before.find(trim(line)) == std::string_view::npos) {
-      return std::string(trim(line));
+    if ((isPlaceholder(line) || isLatheCutNote(text::trim(line))) && before.find(text::trim(line)) == std::string_view::npos) {
+      return std::string(text::trim(line));
     }
     if (nl == std::string_view::npos) break;
     start = nl + 1;

@@ -18,6 +18,7 @@
 #include "tools/files/store_text.h"
 #include "tools/search/file_walker.h"
 #include "tools/search/glob_match.h"
+#include "protocol/base/text.h"
 
 namespace lathe::tools {
 namespace {
@@ -70,11 +71,6 @@ std::string normalise(std::string pattern) {
 }
 
 bool hasGlobSyntax(std::string_view s) { return s.find_first_of("*?[{") != std::string_view::npos; }
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
 
 class ReadManyInvocation final : public ToolInvocation {
  public:
@@ -226,10 +222,10 @@ class ReadManyInvocation final : public ToolInvocation {
   bool namedExplicitly(const std::string& path) const {
     std::string name = path.substr(path.rfind('/') + 1);
     size_t dot = name.rfind('.');
-    std::string ext = dot == std::string::npos ? "" : lower(name.substr(dot));
+    std::string ext = dot == std::string::npos ? "" : text::lower(name.substr(dot));
     std::string stem = dot == std::string::npos ? name : name.substr(0, dot);
     return std::any_of(params_.include.begin(), params_.include.end(), [&](const std::string& p) {
-      return (!ext.empty() && lower(p).find(ext) != std::string::npos) || p.find(stem) != std::string::npos;
+      return (!ext.empty() && text::lower(p).find(ext) != std::string::npos) || p.find(stem) != std::string::npos;
     });
   }
 

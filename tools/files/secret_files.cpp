@@ -1,5 +1,6 @@
 // Recognising secret-shaped files by name. Pure; any thread.
 #include "tools/files/secret_files.h"
+#include "protocol/base/text.h"
 
 #include <dirent.h>
 #include <sys/stat.h>
@@ -58,12 +59,6 @@ constexpr std::array<std::string_view, 6> kHarmless{".example", ".sample", ".tem
 
 constexpr std::array<std::string_view, 4> kSecretsFiles{"secrets.json", "secrets.yaml", "secrets.yml", "secrets.toml"};
 
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
 bool matches(const Shape& shape, std::string_view name, std::string_view path) {
   switch (shape.match) {
     case Match::name: return name == shape.text;
@@ -72,7 +67,7 @@ bool matches(const Shape& shape, std::string_view name, std::string_view path) {
     case Match::pathSuffix: {
       if (!shape.text.ends_with("/" + std::string(name))) return false;  // the name first: it is cheap
       const size_t keep = std::min(path.size(), shape.text.size());
-      return lower(path.substr(path.size() - keep)) == shape.text;
+      return text::lower(path.substr(path.size() - keep)) == shape.text;
     }
   }
   return false;
@@ -84,7 +79,7 @@ std::string secretFileReason(const std::string& path) {
   // Called for every file a search walks: only the name (and, for the two
   // path shapes, the path's last few characters) is lowered.
   const size_t slash = path.find_last_of('/');
-  const std::string lowered = lower(std::string_view(path).substr(slash == std::string::npos ? 0 : slash));
+  const std::string lowered = text::lower(std::string_view(path).substr(slash == std::string::npos ? 0 : slash));
   std::string_view name(lowered);
   if (!name.empty() && name.front() == '/') name.remove_prefix(1);
   if (std::any_of(kHarmless.begin(), kHarmless.end(), [&](std::string_view t) { return name.ends_with(t); })) return "";

@@ -12,6 +12,7 @@
 #include "tools/memory/memory_imports.h"
 #include "tools/search/file_walker.h"
 #include "tools/search/ignore_rules.h"
+#include "protocol/base/text.h"
 
 namespace lathe::tools {
 namespace {
@@ -33,13 +34,6 @@ std::string canonicalOf(const std::string& path) {
   std::error_code ec;
   fs::path canonical = fs::canonical(path, ec);
   return ec ? std::string() : canonical.string();
-}
-
-std::string trimmed(const std::string& text) {
-  size_t begin = text.find_first_not_of(" \t\r\n");
-  if (begin == std::string::npos) return {};
-  size_t end = text.find_last_not_of(" \t\r\n");
-  return text.substr(begin, end - begin + 1);
 }
 
 // Collects files in order, each canonical path once.
@@ -70,7 +64,7 @@ class Collector {
       // A project's file must not pull in what the person keeps from the
       // model (a cloned repository's GEMINI.md importing their local .env).
       if (tier != ContextFile::Tier::global) imports.workspace = &workspace_;
-      std::string content = trimmed(expandImports(buffer.str(), canonical, imports, seen));
+      std::string content(text::trim(expandImports(buffer.str(), canonical, imports, seen)));
       if (!content.empty()) files_.push_back(ContextFile{tier, canonical, std::move(content)});
     }
   }

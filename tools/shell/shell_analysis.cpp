@@ -9,18 +9,9 @@
 #include "tools/shell/read_only_commands.h"
 #include "tools/shell/shell_walker.h"
 #include "tools/shell/unseen_commands.h"
+#include "protocol/base/text.h"
 
 namespace lathe::tools::shell {
-
-namespace {
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
-  return text;
-}
-
-}  // namespace
 
 const std::string& CommandWords::name() const {
   static const std::string kEmpty;
@@ -70,10 +61,10 @@ bool matchesPrefix(const CommandWords& command, const std::vector<std::string>& 
 }
 
 std::vector<std::string> shellPrefixFromSetting(std::string_view entry) {
-  entry = trim(entry);
+  entry = text::trim(entry);
   size_t open = entry.find('(');
   if (open == std::string_view::npos || entry.back() != ')') return {};
-  std::string_view tool = trim(entry.substr(0, open));
+  std::string_view tool = text::trim(entry.substr(0, open));
   if (tool != "run_shell_command" && tool != "ShellTool") return {};
   // An unclosed quote runs to the end: an exclusion still excludes.
   return splitShellWords(entry.substr(open + 1, entry.size() - open - 2)).words;

@@ -1,5 +1,6 @@
 // Finding syntax problems in a tree, and telling which ones an edit introduced.
 #include "tools/syntax/syntax_check.h"
+#include "protocol/base/text.h"
 
 #include <algorithm>
 #include <unordered_set>
@@ -28,17 +29,10 @@ size_t byteOfChar(std::string_view text, size_t n) {
   return text.size();
 }
 
-std::string_view trim(std::string_view text) {
-  size_t start = text.find_first_not_of(" \t\r\n\f\v");
-  if (start == std::string_view::npos) return {};
-  size_t end = text.find_last_not_of(" \t\r\n\f\v");
-  return text.substr(start, end - start + 1);
-}
-
 // At most `limit` characters of the first non-blank line of `text`.
 std::string quoteShort(std::string_view text, size_t limit) {
-  text = trim(text);
-  text = trim(text.substr(0, text.find('\n')));
+  text = text::trim(text);
+  text = text::trim(text.substr(0, text.find('\n')));
   if (charCount(text) <= limit) return std::string(text);
   return std::string(text.substr(0, byteOfChar(text, limit - 3))) + "...";
 }
@@ -220,12 +214,12 @@ std::optional<std::string> describeIntroducedProblems(std::string_view path, std
     const std::vector<Found> old = collect(*beforeTree, kCompared);
     if (!old.empty()) {
       std::unordered_set<std::string_view> oldLines;
-      for (const auto& f : old) oldLines.insert(trim(f.line));
+      for (const auto& f : old) oldLines.insert(text::trim(f.line));
       // Not a structured binding: clang before 16 cannot capture those in a lambda.
       const auto changed = changedLines(*before, after);
       const auto first = changed.first, last = changed.second;
       std::erase_if(problems, [&](const Found& f) {
-        return f.problem.line < first - 1 || f.problem.line > last + 1 || oldLines.count(trim(f.line)) > 0;
+        return f.problem.line < first - 1 || f.problem.line > last + 1 || oldLines.count(text::trim(f.line)) > 0;
       });
       if (problems.empty()) return std::nullopt;
     }

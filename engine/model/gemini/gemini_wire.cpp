@@ -7,15 +7,10 @@
 #include <cstdlib>
 
 #include "protocol/base/json.h"
+#include "protocol/base/text.h"
 
 namespace lathe::engine::gemini {
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\n' || s.front() == '\r' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
 
 // Splices a JSON object, or writes {} when absent.
 void objectOrEmpty(json::Writer& w, const json::Raw& raw) {
@@ -169,7 +164,7 @@ ApiError readApiError(const json::Value& error) {
   }
   out.code = static_cast<int>(json::getInt(error, "code").value_or(0));
   out.status = json::getStr(error, "status").value_or("");
-  out.message = std::string(trim(json::getStr(error, "message").value_or("")));
+  out.message = std::string(text::trim(json::getStr(error, "message").value_or("")));
   if (const json::Value* details = json::find(error, "details"); details && details->IsArray()) {
     for (const json::Value& detail : details->GetArray()) {
       std::string type = json::getStr(detail, "@type").value_or("");
@@ -425,7 +420,7 @@ std::string describeHttpError(int httpStatus, std::string_view body) {
     return describeApiError(*error);
   }
   std::string out = "Gemini API error " + std::to_string(httpStatus);
-  std::string_view text = trim(body);
+  std::string_view text = text::trim(body);
   if (text.empty()) return out + " (the reply had no details)";
   size_t cut = std::min<size_t>(text.size(), 300);
   while (cut < text.size() && cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // whole UTF-8

@@ -1,5 +1,5 @@
 // Git state through the git program (no library reads the index as git does).
-#include "engine/context/git_state.h"
+#include "engine/session/git_state.h"
 
 #include <string_view>
 

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "engine/context/folder_tree.h"
+#include "engine/session/folder_tree.h"
 #include "engine/model/content.h"
 #include "protocol/base/cancel.h"
 #include "tools/core/workspace.h"

@@ -1,9 +1,9 @@
 // Starting a session's settings-defined programs.
-#include "engine/session/session_programs.h"
+#include "engine/agent/session_programs.h"
 
 #include "engine/session/notice_card.h"
 
-#include "engine/session/workspace_consent.h"
+#include "engine/agent/workspace_consent.h"
 #include "protocol/base/log.h"
 #include "tools/discovery/discovered_tool.h"
 

@@ -1,12 +1,12 @@
 // What the model sees of the place it works in before it is asked anything.
-#include "engine/context/session_context.h"
+#include "engine/session/session_context.h"
 
 #include <sys/utsname.h>
 
 #include <ctime>
 #include <mutex>
 
-#include "engine/context/git_state.h"
+#include "engine/session/git_state.h"
 
 namespace lathe::engine {
 namespace {

@@ -1,5 +1,5 @@
 // Workspace consent: the question, the answer, the record.
-#include "engine/session/workspace_consent.h"
+#include "engine/agent/workspace_consent.h"
 
 #include "protocol/base/log.h"
 

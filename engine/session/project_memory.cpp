@@ -1,5 +1,5 @@
 // The session's context files: loaded, presented, added just in time.
-#include "engine/context/project_memory.h"
+#include "engine/session/project_memory.h"
 
 namespace lathe::engine {
 

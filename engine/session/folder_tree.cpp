@@ -1,5 +1,5 @@
 // Breadth-first listing, rendered as an indented tree.
-#include "engine/context/folder_tree.h"
+#include "engine/session/folder_tree.h"
 
 #include <algorithm>
 #include <deque>

@@ -1,0 +1,94 @@
+// Opening sessions and routing the editor's requests to them.
+#include "engine/agent/session_manager.h"
+
+#include <random>
+
+#include "engine/agent/session_options.h"
+
+namespace lathe::engine {
+namespace {
+
+std::string randomId() {
+  std::random_device device;
+  std::uniform_int_distribution<int> nibble(0, 15);
+  std::string id = "sess_";
+  for (int i = 0; i < 24; ++i) id += "0123456789abcdef"[nibble(device)];
+  return id;
+}
+
+}  // namespace
+
+SessionManager::SessionManager(AgentConfig config, EditorClient& editor)
+    : config_(std::move(config)),
+      editor_(editor),
+      store_(config_.dataDir),
+      factory_(config_, editor_, std::make_shared<ConsentStore>(config_.stateDir), store_) {}
+
+SessionManager::~SessionManager() { shutdown(); }
+
+Status SessionManager::open(const std::string& id, AssembledSession& assembled) {
+  if (auto status = table_.add(id, assembled.session, assembled.recorder); !status) return status;
+  assembled.session->startMcpServers(std::move(assembled.mcpServers));
+  return {};
+}
+
+Result<std::string> SessionManager::newSession(const acp::NewSessionRequest& request) {
+  if (table_.shuttingDown()) return makeError(Errc::internal, "the agent is shutting down");
+  std::string id = randomId();
+  auto assembled = factory_.assemble({id, request.cwd, request.additionalDirectories, request.mcpServers, std::nullopt});
+  if (!assembled) return assembled.error();
+  if (auto status = open(id, *assembled); !status) return status.error();
+  return id;
+}
+
+Status SessionManager::startMcpServers(const std::string& sessionId, std::vector<tools::mcp::ServerConfig> servers) {
+  auto session = table_.find(sessionId);
+  if (!session) return session.error();
+  (*session)->startMcpServers(std::move(servers));
+  return {};
+}
+
+Status SessionManager::startPrompt(const acp::PromptRequest& request, TurnDone done) {
+  return table_.startTurn(
+      request.sessionId,
+      [blocks = request.prompt](Session& session, const CancelToken& cancel) { return session.prompt(blocks, cancel); },
+      std::move(done));
+}
+
+Status SessionManager::announceCommands(const std::string& sessionId) {
+  auto session = table_.find(sessionId);
+  if (!session) return session.error();
+  (*session)->editorReady();
+  return {};
+}
+
+Status SessionManager::setMode(const std::string& sessionId, const std::string& modeId) {
+  auto mode = parseApprovalMode(modeId);
+  if (!mode) return makeError(Errc::invalid_params, "params.modeId: unknown mode \"" + modeId + "\"");
+  auto session = table_.find(sessionId);
+  if (!session) return session.error();
+  changeMode(**session, editor_, *mode);
+  return {};
+}
+
+Result<std::vector<acp::ConfigOption>> SessionManager::configOptions(const std::string& sessionId) {
+  auto session = table_.find(sessionId);
+  if (!session) return session.error();
+  return optionsOf(**session);
+}
+
+Result<std::vector<acp::ConfigOption>> SessionManager::setConfigOption(const std::string& sessionId,
+                                                                      const std::string& configId,
+                                                                      const std::string& value) {
+  auto session = table_.find(sessionId);
+  if (!session) return session.error();
+  return setOption(**session, editor_, configId, value);
+}
+
+Result<ApprovalMode> SessionManager::modeOf(const std::string& sessionId) {
+  auto session = table_.find(sessionId);
+  if (!session) return session.error();
+  return (*session)->mode();
+}
+
+}  // namespace lathe::engine

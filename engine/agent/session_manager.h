@@ -1,0 +1,90 @@
+// All sessions of one process, as the server sees them: opening them (new,
+// loaded, resumed: SessionFactory assembles them), their turns and their
+// options. The sessions and their turns live in a SessionTable. Its methods
+// are thread-safe.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/agent/session_factory.h"
+#include "engine/agent/session_table.h"
+#include "engine/config/agent_config.h"
+#include "engine/config/consent_store.h"
+#include "engine/persistence/session_store.h"
+#include "engine/session/editor_client.h"
+#include "protocol/acp/config_options.h"
+#include "protocol/acp/content.h"
+#include "protocol/acp/session.h"
+#include "protocol/acp/session_store.h"
+#include "tools/mcp/server_config.h"
+
+namespace lathe::engine {
+
+class SessionManager {
+ public:
+  using TurnDone = SessionTable::TurnDone;
+
+  SessionManager(AgentConfig config, EditorClient& editor);
+  ~SessionManager();
+
+  // Creates a session and starts the MCP servers the editor passed (without
+  // waiting for them).
+  Result<std::string> newSession(const acp::NewSessionRequest& request);
+
+  // The one way MCP servers join a session, whatever named them (the editor,
+  // settings): each starts in parallel; session/new never waits for them.
+  Status startMcpServers(const std::string& sessionId, std::vector<tools::mcp::ServerConfig> servers);
+  // Sessions are recorded (under config.dataDir) and can be loaded again.
+  bool recording() const { return store_.enabled(); }
+  // Opens a recorded session in this process (session/load, session/resume):
+  // its history rebuilt, its metadata brought up to date. Returns the
+  // session/update params it showed, to replay in order. Fails with a clear
+  // message for an unknown, damaged or elsewhere-open session, changing nothing.
+  Result<std::vector<std::string>> loadSession(const acp::LoadSessionRequest& request);
+  // Recorded sessions, newest first, optionally only those of one cwd; pages
+  // follow an opaque cursor.
+  Result<acp::ListSessionsResponse> listSessions(const acp::ListSessionsRequest& request) const;
+
+  // Starts a turn; done runs exactly once, on the turn's thread, after every
+  // update of the turn was sent. Fails at once for an unknown session or one
+  // that is already running a turn.
+  Status startPrompt(const acp::PromptRequest& request, TurnDone done);
+
+  // Sends the session's slash commands to the editor, and from now on every
+  // change of them: call once the editor has the session (after answering
+  // session/new, load or resume), so the update is never for an unknown id.
+  Status announceCommands(const std::string& sessionId);
+
+  // Changes a session's approval mode and tells the editor (current_mode_update
+  // and config_option_update).
+  Status setMode(const std::string& sessionId, const std::string& modeId);
+
+  // The session's options for the editor's pickers: the model and the mode.
+  Result<std::vector<acp::ConfigOption>> configOptions(const std::string& sessionId);
+  // Sets one (from the next model request on) and returns them all.
+  Result<std::vector<acp::ConfigOption>> setConfigOption(const std::string& sessionId, const std::string& configId,
+                                                        const std::string& value);
+  ApprovalMode initialMode() const { return config_.approvalMode; }
+  // A session's mode now (its workspace's settings may have set it).
+  Result<ApprovalMode> modeOf(const std::string& sessionId);
+
+  Status cancel(const std::string& sessionId) { return table_.cancel(sessionId); }
+  Status closeSession(const std::string& sessionId) { return table_.close(sessionId); }
+  void cancelAll() { table_.cancelAll(); }
+  void shutdown() { table_.shutdown(); }
+
+ private:
+  // Opens what the factory assembled: into the table, then its MCP servers start.
+  Status open(const std::string& id, AssembledSession& assembled);
+
+  AgentConfig config_;
+  EditorClient& editor_;
+  persist::SessionStore store_;
+  SessionFactory factory_;
+  SessionTable table_;  // last: its shutdown ends the turns before the rest goes
+};
+
+}  // namespace lathe::engine

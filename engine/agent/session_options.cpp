@@ -1,0 +1,50 @@
+// The model and mode pickers of a session.
+#include "engine/agent/session_options.h"
+
+#include <algorithm>
+
+namespace lathe::engine {
+
+std::vector<acp::SessionMode> availableModes() {
+  return {
+      {"default", "Default", "Ask before edits, commands and other changes"},
+      {"autoEdit", "Auto edit", "Allow edits inside the workspace; still ask before commands"},
+      {"yolo", "YOLO", "Allow every tool call without asking"},
+      {"plan", "Plan", "Read-only: tools that change things are refused"},
+  };
+}
+
+std::vector<acp::ConfigOption> optionsOf(const Session& session) {
+  acp::ConfigOption model{"model", "Model", "The model that answers the next prompt", "model", session.model(), {}};
+  for (const auto& name : session.config().modelChoices) model.choices.push_back({name, name, {}});
+  if (model.choices.empty()) model.choices.push_back({session.model(), session.model(), {}});
+  acp::ConfigOption mode{"mode", "Mode", "What may run without asking", "mode", toString(session.mode()), {}};
+  for (const auto& m : availableModes()) mode.choices.push_back({m.id, m.name, m.description});
+  return {std::move(model), std::move(mode)};
+}
+
+void changeMode(Session& session, EditorClient& editor, ApprovalMode mode, bool announceOptions) {
+  session.setMode(mode);
+  editor.sendUpdate(session.id(), acp::CurrentModeUpdate{toString(mode)});
+  if (announceOptions) editor.sendUpdate(session.id(), acp::ConfigOptionUpdate{optionsOf(session)});
+}
+
+Result<std::vector<acp::ConfigOption>> setOption(Session& session, EditorClient& editor, const std::string& configId,
+                                                 const std::string& value) {
+  if (configId == "mode") {
+    auto mode = parseApprovalMode(value);
+    if (!mode) return makeError(Errc::invalid_params, "params.value: unknown mode \"" + value + "\"");
+    changeMode(session, editor, *mode, false);
+  } else if (configId == "model") {
+    const auto& choices = session.config().modelChoices;
+    if (!choices.empty() && std::find(choices.begin(), choices.end(), value) == choices.end()) {
+      return makeError(Errc::invalid_params, "params.value: \"" + value + "\" is not one of the offered models");
+    }
+    session.setModel(value);
+  } else {
+    return makeError(Errc::invalid_params, "params.configId: no option \"" + configId + "\" (model or mode)");
+  }
+  return optionsOf(session);
+}
+
+}  // namespace lathe::engine

@@ -1,0 +1,72 @@
+// The open sessions of one process: their ids, which one runs a turn and the
+// turn's cancel token. Turns are tasks of one group on the executor. A
+// session runs one turn at a time; closing it cancels the turn and never
+// waits for it. Thread-safe.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "engine/persistence/session_recorder.h"
+#include "engine/session/session.h"
+#include "protocol/base/cancel.h"
+#include "protocol/base/result.h"
+#include "protocol/exec/task_group.h"
+
+namespace lathe::engine {
+
+class SessionTable {
+ public:
+  struct Open {
+    std::shared_ptr<Session> session;
+    std::shared_ptr<persist::SessionRecorder> recorder;  // null when sessions are not recorded
+    bool busy = false;
+  };
+  using Turn = std::function<Result<acp::StopReason>(Session&, const CancelToken&)>;
+  using TurnDone = std::function<void(Result<acp::StopReason>)>;
+
+  explicit SessionTable(exec::Executor& executor = exec::Executor::shared()) : turns_(executor) {}
+  ~SessionTable() { shutdown(); }
+
+  // Fails when the id is open already or the agent is shutting down.
+  Status add(const std::string& id, std::shared_ptr<Session> session, std::shared_ptr<persist::SessionRecorder> recorder);
+  Result<std::shared_ptr<Session>> find(const std::string& id) const;
+  // The open session of that id, if any (its busy flag as of now).
+  std::optional<Open> lookup(const std::string& id) const;
+  std::shared_ptr<persist::SessionRecorder> recorderOf(const std::string& id) const;
+  bool shuttingDown() const;
+
+  // Runs `turn` as a task of the turn group; `done` runs exactly once, on the
+  // same worker, when the turn has ended. Fails at once for an unknown or busy session.
+  Status startTurn(const std::string& id, Turn turn, TurnDone done);
+  // Cancels the running turn of a session (nothing when idle).
+  Status cancel(const std::string& id);
+  // Cancels the turn and forgets the session (its hooks hear onClose); what it
+  // owns is freed when its turn, if any, has ended.
+  Status close(const std::string& id);
+  // Cancels every running turn without waiting (the editor is gone).
+  void cancelAll();
+  // Refuses new sessions and turns, cancels every turn and waits for them
+  // (closed sessions' too), then ends the sessions' MCP servers.
+  void shutdown();
+
+ private:
+  struct Entry {
+    std::shared_ptr<Session> session;
+    std::shared_ptr<persist::SessionRecorder> recorder;
+    CancelToken turnToken;
+    bool busy = false;
+  };
+  bool anyBusy() const;  // mutex_ held
+
+  mutable std::mutex mutex_;
+  std::map<std::string, Entry> entries_;
+  bool shuttingDown_ = false;
+  exec::TaskGroup turns_;  // last: joined before the entries go
+};
+
+}  // namespace lathe::engine
