@@ -19,6 +19,7 @@
 #include <fcntl.h>
 
 #include "engine/scheduler/tool_scheduler.h"
+#include "engine/session/editor_client.h"
 #include "protocol/acp/updates.h"
 #include "protocol/jsonrpc/framing.h"
 #include "protocol/jsonrpc/message.h"

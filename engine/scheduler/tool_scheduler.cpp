@@ -237,7 +237,7 @@ class ToolScheduler::CallRun {
   std::chrono::steady_clock::time_point lastOutput_{};
 };
 
-ToolScheduler::ToolScheduler(const tools::ToolRegistry& registry, EditorClient& editor, std::string sessionId,
+ToolScheduler::ToolScheduler(const tools::ToolRegistry& registry, CallChannel& editor, std::string sessionId,
                              const std::atomic<ApprovalMode>& mode, SessionApprovals configured)
     : registry_(registry),
       editor_(editor),

@@ -17,7 +17,7 @@
 
 #include "engine/scheduler/approval_policy.h"
 #include "engine/model/content.h"
-#include "engine/session/editor_client.h"
+#include "engine/scheduler/call_channel.h"
 #include "protocol/acp/client_calls.h"
 #include "protocol/acp/tool_call.h"
 #include "protocol/base/cancel.h"
@@ -27,7 +27,7 @@ namespace lathe::engine {
 
 class ToolScheduler {
  public:
-  ToolScheduler(const tools::ToolRegistry& registry, EditorClient& editor, std::string sessionId,
+  ToolScheduler(const tools::ToolRegistry& registry, CallChannel& editor, std::string sessionId,
                 const std::atomic<ApprovalMode>& mode, SessionApprovals configured = {});
 
   // Returns the parts of the user content that answers the calls: one
@@ -86,7 +86,7 @@ class ToolScheduler {
   std::string nextCallId();
 
   const tools::ToolRegistry& registry_;
-  EditorClient& editor_;
+  CallChannel& editor_;
   std::string sessionId_;
   const std::atomic<ApprovalMode>& mode_;
   std::mutex approvalsMutex_;

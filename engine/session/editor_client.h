@@ -5,26 +5,14 @@
 
 #include <string>
 
-#include "protocol/acp/client_calls.h"
+#include "engine/scheduler/call_channel.h"
 #include "protocol/acp/initialize.h"
-#include "protocol/acp/updates.h"
-#include "protocol/base/cancel.h"
-#include "protocol/base/result.h"
 
 namespace lathe::engine {
 
-class EditorClient {
+// Updates and permission questions: CallChannel's.
+class EditorClient : public CallChannel {
  public:
-  virtual ~EditorClient() = default;
-
-  // Must keep per-session order.
-  virtual void sendUpdate(const std::string& sessionId, const acp::SessionUpdate& update) = 0;
-
-  // Asks the person. Any error (timeout, closed connection, cancellation)
-  // must be treated by the caller as a rejection.
-  virtual Result<acp::RequestPermissionResponse> requestPermission(const acp::RequestPermissionRequest& request,
-                                                                   const CancelToken& cancel) = 0;
-
   // What the editor can do for us (fs access to its buffers).
   virtual acp::ClientCapabilities capabilities() const = 0;
   virtual Result<std::string> readTextFile(const std::string& sessionId, const std::string& path,

@@ -53,7 +53,7 @@ TEST_CASE("session table: a turn runs only when the executor does, and done foll
   f.executor.drain();
 }
 
-TEST_CASE("session table: cancel reaches the running turn's token; unknown ids are errors naming the field", "[session_table]") {
+TEST_CASE("session table: cancel reaches the running turn's token, and unknown ids are errors naming the field", "[session_table]") {
   TableFixture f;
   f.open("a");
   bool sawCancel = false;
@@ -74,7 +74,7 @@ TEST_CASE("session table: cancel reaches the running turn's token; unknown ids a
   CHECK(missing.error().message.find("params.sessionId") != std::string::npos);
 }
 
-TEST_CASE("session table: a closed session's turn is cancelled and still ends; shutdown refuses what comes after", "[session_table]") {
+TEST_CASE("session table: a closed session's turn is cancelled and still ends, and shutdown refuses what comes after", "[session_table]") {
   TableFixture f;
   std::weak_ptr<Session> weak = f.open("a");
   bool sawCancel = false;
