@@ -124,8 +124,8 @@ SessionManager::WorkspaceSetup SessionManager::workspaceSetupFor(const std::stri
 }
 
 // Consent given at the first turn: the widened config's approvals and mode
-// apply from now on; the sandbox was set up with the session, so its keys
-// wait for the next session (an "always" answer makes them apply then).
+// apply from now on; keys the table marks for the next session (the sandbox,
+// set up with the session) wait for it (an "always" answer makes them apply then).
 std::string SessionManager::grantWidening(Session& session, const AgentConfig& widened,
                                           const std::vector<std::string>& keys) {
   session.grantApprovals(configuredApprovals(widened.allowedTools, widened.excludeTools,
@@ -133,13 +133,7 @@ std::string SessionManager::grantWidening(Session& session, const AgentConfig& w
   if (widened.approvalMode != session.config().approvalMode && session.mode() == session.config().approvalMode) {
     if (auto status = setMode(session.id(), toString(widened.approvalMode)); !status) session.setMode(widened.approvalMode);
   }
-  std::string later;
-  for (const auto& key : keys) {
-    if (key == "tools.sandbox" || key == "tools.sandboxNetwork") later += (later.empty() ? "" : ", ") + key;
-  }
-  if (later.empty()) return later;
-  return later + " apply from the next session (the sandbox is set up when a session starts), if this configuration "
-                 "is remembered as allowed.";
+  return laterWideningNotice(keys);
 }
 
 Result<std::shared_ptr<Session>> SessionManager::assemble(const std::string& id,
