@@ -1,15 +1,18 @@
 // The settings table: README.md lists the same keys with the same scope,
 // merge rule and time; every row is complete; the consent text keeps the
 // exact form remembered consents were given to; the process config takes
-// every key and a session only its per-session ones.
+// every key and a session only its per-session ones; a workspace's keys are
+// sorted as their rows say.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
 
 #include "engine/config/settings_table.h"
 #include "engine/config/workspace_settings.h"
+#include "tests/support/temp_dir.h"
 
 using namespace lathe;
 using namespace lathe::engine;
@@ -149,4 +152,38 @@ TEST_CASE("settings table: the process takes every key, a session its per-sessio
   REQUIRE_FALSE(bad);
   CHECK_THAT(bad.error().message,
              Catch::Contains("unknown approval mode \"sometimes\" (default, autoEdit, yolo, plan)"));
+}
+
+TEST_CASE("settings table: a workspace's keys are sorted by their rows") {
+  // Every key a workspace's file is read for, each with a value that widens.
+  testing::TempDir dir;
+  std::filesystem::create_directories(dir.path / ".gemini");
+  std::ofstream(dir.path / ".gemini/settings.json") << R"({
+      "model": {"name": "m", "provider": "openai", "choices": {"openai": ["m"]}, "contextLimits": {"m": 10},
+                "generationConfig": {"m": {"temperature": 1}}, "compressionThreshold": 0.4,
+                "disableLoopDetection": true, "summarizeToolOutput": {"glob": true}},
+      "tools": {"core": ["glob"], "exclude": ["x"], "allowed": ["glob"], "sandbox": false, "sandboxNetwork": true,
+                "truncateToolOutputThreshold": 2000, "webFetch": {"allowPrivateHosts": ["localhost"]},
+                "discoveryCommand": "d", "callCommand": "c"},
+      "general": {"defaultApprovalMode": "yolo"},
+      "mcp": {"allowed": ["s"], "excluded": ["t"]},
+      "context": {"fileName": "A.md", "discoveryMaxDirs": 3},
+      "proxy": "http://127.0.0.1:1", "security": {"auth": {"selectedType": "gemini-api-key"}},
+      "mcpServers": {"s": {"command": "true"}}})";
+  Settings all;
+  REQUIRE(mergeSettingsFile((dir.path / ".gemini/settings.json").string(), all, SettingsScope::workspace));
+  auto sorted = classifyWorkspaceSettings("ws", all);
+  REQUIRE(sorted);
+  for (const SettingKey& row : settingsTable()) {
+    INFO(row.name);
+    CHECK(row.isSet(all) == row.readInWorkspace);  // read exactly when the row says so
+    const bool widening = std::find(sorted->wideningKeys.begin(), sorted->wideningKeys.end(), row.name) !=
+                          sorted->wideningKeys.end();
+    const bool told = std::find(sorted->processKeys.begin(), sorted->processKeys.end(), row.name) !=
+                      sorted->processKeys.end();
+    CHECK(widening == (row.scope == KeyScope::widening));
+    CHECK(row.isSet(sorted->widening) == widening);
+    CHECK(told == row.toldInWorkspace);
+    CHECK(row.isSet(sorted->tuning) == (row.scope == KeyScope::tuning));
+  }
 }
