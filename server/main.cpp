@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "engine/config/settings.h"
+#include "engine/config/settings_table.h"
 #include "tools/process/subreaper.h"
 #include "tools/shell/sandbox.h"
 #include "protocol/base/log.h"
@@ -119,50 +120,41 @@ Result<engine::AgentConfig> buildConfig(const server::Options& options) {
   engine::AgentConfig config;
   config.model = chosen->model;
   config.modelChoices = modelChoices(*settings, chosen->provider.api, config.model);
-  config.contextLimits = settings->contextLimits;
-  config.generation = settings->generation;
   if (openai) config.contextWindow = 128'000;
   config.auth = std::move(provider).value();
   config.provider = config.auth;
   config.maxTurnRequests = options.maxTurnRequests;
-  config.coreTools = settings->coreTools.value_or(std::vector<std::string>{});
-  config.excludeTools = settings->excludeTools.value_or(std::vector<std::string>{});
-  config.allowedTools = settings->allowedTools.value_or(std::vector<std::string>{});
   config.dataDir = dataDirectory();
-  config.context.compressionThreshold = settings->compressionThreshold.value_or(config.context.compressionThreshold);
-  config.context.loopDetection = !settings->disableLoopDetection.value_or(false);
-  config.context.toolOutputChars = settings->truncateToolOutputThreshold.value_or(config.context.toolOutputChars);
   // A replayed recording holds only the calls Gemini CLI made, and it never
   // titles ACP sessions: a title call would take a record meant for a turn.
   config.context.titles = chosen->provider.fakeResponsesPath.empty();
-  config.context.summarizeTools = settings->summarizeToolOutput;
-  // The shell keeps a head and tail of its own; sized so that with its notes
-  // it fits the response budget and is not cut twice.
+  // The shell's share of the tool output budget (tools.truncateToolOutputThreshold resizes both).
   config.shell.maxOutputChars = engine::keptCharsOf(config.context.toolOutputChars);
   config.stateDir = stateDirectory();
-  config.programs = std::move(settings->programs);
-  config.mcpAllowed = settings->mcpAllowed;
-  config.mcpExcluded = settings->mcpExcluded.value_or(std::vector<std::string>{});
   config.userSettingsPath = userSettingsPath();
   config.memory.globalDir = geminiDirectory();
-  if (settings->contextFileNames) config.memory.fileNames = *settings->contextFileNames;
-  if (settings->contextDiscoveryMaxDirs) config.memory.maxScanDirs = static_cast<size_t>(*settings->contextDiscoveryMaxDirs);
   config.trustWorkspace = options.trustWorkspace;
+  // Flags and the environment first: the settings rows leave what they pinned.
   config.overrides = {std::move(lastFile), modelPinned, options.approvalMode.has_value(), options.sandbox,
                       options.sandboxNetwork};
-  config.shell.sandbox = options.sandbox || settings->sandbox.value_or(false);
-  config.shell.sandboxNetwork = options.sandboxNetwork || settings->sandboxNetwork.value_or(false);
-  config.webFetch.allowPrivateHosts = settings->webFetchAllowPrivateHosts.value_or(std::vector<std::string>{});
+  config.shell.sandbox = options.sandbox;
+  config.shell.sandboxNetwork = options.sandboxNetwork;
+  if (options.approvalMode) {
+    auto mode = engine::parseApprovalMode(*options.approvalMode);
+    if (!mode) {
+      return makeError(Errc::invalid_params,
+                       "unknown approval mode \"" + *options.approvalMode + "\" (default, autoEdit, yolo, plan)");
+    }
+    config.approvalMode = *mode;
+  }
+  if (auto status = engine::applySettings(config, *settings, engine::SettingApplies::processStart); !status) {
+    return status.error();
+  }
   if (config.shell.sandbox) {
     // Asked for and unusable is an error now, not a surprise at the first command.
     if (auto probe = tools::shell::probeSandbox(); !probe) {
       return makeError(Errc::invalid_params, "--sandbox was asked for but cannot work: " + probe.error().message);
     }
-  }
-  if (auto modeId = options.approvalMode ? options.approvalMode : settings->approvalMode) {
-    auto mode = engine::parseApprovalMode(*modeId);
-    if (!mode) return makeError(Errc::invalid_params, "unknown approval mode \"" + *modeId + "\" (default, autoEdit, yolo, plan)");
-    config.approvalMode = *mode;
   }
   return config;
 }

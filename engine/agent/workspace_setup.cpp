@@ -60,8 +60,8 @@ WorkspaceSetup workspaceSetupFor(const std::string& root, const AgentConfig& use
   return out;
 }
 
-// The sandbox was set up with the session, so its keys wait for the next
-// session (an "always" answer makes them apply then).
+// Keys the settings table marks for the next session (the sandbox, set up
+// with the session) wait for it (an "always" answer makes them apply then).
 std::string grantWidening(Session& session, EditorClient& editor, const AgentConfig& widened,
                           const std::vector<std::string>& keys) {
   session.grantApprovals(configuredApprovals(widened.allowedTools, widened.excludeTools,
@@ -69,13 +69,7 @@ std::string grantWidening(Session& session, EditorClient& editor, const AgentCon
   if (widened.approvalMode != session.config().approvalMode && session.mode() == session.config().approvalMode) {
     changeMode(session, editor, widened.approvalMode);
   }
-  std::string later;
-  for (const auto& key : keys) {
-    if (key == "tools.sandbox" || key == "tools.sandboxNetwork") later += (later.empty() ? "" : ", ") + key;
-  }
-  if (later.empty()) return later;
-  return later + " apply from the next session (the sandbox is set up when a session starts), if this configuration "
-                 "is remembered as allowed.";
+  return laterWideningNotice(keys);
 }
 
 }  // namespace lathe::engine

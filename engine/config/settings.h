@@ -51,8 +51,9 @@ struct Settings {
 // program parts are left to the session (workspace_programs.h).
 enum class SettingsScope { user, workspace };
 
-// Reads one file into settings (fields it sets override). A missing file is
-// fine; a broken one is an error naming the file and the field.
+// Reads one file into settings, key by key as settings_table.h's rows say
+// (fields it sets override). A missing file is fine; a broken one is an error
+// naming the file and the field.
 Status mergeSettingsFile(const std::string& path, Settings& settings, SettingsScope scope = SettingsScope::user,
                          const EnvLookup& env = processEnvironment());
 

@@ -1,50 +1,23 @@
 // Sorting a workspace's settings and merging them into a session's config.
 #include "engine/config/workspace_settings.h"
 
-#include <algorithm>
 #include <filesystem>
 
 #include "engine/config/context_options.h"
+#include "engine/config/settings_table.h"
 #include "protocol/base/json.h"
 
 namespace lathe::engine {
 namespace {
 
-void addAll(std::vector<std::string>& into, const std::vector<std::string>& more) {
-  for (const auto& name : more) {
-    if (std::find(into.begin(), into.end(), name) == into.end()) into.push_back(name);
-  }
-}
-
-// A later tools.core can only keep tools the earlier one kept; an empty
-// meet keeps the earlier list (never "all tools", which is what empty means).
-void narrowCore(std::vector<std::string>& core, const std::vector<std::string>& later) {
-  if (core.empty()) {
-    core = later;
-    return;
-  }
-  std::vector<std::string> both;
-  for (const auto& name : core) {
-    if (std::find(later.begin(), later.end(), name) != later.end()) both.push_back(name);
-  }
-  if (!both.empty()) core = std::move(both);
-}
-
-void putStrings(json::Writer& w, const char* key, const std::vector<std::string>& values) {
-  json::key(w, key);
-  w.StartArray();
-  for (const auto& value : values) json::str(w, value);
-  w.EndArray();
-}
-
 std::string wideningTextOf(const Settings& widening) {
   return json::build([&](json::Writer& w) {
     w.StartObject();
-    if (widening.allowedTools) putStrings(w, "tools.allowed", *widening.allowedTools);
-    if (widening.approvalMode) json::put(w, "general.defaultApprovalMode", *widening.approvalMode);
-    if (widening.mcpAllowed) putStrings(w, "mcp.allowed", *widening.mcpAllowed);
-    if (widening.sandbox) json::put(w, "tools.sandbox", *widening.sandbox);
-    if (widening.sandboxNetwork) json::put(w, "tools.sandboxNetwork", *widening.sandboxNetwork);
+    for (const SettingKey& row : settingsTable()) {
+      if (row.scope != KeyScope::widening || !row.isSet(widening)) continue;
+      json::key(w, row.name);
+      row.consentText(w, widening);
+    }
     w.EndObject();
   });
 }
@@ -54,46 +27,23 @@ std::string wideningTextOf(const Settings& widening) {
 Result<WorkspaceSettings> classifyWorkspaceSettings(std::string path, Settings all) {
   WorkspaceSettings out;
   out.path = std::move(path);
-  Settings& widening = out.widening;
-  if (all.allowedTools && !all.allowedTools->empty()) {
-    widening.allowedTools = std::move(all.allowedTools);
-    out.wideningKeys.push_back("tools.allowed");
-  }
-  all.allowedTools.reset();
-  if (all.approvalMode) {
-    auto mode = parseApprovalMode(*all.approvalMode);
-    if (!mode) {
-      return makeError(Errc::invalid_params, out.path + ".general.defaultApprovalMode: unknown approval mode \"" +
-                                                 *all.approvalMode + "\" (default, autoEdit, yolo, plan)");
-    }
-    if (*mode != ApprovalMode::standard && *mode != ApprovalMode::plan) {
-      widening.approvalMode = std::move(all.approvalMode);
-      out.wideningKeys.push_back("general.defaultApprovalMode");
-      all.approvalMode.reset();
+  Settings ignored;
+  for (const SettingKey& row : settingsTable()) {
+    if (!row.isSet(all)) continue;
+    if (row.scope == KeyScope::widening) {
+      auto widens = row.widens ? row.widens(all) : Result<bool>(true);
+      if (!widens) {
+        return makeError(Errc::invalid_params, out.path + "." + std::string(row.name) + ": " + widens.error().message);
+      }
+      if (!*widens) continue;  // this value narrows or tunes
+      row.take(all, out.widening);
+      out.wideningKeys.emplace_back(row.name);
+    } else if (row.scope == KeyScope::personal || row.scope == KeyScope::programs) {
+      row.take(all, ignored);
+      if (row.toldInWorkspace) out.processKeys.emplace_back(row.name);
     }
   }
-  if (all.mcpAllowed) {
-    widening.mcpAllowed = std::move(all.mcpAllowed);
-    out.wideningKeys.push_back("mcp.allowed");
-    all.mcpAllowed.reset();
-  }
-  if (all.sandbox == false) {
-    widening.sandbox = false;
-    out.wideningKeys.push_back("tools.sandbox");
-    all.sandbox.reset();
-  }
-  if (all.sandboxNetwork == true) {
-    widening.sandboxNetwork = true;
-    out.wideningKeys.push_back("tools.sandboxNetwork");
-    all.sandboxNetwork.reset();
-  }
-  if (all.provider) out.processKeys.push_back("model.provider");
-  if (!all.modelChoices.empty()) out.processKeys.push_back("model.choices");
-  if (all.contextFileNames) out.processKeys.push_back("context.fileName");
-  all.provider.reset();
-  all.modelChoices.clear();
-  all.contextFileNames.reset();
-  if (!out.wideningKeys.empty()) out.wideningText = wideningTextOf(widening);
+  if (!out.wideningKeys.empty()) out.wideningText = wideningTextOf(out.widening);
   out.tuning = std::move(all);
   return out;
 }
@@ -114,37 +64,7 @@ Result<std::optional<WorkspaceSettings>> readWorkspaceSettings(const std::string
 }
 
 Status applySessionSettings(AgentConfig& config, const Settings& settings) {
-  const SettingsOverrides& pinned = config.overrides;
-  if (settings.model && !pinned.model) {
-    config.model = *settings.model;
-    // The picker shows the current model first.
-    auto& choices = config.modelChoices;
-    choices.erase(std::remove(choices.begin(), choices.end(), config.model), choices.end());
-    choices.insert(choices.begin(), config.model);
-  }
-  for (const auto& [model, tokens] : settings.contextLimits) config.contextLimits[model] = tokens;
-  if (settings.coreTools) narrowCore(config.coreTools, *settings.coreTools);
-  if (settings.excludeTools) addAll(config.excludeTools, *settings.excludeTools);
-  if (settings.allowedTools) addAll(config.allowedTools, *settings.allowedTools);
-  if (settings.mcpExcluded) addAll(config.mcpExcluded, *settings.mcpExcluded);
-  if (settings.mcpAllowed) config.mcpAllowed = settings.mcpAllowed;
-  if (settings.approvalMode && !pinned.approvalMode) {
-    auto mode = parseApprovalMode(*settings.approvalMode);
-    if (!mode) return makeError(Errc::invalid_params, "unknown approval mode \"" + *settings.approvalMode + "\"");
-    config.approvalMode = *mode;
-  }
-  if (settings.sandbox && !pinned.sandbox) config.shell.sandbox = *settings.sandbox;
-  if (settings.sandboxNetwork && !pinned.sandboxNetwork) config.shell.sandboxNetwork = *settings.sandboxNetwork;
-  if (settings.compressionThreshold) config.context.compressionThreshold = *settings.compressionThreshold;
-  if (settings.disableLoopDetection) config.context.loopDetection = !*settings.disableLoopDetection;
-  if (settings.truncateToolOutputThreshold) {
-    config.context.toolOutputChars = *settings.truncateToolOutputThreshold;
-    config.shell.maxOutputChars = keptCharsOf(config.context.toolOutputChars);
-  }
-  for (const auto& [tool, budget] : settings.summarizeToolOutput) config.context.summarizeTools[tool] = budget;
-  if (settings.contextDiscoveryMaxDirs) config.memory.maxScanDirs = static_cast<size_t>(*settings.contextDiscoveryMaxDirs);
-  // context.fileName comes from the process (the user's files), see the header.
-  return {};
+  return applySettings(config, settings, SettingApplies::perSession);
 }
 
 Result<AgentConfig> sessionConfigFor(const AgentConfig& user, const WorkspaceSettings& workspace, bool widen) {
@@ -165,6 +85,17 @@ std::string ignoredNotice(const WorkspaceSettings& workspace) {
   return "Lathe ignored " + keys + " in " + workspace.path +
          ": they let more run without asking, and this workspace's configuration is not allowed "
          "(allow it when asked, or start Lathe with --trust-workspace).";
+}
+
+std::string laterWideningNotice(const std::vector<std::string>& keys) {
+  std::string later;
+  for (const auto& key : keys) {
+    const SettingKey* row = findSetting(key);
+    if (row && row->grant == WideningGrant::nextSession) later += (later.empty() ? "" : ", ") + key;
+  }
+  if (later.empty()) return later;
+  return later + " apply from the next session (the sandbox is set up when a session starts), if this configuration "
+                 "is remembered as allowed.";
 }
 
 }  // namespace lathe::engine

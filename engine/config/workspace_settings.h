@@ -4,28 +4,14 @@
 // sessions of one process with different cwds each follow their own
 // repository. The programs the file defines are workspace_programs.h's.
 //
-// A repository must not widen what runs unasked, so its keys are sorted:
-//
-//   narrowing or tuning: applied without asking
-//     model.name, model.contextLimits, model.compressionThreshold,
-//     model.disableLoopDetection, model.summarizeToolOutput, tools.core,
-//     tools.exclude, tools.truncateToolOutputThreshold, mcp.excluded,
-//     context.discoveryMaxDirs,
-//     tools.sandbox when it asks for the sandbox (true or a runtime name),
-//     tools.sandboxNetwork: false, general.defaultApprovalMode default or plan
-//   widening: applied only when the workspace's configuration is consented
-//   (the same question and store as its programs; --trust-workspace counts)
-//     tools.allowed, general.defaultApprovalMode autoEdit or yolo,
-//     mcp.allowed (it also makes those servers' calls run unasked),
-//     tools.sandbox: false, tools.sandboxNetwork: true
-//     (always treated as widening, whether or not the seal is on: fail closed)
-//     `trust` on a workspace's MCP servers (part of the programs' consent text:
-//     session_programs.cpp keeps it once allowed)
-//   never from a workspace
-//     model.provider and model.choices (one provider and picker per process),
-//     context.fileName (it also names the global files read from ~/.gemini
-//     into the prompt and the one save_memory writes: a repository naming
-//     settings.json there would send the person's settings to the model)
+// A repository must not widen what runs unasked, so its keys are sorted by
+// their rows in settings_table.h: tuning keys (and widening keys whose value
+// only narrows, e.g. tools.sandbox: true) apply without asking; widening ones
+// only when the workspace's configuration is consented (the same question
+// and store as its programs; --trust-workspace counts); the person's own keys
+// never (some are told, see SettingKey::toldInWorkspace). `trust` on a
+// workspace's MCP servers is part of the programs' consent text
+// (session_programs.cpp keeps it once allowed).
 //
 // The consent text covers the widening keys' values, so changing one asks
 // again. Pure functions; any thread.
@@ -46,9 +32,9 @@ struct WorkspaceSettings {
   std::string path;                      // the file
   Settings tuning;                       // the keys applied without asking
   Settings widening;                     // the keys applied only with consent
-  std::vector<std::string> wideningKeys;  // their dotted names, in file order of the list above
+  std::vector<std::string> wideningKeys;  // their dotted names, in table order
   std::string wideningText;              // canonical JSON of their values (part of the consent text); empty: none
-  std::vector<std::string> processKeys;  // keys a workspace cannot set (model.provider, model.choices, context.fileName)
+  std::vector<std::string> processKeys;  // the person's keys it set that the person is told were ignored
 };
 
 // nullopt when the file is absent or is the user's own (a workspace at the
@@ -70,5 +56,9 @@ Status applySessionSettings(AgentConfig& config, const Settings& settings);
 
 // What the person is told about widening keys left out: one line.
 std::string ignoredNotice(const WorkspaceSettings& workspace);
+
+// What the person is told when they allow widening `keys` at a session's
+// first turn: those that apply only from the next session; empty: none.
+std::string laterWideningNotice(const std::vector<std::string>& keys);
 
 }  // namespace lathe::engine
