@@ -143,9 +143,8 @@ const SettingKey kTable[] = {
        return {};
      },
      .doc = "each model's context window in tokens"},
-    // Read from a workspace's file too (its errors count) but not applied there:
-    // generation settings are the process's.
-    {.name = "model.generationConfig", .scope = kPersonal, .merge = SettingMerge::byName, .applies = kStart,
+    // Sampling and thinking only tune the model: a workspace's apply to its sessions.
+    {.name = "model.generationConfig", .scope = kTuning, .merge = SettingMerge::byName, .applies = kSession,
      .read = decode::generationConfig, .isSet = isSetField<&Settings::generation>,
      .take = takeField<&Settings::generation>,
      .apply = [](AgentConfig& config, const Settings& s) -> Status {

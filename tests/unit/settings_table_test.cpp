@@ -137,7 +137,7 @@ TEST_CASE("settings table: the process takes every key, a session its per-sessio
   REQUIRE(applySettings(session, settings, SettingApplies::perSession));
   CHECK(session.memory.fileNames == std::vector<std::string>{"GEMINI.md"});
   CHECK(session.webFetch.allowPrivateHosts.empty());
-  CHECK(session.generation.empty());
+  CHECK(session.generation.at("gemini-2.5").temperature == 0.5);  // tuning, per session
   CHECK_FALSE(session.programs.discoveryCommand);
   CHECK(session.excludeTools == std::vector<std::string>{"glob"});
   CHECK(session.approvalMode == ApprovalMode::autoEdit);

@@ -109,6 +109,21 @@ TEST_CASE("workspace settings: narrowing and tuning keys apply without consent")
   CHECK(config->approvalMode == ApprovalMode::plan);
 }
 
+TEST_CASE("workspace settings: generation settings tune the workspace's sessions, entry by entry over the person's") {
+  AgentConfig user;
+  user.generation["gemini-2.5"].temperature = 0.7;
+  user.generation["gemini-3"].topK = 20;
+  auto ws = sorted(R"({"model": {"generationConfig": {"gemini-2.5": {"temperature": 0.2, "thinkingBudget": 512}}}})");
+  CHECK(ws.wideningKeys.empty());
+  CHECK(ws.processKeys.empty());
+  auto config = sessionConfigFor(user, ws, false);
+  REQUIRE(config);
+  CHECK(config->generation.at("gemini-2.5").temperature == 0.2);
+  CHECK(config->generation.at("gemini-2.5").thinkingBudget == 512);
+  CHECK(config->generation.at("gemini-3").topK == 20);
+  CHECK(generationFor("gemini-2.5-pro", config->generation).temperature == 0.2);
+}
+
 TEST_CASE("workspace settings: tools.core only narrows the person's") {
   AgentConfig user;
   user.coreTools = {"read_file", "glob"};
