@@ -5,7 +5,7 @@ namespace lathe::engine {
 
 FollowUp::~FollowUp() {
   {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     stopping_ = true;
     queue_.clear();
   }
@@ -15,14 +15,14 @@ FollowUp::~FollowUp() {
 
 bool FollowUp::post(Work work) {
   {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     if (stopping_) return false;
     queue_.push_back(std::move(work));
     if (running_) return true;
     running_ = true;
   }
   if (!tasks_.post([this](const CancelToken& cancel) { drain(cancel); })) {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     running_ = false;
     return false;
   }
@@ -30,7 +30,7 @@ bool FollowUp::post(Work work) {
 }
 
 void FollowUp::drain(const CancelToken& cancel) {
-  std::unique_lock lock(mutex_);
+  MutexLock lock(mutex_);
   while (!queue_.empty() && !stopping_) {
     Work work = std::move(queue_.front());
     queue_.pop_front();

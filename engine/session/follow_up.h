@@ -6,9 +6,9 @@
 
 #include <deque>
 #include <functional>
-#include <mutex>
 
 #include "protocol/base/cancel.h"
+#include "protocol/base/thread_annotations.h"
 #include "protocol/exec/task_group.h"
 
 namespace lathe::engine {
@@ -23,15 +23,15 @@ class FollowUp {
   FollowUp& operator=(const FollowUp&) = delete;
 
   // Runs work after what was posted before (any thread); false once the session goes.
-  bool post(Work work);
+  bool post(Work work) EXCLUDES(mutex_);
 
  private:
-  void drain(const CancelToken& cancel);
+  void drain(const CancelToken& cancel) EXCLUDES(mutex_);
 
-  std::mutex mutex_;
-  std::deque<Work> queue_;
-  bool running_ = false;  // a task is draining the queue
-  bool stopping_ = false;
+  Mutex mutex_;
+  std::deque<Work> queue_ GUARDED_BY(mutex_);
+  bool running_ GUARDED_BY(mutex_) = false;  // a task is draining the queue
+  bool stopping_ GUARDED_BY(mutex_) = false;
   exec::TaskGroup tasks_;  // last: joined before the members above go
 };
 

@@ -232,7 +232,7 @@ TEST_CASE("threaded mode: cancelAll reaches a running task, waitIdle waits for i
   CHECK(sawCancel);
 }
 
-TEST_CASE("threaded mode: a timer fires on the reactor; a cancelled one never does") {
+TEST_CASE("threaded mode: a timer fires on the reactor, a cancelled one never does") {
   Executor executor;
   std::promise<std::thread::id> fired;
   std::atomic<int> cancelledCalls{0};

@@ -1,5 +1,5 @@
 // A child's stdio as a byte channel; stderr (and stdout on request) read on
-// the executor. stderrTail_ is guarded by mutex_.
+// the executor.
 #include "tools/process/child_channel.h"
 
 #include <unistd.h>
@@ -73,7 +73,7 @@ void ChildChannel::stopReading() { stdout_.stop(); }
 
 void ChildChannel::takeStderr(std::string_view chunk) {
   {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     stderrTail_.append(chunk);
     if (stderrTail_.size() > 2 * options_.keepStderrBytes) {
       stderrTail_.erase(0, stderrTail_.size() - options_.keepStderrBytes);
@@ -97,7 +97,7 @@ std::optional<ExitStatus> ChildChannel::exited() {
 }
 
 std::string ChildChannel::stderrTail() const {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   return stderrTail_.size() > options_.keepStderrBytes ? stderrTail_.substr(stderrTail_.size() - options_.keepStderrBytes)
                                                       : stderrTail_;
 }

@@ -14,12 +14,12 @@
 #include <chrono>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "protocol/base/result.h"
+#include "protocol/base/thread_annotations.h"
 #include "protocol/exec/executor.h"
 #include "protocol/exec/pipe_reader.h"
 #include "protocol/jsonrpc/channel.h"
@@ -76,8 +76,8 @@ class ChildChannel {
   exec::PipeReader stdout_;
   exec::PipeReader stderr_;
   std::unique_ptr<exec::LineSplitter> stderrLines_;  // reactor only
-  mutable std::mutex mutex_;
-  std::string stderrTail_;
+  mutable Mutex mutex_;
+  std::string stderrTail_ GUARDED_BY(mutex_);
 };
 
 }  // namespace lathe::tools::process
