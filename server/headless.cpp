@@ -1,9 +1,8 @@
-// Headless mode. The turn runs on its own thread; this thread waits for it or
-// for Ctrl-C, which cancels the turn.
+// Headless mode. The turn runs on its own thread; this thread waits for it.
+// Ctrl-C (or SIGTERM) cancels the turn.
 #include "server/headless.h"
 
 #include <poll.h>
-#include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -11,9 +10,10 @@
 #include <cstdlib>
 #include <future>
 #include <mutex>
-#include <thread>
+#include <optional>
 
 #include "engine/agent/session_manager.h"
+#include "protocol/exec/signal_watcher.h"
 #include "server/terminal_diff.h"
 
 namespace lathe::server {
@@ -125,16 +125,18 @@ class TerminalClient final : public engine::EditorClient {
 }  // namespace
 
 int runHeadless(const HeadlessOptions& options, engine::AgentConfig config) {
-  // Ctrl-C is taken by a watcher thread so it can cancel the turn cleanly.
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGINT);
-  sigaddset(&signals, SIGTERM);
-  sigaddset(&signals, SIGUSR1);  // wakes the watcher when the turn ends
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-
   TerminalClient terminal;
   engine::SessionManager sessions(std::move(config), terminal);
+  // Ctrl-C and SIGTERM arrive on the executor's reactor and cancel the turn
+  // (one that comes before the turn starts cancels it as soon as it has).
+  std::mutex signalMutex;
+  std::optional<std::string> turn;
+  bool interrupted = false;
+  exec::SignalWatcher watcher(exec::Executor::shared(), {SIGINT, SIGTERM}, [&](int) {
+    std::lock_guard lock(signalMutex);
+    interrupted = true;
+    if (turn) (void)sessions.cancel(*turn);
+  });
   acp::NewSessionRequest newSession;
   newSession.cwd = options.cwd;
   auto sessionId = sessions.newSession(newSession);
@@ -154,13 +156,12 @@ int runHeadless(const HeadlessOptions& options, engine::AgentConfig config) {
     return 1;
   }
 
-  std::thread watcher([&signals, &sessions, id = *sessionId] {
-    int sig = 0;
-    if (sigwait(&signals, &sig) == 0 && sig != SIGUSR1) (void)sessions.cancel(id);
-  });
+  {
+    std::lock_guard lock(signalMutex);
+    turn = *sessionId;
+    if (interrupted) (void)sessions.cancel(*turn);
+  }
   Result<acp::StopReason> result = outcome.get();
-  pthread_kill(watcher.native_handle(), SIGUSR1);  // wake the watcher if no signal came
-  watcher.join();
   terminal.finishAnswer();
 
   if (!result) {

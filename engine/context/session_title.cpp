@@ -2,12 +2,10 @@
 #include "engine/context/session_title.h"
 
 #include <algorithm>
-#include <condition_variable>
-#include <mutex>
-#include <thread>
 
 #include "engine/context/compression.h"
 #include "engine/session/session_context.h"
+#include "protocol/exec/executor.h"
 #include "tools/shell/terminal_text.h"
 
 namespace lathe::engine {
@@ -104,22 +102,11 @@ void TitleWriter::writeTitle(const std::vector<Content>& ask, const CancelToken&
   request.config.includeThoughts = false;
   request.config.temperature = 0;
 
-  // The call gets timeout_ and no more: a watchdog cancels it.
+  // The call gets timeout_ and no more: a timer cancels it.
   CancelToken call = cancel.child();
-  std::mutex mutex;
-  std::condition_variable wake;
-  bool done = false;
-  std::thread watchdog([&] {
-    std::unique_lock lock(mutex);
-    if (!wake.wait_for(lock, timeout_, [&] { return done; })) call.cancel();
-  });
+  exec::Timer deadline = exec::Executor::shared().after(timeout_, [call] { call.cancel(); });
   auto reply = session_.config().provider->generate(request, call);
-  {
-    std::lock_guard lock(mutex);
-    done = true;
-  }
-  wake.notify_all();
-  watchdog.join();
+  deadline.cancel();
   if (!reply || cancel.cancelled()) return;
   std::string title = cleanTitle(snapshotText(*reply));
   if (title.empty()) return;

@@ -30,7 +30,7 @@ class TitleWriter final : public TurnHooks {
   void afterTurn(const History& history, const CancelToken& cancel) override;
 
  private:
-  // The one-shot call, on the session's follow-up thread.
+  // The one-shot call, on the session's follow-up task.
   void writeTitle(const std::vector<Content>& ask, const CancelToken& cancel);
 
   Session& session_;

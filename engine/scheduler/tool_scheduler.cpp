@@ -5,13 +5,12 @@
 #include <charconv>
 #include <chrono>
 #include <cstring>
-#include <system_error>
-#include <thread>
 
 #include "engine/scheduler/call_state.h"
 #include "engine/scheduler/changed_region.h"
 #include "engine/scheduler/markdown_fence.h"
 #include "engine/scheduler/permission_options.h"
+#include "protocol/exec/task_group.h"
 #include "tools/core/wait_for_previous.h"
 
 namespace lathe::engine {
@@ -295,7 +294,7 @@ std::vector<Part> ToolScheduler::run(const std::vector<FunctionCall>& calls, con
   return parts;
 }
 
-// Read-only calls [begin, end) run on a bounded set of workers that take the
+// Read-only calls [begin, end) run on a bounded set of tasks that take the
 // next call as they finish one: a thousand calls never start a thousand threads.
 void ToolScheduler::runBatch(const std::vector<FunctionCall>& calls, size_t begin, size_t end,
                              std::vector<Outcome>& outcomes, const CancelToken& cancel) {
@@ -303,16 +302,12 @@ void ToolScheduler::runBatch(const std::vector<FunctionCall>& calls, size_t begi
   auto work = [&] {
     for (size_t k; (k = next.fetch_add(1)) < end;) outcomes[k] = guarded(calls[k], cancel);
   };
-  std::vector<std::thread> workers;
+  exec::TaskGroup helpers;
   for (size_t n = 1; n < std::min(end - begin, kMaxParallelCalls); ++n) {
-    try {
-      workers.emplace_back(work);
-    } catch (const std::system_error&) {
-      break;  // no more threads to be had: fewer workers do the same work
-    }
+    helpers.post([&](const CancelToken&) { work(); });
   }
-  work();  // this thread is a worker too
-  for (auto& worker : workers) worker.join();
+  work();  // this thread takes calls too
+  helpers.join();
 }
 
 // A tool that throws (it should not) answers the model with an error instead

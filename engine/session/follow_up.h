@@ -1,15 +1,15 @@
-// Work a turn leaves for after its answer (the session's title): it runs on a
-// thread of its own so the prompt is answered first, one piece after another
-// in the order given, and is cancelled (what waits is dropped) and joined
-// when the session goes. The thread ends when nothing is left to do.
+// Work a turn leaves for after its answer (the session's title): it runs as a
+// task on the executor so the prompt is answered first, one piece after
+// another in the order given, and is cancelled (what waits is dropped) and
+// joined when the session goes.
 #pragma once
 
 #include <deque>
 #include <functional>
-#include <mutex>
-#include <thread>
 
 #include "protocol/base/cancel.h"
+#include "protocol/base/thread_annotations.h"
+#include "protocol/exec/task_group.h"
 
 namespace lathe::engine {
 
@@ -22,18 +22,17 @@ class FollowUp {
   FollowUp(const FollowUp&) = delete;
   FollowUp& operator=(const FollowUp&) = delete;
 
-  // Runs work after what was posted before (any thread); false when no thread could be started.
-  bool post(Work work);
+  // Runs work after what was posted before (any thread); false once the session goes.
+  bool post(Work work) EXCLUDES(mutex_);
 
  private:
-  void drain();
+  void drain(const CancelToken& cancel) EXCLUDES(mutex_);
 
-  std::mutex mutex_;
-  std::deque<Work> queue_;
-  bool running_ = false;   // a thread is draining the queue
-  bool stopping_ = false;
-  std::thread thread_;
-  CancelToken cancel_ = CancelToken::create();
+  Mutex mutex_;
+  std::deque<Work> queue_ GUARDED_BY(mutex_);
+  bool running_ GUARDED_BY(mutex_) = false;  // a task is draining the queue
+  bool stopping_ GUARDED_BY(mutex_) = false;
+  exec::TaskGroup tasks_;  // last: joined before the members above go
 };
 
 }  // namespace lathe::engine

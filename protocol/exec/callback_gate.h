@@ -3,9 +3,9 @@
 // Shared by Timer, PipeReader and SignalWatcher (protocol/exec only).
 #pragma once
 
-#include <condition_variable>
-#include <mutex>
 #include <thread>
+
+#include "protocol/base/thread_annotations.h"
 
 namespace lathe::exec {
 
@@ -13,39 +13,39 @@ class CallbackGate {
  public:
   // Runs fn unless closed; false when closed.
   template <class Fn>
-  bool run(Fn&& fn) {
+  bool run(Fn&& fn) EXCLUDES(mutex_) {
     {
-      std::lock_guard lock(mutex_);
+      MutexLock lock(mutex_);
       if (closed_) return false;
       ++running_;
       runner_ = std::this_thread::get_id();
     }
     fn();
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     --running_;
-    finished_.notify_all();
+    finished_.notifyAll();
     return true;
   }
 
   // After it returns, no callback runs, and none is running except the
   // caller's own (closing from inside a callback).
-  void close() {
-    std::unique_lock lock(mutex_);
+  void close() EXCLUDES(mutex_) {
+    MutexLock lock(mutex_);
     closed_ = true;
-    finished_.wait(lock, [&] { return running_ == 0 || runner_ == std::this_thread::get_id(); });
+    while (running_ != 0 && runner_ != std::this_thread::get_id()) finished_.wait(lock);
   }
 
-  bool closed() const {
-    std::lock_guard lock(mutex_);
+  bool closed() const EXCLUDES(mutex_) {
+    MutexLock lock(mutex_);
     return closed_;
   }
 
  private:
-  mutable std::mutex mutex_;
-  std::condition_variable finished_;
-  bool closed_ = false;
-  int running_ = 0;  // callbacks of one handle run one at a time (on the reactor)
-  std::thread::id runner_;
+  mutable Mutex mutex_;
+  CondVar finished_;
+  bool closed_ GUARDED_BY(mutex_) = false;
+  int running_ GUARDED_BY(mutex_) = 0;  // callbacks of one handle run one at a time (on the reactor)
+  std::thread::id runner_ GUARDED_BY(mutex_);
 };
 
 }  // namespace lathe::exec

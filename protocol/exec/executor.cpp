@@ -54,13 +54,12 @@ Executor::Impl::Impl(Options opts) : options(opts), keepRunning(asio::make_work_
 
 Executor::Impl::~Impl() {
   {
-    std::unique_lock lock(mutex);
+    MutexLock lock(mutex);
     stopping = true;
     queue.clear();
-    wake.notify_all();
-    exited.wait(lock, [&] { return threads.empty(); });
+    wake.notifyAll();
+    while (!threads.empty()) exited.wait(lock);
   }
-  joinRetired();
   keepRunning.reset();
   io.stop();
   if (reactorThread.joinable()) reactorThread.join();
@@ -74,25 +73,20 @@ asio::io_context& Executor::Impl::reactor() {
 }
 
 void Executor::Impl::post(std::function<void()> work) {
-  std::list<std::thread> done;
-  {
-    std::lock_guard lock(mutex);
-    if (stopping) return;
-    queue.push_back(std::move(work));
-    if (options.mode == Mode::manual) return;
-    done.splice(done.end(), retired);
-    if (idle >= queue.size()) {
-      wake.notify_one();
-    } else {
-      auto self = threads.emplace(threads.end());
-      *self = std::thread([this, self] { workerLoop(self); });
-    }
+  MutexLock lock(mutex);
+  if (stopping) return;
+  queue.push_back(std::move(work));
+  if (options.mode == Mode::manual) return;
+  if (idle >= queue.size()) {
+    wake.notifyOne();
+  } else {
+    auto self = threads.emplace(threads.end());
+    *self = std::thread([this, self] { workerLoop(self); });
   }
-  for (auto& thread : done) thread.join();
 }
 
 void Executor::Impl::workerLoop(std::list<std::thread>::iterator self) {
-  std::unique_lock lock(mutex);
+  MutexLock lock(mutex);
   for (;;) {
     if (!queue.empty()) {
       auto work = std::move(queue.front());
@@ -105,21 +99,16 @@ void Executor::Impl::workerLoop(std::list<std::thread>::iterator self) {
     }
     if (stopping) break;
     ++idle;
-    bool woken = wake.wait_for(lock, options.workerIdle, [&] { return !queue.empty() || stopping; });
+    bool retire = false;
+    while (queue.empty() && !stopping && !retire) retire = !wake.waitFor(lock, options.workerIdle);
     --idle;
-    if (!woken) break;  // idle too long: retire
+    if (retire && queue.empty() && !stopping) break;  // idle too long
   }
-  retired.splice(retired.end(), threads, self);
-  exited.notify_all();
-}
-
-void Executor::Impl::joinRetired() {
-  std::list<std::thread> done;
-  {
-    std::lock_guard lock(mutex);
-    done.splice(done.end(), retired);
-  }
-  for (auto& thread : done) thread.join();
+  // Detached as it goes: nothing is left to join (a thread never joined is a
+  // leak to TSan), and after the unlock below it touches nothing of ours.
+  self->detach();
+  threads.erase(self);
+  exited.notifyAll();
 }
 
 size_t Executor::Impl::drain() {
@@ -130,7 +119,7 @@ size_t Executor::Impl::drain() {
     for (;;) {
       std::function<void()> work;
       {
-        std::lock_guard lock(mutex);
+        MutexLock lock(mutex);
         if (queue.empty()) break;
         work = std::move(queue.front());
         queue.pop_front();
@@ -147,13 +136,13 @@ void Executor::Impl::advance(std::chrono::milliseconds by) {
   if (options.mode != Mode::manual) return;
   std::chrono::milliseconds target;
   {
-    std::lock_guard lock(mutex);
+    MutexLock lock(mutex);
     target = clock + by;
   }
   for (;;) {
     std::shared_ptr<Timer::State> due;
     {
-      std::lock_guard lock(mutex);
+      MutexLock lock(mutex);
       if (timers.empty() || timers.begin()->first > target) break;
       clock = timers.begin()->first;
       due = std::move(timers.begin()->second);
@@ -163,7 +152,7 @@ void Executor::Impl::advance(std::chrono::milliseconds by) {
     drain();
   }
   {
-    std::lock_guard lock(mutex);
+    MutexLock lock(mutex);
     clock = target;
   }
   drain();
@@ -173,7 +162,7 @@ Timer Executor::Impl::after(std::chrono::milliseconds delay, std::function<void(
   auto state = std::make_shared<Timer::State>();
   state->fn = std::move(fn);
   if (options.mode == Mode::manual) {
-    std::lock_guard lock(mutex);
+    MutexLock lock(mutex);
     timers.emplace(clock + std::max(delay, std::chrono::milliseconds(0)), state);
     return Timer(state);
   }
@@ -208,7 +197,7 @@ size_t Executor::drain() { return impl_->drain(); }
 void Executor::advance(std::chrono::milliseconds by) { impl_->advance(by); }
 
 size_t Executor::workers() const {
-  std::lock_guard lock(impl_->mutex);
+  MutexLock lock(impl_->mutex);
   return impl_->threads.size();
 }
 

@@ -45,7 +45,7 @@ class Executor {
   enum class Mode { threaded, manual };
   struct Options {
     Mode mode = Mode::threaded;
-    std::chrono::milliseconds workerIdle{30000};  // an idle worker exits after this
+    std::chrono::milliseconds workerIdle{10000};  // an idle worker exits after this
   };
 
   Executor();

@@ -4,7 +4,6 @@
 
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
-#include <condition_variable>
 #include <deque>
 #include <functional>
 #include <list>
@@ -14,6 +13,7 @@
 #include <optional>
 #include <thread>
 
+#include "protocol/base/thread_annotations.h"
 #include "protocol/exec/executor.h"
 
 namespace lathe::exec {
@@ -40,20 +40,18 @@ struct Executor::Impl {
   std::thread reactorThread;
 
   // Workers (threaded mode).
-  void workerLoop(std::list<std::thread>::iterator self);
-  void joinRetired();
-  mutable std::mutex mutex;
-  std::condition_variable wake;
-  std::condition_variable exited;  // a worker retired
-  std::deque<std::function<void()>> queue;  // also manual mode's queue
-  size_t idle = 0;
-  bool stopping = false;
-  std::list<std::thread> threads;
-  std::list<std::thread> retired;  // exited, not yet joined
+  void workerLoop(std::list<std::thread>::iterator self) EXCLUDES(mutex);
+  mutable Mutex mutex;
+  CondVar wake;
+  CondVar exited;  // a worker retired
+  std::deque<std::function<void()>> queue GUARDED_BY(mutex);  // also manual mode's queue
+  size_t idle GUARDED_BY(mutex) = 0;
+  bool stopping GUARDED_BY(mutex) = false;
+  std::list<std::thread> threads GUARDED_BY(mutex);  // running; each detaches itself as it retires
 
   // Manual mode's clock and timers, by deadline then creation.
-  std::chrono::milliseconds clock{0};
-  std::multimap<std::chrono::milliseconds, std::shared_ptr<Timer::State>> timers;
+  std::chrono::milliseconds clock GUARDED_BY(mutex){0};
+  std::multimap<std::chrono::milliseconds, std::shared_ptr<Timer::State>> timers GUARDED_BY(mutex);
 };
 
 }  // namespace lathe::exec

@@ -1,18 +1,18 @@
 // TaskGroup: a count of unfinished tasks and the token they share.
 #include "protocol/exec/task_group.h"
 
-#include <condition_variable>
-#include <mutex>
 #include <utility>
+
+#include "protocol/base/thread_annotations.h"
 
 namespace lathe::exec {
 
 struct TaskGroup::State {
-  std::mutex mutex;
-  std::condition_variable idle;
-  CancelToken token = CancelToken::create();
-  size_t active = 0;
-  bool joined = false;
+  Mutex mutex;
+  CondVar idle;
+  CancelToken token GUARDED_BY(mutex) = CancelToken::create();
+  size_t active GUARDED_BY(mutex) = 0;
+  bool joined GUARDED_BY(mutex) = false;
 };
 
 TaskGroup::TaskGroup(Executor& executor) : executor_(executor), state_(std::make_shared<State>()) {}
@@ -25,7 +25,7 @@ TaskGroup::~TaskGroup() {
 std::optional<CancelToken> TaskGroup::post(std::function<void(const CancelToken&)> work) {
   CancelToken token;
   {
-    std::lock_guard lock(state_->mutex);
+    MutexLock lock(state_->mutex);
     if (state_->joined) return std::nullopt;
     token = state_->token.child();
     ++state_->active;
@@ -33,8 +33,8 @@ std::optional<CancelToken> TaskGroup::post(std::function<void(const CancelToken&
   executor_.post([state = state_, token, work = std::move(work)]() mutable {
     work(token);
     work = nullptr;  // what the task captured goes before the group counts it done
-    std::lock_guard lock(state->mutex);
-    if (--state->active == 0) state->idle.notify_all();
+    MutexLock lock(state->mutex);
+    if (--state->active == 0) state->idle.notifyAll();
   });
   return token;
 }
@@ -42,7 +42,7 @@ std::optional<CancelToken> TaskGroup::post(std::function<void(const CancelToken&
 void TaskGroup::cancelAll() {
   CancelToken old;
   {
-    std::lock_guard lock(state_->mutex);
+    MutexLock lock(state_->mutex);
     old = std::exchange(state_->token, CancelToken::create());
   }
   old.cancel();
@@ -53,20 +53,20 @@ void TaskGroup::waitIdle() {
     executor_.drain();
     return;
   }
-  std::unique_lock lock(state_->mutex);
-  state_->idle.wait(lock, [&] { return state_->active == 0; });
+  MutexLock lock(state_->mutex);
+  while (state_->active != 0) state_->idle.wait(lock);
 }
 
 void TaskGroup::join() {
   {
-    std::lock_guard lock(state_->mutex);
+    MutexLock lock(state_->mutex);
     state_->joined = true;
   }
   waitIdle();
 }
 
 size_t TaskGroup::active() const {
-  std::lock_guard lock(state_->mutex);
+  MutexLock lock(state_->mutex);
   return state_->active;
 }
 

@@ -57,17 +57,25 @@ void Peer::setGate(Gate gate) {
 
 void Peer::serve() {
   char buffer[65536];
-  std::vector<Frame> frames;
   for (;;) {
     size_t n = channel_.read(buffer, sizeof buffer);
     if (n == 0) break;
-    // Decoding never waits for a write in progress: a full output must not
-    // stop us reading (cancel and permission answers arrive this way).
-    decoder_.feed(std::string_view(buffer, n), frames);
-    if (framing_.load() == Framing::unknown) framing_ = decoder_.framing();
-    for (auto& frame : frames) handleFrame(std::move(frame));
-    frames.clear();
+    receive(std::string_view(buffer, n));
   }
+  endOfInput();
+}
+
+void Peer::receive(std::string_view bytes) {
+  std::vector<Frame> frames;
+  // Decoding never waits for a write in progress: a full output must not
+  // stop us reading (cancel and permission answers arrive this way).
+  decoder_.feed(bytes, frames);
+  if (framing_.load() == Framing::unknown) framing_ = decoder_.framing();
+  for (auto& frame : frames) handleFrame(std::move(frame));
+}
+
+void Peer::endOfInput() {
+  std::vector<Frame> frames;
   decoder_.finish(frames);
   for (auto& frame : frames) handleFrame(std::move(frame));
 }

@@ -14,6 +14,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "protocol/base/cancel.h"
 #include "protocol/base/result.h"
@@ -70,6 +71,10 @@ class Peer : public std::enable_shared_from_this<Peer> {
 
   // Reads and dispatches until end of input, then closes.
   void serve();
+  // The same for input that arrives elsewhere (a pipe read on the executor):
+  // bytes as they come, then the end. One caller at a time, as serve().
+  void receive(std::string_view bytes);
+  void endOfInput();
   // Decodes and dispatches one incoming frame.
   void handleFrame(Frame frame);
 

@@ -2,6 +2,8 @@
 // with the model played by a FakeGeminiServer on 127.0.0.1. Each case gets a
 // fresh temporary workspace and its own fake server. No assertion is on speed:
 // the time bounds below only keep a hang from stalling the suite.
+#include <signal.h>
+
 #include "tests/e2e/e2e_support.h"
 
 using namespace lathe;
@@ -543,6 +545,30 @@ TEST_CASE("e2e: stdin EOF in the middle of a turn ends the process cleanly", "[e
   // If the pending prompt was answered on the way out, it says cancelled.
   if (Message response = client.waitResponse(id, 2s)) CHECK(stopReasonOf(response) == "cancelled");
   checkOnlyJsonRpc(client);
+}
+
+TEST_CASE("e2e: SIGINT or SIGTERM cancels the turn of lathe run, which exits 130", "[e2e]") {
+  int signal = GENERATE(SIGINT, SIGTERM);
+  TempDir ws;
+  auto fake = startFake();
+  fake->push(ScriptedReply::hang());
+  SubprocessOptions spawn;
+  spawn.argv = {LATHE_BINARY, "run", "hello"};
+  spawn.cwd = ws.str();
+  spawn.env = {{"GOOGLE_GEMINI_BASE_URL", fake->baseUrl()}, {"GEMINI_API_KEY", "test-key"},
+               {"GEMINI_MODEL", "gemini-e2e-model"}, {"XDG_STATE_HOME", defaultStateHome()}};
+  spawn.unsetEnv = {"GOOGLE_API_KEY", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_CLOUD_PROJECT", "HTTPS_PROXY", "HTTP_PROXY",
+                    "https_proxy", "http_proxy", "ALL_PROXY", "all_proxy"};
+  auto run = Subprocess::spawn(spawn);
+  REQUIRE(run);
+  (*run)->closeStdin();
+  REQUIRE(fake->waitForRequests(1, 10s));  // the turn is waiting on the model
+  REQUIRE(::kill((*run)->pid(), signal) == 0);
+  auto status = (*run)->wait(kExitGuard);
+  INFO("stderr:\n" << (*run)->stderrText());
+  REQUIRE(status);
+  REQUIRE(status->exited());
+  CHECK(status->exitCode == 130);
 }
 
 TEST_CASE("e2e: lathe run replays a Gemini CLI recording and rejects bad flags with exit 2", "[e2e]") {

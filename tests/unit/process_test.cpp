@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <fstream>
 #include <mutex>
 #include <thread>
@@ -206,6 +207,37 @@ TEST_CASE("process: a child channel carries a line protocol, stderr arrives line
   std::lock_guard lock(m);
   CHECK(lines == std::vector<std::string>{"starting", "bye", "no newline"});
   CHECK(child.stderrTail() == "starting\nbye\nno newline");
+}
+
+TEST_CASE("process: a child channel's output can be read on the executor instead of a thread") {
+  std::mutex m;
+  std::condition_variable changed;
+  std::string got;
+  bool ended = false;
+  auto spawned = ChildChannel::spawn(shSpec("while read l; do echo \"<$l>\"; done"));
+  REQUIRE(spawned);
+  ChildChannel& child = **spawned;
+  child.readOutput(
+      [&](std::string_view chunk) {
+        std::lock_guard lock(m);
+        got += chunk;
+        changed.notify_all();
+      },
+      [&] {
+        std::lock_guard lock(m);
+        ended = true;
+        changed.notify_all();
+      });
+  char buf[16];
+  CHECK(child.channel().read(buf, sizeof buf) == 0);  // the executor reads it now
+  REQUIRE(child.channel().write("a\nb\n"));
+  {
+    std::unique_lock lock(m);
+    REQUIRE(changed.wait_for(lock, 10s, [&] { return got == "<a>\n<b>\n"; }));
+  }
+  CHECK(child.shutdown(5s).success());
+  std::unique_lock lock(m);
+  REQUIRE(changed.wait_for(lock, 10s, [&] { return ended; }));
 }
 
 TEST_CASE("process: shutdown kills a child channel that ignores end of input") {

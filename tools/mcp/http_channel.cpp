@@ -67,24 +67,7 @@ bool HttpChannel::write(std::string_view bytes) {
 }
 
 void HttpChannel::spawn(std::function<void()> fn) {
-  for (auto it = workers_.begin(); it != workers_.end();) {
-    if (!*it->done) {
-      ++it;
-      continue;
-    }
-    it->thread.join();  // finished: returns at once
-    it = workers_.erase(it);
-  }
-  auto done = std::make_shared<std::atomic<bool>>(false);
-  try {
-    workers_.push_back({std::thread([fn = std::move(fn), done] {
-                          fn();
-                          *done = true;
-                        }),
-                        done});
-  } catch (const std::system_error& e) {
-    lastProblem_ = std::string("cannot start a thread: ") + e.what();
-  }
+  workers_.post([fn = std::move(fn)](const CancelToken&) { fn(); });
 }
 
 void HttpChannel::startPost(std::string message) {
@@ -423,17 +406,11 @@ void HttpChannel::closeWrite() {
     (void)http::exchange(request, nullptr, nullptr, CancelToken::create());
   }
   closing_.cancel();
-  std::vector<Worker> workers;
-  for (;;) {
-    {
-      std::lock_guard lock(mutex_);
-      changed_.notify_all();
-      workers.swap(workers_);
-    }
-    if (workers.empty()) break;
-    for (auto& worker : workers) worker.thread.join();
-    workers.clear();
+  {
+    std::lock_guard lock(mutex_);
+    changed_.notify_all();
   }
+  workers_.waitIdle();  // also what a worker started meanwhile
   endInput();
 }
 

@@ -14,8 +14,8 @@
 // (the peer reads end of input) and the next use connects afresh.
 //
 // Threads: write() from any thread (serialised by the peer) starts each POST
-// on its own thread; read() on the peer's reading thread; the GET stream on
-// its own thread; closeWrite() on the owner's thread ends all of them.
+// as a task on the executor; read() on the peer's reading thread; the GET
+// stream as a task too; closeWrite() on the owner's thread ends all of them.
 #pragma once
 
 #include <atomic>
@@ -25,10 +25,10 @@
 #include <mutex>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <vector>
 
 #include "protocol/base/cancel.h"
+#include "protocol/exec/task_group.h"
 #include "protocol/jsonrpc/channel.h"
 #include "tools/mcp/server_config.h"
 
@@ -81,14 +81,10 @@ class HttpChannel final : public rpc::ByteChannel {
   std::string inbox_;    // lines for read()
   bool eof_ = false;
   bool broken_ = false;
-  struct Worker {
-    std::thread thread;
-    std::shared_ptr<std::atomic<bool>> done;
-  };
-  // Starts fn on a worker thread, joining workers that have finished; mutex_ held.
+  // Starts fn as a task on the executor; mutex_ held.
   void spawn(std::function<void()> fn);
-  std::vector<Worker> workers_;
   std::mutex legacyMutex_;  // one fallback at a time
+  exec::TaskGroup workers_;  // last: joined before the members above go
 };
 
 }  // namespace lathe::tools::mcp

@@ -8,6 +8,8 @@
 
 #include "protocol/base/json.h"
 #include "protocol/base/log.h"
+#include "protocol/exec/executor.h"
+#include "tools/mcp/answer_wait.h"
 #include "tools/mcp/http_channel.h"
 #include "tools/mcp/list_pages.h"
 #include "tools/process/child_channel.h"
@@ -152,12 +154,21 @@ Status McpClient::start() {
   stdio_ = std::make_unique<StdioGuard>(child_->channel());
   peer_ = rpc::Peer::create(*stdio_, rpc::Peer::Options{Framing::newline});
   installHandlers();
-  reader_ = std::thread([this] { readLoop(); });
+  // The server's output is read on the executor's reactor, not a thread of its own.
+  child_->readOutput([peer = peer_](std::string_view bytes) { peer->receive(bytes); },
+                     [this] {
+                       peer_->endOfInput();
+                       outputEnded();
+                     });
   return {};
 }
 
 void McpClient::readLoop() {
   peer_->serve();
+  outputEnded();
+}
+
+void McpClient::outputEnded() {
   closed_ = true;
   peer_->close();  // every pending call fails now
 }
@@ -226,25 +237,32 @@ Result<rpc::Response> McpClient::await(const std::string& method, const rpc::Par
   auto future = promise->get_future();
   std::string id = peer_->request(method, params, [promise](Result<rpc::Response> r) { promise->set_value(std::move(r)); });
   if (id.empty()) return future.get();
-  // Giving up tells the server, except for initialize, which must never be cancelled.
-  auto giveUp = [this, id, method](Error error) {
-    std::string reason = error.message;
+  // The deadline is a timer and the cancel a callback; either gives up on the
+  // answer there, and this thread then tells the server (never from the
+  // reactor, where a write to a full pipe would hold up every other pipe).
+  std::atomic<bool> gaveUp{false};
+  auto giveUp = [&](Error error) {
+    gaveUp = true;
     peer_->abandon(id, std::move(error));
-    if (method == "initialize") return;
-    peer_->notify("notifications/cancelled", json::Raw{json::build([&](json::Writer& w) {
-                    w.StartObject();
-                    json::put(w, "requestId", json::Raw{id});
-                    json::put(w, "reason", reason);
-                    w.EndObject();
-                  })});
   };
   {
     CancelToken::Registration stop = cancel.onCancel([&] { giveUp(makeError(Errc::cancelled, method + " was cancelled")); });
-    if (future.wait_for(timeout) == std::future_status::timeout) {
+    exec::Timer deadline = exec::Executor::shared().after(timeout, [&] {
       giveUp(makeError(Errc::timeout, "no answer to " + method + " within " + std::to_string(timeout.count()) + " ms"));
-    }
+    });
+    future.wait();
   }
-  return future.get();
+  auto result = future.get();
+  // Giving up tells the server, except for initialize, which must never be cancelled.
+  if (gaveUp && !result && method != "initialize") {
+    peer_->notify("notifications/cancelled", json::Raw{json::build([&](json::Writer& w) {
+                    w.StartObject();
+                    json::put(w, "requestId", json::Raw{id});
+                    json::put(w, "reason", result.error().message);
+                    w.EndObject();
+                  })});
+  }
+  return result;
 }
 
 Status McpClient::handshake(milliseconds timeout, const CancelToken& cancel) {
@@ -293,17 +311,9 @@ void McpClient::listToolsAsync(std::function<void(Result<std::vector<ListedTool>
 }
 
 Result<std::vector<ListedTool>> McpClient::listTools(milliseconds timeout, const CancelToken& cancel) {
-  auto promise = std::make_shared<std::promise<Result<std::vector<ListedTool>>>>();
-  auto future = promise->get_future();
-  listToolsAsync([promise](Result<std::vector<ListedTool>> r) { promise->set_value(std::move(r)); });
-  auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (future.wait_for(milliseconds(50)) == std::future_status::timeout) {
-    if (cancel.cancelled()) return makeError(Errc::cancelled, "tools/list was cancelled");
-    if (std::chrono::steady_clock::now() > deadline) {
-      return makeError(Errc::timeout, "no answer to tools/list within " + std::to_string(timeout.count()) + " ms");
-    }
-  }
-  return future.get();
+  return waitForAnswer<std::vector<ListedTool>>(
+      "tools/list", timeout, cancel,
+      [this](std::function<void(Result<std::vector<ListedTool>>)> done) { listToolsAsync(std::move(done)); });
 }
 
 Result<rpc::Response> McpClient::callTool(const std::string& tool, const std::string& argumentsJson,
@@ -404,6 +414,7 @@ McpClient::~McpClient() {
       guard->closeWrite();
     }
     child_->shutdown(milliseconds(300));
+    child_->stopReading();  // no callback touches this client after here
   }
   if (http_) http_->closeWrite();
   if (reader_.joinable()) reader_.join();

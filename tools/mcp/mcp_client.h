@@ -7,9 +7,11 @@
 // McpServer makes a new one.
 //
 // Threads: connect() and the blocking calls run on the caller's thread; the
-// connection's reading thread runs the server's requests and notifications
-// and the callbacks in ClientHooks (which must not block). Destruction ends
-// the child (closes its stdin, then kills its tree) and joins the reader.
+// connection's reading thread (over HTTP) or the executor's reactor (over
+// stdio: the server's output is read there) runs the server's requests and
+// notifications and the callbacks in ClientHooks (which must not block).
+// Destruction ends the child (closes its stdin, then kills its tree) and
+// stops or joins the reader.
 #pragma once
 
 #include <atomic>
@@ -128,7 +130,8 @@ class McpClient {
   Status start();
   Status handshake(std::chrono::milliseconds timeout, const CancelToken& cancel);
   void installHandlers();
-  void readLoop();
+  void readLoop();  // HTTP
+  void outputEnded();
   Result<rpc::Response> await(const std::string& method, const rpc::ParamsWriter& params,
                               std::chrono::milliseconds timeout, const CancelToken& cancel);
 
@@ -138,7 +141,7 @@ class McpClient {
   std::unique_ptr<rpc::ByteChannel> stdio_;        // child_'s pipes, closed only between writes
   std::unique_ptr<HttpChannel> http_;              // HTTP
   std::shared_ptr<rpc::Peer> peer_;
-  std::thread reader_;
+  std::thread reader_;  // HTTP only
   std::atomic<bool> closed_{false};
   std::atomic<int> badLines_{0};
   std::string protocolVersion_;

@@ -1,6 +1,5 @@
 // McpClient's prompts: prompts/list (every page) and prompts/get.
-#include <future>
-
+#include "tools/mcp/answer_wait.h"
 #include "tools/mcp/list_pages.h"
 #include "tools/mcp/mcp_client.h"
 
@@ -13,17 +12,9 @@ void McpClient::listPromptsAsync(std::function<void(Result<std::vector<ListedPro
 }
 
 Result<std::vector<ListedPrompt>> McpClient::listPrompts(milliseconds timeout, const CancelToken& cancel) {
-  auto promise = std::make_shared<std::promise<Result<std::vector<ListedPrompt>>>>();
-  auto future = promise->get_future();
-  listPromptsAsync([promise](Result<std::vector<ListedPrompt>> r) { promise->set_value(std::move(r)); });
-  auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (future.wait_for(milliseconds(50)) == std::future_status::timeout) {
-    if (cancel.cancelled()) return makeError(Errc::cancelled, "prompts/list was cancelled");
-    if (std::chrono::steady_clock::now() > deadline) {
-      return makeError(Errc::timeout, "no answer to prompts/list within " + std::to_string(timeout.count()) + " ms");
-    }
-  }
-  return future.get();
+  return waitForAnswer<std::vector<ListedPrompt>>(
+      "prompts/list", timeout, cancel,
+      [this](std::function<void(Result<std::vector<ListedPrompt>>)> done) { listPromptsAsync(std::move(done)); });
 }
 
 Result<rpc::Response> McpClient::getPrompt(const std::string& name, const std::string& argumentsJson,

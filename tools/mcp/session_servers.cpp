@@ -38,12 +38,7 @@ void SessionServers::start(std::vector<ServerConfig> configs) {
     auto server = std::make_shared<McpServer>(std::move(config), env);
     servers_.push_back(server);
     ++starting_;
-    try {
-      starters_.emplace_back([this, server] { run(server); });
-    } catch (const std::system_error& e) {
-      --starting_;
-      notices_.push_back("MCP server \"" + server->config().name + "\" was not started: " + e.what());
-    }
+    starters_.post([this, server](const CancelToken&) { run(server); });
   }
 }
 
@@ -150,24 +145,16 @@ Result<std::vector<PromptContent>> SessionServers::getPrompt(const std::string& 
 
 void SessionServers::shutdown() {
   std::vector<std::shared_ptr<McpServer>> servers;
-  std::vector<std::thread> starters;
   {
     std::lock_guard lock(mutex_);
     closed_ = true;
     servers.swap(servers_);
-    starters.swap(starters_);
   }
   // Every server at once: each waits a moment for its child to exit.
-  std::vector<std::thread> enders;
-  for (auto& server : servers) {
-    try {
-      enders.emplace_back([server] { server->shutdown(); });
-    } catch (const std::system_error&) {
-      server->shutdown();
-    }
-  }
-  for (auto& ender : enders) ender.join();
-  for (auto& starter : starters) starter.join();
+  exec::TaskGroup enders;
+  for (auto& server : servers) enders.post([server](const CancelToken&) { server->shutdown(); });
+  enders.join();
+  starters_.join();
 }
 
 }  // namespace lathe::tools::mcp

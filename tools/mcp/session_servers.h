@@ -4,7 +4,8 @@
 // ends every server with the session.
 //
 // Threads: start(), waitForStarts(), takeNotices() and the destructor from the
-// session's threads (thread-safe); each server starts on its own thread.
+// session's threads (thread-safe); each server starts as a task on the
+// executor, and they end the same way, all at once.
 #pragma once
 
 #include <chrono>
@@ -14,9 +15,9 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "protocol/exec/task_group.h"
 #include "tools/core/registry.h"
 #include "tools/mcp/prompts.h"
 #include "tools/mcp/server_config.h"
@@ -76,7 +77,6 @@ class SessionServers {
   std::condition_variable changed_;
   std::vector<std::shared_ptr<McpServer>> servers_;
   std::vector<std::string> connected_;
-  std::vector<std::thread> starters_;
   std::vector<std::string> notices_;
   std::map<std::string, std::string> failures_;  // server name → why it failed to start
   std::function<void()> promptsListener_;
@@ -84,6 +84,7 @@ class SessionServers {
   bool resourceToolsAdded_ = false;              // guarded by registryMutex_
   int starting_ = 0;
   bool closed_ = false;
+  exec::TaskGroup starters_;  // last: joined before the members above go
 };
 
 }  // namespace lathe::tools::mcp

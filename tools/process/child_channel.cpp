@@ -1,12 +1,37 @@
-// A child's stdio as a byte channel, plus the stderr line pump. The pump
-// thread owns the stderr descriptor; stderrTail_ is guarded by mutex_.
+// A child's stdio as a byte channel; stderr (and stdout on request) read on
+// the executor.
 #include "tools/process/child_channel.h"
 
 #include <unistd.h>
 
 #include <cerrno>
+#include <utility>
 
 namespace lathe::tools::process {
+
+// The child's stdout (until readOutput takes it) and stdin.
+class ChildPipes final : public rpc::ByteChannel {
+ public:
+  ChildPipes(int out, int in) : out_(out), writer_(rpc::makeFdChannel(-1, in, /*ownFds=*/true)) {}
+  ~ChildPipes() override {
+    if (out_ >= 0) ::close(out_);
+  }
+  size_t read(char* buffer, size_t size) override {
+    if (out_ < 0) return 0;
+    for (;;) {
+      ssize_t n = ::read(out_, buffer, size);
+      if (n < 0 && errno == EINTR) continue;
+      return n > 0 ? static_cast<size_t>(n) : 0;
+    }
+  }
+  bool write(std::string_view bytes) override { return writer_->write(bytes); }
+  void closeWrite() override { writer_->closeWrite(); }
+  int takeOutput() { return std::exchange(out_, -1); }
+
+ private:
+  int out_;
+  std::unique_ptr<rpc::ByteChannel> writer_;
+};
 
 Result<std::unique_ptr<ChildChannel>> ChildChannel::spawn(ProcessSpec spec, ChildChannelOptions options) {
   spec.stdinMode = StdinMode::pipe;
@@ -15,52 +40,50 @@ Result<std::unique_ptr<ChildChannel>> ChildChannel::spawn(ProcessSpec spec, Chil
   if (!child) return child.error();
   std::unique_ptr<ChildChannel> self(new ChildChannel());
   self->options_ = std::move(options);
+  if (!self->options_.executor) self->options_.executor = &exec::Executor::shared();
   self->child_ = std::move(child).value();
-  int in = self->child_->takeStdout();
-  int out = self->child_->takeStdin();
-  self->channel_ = rpc::makeFdChannel(in, out, /*ownFds=*/true);
-  self->stderrThread_ = std::thread([s = self.get(), fd = self->child_->takeStderr()] { s->pumpStderr(fd); });
+  int out = self->child_->takeStdout();
+  int in = self->child_->takeStdin();
+  self->pipes_ = std::make_unique<ChildPipes>(out, in);
+  ChildChannel* s = self.get();
+  s->stderrLines_ = std::make_unique<exec::LineSplitter>(s->options_.maxLineBytes, [s](std::string_view line) {
+    if (s->options_.onStderrLine) s->options_.onStderrLine(line);
+  });
+  s->stderr_ = exec::PipeReader::start(
+      *s->options_.executor, s->child_->takeStderr(), [s](std::string_view chunk) { s->takeStderr(chunk); },
+      [s] { s->stderrLines_->finish(); });  // every writer is gone: the tree ended or closed stderr
   return self;
 }
 
 ChildChannel::~ChildChannel() {
   shutdown(std::chrono::milliseconds(1000));
-  if (stderrThread_.joinable()) stderrThread_.join();
+  stopReading();
+  stderr_.stop();
 }
 
-void ChildChannel::pumpStderr(int fd) {
-  std::string line;
-  auto emit = [&] {
-    if (options_.onStderrLine) options_.onStderrLine(line);
-    line.clear();
-  };
-  char buf[4096];
-  for (;;) {
-    ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;  // every writer is gone: the tree ended or closed stderr
-    std::string_view chunk(buf, static_cast<size_t>(n));
-    {
-      std::lock_guard lock(mutex_);
-      stderrTail_.append(chunk);
-      if (stderrTail_.size() > 2 * options_.keepStderrBytes) {
-        stderrTail_.erase(0, stderrTail_.size() - options_.keepStderrBytes);
-      }
-    }
-    for (char c : chunk) {
-      if (c == '\n') {
-        emit();
-      } else if (line.size() < options_.maxLineBytes) {
-        line.push_back(c);
-      }
+rpc::ByteChannel& ChildChannel::channel() { return *pipes_; }
+
+void ChildChannel::readOutput(exec::PipeReader::DataFn onData, exec::PipeReader::EndFn onEnd) {
+  int out = pipes_->takeOutput();
+  if (out < 0) return;
+  stdout_ = exec::PipeReader::start(*options_.executor, out, std::move(onData), std::move(onEnd));
+}
+
+void ChildChannel::stopReading() { stdout_.stop(); }
+
+void ChildChannel::takeStderr(std::string_view chunk) {
+  {
+    MutexLock lock(mutex_);
+    stderrTail_.append(chunk);
+    if (stderrTail_.size() > 2 * options_.keepStderrBytes) {
+      stderrTail_.erase(0, stderrTail_.size() - options_.keepStderrBytes);
     }
   }
-  if (!line.empty()) emit();
-  ::close(fd);
+  stderrLines_->feed(chunk);
 }
 
 ExitStatus ChildChannel::shutdown(std::chrono::milliseconds grace) {
-  channel_->closeWrite();
+  pipes_->closeWrite();
   if (!child_->reaped()) child_->waitFor(grace);
   // Whatever still runs (the child, or what it left behind holding its pipes).
   child_->killTree(std::chrono::milliseconds(500));
@@ -74,7 +97,7 @@ std::optional<ExitStatus> ChildChannel::exited() {
 }
 
 std::string ChildChannel::stderrTail() const {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   return stderrTail_.size() > options_.keepStderrBytes ? stderrTail_.substr(stderrTail_.size() - options_.keepStderrBytes)
                                                       : stderrTail_;
 }

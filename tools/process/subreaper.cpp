@@ -1,6 +1,6 @@
-// The reaper: woken by SIGCHLD through a signalfd, it lists this process's
-// children (/proc/self/task/*/children) and reaps those that exited and that
-// nobody owns.
+// The reaper: woken by SIGCHLD through a signalfd (read on the executor's
+// reactor), it lists this process's children (/proc/self/task/*/children) and
+// reaps those that exited and that nobody owns.
 #include "tools/process/subreaper.h"
 
 #include <sys/prctl.h>
@@ -14,7 +14,8 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
-#include <thread>
+
+#include "protocol/exec/pipe_reader.h"
 
 namespace lathe::tools::process {
 namespace {
@@ -75,15 +76,12 @@ Status becomeSubreaper() {
     ::close(fd);
     return makeError(Errc::io, std::string("cannot become a child subreaper: ") + std::strerror(errno));
   }
-  std::thread([fd] {
-    signalfd_siginfo info;
-    for (;;) {
-      ssize_t n = ::read(fd, &info, sizeof info);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return;
-      reapOrphans();  // signals merge: one wake-up may stand for many exits
-    }
-  }).detach();
+  // Read on the executor's reactor for the life of the process (never stopped).
+  static auto* reader = new exec::PipeReader(exec::PipeReader::start(
+      exec::Executor::shared(), fd,
+      [](std::string_view) { reapOrphans(); },  // signals merge: one wake-up may stand for many exits
+      [] {}));
+  (void)reader;
   return {};
 }
 

@@ -14,10 +14,10 @@
 
 namespace lathe::tools::process {
 
-// Makes this process a subreaper and starts the reaper thread. Call once,
-// from main, before any other thread starts: SIGCHLD is blocked in the
-// calling thread (and so in every thread started after) and read from a
-// signalfd by the reaper.
+// Makes this process a subreaper and starts the reaper on the executor's
+// reactor. Call once, from main, before any other thread starts: SIGCHLD is
+// blocked in the calling thread (and so in every thread started after, the
+// reactor's included) and read from a signalfd.
 Status becomeSubreaper();
 
 // Lathe's own children, which the reaper leaves alone. Spawn under the lock
