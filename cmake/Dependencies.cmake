@@ -17,3 +17,10 @@ find_path(RAPIDJSON_INCLUDE_DIR rapidjson/document.h REQUIRED)
 add_library(lathe_rapidjson INTERFACE)
 target_include_directories(lathe_rapidjson SYSTEM INTERFACE ${RAPIDJSON_INCLUDE_DIR})
 target_compile_definitions(lathe_rapidjson INTERFACE RAPIDJSON_HAS_STDSTRING=1)
+
+# Boost.Asio (libboost-dev, header-only) under the executor; only protocol/exec's
+# .cpp files include it, so its headers stay out of every other translation unit.
+find_package(Boost 1.74 REQUIRED)
+add_library(lathe_asio INTERFACE)
+target_link_libraries(lathe_asio INTERFACE Boost::headers Threads::Threads)
+target_compile_definitions(lathe_asio INTERFACE BOOST_ASIO_NO_DEPRECATED BOOST_ASIO_DISABLE_BOOST_COROUTINE)

@@ -1,6 +1,7 @@
 # LATHE_PORTABLE: the lathe binary runs on any x86-64 glibc Linux (Debian 12,
 # Ubuntu 22.04/24.04) with none of the -dev packages: libstdc++, libgcc, PCRE2,
-# Gumbo, Brotli and cpp-httplib are linked statically; glibc, OpenSSL and zlib
+# Gumbo, Brotli and cpp-httplib are linked statically (Boost.Asio is header-only:
+# nothing to link); glibc, OpenSSL and zlib
 # stay system libraries (every system has them, and they get security updates).
 # The compile flags of Lathe's own files do not change, so a portable build
 # reuses the same objects (and ccache entries) as a plain one.
