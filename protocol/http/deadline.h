@@ -1,8 +1,8 @@
 // A deadline as a cancellation: a token cancelled with its parent or when the
 // time is up, whichever comes first, so that whatever already stops on
 // cancellation (an HTTP exchange in any phase, a wait for a DNS answer) stops
-// at the deadline too. The timer behind it is the one place where deadlines
-// get their clock. Thread-safe.
+// at the deadline too. The time is kept by a timer on the executor; in its
+// manual mode a test moves the clock. Thread-safe.
 #pragma once
 
 #include <atomic>
@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "protocol/base/cancel.h"
+#include "protocol/exec/executor.h"
 
 namespace lathe::http {
 
@@ -17,23 +18,27 @@ class Deadline {
  public:
   using Clock = std::chrono::steady_clock;
 
-  Deadline(const CancelToken& parent, std::chrono::milliseconds within);
-  ~Deadline();  // disarms the timer; once it returns, the timer no longer fires
+  Deadline(const CancelToken& parent, std::chrono::milliseconds within,
+           exec::Executor& executor = exec::Executor::shared());
+  ~Deadline() = default;  // disarms the timer
   Deadline(const Deadline&) = delete;
   Deadline& operator=(const Deadline&) = delete;
 
   // Cancelled by the parent, or when the time is up.
   const CancelToken& token() const { return token_; }
-  // The time ran out (the token was cancelled by the timer, or is about to be).
-  bool expired() const { return fired_->load() || Clock::now() >= when_; }
+  // The time ran out: the timer fired (the token is cancelled, or about to
+  // be), or, on the real clock, the time is past (socket timeouts set to the
+  // time left may trip a moment before the timer runs).
+  bool expired() const { return fired_->load() || (realClock_ && Clock::now() >= when_); }
+  // When the time is up, on the real clock.
   Clock::time_point when() const { return when_; }
 
  private:
-  struct Timer;
   Clock::time_point when_;
+  bool realClock_;
   CancelToken token_;
   std::shared_ptr<std::atomic<bool>> fired_;
-  std::unique_ptr<Timer> timer_;
+  exec::Timer timer_;
 };
 
 }  // namespace lathe::http

@@ -1,6 +1,7 @@
-// getaddrinfo cannot be interrupted: a lookup runs on a detached thread, and
-// the waiter shares its answer's slot with it, so a waiter that gave up never
-// waits for the thread and the thread never writes into freed memory.
+// getaddrinfo cannot be interrupted: a lookup runs as blocking work on the
+// executor, and the waiter shares its answer's slot with it, so a waiter that
+// gave up never waits for the lookup and the lookup never writes into freed
+// memory.
 #include "protocol/http/resolver.h"
 
 #include <arpa/inet.h>
@@ -11,7 +12,8 @@
 #include <condition_variable>
 #include <mutex>
 #include <optional>
-#include <thread>
+
+#include "protocol/exec/executor.h"
 
 namespace lathe::http {
 namespace {
@@ -43,11 +45,7 @@ class SystemResolver final : public Resolver {
  public:
   void lookup(const std::string& host, Answer answer) override {
     if (isIpLiteral(host)) return answer(Addresses{host});
-    try {
-      std::thread([host, answer] { answer(getAddresses(host)); }).detach();
-    } catch (const std::system_error& e) {
-      answer(makeError(Errc::io, "Could not resolve " + host + ": no thread for the lookup (" + e.what() + ")"));
-    }
+    exec::Executor::shared().post([host, answer] { answer(getAddresses(host)); });
   }
 };
 

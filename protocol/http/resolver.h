@@ -31,8 +31,8 @@ class Resolver {
 bool isIpLiteral(const std::string& text);
 
 // The system's resolver (getaddrinfo). IP literals are answered at once; a
-// name is looked up on a thread of its own, so one that hangs holds up no
-// other lookup.
+// name is looked up as blocking work on the process's executor (a worker of
+// its own while it blocks, so one that hangs holds up no other lookup).
 std::shared_ptr<Resolver> systemResolver();
 
 // Looks host up and waits for the answer; Errc::cancelled when the token is

@@ -128,6 +128,17 @@ TEST_CASE("http core: a deadline's token is cancelled by its parent or when the 
   CHECK(shortOne.expired());
 }
 
+TEST_CASE("http core: a deadline on the manual executor fires when its clock passes it", "[http]") {
+  exec::Executor executor({exec::Executor::Mode::manual});
+  Deadline deadline(CancelToken(), 50ms, executor);
+  executor.advance(49ms);
+  CHECK_FALSE(deadline.token().cancelled());
+  CHECK_FALSE(deadline.expired());
+  executor.advance(1ms);
+  CHECK(deadline.token().cancelled());
+  CHECK(deadline.expired());
+}
+
 TEST_CASE("http core: waiting for a resolver that never answers ends with the deadline", "[http]") {
   SilentResolver silent;
   Deadline deadline(CancelToken(), 50ms);
