@@ -4,13 +4,12 @@
 
 #include <httplib.h>
 
-#include "protocol/http/proxy.h"
+#include "protocol/http/transfer.h"
 
 namespace lathe::http {
 
 std::unique_ptr<httplib::Client> ConnectionPool::newClient(const std::string& origin) {
-  auto client = std::make_unique<httplib::Client>(origin);
-  useProxy(*client, origin);  // the pool is keyed by origin, and the proxy is the process's
+  auto client = openClient(origin);  // the pool is keyed by origin, and the proxy is the process's
   client->set_keep_alive(true);
   // A request goes out in several writes (headers, body): on a kept-alive
   // connection Nagle's algorithm would hold the later ones for the server's

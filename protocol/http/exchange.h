@@ -14,6 +14,7 @@
 
 #include "protocol/base/cancel.h"
 #include "protocol/base/result.h"
+#include "protocol/http/transfer.h"
 
 namespace lathe::http {
 
@@ -24,13 +25,6 @@ struct RawRequest {
   std::string body;  // sent when not empty
   std::chrono::milliseconds connectTimeout{10'000};
   std::chrono::milliseconds readTimeout{300'000};  // silence allowed between bytes
-};
-
-struct ResponseHead {
-  int status = 0;
-  std::vector<std::pair<std::string, std::string>> headers;
-  // The first header of that name (case-insensitive), or "".
-  std::string header(std::string_view name) const;
 };
 
 // Sends the request. onHead sees the status and headers, onBody each piece of

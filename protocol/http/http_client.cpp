@@ -1,16 +1,18 @@
-// One blocking cpp-httplib request per attempt, on a kept-alive connection
-// borrowed from the shared pool; the body is fed through the SSE
-// parser (or kept whole); cancellation stops the client from the cancelling
-// thread. The retry loop asks the pure retry policy what to do.
+// One blocking request per attempt through the HTTP core (transfer.h), on a
+// kept-alive connection borrowed from the shared pool; the body is fed
+// through the SSE parser (or kept whole). The retry loop asks the pure retry
+// policy what to do.
 #include "protocol/http/http_client.h"
 
 #include "protocol/http/connection_pool.h"
+#include "protocol/http/transfer.h"
 
 #include <httplib.h>
 
 #include <algorithm>
 #include <cctype>
 #include <condition_variable>
+#include <limits>
 #include <mutex>
 #include <random>
 
@@ -23,6 +25,7 @@ using std::chrono::milliseconds;
 constexpr size_t kMaxErrorBody = 64 * 1024;
 constexpr size_t kMaxStreamHead = 512;
 constexpr size_t kMaxWholeBody = 64u << 20;
+constexpr size_t kNoCap = std::numeric_limits<size_t>::max();  // an event stream may go on
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
@@ -52,13 +55,6 @@ std::string describeTransport(httplib::Error error) {
   }
   return what + " (httplib: " + httplib::to_string(error) + ")";
 }
-
-// Lets a cancel callback, on another thread, stop a client that may be gone:
-// the attempt clears the pointer under the mutex before the client dies.
-struct StopSwitch {
-  std::mutex mutex;
-  httplib::Client* client = nullptr;
-};
 
 Error cancelledError() { return makeError(Errc::cancelled, "The model request was cancelled."); }
 
@@ -171,45 +167,34 @@ struct Exchange {
   std::string contentType;
   httplib::Error error = httplib::Error::Success;
   bool ok = false;
+  bool capped = false;  // the body was longer than the cap asked for
   Clock::time_point lastActivity = Clock::now();
 };
 
 // One request on a client; the receiver sees the status first, then body bytes.
 Exchange sendOn(httplib::Client& client, const Endpoint& endpoint, const Client::Options& options,
-                const std::string& path, const std::string& body, const char* accept, const CancelToken& cancel,
-                const std::function<bool(Exchange&, std::string_view)>& onBytes) {
+                const std::string& path, const std::string& body, const char* accept, size_t maxBody,
+                const CancelToken& cancel, const std::function<bool(Exchange&, std::string_view)>& onBytes) {
   Exchange ex;
-  client.set_connection_timeout(options.connectTimeout);
-  client.set_read_timeout(options.readTimeout);
-  client.set_write_timeout(options.readTimeout);
   httplib::Request req;
   req.method = "POST";
   req.path = endpoint.pathPrefix + path;
   req.headers = {{"Content-Type", "application/json"}, {"Accept", accept}, {"User-Agent", "lathe"}};
   for (const auto& [name, value] : options.headers) req.headers.emplace(name, value);
   req.body = body;
-  req.response_handler = [&](const httplib::Response& res) {
-    ex.status = res.status;
-    ex.retryAfterHeader = res.get_header_value("Retry-After");
-    ex.contentType = res.get_header_value("Content-Type");
-    ex.lastActivity = Clock::now();
-    return !cancel.cancelled();
-  };
-  req.content_receiver = [&](const char* data, size_t size, uint64_t, uint64_t) {
-    if (cancel.cancelled()) return false;
-    ex.lastActivity = Clock::now();
-    return onBytes(ex, std::string_view(data, size));
-  };
-  auto stopSwitch = std::make_shared<StopSwitch>();
-  stopSwitch->client = &client;
-  auto registration = cancel.onCancel([stopSwitch] {
-    std::lock_guard lock(stopSwitch->mutex);
-    if (stopSwitch->client) stopSwitch->client->stop();
-  });
-  httplib::Response res;
-  ex.ok = !cancel.cancelled() && client.send(req, res, ex.error);
-  std::lock_guard lock(stopSwitch->mutex);
-  stopSwitch->client = nullptr;
+  Transfer done = transfer(
+      client, std::move(req), {options.connectTimeout, options.readTimeout, maxBody},
+      [&](const ResponseHead& head) {
+        ex.status = head.status;
+        ex.retryAfterHeader = head.header("Retry-After");
+        ex.contentType = head.header("Content-Type");
+        return true;
+      },
+      [&](std::string_view bytes) { return onBytes(ex, bytes); }, cancel);
+  ex.error = done.error;
+  ex.ok = done.complete;
+  ex.capped = done.capped;
+  ex.lastActivity = done.lastActivity;
   return ex;
 }
 
@@ -218,17 +203,17 @@ Exchange sendOn(httplib::Client& client, const Endpoint& endpoint, const Client:
 // that fails before any answer is replaced by a new one at once, without
 // counting as an attempt; a new connection's failure is the attempt's.
 Exchange send(const Endpoint& endpoint, const Client::Options& options, const std::string& path,
-              const std::string& body, const char* accept, const CancelToken& cancel,
+              const std::string& body, const char* accept, size_t maxBody, const CancelToken& cancel,
               const std::function<bool(Exchange&, std::string_view)>& onBytes) {
   ConnectionPool& pool = ConnectionPool::shared();
   ConnectionPool::Borrowed borrowed = pool.borrow(endpoint.origin);
-  Exchange ex = sendOn(*borrowed.client, endpoint, options, path, body, accept, cancel, onBytes);
+  Exchange ex = sendOn(*borrowed.client, endpoint, options, path, body, accept, maxBody, cancel, onBytes);
   const bool stale = !ex.ok && ex.status < 0 && borrowed.reused && !cancel.cancelled() &&
                      (ex.error == httplib::Error::Read || ex.error == httplib::Error::Write ||
                       ex.error == httplib::Error::Connection);
   if (stale) {
     borrowed = {ConnectionPool::newClient(endpoint.origin), false};
-    ex = sendOn(*borrowed.client, endpoint, options, path, body, accept, cancel, onBytes);
+    ex = sendOn(*borrowed.client, endpoint, options, path, body, accept, maxBody, cancel, onBytes);
   }
   // Only a connection whose exchange ended cleanly is known to be reusable.
   if (ex.ok && !cancel.cancelled()) pool.giveBack(endpoint.origin, std::move(borrowed.client));
@@ -258,7 +243,7 @@ Status Client::streamEvents(const std::string& path, const std::string& body, co
       delivered = true;
       return !cancel.cancelled();
     };
-    Exchange ex = send(endpoint_, options_, path, body, "text/event-stream", cancel,
+    Exchange ex = send(endpoint_, options_, path, body, "text/event-stream", kNoCap, cancel,
                        [&](Exchange& x, std::string_view bytes) {
                          // Keeps an error body, or the start of a stream in case it has no events.
                          size_t keep = x.status != 200 ? kMaxErrorBody : kMaxStreamHead;
@@ -328,18 +313,13 @@ Result<std::string> Client::post(const std::string& path, const std::string& bod
   std::string answer;
   Status status = withRetries([&]() -> Attempt {
     answer.clear();
-    bool tooLarge = false;
-    Exchange ex = send(endpoint_, options_, path, body, "application/json", cancel,
+    Exchange ex = send(endpoint_, options_, path, body, "application/json", kMaxWholeBody, cancel,
                        [&](Exchange&, std::string_view bytes) {
-                         if (answer.size() + bytes.size() > kMaxWholeBody) {
-                           tooLarge = true;
-                           return false;
-                         }
                          answer.append(bytes);
                          return true;
                        });
     if (cancel.cancelled()) return Attempt::cancelled();
-    if (tooLarge) return Attempt::fail(makeError(Errc::model, "The " + options_.apiName + " reply from " + url +
+    if (ex.capped) return Attempt::fail(makeError(Errc::model, "The " + options_.apiName + " reply from " + url +
                                                                   " is larger than 64 MB."));
     if (ex.status == 200 && ex.ok) return Attempt{};
     if (ex.status < 0 || ex.status == 200) {

@@ -59,19 +59,20 @@ TEST_CASE("web: special address ranges are named, public ones are not", "[web]")
 }
 
 TEST_CASE("web: addresses are checked after resolution, unless the host is allowed", "[web]") {
-  auto refused = web::resolveCheckedAddresses("localhost", {});
+  auto& system = *http::systemResolver();
+  auto refused = web::resolveCheckedAddresses(system, "localhost", {}, CancelToken());
   REQUIRE_FALSE(refused);
   CHECK(refused.error().code == Errc::forbidden);
   CHECK(has(refused.error().message, "loopback"));
   CHECK(has(refused.error().message, "tools.webFetch.allowPrivateHosts"));
-  auto literal = web::resolveCheckedAddresses("127.0.0.1", {});
+  auto literal = web::resolveCheckedAddresses(system, "127.0.0.1", {}, CancelToken());
   REQUIRE_FALSE(literal);
   CHECK(literal.error().code == Errc::forbidden);
-  auto allowed = web::resolveCheckedAddresses("localhost", {"LOCALHOST"});
+  auto allowed = web::resolveCheckedAddresses(system, "localhost", {"LOCALHOST"}, CancelToken());
   REQUIRE(allowed);
   REQUIRE_FALSE(allowed->empty());
   for (const auto& address : *allowed) CHECK(web::specialRangeOf(address) == "loopback");
-  CHECK_FALSE(web::resolveCheckedAddresses("10.0.0.1", {"127.0.0.1"}));
+  CHECK_FALSE(web::resolveCheckedAddresses(system, "10.0.0.1", {"127.0.0.1"}, CancelToken()));
 }
 
 TEST_CASE("web: URLs are found in the prompt, checked, normalised and de-duplicated", "[web]") {
@@ -182,6 +183,7 @@ TEST_CASE("web: a page that answers too late ends at the deadline", "[web]") {
   REQUIRE_FALSE(page);
   CHECK(page.error().code == Errc::timeout);
   CHECK(has(page.error().message, "did not finish within 0.3 s"));
+  CHECK(has(page.error().message, "had not sent its complete headers"));
 }
 
 TEST_CASE("web: cancelling stops a fetch that waits", "[web]") {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "protocol/acp/updates.h"
+#include "protocol/http/resolver.h"
 #include "tools/core/file_store.h"
 #include "tools/core/one_shot_model.h"
 #include "tools/core/workspace.h"
@@ -33,10 +34,13 @@ struct WebFetchOptions {
   // though they resolve to private, loopback or link-local addresses:
   // settings tools.webFetch.allowPrivateHosts (the user's settings only).
   std::vector<std::string> allowPrivateHosts;
-  std::chrono::milliseconds timeout{10'000};  // per page, redirects included
+  // Per page, redirects included: the DNS lookups, connecting, the headers
+  // (however slowly they trickle in) and the body.
+  std::chrono::milliseconds timeout{10'000};
   int64_t maxBodyBytes = 5 * 1024 * 1024;     // reading stops past this
   int maxRedirects = 5;
   int64_t maxTextChars = 250'000;             // page text given to the model, all pages together
+  std::shared_ptr<http::Resolver> resolver;   // null: the system's (tests put in their own)
 };
 
 struct ToolContext {

@@ -1,9 +1,7 @@
-// Address classification by range tables (IANA special-purpose registries),
-// and resolution through getaddrinfo.
+// Address classification by range tables (IANA special-purpose registries).
 #include "tools/web/address_policy.h"
 
 #include <arpa/inet.h>
-#include <netdb.h>
 #include <sys/socket.h>
 
 #include <algorithm>
@@ -123,28 +121,21 @@ bool hostAllowedPrivate(std::string_view host, const std::vector<std::string>& a
   return false;
 }
 
-Result<std::vector<std::string>> resolveCheckedAddresses(const std::string& host, const std::vector<std::string>& allowed) {
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  addrinfo* found = nullptr;
-  if (int rc = getaddrinfo(host.c_str(), nullptr, &hints, &found); rc != 0 || !found) {
-    return makeError(Errc::io, "Could not resolve " + host + ": " + gai_strerror(rc));
-  }
-  std::vector<std::string> addresses;
-  for (addrinfo* it = found; it; it = it->ai_next) {
-    char text[INET6_ADDRSTRLEN] = {};
-    const void* raw = it->ai_family == AF_INET ? static_cast<const void*>(&reinterpret_cast<sockaddr_in*>(it->ai_addr)->sin_addr)
-                                               : static_cast<const void*>(&reinterpret_cast<sockaddr_in6*>(it->ai_addr)->sin6_addr);
-    if ((it->ai_family == AF_INET || it->ai_family == AF_INET6) && inet_ntop(it->ai_family, raw, text, sizeof text)) {
-      if (std::find(addresses.begin(), addresses.end(), text) == addresses.end()) addresses.emplace_back(text);
+Result<http::Addresses> resolveCheckedAddresses(http::Resolver& resolver, const std::string& host,
+                                                const std::vector<std::string>& allowed, const CancelToken& cancel) {
+  auto addresses = http::resolveHost(resolver, host, cancel);
+  if (!addresses) return addresses;
+  if (addresses->empty()) return makeError(Errc::io, "Could not resolve " + host + ": no IP address");
+  for (const auto& address : *addresses) {
+    // A name here would be looked up again when connecting, past every check.
+    if (!http::isIpLiteral(address)) {
+      return makeError(Errc::io, "Could not resolve " + host + ": the resolver answered \"" + address +
+                                     "\", which is not an IP address");
     }
   }
-  freeaddrinfo(found);
-  if (addresses.empty()) return makeError(Errc::io, "Could not resolve " + host + ": no IP address");
   if (hostAllowedPrivate(host, allowed)) return addresses;
   // Every answer is checked: one public address among private ones is no reason to trust the name.
-  for (const auto& address : addresses) {
+  for (const auto& address : *addresses) {
     if (auto range = specialRangeOf(address); !range.empty()) {
       return makeError(Errc::forbidden, refusal(host, address, range));
     }

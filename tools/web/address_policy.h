@@ -1,16 +1,18 @@
 // Which network addresses web_fetch may connect to. Private, loopback,
 // link-local, unique-local, CGNAT, metadata and other special-purpose
 // addresses are refused unless the person's settings name the host. A host is
-// resolved once and checked; the fetch then connects to the address checked
-// here, so a second DNS answer cannot swap in another (rebinding). Blocking
-// (DNS); any thread.
+// resolved once (through the resolver seam) and checked; the fetch then
+// connects to the address checked here, so a second DNS answer cannot swap in
+// another (rebinding). Blocking (DNS, until answered or cancelled); any thread.
 #pragma once
 
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "protocol/base/cancel.h"
 #include "protocol/base/result.h"
+#include "protocol/http/resolver.h"
 
 namespace lathe::tools::web {
 
@@ -28,7 +30,8 @@ bool hostAllowedPrivate(std::string_view host, const std::vector<std::string>& a
 // The addresses to connect to for host, in the resolver's order: resolved
 // once, every one checked. Fails with Errc::forbidden (saying why and naming
 // the setting) when one is special and the host is not allowed, Errc::io when
-// the name does not resolve.
-Result<std::vector<std::string>> resolveCheckedAddresses(const std::string& host, const std::vector<std::string>& allowed);
+// the name does not resolve, Errc::cancelled when cancel fires first.
+Result<http::Addresses> resolveCheckedAddresses(http::Resolver& resolver, const std::string& host,
+                                                const std::vector<std::string>& allowed, const CancelToken& cancel);
 
 }  // namespace lathe::tools::web

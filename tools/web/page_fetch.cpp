@@ -1,18 +1,17 @@
-// One GET per hop on a fresh cpp-httplib client whose host is pinned to the
-// address checked for it (set_hostname_addr_map): the name is still used for
-// the Host header, SNI and certificate checks.
+// One GET per hop through the HTTP core, on a fresh client pinned to the
+// address checked for the hop's host (the name is still used for the Host
+// header, SNI and certificate checks). One deadline covers the whole page:
+// its token stops a DNS wait or an exchange in whatever phase it is.
 #include "tools/web/page_fetch.h"
 
 #include <httplib.h>
 
-#include <algorithm>
 #include <cctype>
 #include <chrono>
-#include <memory>
-#include <mutex>
 
+#include "protocol/http/deadline.h"
 #include "protocol/http/exchange.h"
-#include "protocol/http/proxy.h"
+#include "protocol/http/transfer.h"
 #include "tools/web/address_policy.h"
 #include "tools/web/web_url.h"
 
@@ -20,15 +19,11 @@ namespace lathe::tools::web {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
 
 constexpr const char* kUserAgent = "Mozilla/5.0 (compatible; Lathe web_fetch)";
 constexpr const char* kAccept =
     "text/html, application/xhtml+xml, text/markdown, text/plain;q=0.9, application/json;q=0.9, */*;q=0.5";
-
-struct StopSwitch {
-  std::mutex mutex;
-  httplib::Client* client = nullptr;
-};
 
 struct Hop {
   int status = 0;
@@ -36,7 +31,6 @@ struct Hop {
   std::string contentType;
   std::string body;
   bool truncated = false;
-  bool timedOut = false;
   bool unreachable = false;  // no connection: another address of the host may do
 };
 
@@ -52,77 +46,64 @@ std::string mediaType(std::string value) {
 
 bool isRedirect(int status) { return status == 301 || status == 302 || status == 303 || status == 307 || status == 308; }
 
-std::string seconds(std::chrono::milliseconds ms) {
+std::string seconds(milliseconds ms) {
   auto tenths = ms.count() / 100;
   return std::to_string(tenths / 10) + (tenths % 10 ? "." + std::to_string(tenths % 10) : "") + " s";
 }
 
+// What was under way when the deadline came, for the message.
+std::string pendingPart(const WebUrl& url, const std::string& address, const http::Transfer& done) {
+  std::string where = url.host == address ? url.host : url.host + " (" + address + ")";
+  if (done.error == httplib::Error::ConnectionTimeout) return "connecting to " + where + " had not succeeded";
+  if (done.head.status == 0) return "the server at " + where + " had not sent its complete headers";
+  return "the body of " + url.text() + " was still arriving (" + std::to_string(done.bodyBytes) + " bytes so far)";
+}
+
 // One request to a checked address; the body is read only for a final answer.
+// Errc::timeout's message says what was under way.
 Result<Hop> getOnce(const WebUrl& url, const std::string& address, const WebFetchOptions& options,
-                    Clock::time_point deadline, const CancelToken& cancel) {
-  // Rounded up, so that a socket timeout falls after the deadline, not a hair before it.
-  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()) +
-              std::chrono::milliseconds(5);
-  if (Clock::now() >= deadline) return makeError(Errc::timeout, "");
-  httplib::Client client(url.scheme + "://" + url.hostForUrl() + ":" + std::to_string(url.port));
-  client.set_hostname_addr_map({{url.host, address}});
-  // Through the person's proxy, if any; the address was checked all the same.
-  http::useProxy(client, url.scheme + "://" + url.hostForUrl() + ":" + std::to_string(url.port));
-  client.set_connection_timeout(left);
-  client.set_read_timeout(left);
-  client.set_write_timeout(left);
-  client.set_keep_alive(false);
-  client.set_follow_location(false);
-  client.set_url_encode(false);  // parseWebUrl left the target ready to send
-  client.enable_server_certificate_verification(true);
-  httplib::Headers headers{{"User-Agent", kUserAgent}, {"Accept", kAccept}};
+                    const http::Deadline& deadline, const CancelToken& cancel) {
+  // Socket timeouts as a second line, rounded up so that they fall after the deadline.
+  auto left = std::chrono::duration_cast<milliseconds>(deadline.when() - Clock::now()) + milliseconds(5);
+  if (deadline.expired()) return makeError(Errc::timeout, "connecting to " + url.host + " had not begun");
+  const std::string origin = url.scheme + "://" + url.hostForUrl() + ":" + std::to_string(url.port);
+  const http::PinnedAddress pin{url.host, address};
+  auto client = http::openClient(origin, &pin);  // through the person's proxy, if any: the address was checked all the same
+  client->set_keep_alive(false);
+  client->set_follow_location(false);
+  client->set_url_encode(false);  // parseWebUrl left the target ready to send
+  client->enable_server_certificate_verification(true);
+  httplib::Request req;
+  req.method = "GET";
+  req.path = url.target;
+  req.headers = {{"User-Agent", kUserAgent}, {"Accept", kAccept}};
   Hop hop;
-  auto onResponse = [&](const httplib::Response& res) {
-    hop.status = res.status;
-    hop.location = res.get_header_value("Location");
-    hop.contentType = mediaType(res.get_header_value("Content-Type"));
-    return !cancel.cancelled() && res.status >= 200 && res.status < 300;  // only a success's body is read
+  auto onHead = [&](const http::ResponseHead& head) {
+    hop.status = head.status;
+    hop.location = head.header("Location");
+    hop.contentType = mediaType(head.header("Content-Type"));
+    return head.status >= 200 && head.status < 300;  // only a success's body is read
   };
-  auto onBody = [&](const char* data, size_t size) {
-    if (cancel.cancelled()) return false;
-    if (Clock::now() >= deadline) {
-      hop.timedOut = true;
-      return false;
-    }
-    size_t room = static_cast<size_t>(options.maxBodyBytes) - hop.body.size();
-    hop.body.append(data, std::min(size, room));
-    if (size >= room) {
-      hop.truncated = true;
-      return false;  // stop reading: the rest is never downloaded
-    }
+  auto onBody = [&](std::string_view bytes) {
+    hop.body.append(bytes);
     return true;
   };
-  auto stopSwitch = std::make_shared<StopSwitch>();
-  stopSwitch->client = &client;
-  auto registration = cancel.onCancel([stopSwitch] {
-    std::lock_guard lock(stopSwitch->mutex);
-    if (stopSwitch->client) stopSwitch->client->stop();
-  });
-  auto result = cancel.cancelled() ? httplib::Result{nullptr, httplib::Error::Canceled}
-                                   : client.Get(url.target, headers, onResponse, onBody);
-  {
-    std::lock_guard lock(stopSwitch->mutex);
-    stopSwitch->client = nullptr;
-  }
+  http::TransferLimits limits{left, left, static_cast<size_t>(options.maxBodyBytes)};
+  http::Transfer done = http::transfer(*client, std::move(req), limits, onHead, onBody, deadline.token());
   if (cancel.cancelled()) return makeError(Errc::cancelled, "Fetching " + url.text() + " was cancelled.");
-  if (hop.timedOut || (!result && Clock::now() >= deadline)) return makeError(Errc::timeout, "");
-  bool stoppedByUs = result.error() == httplib::Error::Canceled && hop.status != 0;
-  if (!result && !stoppedByUs) {
-    hop.unreachable = result.error() == httplib::Error::Connection;
+  if (!done.answered() && deadline.expired()) return makeError(Errc::timeout, pendingPart(url, address, done));
+  hop.truncated = done.capped;
+  if (!done.answered()) {
+    hop.unreachable = done.error == httplib::Error::Connection;
     if (hop.unreachable) return hop;
-    return makeError(Errc::io, "Fetching " + url.text() + " failed: " + httplib::to_string(result.error()) + ".");
+    return makeError(Errc::io, "Fetching " + url.text() + " failed: " + httplib::to_string(done.error) + ".");
   }
   return hop;
 }
 
 // The first checked address that takes the connection answers.
-Result<Hop> getFromAny(const WebUrl& url, const std::vector<std::string>& addresses, const WebFetchOptions& options,
-                       Clock::time_point deadline, const CancelToken& cancel) {
+Result<Hop> getFromAny(const WebUrl& url, const http::Addresses& addresses, const WebFetchOptions& options,
+                       const http::Deadline& deadline, const CancelToken& cancel) {
   for (const auto& address : addresses) {
     auto hop = getOnce(url, address, options, deadline, cancel);
     if (!hop || !hop->unreachable) return hop;
@@ -130,24 +111,30 @@ Result<Hop> getFromAny(const WebUrl& url, const std::vector<std::string>& addres
   return makeError(Errc::io, "Fetching " + url.text() + " failed: could not connect to " + url.host + ".");
 }
 
+Error pastDeadline(const std::string& start, const WebFetchOptions& options, const std::string& pending) {
+  return makeError(Errc::timeout,
+                   "Fetching " + start + " did not finish within " + seconds(options.timeout) + ": " + pending + ".");
+}
+
 }  // namespace
 
 Result<FetchedPage> fetchPage(const std::string& start, const WebFetchOptions& options, const CancelToken& cancel) {
-  const auto deadline = Clock::now() + options.timeout;
+  http::Deadline deadline(cancel, options.timeout);
+  http::Resolver& resolver = options.resolver ? *options.resolver : *http::systemResolver();
   std::string current = start;
   for (int hops = 0;; ++hops) {
     auto url = parseWebUrl(current);
     if (!url) return url.error();
-    auto addresses = resolveCheckedAddresses(url->host, options.allowPrivateHosts);
+    auto addresses = resolveCheckedAddresses(resolver, url->host, options.allowPrivateHosts, deadline.token());
     if (!addresses) {
+      if (cancel.cancelled()) return makeError(Errc::cancelled, "Fetching " + url->text() + " was cancelled.");
+      if (deadline.expired()) return pastDeadline(start, options, "looking up the address of " + url->host + " got no answer");
       std::string via = hops ? " (redirected from " + start + ")" : "";
       std::string what = addresses.error().code == Errc::forbidden ? " was refused. " : " failed. ";
       return makeError(addresses.error().code, "Fetching " + url->text() + via + what + addresses.error().message);
     }
     auto hop = getFromAny(*url, *addresses, options, deadline, cancel);
-    if (!hop && hop.error().code == Errc::timeout) {
-      return makeError(Errc::timeout, "Fetching " + start + " did not finish within " + seconds(options.timeout) + ".");
-    }
+    if (!hop && hop.error().code == Errc::timeout) return pastDeadline(start, options, hop.error().message);
     if (!hop) return hop.error();
     if (isRedirect(hop->status) && !hop->location.empty()) {
       if (hops >= options.maxRedirects) {
