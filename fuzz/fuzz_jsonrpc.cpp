@@ -18,16 +18,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace lathe;
   std::string_view text(reinterpret_cast<const char*>(data), size);
   auto decoded = rpc::decode(text);
-  require(decoded.message.has_value() != decoded.failure.has_value());
-  if (decoded.message && decoded.message->kind == rpc::Incoming::Kind::request) {
-    auto answer = rpc::decode(rpc::encodeResult(decoded.message->id, json::Raw{"{}"}));
-    require(answer.message && answer.message->kind == rpc::Incoming::Kind::response);
-    require(answer.message->id == decoded.message->id);
+  if (decoded && decoded->kind == rpc::Incoming::Kind::request) {
+    auto answer = rpc::decode(rpc::encodeResult(decoded->id, json::Raw{"{}"}));
+    require(answer && answer->kind == rpc::Incoming::Kind::response);
+    require(answer->id == decoded->id);
   }
-  if (decoded.failure && !decoded.failure->wasResponse) {
-    rpc::RpcError error{decoded.failure->code, decoded.failure->message, {}};
-    auto answer = rpc::decode(rpc::encodeError(decoded.failure->id, error));
-    require(answer.message.has_value() || answer.failure.has_value());
+  if (!decoded && !decoded.error().wasResponse && decoded.error().id && decoded.error().id->raw.text != "null") {
+    // The answer to a broken request with a usable id is a response carrying that id
+    // (a null id reads back as no id at all).
+    const rpc::DecodeFailure& failure = decoded.error();
+    auto answer = rpc::decode(rpc::encodeError(failure.id, {failure.code, failure.message, {}}));
+    require(answer && answer->kind == rpc::Incoming::Kind::response && answer->id == *failure.id);
   }
   return 0;
 }

@@ -140,7 +140,9 @@ Result<Options> parseCommandLine(const std::vector<std::string>& args, const Get
         auto n = parsePositive(arg, *v);
         if (!n) return n.error();
         options.provider.readTimeout = std::chrono::seconds(*n);
-      } else if (!parseLogLevel(*v, options.logLevel)) {
+      } else if (auto level = parseLogLevel(*v)) {
+        options.logLevel = *level;
+      } else {
         return makeError(Errc::invalid_params, "--log-level must be error, warn, info or debug");
       }
       continue;

@@ -76,11 +76,6 @@ void CommandRegistry::announce() {
   if (listener_) listener_(updateLocked());
 }
 
-acp::AvailableCommandsUpdate CommandRegistry::update() const {
-  std::lock_guard lock(mutex_);
-  return updateLocked();
-}
-
 acp::AvailableCommandsUpdate CommandRegistry::updateLocked() const {
   acp::AvailableCommandsUpdate update;
   for (const auto& [name, command] : commands_) {

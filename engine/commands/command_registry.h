@@ -41,7 +41,6 @@ class CommandRegistry {
 
   // From now on the editor knows the session: sends the set, and every change after.
   void announce();
-  acp::AvailableCommandsUpdate update() const;
 
  private:
   void changedLocked();

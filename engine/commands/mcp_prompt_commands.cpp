@@ -32,10 +32,8 @@ CommandHandler runPrompt(std::string server, tools::mcp::ListedPrompt prompt) {
   return [server = std::move(server), prompt = std::move(prompt)](const CommandContext& c) -> Result<CommandOutcome> {
     auto arguments = promptArguments(prompt, c.input);
     if (!arguments) return arguments.error();
-    std::string json = json::build([&](json::Writer& w) {
-      w.StartObject();
+    std::string json = json::buildObject([&](json::Writer& w) {
       for (const auto& [name, value] : *arguments) json::put(w, name, value);
-      w.EndObject();
     });
     auto messages = c.session.mcpServers().getPrompt(server, prompt.name, json, c.cancel);
     if (!messages) return messages.error();

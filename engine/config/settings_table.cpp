@@ -4,8 +4,9 @@
 #include <algorithm>
 #include <utility>
 
-#include "engine/config/settings_decode.h"
 #include "engine/config/context_options.h"
+#include "engine/config/settings_decode.h"
+#include "protocol/base/enum_names.h"
 
 namespace lathe::engine {
 namespace {
@@ -44,9 +45,9 @@ void readBool(SettingSource& in, Settings& out) {
 
 template <auto Field>
 void writeStrings(json::Writer& w, const Settings& s) {
-  w.StartArray();
-  for (const auto& value : *(s.*Field)) json::str(w, value);
-  w.EndArray();
+  json::array(w, [&] {
+    for (const auto& value : *(s.*Field)) json::str(w, value);
+  });
 }
 
 template <auto Field>
@@ -330,33 +331,31 @@ const SettingKey* findSetting(std::string_view name) {
   return it == std::end(kTable) ? nullptr : &*it;
 }
 
-std::string_view toString(KeyScope scope) {
-  switch (scope) {
-    case KeyScope::tuning: return "tuning";
-    case KeyScope::widening: return "widening";
-    case KeyScope::personal: return "personal";
-    case KeyScope::programs: return "programs";
-  }
-  return "";
-}
+namespace {
 
-std::string_view toString(SettingMerge merge) {
-  switch (merge) {
-    case SettingMerge::replace: return "replace";
-    case SettingMerge::byName: return "by name";
-    case SettingMerge::add: return "add";
-    case SettingMerge::narrow: return "narrow";
-  }
-  return "";
-}
+// How the README's settings list names a row's scope, merge and time.
+constexpr EnumName<KeyScope> kScopes[] = {
+    {KeyScope::tuning, "tuning"},
+    {KeyScope::widening, "widening"},
+    {KeyScope::personal, "personal"},
+    {KeyScope::programs, "programs"},
+};
+constexpr EnumName<SettingMerge> kMerges[] = {
+    {SettingMerge::replace, "replace"},
+    {SettingMerge::byName, "by name"},
+    {SettingMerge::add, "add"},
+    {SettingMerge::narrow, "narrow"},
+};
+constexpr EnumName<SettingApplies> kApplies[] = {
+    {SettingApplies::processStart, "process start"},
+    {SettingApplies::perSession, "per session"},
+};
 
-std::string_view toString(SettingApplies applies) {
-  switch (applies) {
-    case SettingApplies::processStart: return "process start";
-    case SettingApplies::perSession: return "per session";
-  }
-  return "";
-}
+}  // namespace
+
+std::string_view toString(KeyScope scope) { return nameOf(kScopes, scope); }
+std::string_view toString(SettingMerge merge) { return nameOf(kMerges, merge); }
+std::string_view toString(SettingApplies applies) { return nameOf(kApplies, applies); }
 
 Status applySettings(AgentConfig& config, const Settings& settings, SettingApplies when) {
   for (const SettingKey& row : kTable) {

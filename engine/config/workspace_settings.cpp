@@ -11,14 +11,12 @@ namespace lathe::engine {
 namespace {
 
 std::string wideningTextOf(const Settings& widening) {
-  return json::build([&](json::Writer& w) {
-    w.StartObject();
+  return json::buildObject([&](json::Writer& w) {
     for (const SettingKey& row : settingsTable()) {
       if (row.scope != KeyScope::widening || !row.isSet(widening)) continue;
       json::key(w, row.name);
       row.consentText(w, widening);
     }
-    w.EndObject();
   });
 }
 

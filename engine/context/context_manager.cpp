@@ -306,12 +306,10 @@ void ContextManager::summarizeResponse(FunctionResponse& response) {
   auto summary = summarizeToolOutput(*session_.config().provider, session_.model(), tool->first, input, tool->second,
                                      turnCancel_);
   if (!summary) return;  // the output goes to the model as it is, within its budget
-  SavedText whole = saveWholeText(text.text, place_);
-  text.text = "[A summary of this output, written by a model; " +
-              (whole.path.empty() ? "the whole output could not be saved" +
-                                        (whole.error.empty() ? std::string() : ": " + whole.error)
-                                  : "the whole output is saved in " + whole.path) +
-              "]\n" + *summary;
+  auto whole = saveWholeText(text.text, place_);
+  std::string where = whole ? "the whole output is saved in " + *whole : "the whole output could not be saved";
+  if (!whole && !whole.error().message.empty()) where += ": " + whole.error().message;
+  text.text = "[A summary of this output, written by a model; " + where + "]\n" + *summary;
   response.response = withResponseText(response.response, text);
 }
 

@@ -33,8 +33,7 @@ ResponseText responseText(const json::Raw& response) {
 
 json::Raw withResponseText(const json::Raw& response, const ResponseText& text) {
   auto doc = json::parse(response.text);
-  return json::Raw{json::build([&](json::Writer& w) {
-    w.StartObject();
+  return json::Raw{json::buildObject([&](json::Writer& w) {
     const std::string key = text.key.empty() ? "output" : text.key;
     if (!text.key.empty() && doc && doc->IsObject()) {
       for (const auto& member : doc->GetObject()) {
@@ -43,7 +42,6 @@ json::Raw withResponseText(const json::Raw& response, const ResponseText& text) 
       }
     }
     json::put(w, key, text.text);
-    w.EndObject();
   })};
 }
 
@@ -66,13 +64,14 @@ void budgetResponse(FunctionResponse& response, int64_t budgetChars, const Budge
   payload = withResponseText(payload, text);
 }
 
-SavedText saveWholeText(const std::string& text, const BudgetPlace& place) {
-  if (place.saveDir.empty()) return {"", "this session has no data directory"};
+Result<std::string> saveWholeText(const std::string& text, const BudgetPlace& place) {
+  if (place.saveDir.empty()) return makeError(Errc::io, "this session has no data directory");
   // A buffer that keeps next to nothing for the model streams the whole text to its file.
   tools::shell::OutputBuffer file({1, place.saveDir, nextStem(place.stem)});
   file.append(text);
   file.finish();
-  return {file.savedPath(), file.saveError()};
+  if (file.savedPath().empty()) return makeError(Errc::io, file.saveError());
+  return file.savedPath();
 }
 
 std::optional<json::Raw> shortenResponse(const json::Raw& response, int64_t keepChars, const BudgetPlace& place) {
@@ -83,19 +82,18 @@ std::optional<json::Raw> shortenResponse(const json::Raw& response, int64_t keep
   if (static_cast<int64_t>(text.text.size()) <= shortEnough) return std::nullopt;
   // The whole text goes to a file first (through a buffer that keeps nothing
   // of it for the model), then a short head and tail are kept.
-  SavedText whole = saveWholeText(text.text, place);
-  const std::string& saved = whole.path;
-  const std::string& saveError = whole.error;
+  auto whole = saveWholeText(text.text, place);
   std::string_view all(text.text);
   size_t headEnd = tools::shell::utf8FloorBoundary(all, static_cast<size_t>(keepChars));
   size_t tailStart = tools::shell::utf8CeilBoundary(all, all.size() - static_cast<size_t>(keepChars));
   std::string shortText(all.substr(0, headEnd));
   shortText += "\n[... an older tool output, shortened to keep the conversation small: " +
                std::to_string(tailStart - headEnd) + " bytes left out; ";
-  if (!saved.empty()) {
-    shortText += "the whole output is saved in " + saved + " ...]\n";
+  if (whole) {
+    shortText += "the whole output is saved in " + *whole + " ...]\n";
   } else {
-    shortText += "the whole output was not saved" + (saveError.empty() ? std::string() : ": " + saveError) + " ...]\n";
+    const std::string& why = whole.error().message;
+    shortText += "the whole output was not saved" + (why.empty() ? std::string() : ": " + why) + " ...]\n";
   }
   shortText += all.substr(tailStart);
   text.text = std::move(shortText);

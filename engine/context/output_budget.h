@@ -38,12 +38,9 @@ std::string budgetText(const std::string& text, int64_t budgetChars, const Budge
 // Holds a function response to budgetChars (the whole saved only when it is cut).
 void budgetResponse(FunctionResponse& response, int64_t budgetChars, const BudgetPlace& place);
 
-// Saves a whole text in the place; its path, or why it could not be saved.
-struct SavedText {
-  std::string path;
-  std::string error;
-};
-SavedText saveWholeText(const std::string& text, const BudgetPlace& place);
+// Saves a whole text in the place; its path, or why it could not be saved
+// (the message may be empty when nothing says why).
+Result<std::string> saveWholeText(const std::string& text, const BudgetPlace& place);
 
 // A short form of an old response payload: about keepChars of head and tail
 // and a note (the whole text saved first). Nullopt when it is short already.

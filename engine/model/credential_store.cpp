@@ -51,18 +51,15 @@ Status CredentialStore::save(const Credentials& credentials) const {
   const auto dir = std::filesystem::path(path_).parent_path();
   std::filesystem::create_directories(dir, ec);
   if (ec) return makeError(Errc::internal, "cannot create " + dir.string() + ": " + ec.message());
-  std::string text = json::build([&](json::Writer& w) {
-    w.StartObject();
+  std::string text = json::buildObject([&](json::Writer& w) {
     json::put(w, "method", credentials.method);
     if (!credentials.apiKey.empty()) json::put(w, "apiKey", credentials.apiKey);
     if (!credentials.baseUrl.empty()) json::put(w, "baseUrl", credentials.baseUrl);
     if (!credentials.headers.empty()) {
-      json::key(w, "headers");
-      w.StartObject();
-      for (const auto& [name, value] : credentials.headers) json::put(w, name, value);
-      w.EndObject();
+      json::object(w, "headers", [&] {
+        for (const auto& [name, value] : credentials.headers) json::put(w, name, value);
+      });
     }
-    w.EndObject();
   });
   return writePrivateFile(path_, text + "\n");
 }

@@ -5,16 +5,19 @@
 #include "engine/model/openai/openai_provider.h"
 #include "engine/model/recording_provider.h"
 #include "engine/model/replay_provider.h"
+#include "protocol/base/enum_names.h"
 
 namespace lathe::engine {
 
-const char* toString(ModelApi api) { return api == ModelApi::openai ? "openai" : "gemini"; }
+namespace {
 
-std::optional<ModelApi> parseModelApi(std::string_view name) {
-  if (name == "gemini") return ModelApi::gemini;
-  if (name == "openai") return ModelApi::openai;
-  return std::nullopt;
-}
+constexpr EnumName<ModelApi> kModelApis[] = {{ModelApi::gemini, "gemini"}, {ModelApi::openai, "openai"}};
+
+}  // namespace
+
+const char* toString(ModelApi api) { return nameOf(kModelApis, api); }
+
+std::optional<ModelApi> parseModelApi(std::string_view name) { return valueOf(kModelApis, name); }
 
 namespace {
 

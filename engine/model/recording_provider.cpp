@@ -55,14 +55,11 @@ Result<ModelReply> RecordingProvider::stream(const ModelRequest& request, const 
       cancel);
   if (!reply) return reply;
 
-  std::string line = json::build([&](json::Writer& w) {
-    w.StartObject();
+  std::string line = json::buildObject([&](json::Writer& w) {
     json::put(w, "method", "generateContentStream");
-    json::key(w, "response");
-    w.StartArray();
-    for (const std::string& compact : seen) w.RawValue(compact.data(), compact.size(), rapidjson::kObjectType);
-    w.EndArray();
-    w.EndObject();
+    json::array(w, "response", [&] {
+      for (const std::string& compact : seen) w.RawValue(compact.data(), compact.size(), rapidjson::kObjectType);
+    });
   });
   if (auto status = append(line); !status) return status.error();
   return reply;
@@ -76,12 +73,10 @@ Result<ModelReply> RecordingProvider::generate(const ModelRequest& request, cons
   whole.finishReason = reply->finishReason;
   whole.usage = reply->usage;
   std::string compact = compactChunk(whole);
-  std::string line = json::build([&](json::Writer& w) {
-    w.StartObject();
+  std::string line = json::buildObject([&](json::Writer& w) {
     json::put(w, "method", "generateContent");
     json::key(w, "response");
     w.RawValue(compact.data(), compact.size(), rapidjson::kObjectType);
-    w.EndObject();
   });
   if (auto status = append(line); !status) return status.error();
   return reply;
@@ -90,15 +85,9 @@ Result<ModelReply> RecordingProvider::generate(const ModelRequest& request, cons
 std::optional<Result<int64_t>> RecordingProvider::countTokens(const ModelRequest& request, const CancelToken& cancel) {
   auto count = inner_->countTokens(request, cancel);
   if (!count || !*count) return count;
-  std::string line = json::build([&](json::Writer& w) {
-    w.StartObject();
+  std::string line = json::buildObject([&](json::Writer& w) {
     json::put(w, "method", "countTokens");
-    json::key(w, "response");
-    w.StartObject();
-    json::key(w, "totalTokens");
-    w.Int64(**count);
-    w.EndObject();
-    w.EndObject();
+    json::object(w, "response", [&] { json::put(w, "totalTokens", **count); });
   });
   if (auto status = append(line); !status) return Result<int64_t>(status.error());
   return count;

@@ -5,34 +5,31 @@ namespace lathe::engine::persist {
 namespace {
 
 void writePart(json::Writer& w, const Part& part) {
-  w.StartObject();
-  if (part.text) json::put(w, "x", *part.text);
-  if (part.thought) json::put(w, "th", true);
-  if (!part.thoughtSignature.empty()) json::put(w, "sg", part.thoughtSignature);
-  if (part.functionCall) {
-    json::key(w, "fc");
-    w.StartObject();
-    if (!part.functionCall->id.empty()) json::put(w, "id", part.functionCall->id);
-    json::put(w, "n", part.functionCall->name);
-    json::put(w, "a", part.functionCall->args);
-    w.EndObject();
-  }
-  if (part.functionResponse) {
-    json::key(w, "fr");
-    w.StartObject();
-    if (!part.functionResponse->id.empty()) json::put(w, "id", part.functionResponse->id);
-    json::put(w, "n", part.functionResponse->name);
-    json::put(w, "r", part.functionResponse->response);
-    w.EndObject();
-  }
-  if (part.inlineData) {
-    json::key(w, "d");
-    w.StartObject();
-    json::put(w, "m", part.inlineData->mimeType);
-    json::put(w, "b", part.inlineData->data);
-    w.EndObject();
-  }
-  w.EndObject();
+  json::object(w, [&] {
+    if (part.text) json::put(w, "x", *part.text);
+    if (part.thought) json::put(w, "th", true);
+    if (!part.thoughtSignature.empty()) json::put(w, "sg", part.thoughtSignature);
+    if (part.functionCall) {
+      json::object(w, "fc", [&] {
+        if (!part.functionCall->id.empty()) json::put(w, "id", part.functionCall->id);
+        json::put(w, "n", part.functionCall->name);
+        json::put(w, "a", part.functionCall->args);
+      });
+    }
+    if (part.functionResponse) {
+      json::object(w, "fr", [&] {
+        if (!part.functionResponse->id.empty()) json::put(w, "id", part.functionResponse->id);
+        json::put(w, "n", part.functionResponse->name);
+        json::put(w, "r", part.functionResponse->response);
+      });
+    }
+    if (part.inlineData) {
+      json::object(w, "d", [&] {
+        json::put(w, "m", part.inlineData->mimeType);
+        json::put(w, "b", part.inlineData->data);
+      });
+    }
+  });
 }
 
 Part readPart(json::Reader& r) {
@@ -55,18 +52,17 @@ Part readPart(json::Reader& r) {
 }  // namespace
 
 void writeContents(json::Writer& w, const std::vector<Content>& contents, size_t from, size_t skipParts) {
-  w.StartArray();
-  for (size_t i = from; i < contents.size(); ++i) {
-    w.StartObject();
-    json::put(w, "r", contents[i].role == Role::model ? "m" : "u");
-    json::key(w, "p");
-    w.StartArray();
-    const auto& parts = contents[i].parts;
-    for (size_t k = (i == from ? skipParts : 0); k < parts.size(); ++k) writePart(w, parts[k]);
-    w.EndArray();
-    w.EndObject();
-  }
-  w.EndArray();
+  json::array(w, [&] {
+    for (size_t i = from; i < contents.size(); ++i) {
+      json::object(w, [&] {
+        json::put(w, "r", contents[i].role == Role::model ? "m" : "u");
+        json::array(w, "p", [&] {
+          const auto& parts = contents[i].parts;
+          for (size_t k = (i == from ? skipParts : 0); k < parts.size(); ++k) writePart(w, parts[k]);
+        });
+      });
+    }
+  });
 }
 
 Content readContent(json::Reader& r) {

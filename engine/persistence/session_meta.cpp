@@ -7,41 +7,39 @@ namespace lathe::engine::persist {
 namespace {
 
 void writeNameValues(json::Writer& w, std::string_view key, const std::vector<acp::NameValue>& pairs) {
-  json::key(w, key);
-  w.StartArray();
-  for (const auto& [name, value] : pairs) {
-    w.StartObject();
-    json::put(w, "name", name);
-    json::put(w, "value", value);
-    w.EndObject();
+  json::array(w, key, [&] {
+    for (const auto& [name, value] : pairs) {
+      json::object(w, [&] {
+        json::put(w, "name", name);
+        json::put(w, "value", value);
+      });
+    }
+  });
+}
+
+void writeServer(json::Writer& w, const acp::McpServer& server) {
+  if (auto* stdio = std::get_if<acp::McpStdioServer>(&server)) {
+    json::put(w, "name", stdio->name);
+    json::put(w, "command", stdio->command);
+    json::array(w, "args", [&] {
+      for (const auto& arg : stdio->args) json::str(w, arg);
+    });
+    writeNameValues(w, "env", stdio->env);
+  } else if (auto* http = std::get_if<acp::McpHttpServer>(&server)) {
+    json::put(w, "type", http->transport == acp::McpHttpServer::Transport::sse ? "sse" : "http");
+    json::put(w, "name", http->name);
+    json::put(w, "url", http->url);
+    writeNameValues(w, "headers", http->headers);
   }
-  w.EndArray();
 }
 
 }  // namespace
 
 json::Raw mcpServersJson(const std::vector<acp::McpServer>& servers) {
   return {json::build([&](json::Writer& w) {
-    w.StartArray();
-    for (const auto& server : servers) {
-      w.StartObject();
-      if (auto* stdio = std::get_if<acp::McpStdioServer>(&server)) {
-        json::put(w, "name", stdio->name);
-        json::put(w, "command", stdio->command);
-        json::key(w, "args");
-        w.StartArray();
-        for (const auto& arg : stdio->args) json::str(w, arg);
-        w.EndArray();
-        writeNameValues(w, "env", stdio->env);
-      } else if (auto* http = std::get_if<acp::McpHttpServer>(&server)) {
-        json::put(w, "type", http->transport == acp::McpHttpServer::Transport::sse ? "sse" : "http");
-        json::put(w, "name", http->name);
-        json::put(w, "url", http->url);
-        writeNameValues(w, "headers", http->headers);
-      }
-      w.EndObject();
-    }
-    w.EndArray();
+    json::array(w, [&] {
+      for (const auto& server : servers) json::object(w, [&] { writeServer(w, server); });
+    });
   })};
 }
 

@@ -11,13 +11,11 @@ namespace {
 
 Part interruptedResponse(const FunctionCall& call) {
   Part part;
-  part.functionResponse = FunctionResponse{call.id, call.name, json::Raw{json::build([&](json::Writer& w) {
-                                                                   w.StartObject();
-                                                                   json::put(w, "error",
-                                                                             "The agent stopped before this call "
-                                                                             "finished; its outcome is unknown.");
-                                                                   w.EndObject();
-                                                                 })}};
+  part.functionResponse = FunctionResponse{call.id, call.name, json::Raw{json::buildObject([](json::Writer& w) {
+                                             json::put(w, "error",
+                                                       "The agent stopped before this call finished; its outcome is "
+                                                       "unknown.");
+                                           })}};
   return part;
 }
 
@@ -197,24 +195,20 @@ void SessionRecorder::sync(const History& history) {
   std::string line;
   if (history.revision() != recordedRevision_ || contents.size() < recordedContents_ ||
       (recordedContents_ > 0 && contents[recordedContents_ - 1].parts.size() < recordedLastParts_)) {
-    line = json::build([&](json::Writer& w) {
-      w.StartObject();
+    line = json::buildObject([&](json::Writer& w) {
       json::key(w, "s");
       writeContents(w, contents, 0, 0);
-      w.EndObject();
     });
   } else {
     const bool grew = recordedContents_ > 0 && contents[recordedContents_ - 1].parts.size() > recordedLastParts_;
     if (!grew && contents.size() == recordedContents_) return;
     const size_t at = grew ? recordedContents_ - 1 : recordedContents_;
     const size_t skip = grew ? recordedLastParts_ : 0;
-    line = json::build([&](json::Writer& w) {
-      w.StartObject();
+    line = json::buildObject([&](json::Writer& w) {
       json::key(w, "h");
       writeContents(w, contents, at, skip);
       json::put(w, "at", static_cast<int64_t>(at));
       if (skip) json::put(w, "skip", static_cast<int64_t>(skip));
-      w.EndObject();
     });
   }
   recordedContents_ = contents.size();

@@ -186,21 +186,18 @@ Result<SessionLock> SessionStore::lock(const std::string& id, bool create) const
 }
 
 Status SessionStore::writeMeta(const SessionMeta& meta) const {
-  std::string text = json::build([&](json::Writer& w) {
-    w.StartObject();
+  std::string text = json::buildObject([&](json::Writer& w) {
     json::put(w, "version", 1);
     json::put(w, "sessionId", meta.id);
     json::put(w, "cwd", meta.cwd);
-    json::key(w, "additionalDirectories");
-    w.StartArray();
-    for (const auto& dir : meta.additionalDirectories) json::str(w, dir);
-    w.EndArray();
+    json::array(w, "additionalDirectories", [&] {
+      for (const auto& dir : meta.additionalDirectories) json::str(w, dir);
+    });
     json::put(w, "mcpServers", meta.mcpServers.empty() ? json::Raw{"[]"} : meta.mcpServers);
     json::put(w, "mode", meta.mode);
     json::put(w, "model", meta.model);
     json::put(w, "title", meta.title);
     json::put(w, "createdAt", meta.createdAt);
-    w.EndObject();
   });
   std::string path = dirOf(meta.id) + "/meta.json";
   std::string temp = path + ".tmp";

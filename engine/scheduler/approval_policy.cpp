@@ -3,27 +3,24 @@
 
 #include <algorithm>
 
+#include "protocol/base/enum_names.h"
 #include "tools/shell/shell_analysis.h"
 
 namespace lathe::engine {
 
-const char* toString(ApprovalMode mode) {
-  switch (mode) {
-    case ApprovalMode::standard: return "default";
-    case ApprovalMode::autoEdit: return "autoEdit";
-    case ApprovalMode::yolo: return "yolo";
-    case ApprovalMode::plan: return "plan";
-  }
-  return "default";
-}
+namespace {
 
-std::optional<ApprovalMode> parseApprovalMode(const std::string& id) {
-  if (id == "default") return ApprovalMode::standard;
-  if (id == "autoEdit" || id == "auto_edit") return ApprovalMode::autoEdit;
-  if (id == "yolo") return ApprovalMode::yolo;
-  if (id == "plan") return ApprovalMode::plan;
-  return std::nullopt;
-}
+// Wire ids; "auto_edit" is Gemini CLI's spelling, read but never written.
+constexpr EnumName<ApprovalMode> kApprovalModes[] = {
+    {ApprovalMode::standard, "default"}, {ApprovalMode::autoEdit, "autoEdit"}, {ApprovalMode::autoEdit, "auto_edit"},
+    {ApprovalMode::yolo, "yolo"},        {ApprovalMode::plan, "plan"},
+};
+
+}  // namespace
+
+const char* toString(ApprovalMode mode) { return nameOf(kApprovalModes, mode); }
+
+std::optional<ApprovalMode> parseApprovalMode(const std::string& id) { return valueOf(kApprovalModes, id); }
 
 namespace {
 

@@ -1,24 +1,22 @@
 // Tool call state transitions.
 #include "engine/scheduler/call_state.h"
 
+#include "protocol/base/enum_names.h"
+
 namespace lathe::engine {
 
-const char* toString(CallState state) {
-  switch (state) {
-    case CallState::validating: return "validating";
-    case CallState::awaiting_approval: return "awaiting_approval";
-    case CallState::scheduled: return "scheduled";
-    case CallState::executing: return "executing";
-    case CallState::success: return "success";
-    case CallState::error: return "error";
-    case CallState::cancelled: return "cancelled";
-  }
-  return "error";
-}
+namespace {
 
-bool isFinal(CallState state) {
-  return state == CallState::success || state == CallState::error || state == CallState::cancelled;
-}
+constexpr EnumName<CallState> kCallStates[] = {
+    {CallState::validating, "validating"}, {CallState::awaiting_approval, "awaiting_approval"},
+    {CallState::scheduled, "scheduled"},   {CallState::executing, "executing"},
+    {CallState::success, "success"},       {CallState::error, "error"},
+    {CallState::cancelled, "cancelled"},
+};
+
+}  // namespace
+
+const char* toString(CallState state) { return nameOf(kCallStates, state); }
 
 acp::ToolCallStatus toAcpStatus(CallState state) {
   switch (state) {

@@ -10,7 +10,6 @@ namespace lathe::engine {
 enum class CallState { validating, awaiting_approval, scheduled, executing, success, error, cancelled };
 
 const char* toString(CallState state);
-bool isFinal(CallState state);
 acp::ToolCallStatus toAcpStatus(CallState state);
 
 class CallStateMachine {

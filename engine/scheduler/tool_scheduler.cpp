@@ -40,11 +40,7 @@ acp::ToolKind toAcpKind(tools::Kind kind) {
 }
 
 json::Raw responseJson(const char* field, const std::string& text) {
-  return {json::build([&](json::Writer& w) {
-    w.StartObject();
-    json::put(w, field, text);
-    w.EndObject();
-  })};
+  return {json::buildObject([&](json::Writer& w) { json::put(w, field, text); })};
 }
 
 acp::ToolCallContent textContent(std::string text) {

@@ -93,11 +93,8 @@ void recordPrompt(ObservedEditor& editor, const std::vector<acp::ContentBlock>& 
 
 Part responsePart(const FunctionCall& call, const std::string& error) {
   Part part;
-  part.functionResponse = FunctionResponse{call.id, call.name, json::Raw{json::build([&](json::Writer& w) {
-                                                                   w.StartObject();
-                                                                   json::put(w, "error", error);
-                                                                   w.EndObject();
-                                                                 })}};
+  part.functionResponse = FunctionResponse{
+      call.id, call.name, json::Raw{json::buildObject([&](json::Writer& w) { json::put(w, "error", error); })}};
   return part;
 }
 

@@ -1,40 +1,41 @@
 // Encoders and decoders of the agent's calls to the client.
 #include "protocol/acp/client_calls.h"
 
+#include "protocol/base/enum_names.h"
+
 namespace lathe::acp {
 
-const char* toString(PermissionOptionKind kind) {
-  switch (kind) {
-    case PermissionOptionKind::allow_once: return "allow_once";
-    case PermissionOptionKind::allow_always: return "allow_always";
-    case PermissionOptionKind::reject_once: return "reject_once";
-    case PermissionOptionKind::reject_always: return "reject_always";
-  }
-  return "reject_once";
-}
+namespace {
+
+constexpr EnumName<PermissionOptionKind> kPermissionOptionKinds[] = {
+    {PermissionOptionKind::allow_once, "allow_once"},
+    {PermissionOptionKind::allow_always, "allow_always"},
+    {PermissionOptionKind::reject_once, "reject_once"},
+    {PermissionOptionKind::reject_always, "reject_always"},
+};
+
+}  // namespace
+
+const char* toString(PermissionOptionKind kind) { return nameOf(kPermissionOptionKinds, kind); }
 
 json::Raw RequestPermissionRequest::toJson() const {
   return {json::build([&](json::Writer& w) { writeJson(w); })};
 }
 
 void RequestPermissionRequest::writeJson(json::Writer& w) const {
-  w.StartObject();
-  json::put(w, "sessionId", sessionId);
-  json::key(w, "toolCall");
-  w.StartObject();
-  writeToolCallUpdateFields(w, toolCall);
-  w.EndObject();
-  json::key(w, "options");
-  w.StartArray();
-  for (const auto& option : options) {
-    w.StartObject();
-    json::put(w, "optionId", option.optionId);
-    json::put(w, "name", option.name);
-    json::put(w, "kind", toString(option.kind));
-    w.EndObject();
-  }
-  w.EndArray();
-  w.EndObject();
+  json::object(w, [&] {
+    json::put(w, "sessionId", sessionId);
+    json::object(w, "toolCall", [&] { writeToolCallUpdateFields(w, toolCall); });
+    json::array(w, "options", [&] {
+      for (const auto& option : options) {
+        json::object(w, [&] {
+          json::put(w, "optionId", option.optionId);
+          json::put(w, "name", option.name);
+          json::put(w, "kind", toString(option.kind));
+        });
+      }
+    });
+  });
 }
 
 Result<RequestPermissionResponse> RequestPermissionResponse::fromJson(const json::Value& result) {
@@ -52,11 +53,9 @@ Result<RequestPermissionResponse> RequestPermissionResponse::fromJson(const json
 }
 
 json::Raw ReadTextFileRequest::toJson() const {
-  return {json::build([&](json::Writer& w) {
-    w.StartObject();
+  return {json::buildObject([&](json::Writer& w) {
     json::put(w, "sessionId", sessionId);
     json::put(w, "path", path);
-    w.EndObject();
   })};
 }
 
@@ -67,12 +66,10 @@ Result<std::string> readTextFileResult(const json::Value& result) {
 }
 
 json::Raw WriteTextFileRequest::toJson() const {
-  return {json::build([&](json::Writer& w) {
-    w.StartObject();
+  return {json::buildObject([&](json::Writer& w) {
     json::put(w, "sessionId", sessionId);
     json::put(w, "path", path);
     json::put(w, "content", content);
-    w.EndObject();
   })};
 }
 

@@ -1,43 +1,37 @@
 // ACP enum spellings.
 #include "protocol/acp/common.h"
 
+#include "protocol/base/enum_names.h"
+
 namespace lathe::acp {
+namespace {
 
-const char* toString(ToolKind kind) {
-  switch (kind) {
-    case ToolKind::read: return "read";
-    case ToolKind::edit: return "edit";
-    case ToolKind::del: return "delete";
-    case ToolKind::move: return "move";
-    case ToolKind::search: return "search";
-    case ToolKind::execute: return "execute";
-    case ToolKind::think: return "think";
-    case ToolKind::fetch: return "fetch";
-    case ToolKind::switch_mode: return "switch_mode";
-    case ToolKind::other: return "other";
-  }
-  return "other";
-}
+constexpr EnumName<ToolKind> kToolKinds[] = {
+    {ToolKind::read, "read"},   {ToolKind::edit, "edit"},     {ToolKind::del, "delete"},
+    {ToolKind::move, "move"},   {ToolKind::search, "search"}, {ToolKind::execute, "execute"},
+    {ToolKind::think, "think"}, {ToolKind::fetch, "fetch"},   {ToolKind::switch_mode, "switch_mode"},
+    {ToolKind::other, "other"},
+};
 
-const char* toString(ToolCallStatus status) {
-  switch (status) {
-    case ToolCallStatus::pending: return "pending";
-    case ToolCallStatus::in_progress: return "in_progress";
-    case ToolCallStatus::completed: return "completed";
-    case ToolCallStatus::failed: return "failed";
-  }
-  return "failed";
-}
+constexpr EnumName<ToolCallStatus> kToolCallStatuses[] = {
+    {ToolCallStatus::pending, "pending"},
+    {ToolCallStatus::in_progress, "in_progress"},
+    {ToolCallStatus::completed, "completed"},
+    {ToolCallStatus::failed, "failed"},
+};
 
-const char* toString(StopReason reason) {
-  switch (reason) {
-    case StopReason::end_turn: return "end_turn";
-    case StopReason::max_tokens: return "max_tokens";
-    case StopReason::max_turn_requests: return "max_turn_requests";
-    case StopReason::refusal: return "refusal";
-    case StopReason::cancelled: return "cancelled";
-  }
-  return "end_turn";
-}
+constexpr EnumName<StopReason> kStopReasons[] = {
+    {StopReason::end_turn, "end_turn"},
+    {StopReason::max_tokens, "max_tokens"},
+    {StopReason::max_turn_requests, "max_turn_requests"},
+    {StopReason::refusal, "refusal"},
+    {StopReason::cancelled, "cancelled"},
+};
+
+}  // namespace
+
+const char* toString(ToolKind kind) { return nameOf(kToolKinds, kind); }
+const char* toString(ToolCallStatus status) { return nameOf(kToolCallStatuses, status); }
+const char* toString(StopReason reason) { return nameOf(kStopReasons, reason); }
 
 }  // namespace lathe::acp

@@ -4,28 +4,27 @@
 namespace lathe::acp {
 
 void writeConfigOptions(json::Writer& w, const std::vector<ConfigOption>& options) {
-  w.StartArray();
-  for (const auto& option : options) {
-    w.StartObject();
-    json::put(w, "id", option.id);
-    json::put(w, "name", option.name);
-    if (!option.description.empty()) json::put(w, "description", option.description);
-    if (!option.category.empty()) json::put(w, "category", option.category);
-    json::put(w, "type", "select");
-    json::put(w, "currentValue", option.currentValue);
-    json::key(w, "options");
-    w.StartArray();
-    for (const auto& choice : option.choices) {
-      w.StartObject();
-      json::put(w, "value", choice.value);
-      json::put(w, "name", choice.name);
-      if (!choice.description.empty()) json::put(w, "description", choice.description);
-      w.EndObject();
+  json::array(w, [&] {
+    for (const auto& option : options) {
+      json::object(w, [&] {
+        json::put(w, "id", option.id);
+        json::put(w, "name", option.name);
+        if (!option.description.empty()) json::put(w, "description", option.description);
+        if (!option.category.empty()) json::put(w, "category", option.category);
+        json::put(w, "type", "select");
+        json::put(w, "currentValue", option.currentValue);
+        json::array(w, "options", [&] {
+          for (const auto& choice : option.choices) {
+            json::object(w, [&] {
+              json::put(w, "value", choice.value);
+              json::put(w, "name", choice.name);
+              if (!choice.description.empty()) json::put(w, "description", choice.description);
+            });
+          }
+        });
+      });
     }
-    w.EndArray();
-    w.EndObject();
-  }
-  w.EndArray();
+  });
 }
 
 Result<SetConfigOptionRequest> SetConfigOptionRequest::fromJson(const json::Value& params) {
@@ -41,11 +40,9 @@ Result<SetConfigOptionRequest> SetConfigOptionRequest::fromJson(const json::Valu
 }
 
 json::Raw SetConfigOptionResponse::toJson() const {
-  return {json::build([&](json::Writer& w) {
-    w.StartObject();
+  return {json::buildObject([&](json::Writer& w) {
     json::key(w, "configOptions");
     writeConfigOptions(w, configOptions);
-    w.EndObject();
   })};
 }
 

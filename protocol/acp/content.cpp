@@ -32,38 +32,6 @@ Result<ContentBlock> decodeContentBlock(json::Reader& r) {
   return finish(r, std::move(block));
 }
 
-void writeContentBlock(json::Writer& w, const ContentBlock& block) {
-  w.StartObject();
-  std::visit(
-      [&](const auto& b) {
-        using T = std::decay_t<decltype(b)>;
-        if constexpr (std::is_same_v<T, TextBlock>) {
-          json::put(w, "type", "text");
-          json::put(w, "text", b.text);
-        } else if constexpr (std::is_same_v<T, MediaBlock>) {
-          json::put(w, "type", b.type == MediaBlock::Type::image ? "image" : "audio");
-          json::put(w, "mimeType", b.mimeType);
-          json::put(w, "data", b.data);
-        } else if constexpr (std::is_same_v<T, ResourceLinkBlock>) {
-          json::put(w, "type", "resource_link");
-          json::put(w, "uri", b.uri);
-          json::put(w, "name", b.name.empty() ? b.uri : b.name);
-          if (!b.mimeType.empty()) json::put(w, "mimeType", b.mimeType);
-        } else {
-          json::put(w, "type", "resource");
-          json::key(w, "resource");
-          w.StartObject();
-          json::put(w, "uri", b.uri);
-          if (!b.mimeType.empty()) json::put(w, "mimeType", b.mimeType);
-          if (b.text) json::put(w, "text", *b.text);
-          else json::put(w, "blob", b.blob);
-          w.EndObject();
-        }
-      },
-      block);
-  w.EndObject();
-}
-
 Result<PromptRequest> PromptRequest::fromJson(const json::Value& params) {
   auto r = json::Reader::root(params);
   PromptRequest req;
@@ -77,11 +45,7 @@ Result<PromptRequest> PromptRequest::fromJson(const json::Value& params) {
 }
 
 json::Raw PromptResponse::toJson() const {
-  return {json::build([&](json::Writer& w) {
-    w.StartObject();
-    json::put(w, "stopReason", toString(stopReason));
-    w.EndObject();
-  })};
+  return {json::buildObject([&](json::Writer& w) { json::put(w, "stopReason", toString(stopReason)); })};
 }
 
 }  // namespace lathe::acp

@@ -36,7 +36,6 @@ struct ResourceBlock {
 using ContentBlock = std::variant<TextBlock, MediaBlock, ResourceLinkBlock, ResourceBlock>;
 
 Result<ContentBlock> decodeContentBlock(json::Reader& r);
-void writeContentBlock(json::Writer& w, const ContentBlock& block);
 
 struct PromptRequest {
   std::string sessionId;

@@ -20,60 +20,48 @@ Result<InitializeRequest> InitializeRequest::fromJson(const json::Value& params)
 namespace {
 
 void writeCapabilities(json::Writer& w, const AgentCapabilities& caps) {
-  w.StartObject();
-  json::put(w, "loadSession", caps.loadSession);
-  json::key(w, "promptCapabilities");
-  w.StartObject();
-  json::put(w, "image", caps.image);
-  json::put(w, "audio", caps.audio);
-  json::put(w, "embeddedContext", caps.embeddedContext);
-  w.EndObject();
-  json::key(w, "mcpCapabilities");
-  w.StartObject();
-  json::put(w, "http", caps.mcpHttp);
-  json::put(w, "sse", caps.mcpSse);
-  w.EndObject();
-  json::key(w, "sessionCapabilities");
-  w.StartObject();
-  if (caps.sessionAdditionalDirectories) json::put(w, "additionalDirectories", json::Raw{"{}"});
-  if (caps.sessionClose) json::put(w, "close", json::Raw{"{}"});
-  if (caps.sessionList) json::put(w, "list", json::Raw{"{}"});
-  if (caps.sessionResume) json::put(w, "resume", json::Raw{"{}"});
-  w.EndObject();
-  if (caps.logout) {
-    json::key(w, "auth");
-    w.StartObject();
-    json::put(w, "logout", json::Raw{"{}"});
-    w.EndObject();
-  }
-  w.EndObject();
+  json::object(w, [&] {
+    json::put(w, "loadSession", caps.loadSession);
+    json::object(w, "promptCapabilities", [&] {
+      json::put(w, "image", caps.image);
+      json::put(w, "audio", caps.audio);
+      json::put(w, "embeddedContext", caps.embeddedContext);
+    });
+    json::object(w, "mcpCapabilities", [&] {
+      json::put(w, "http", caps.mcpHttp);
+      json::put(w, "sse", caps.mcpSse);
+    });
+    json::object(w, "sessionCapabilities", [&] {
+      if (caps.sessionAdditionalDirectories) json::put(w, "additionalDirectories", json::Raw{"{}"});
+      if (caps.sessionClose) json::put(w, "close", json::Raw{"{}"});
+      if (caps.sessionList) json::put(w, "list", json::Raw{"{}"});
+      if (caps.sessionResume) json::put(w, "resume", json::Raw{"{}"});
+    });
+    if (caps.logout) json::object(w, "auth", [&] { json::put(w, "logout", json::Raw{"{}"}); });
+  });
 }
 
 }  // namespace
 
 json::Raw InitializeResponse::toJson() const {
-  return {json::build([&](json::Writer& w) {
-    w.StartObject();
+  return {json::buildObject([&](json::Writer& w) {
     json::put(w, "protocolVersion", kProtocolVersion);
     json::key(w, "agentCapabilities");
     writeCapabilities(w, capabilities);
-    json::key(w, "authMethods");
-    w.StartArray();
-    for (const auto& method : authMethods) {
-      w.StartObject();
-      json::put(w, "id", method.id);
-      json::put(w, "name", method.name);
-      if (!method.description.empty()) json::put(w, "description", method.description);
-      w.EndObject();
-    }
-    w.EndArray();
-    json::key(w, "agentInfo");
-    w.StartObject();
-    json::put(w, "name", agentInfo.name);
-    json::put(w, "title", agentInfo.title);
-    json::put(w, "version", agentInfo.version);
-    w.EndObject();
-    w.EndObject();
+    json::array(w, "authMethods", [&] {
+      for (const auto& method : authMethods) {
+        json::object(w, [&] {
+          json::put(w, "id", method.id);
+          json::put(w, "name", method.name);
+          if (!method.description.empty()) json::put(w, "description", method.description);
+        });
+      }
+    });
+    json::object(w, "agentInfo", [&] {
+      json::put(w, "name", agentInfo.name);
+      json::put(w, "title", agentInfo.title);
+      json::put(w, "version", agentInfo.version);
+    });
   })};
 }
 

@@ -17,20 +17,18 @@ Result<NewSessionRequest> NewSessionRequest::fromJson(const json::Value& params)
 void writeSessionSetup(json::Writer& w, const std::string& currentModeId, const std::vector<SessionMode>& availableModes,
                        const std::vector<ConfigOption>& configOptions) {
   if (!availableModes.empty()) {
-    json::key(w, "modes");
-    w.StartObject();
-    json::put(w, "currentModeId", currentModeId);
-    json::key(w, "availableModes");
-    w.StartArray();
-    for (const auto& mode : availableModes) {
-      w.StartObject();
-      json::put(w, "id", mode.id);
-      json::put(w, "name", mode.name);
-      if (!mode.description.empty()) json::put(w, "description", mode.description);
-      w.EndObject();
-    }
-    w.EndArray();
-    w.EndObject();
+    json::object(w, "modes", [&] {
+      json::put(w, "currentModeId", currentModeId);
+      json::array(w, "availableModes", [&] {
+        for (const auto& mode : availableModes) {
+          json::object(w, [&] {
+            json::put(w, "id", mode.id);
+            json::put(w, "name", mode.name);
+            if (!mode.description.empty()) json::put(w, "description", mode.description);
+          });
+        }
+      });
+    });
   }
   if (!configOptions.empty()) {
     json::key(w, "configOptions");
@@ -39,11 +37,9 @@ void writeSessionSetup(json::Writer& w, const std::string& currentModeId, const 
 }
 
 json::Raw NewSessionResponse::toJson() const {
-  return {json::build([&](json::Writer& w) {
-    w.StartObject();
+  return {json::buildObject([&](json::Writer& w) {
     json::put(w, "sessionId", sessionId);
     writeSessionSetup(w, currentModeId, availableModes, configOptions);
-    w.EndObject();
   })};
 }
 

@@ -16,11 +16,8 @@ Result<LoadSessionRequest> LoadSessionRequest::fromJson(const json::Value& param
 }
 
 json::Raw LoadSessionResponse::toJson() const {
-  return {json::build([&](json::Writer& w) {
-    w.StartObject();
-    writeSessionSetup(w, currentModeId, availableModes, configOptions);
-    w.EndObject();
-  })};
+  return {
+      json::buildObject([&](json::Writer& w) { writeSessionSetup(w, currentModeId, availableModes, configOptions); })};
 }
 
 Result<ListSessionsRequest> ListSessionsRequest::fromJson(const json::Value& params) {
@@ -33,27 +30,23 @@ Result<ListSessionsRequest> ListSessionsRequest::fromJson(const json::Value& par
 }
 
 json::Raw ListSessionsResponse::toJson() const {
-  return {json::build([&](json::Writer& w) {
-    w.StartObject();
-    json::key(w, "sessions");
-    w.StartArray();
-    for (const auto& info : sessions) {
-      w.StartObject();
-      json::put(w, "sessionId", info.sessionId);
-      json::put(w, "cwd", info.cwd);
-      if (!info.additionalDirectories.empty()) {
-        json::key(w, "additionalDirectories");
-        w.StartArray();
-        for (const auto& dir : info.additionalDirectories) json::str(w, dir);
-        w.EndArray();
+  return {json::buildObject([&](json::Writer& w) {
+    json::array(w, "sessions", [&] {
+      for (const auto& info : sessions) {
+        json::object(w, [&] {
+          json::put(w, "sessionId", info.sessionId);
+          json::put(w, "cwd", info.cwd);
+          if (!info.additionalDirectories.empty()) {
+            json::array(w, "additionalDirectories", [&] {
+              for (const auto& dir : info.additionalDirectories) json::str(w, dir);
+            });
+          }
+          if (!info.title.empty()) json::put(w, "title", info.title);
+          if (!info.updatedAt.empty()) json::put(w, "updatedAt", info.updatedAt);
+        });
       }
-      if (!info.title.empty()) json::put(w, "title", info.title);
-      if (!info.updatedAt.empty()) json::put(w, "updatedAt", info.updatedAt);
-      w.EndObject();
-    }
-    w.EndArray();
+    });
     if (nextCursor) json::put(w, "nextCursor", *nextCursor);
-    w.EndObject();
   })};
 }
 

@@ -30,7 +30,6 @@ struct LoadSessionResponse {
   std::vector<ConfigOption> configOptions;
   json::Raw toJson() const;
 };
-using ResumeSessionResponse = LoadSessionResponse;
 
 struct ListSessionsRequest {
   std::optional<std::string> cwd;

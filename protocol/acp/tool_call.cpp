@@ -5,51 +5,48 @@ namespace lathe::acp {
 namespace {
 
 void writeLocations(json::Writer& w, const std::vector<ToolCallLocation>& locations) {
-  json::key(w, "locations");
-  w.StartArray();
-  for (const auto& loc : locations) {
-    w.StartObject();
-    json::put(w, "path", loc.path);
-    if (loc.line) json::put(w, "line", *loc.line);
-    w.EndObject();
-  }
-  w.EndArray();
+  json::array(w, "locations", [&] {
+    for (const auto& loc : locations) {
+      json::object(w, [&] {
+        json::put(w, "path", loc.path);
+        if (loc.line) json::put(w, "line", *loc.line);
+      });
+    }
+  });
 }
 
 void writeDiff(json::Writer& w, const std::string& path, const std::optional<std::string>& oldText,
                const std::string& newText) {
   // Room for both texts at once: growing for the second would copy the first.
   w.reserve(path.size() + newText.size() + (oldText ? oldText->size() : 0), 64);
-  w.StartObject();
-  json::put(w, "type", "diff");
-  json::put(w, "path", path);
-  json::key(w, "oldText");
-  if (oldText) {
-    json::str(w, *oldText);
-  } else {
-    w.Null();
-  }
-  json::put(w, "newText", newText);
-  w.EndObject();
+  json::object(w, [&] {
+    json::put(w, "type", "diff");
+    json::put(w, "path", path);
+    json::key(w, "oldText");
+    if (oldText) {
+      json::str(w, *oldText);
+    } else {
+      w.Null();
+    }
+    json::put(w, "newText", newText);
+  });
 }
 
 void writeItem(json::Writer& w, const ToolCallContent& item) {
   if (item.type == ToolCallContent::Type::diff) return writeDiff(w, item.path, item.oldText, item.newText);
-  w.StartObject();
-  json::put(w, "type", "content");
-  json::key(w, "content");
-  w.StartObject();
-  json::put(w, "type", "text");
-  json::put(w, "text", item.text);
-  w.EndObject();
-  w.EndObject();
+  json::object(w, [&] {
+    json::put(w, "type", "content");
+    json::object(w, "content", [&] {
+      json::put(w, "type", "text");
+      json::put(w, "text", item.text);
+    });
+  });
 }
 
 void writeContent(json::Writer& w, const std::vector<ToolCallContent>& content) {
-  json::key(w, "content");
-  w.StartArray();
-  for (const auto& item : content) writeItem(w, item);
-  w.EndArray();
+  json::array(w, "content", [&] {
+    for (const auto& item : content) writeItem(w, item);
+  });
 }
 
 }  // namespace

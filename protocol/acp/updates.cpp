@@ -1,63 +1,51 @@
 // session/update encoding.
 #include "protocol/acp/updates.h"
 
+#include "protocol/base/enum_names.h"
+
 namespace lathe::acp {
 namespace {
 
-const char* chunkKind(MessageChunk::Role role) {
-  switch (role) {
-    case MessageChunk::Role::agent: return "agent_message_chunk";
-    case MessageChunk::Role::thought: return "agent_thought_chunk";
-    case MessageChunk::Role::user: return "user_message_chunk";
-  }
-  return "agent_message_chunk";
-}
+constexpr EnumName<MessageChunk::Role> kChunkKinds[] = {
+    {MessageChunk::Role::agent, "agent_message_chunk"},
+    {MessageChunk::Role::thought, "agent_thought_chunk"},
+    {MessageChunk::Role::user, "user_message_chunk"},
+};
 
-const char* toString(PlanEntryStatus status) {
-  switch (status) {
-    case PlanEntryStatus::pending: return "pending";
-    case PlanEntryStatus::in_progress: return "in_progress";
-    case PlanEntryStatus::completed: return "completed";
-  }
-  return "pending";
-}
+constexpr EnumName<PlanEntryStatus> kPlanEntryStatuses[] = {
+    {PlanEntryStatus::pending, "pending"},
+    {PlanEntryStatus::in_progress, "in_progress"},
+    {PlanEntryStatus::completed, "completed"},
+};
 
-const char* toString(PlanEntryPriority priority) {
-  switch (priority) {
-    case PlanEntryPriority::high: return "high";
-    case PlanEntryPriority::medium: return "medium";
-    case PlanEntryPriority::low: return "low";
-  }
-  return "medium";
-}
+constexpr EnumName<PlanEntryPriority> kPlanEntryPriorities[] = {
+    {PlanEntryPriority::medium, "medium"},
+    {PlanEntryPriority::high, "high"},
+    {PlanEntryPriority::low, "low"},
+};
 
 void writeCommands(json::Writer& w, const std::vector<AvailableCommand>& commands) {
-  w.StartArray();
-  for (const auto& command : commands) {
-    w.StartObject();
-    json::put(w, "name", command.name);
-    json::put(w, "description", command.description);
-    if (command.inputHint) {
-      json::key(w, "input");
-      w.StartObject();
-      json::put(w, "hint", *command.inputHint);
-      w.EndObject();
+  json::array(w, [&] {
+    for (const auto& command : commands) {
+      json::object(w, [&] {
+        json::put(w, "name", command.name);
+        json::put(w, "description", command.description);
+        if (command.inputHint) json::object(w, "input", [&] { json::put(w, "hint", *command.inputHint); });
+      });
     }
-    w.EndObject();
-  }
-  w.EndArray();
+  });
 }
 
 void writePlanEntries(json::Writer& w, const std::vector<PlanEntry>& entries) {
-  w.StartArray();
-  for (const auto& entry : entries) {
-    w.StartObject();
-    json::put(w, "content", entry.content);
-    json::put(w, "priority", toString(entry.priority));
-    json::put(w, "status", toString(entry.status));
-    w.EndObject();
-  }
-  w.EndArray();
+  json::array(w, [&] {
+    for (const auto& entry : entries) {
+      json::object(w, [&] {
+        json::put(w, "content", entry.content);
+        json::put(w, "priority", nameOf(kPlanEntryPriorities, entry.priority));
+        json::put(w, "status", nameOf(kPlanEntryStatuses, entry.status));
+      });
+    }
+  });
 }
 
 void writeUpdate(json::Writer& w, const SessionUpdate& update) {
@@ -65,12 +53,11 @@ void writeUpdate(json::Writer& w, const SessionUpdate& update) {
       [&](const auto& u) {
         using T = std::decay_t<decltype(u)>;
         if constexpr (std::is_same_v<T, MessageChunk>) {
-          json::put(w, "sessionUpdate", chunkKind(u.role));
-          json::key(w, "content");
-          w.StartObject();
-          json::put(w, "type", "text");
-          json::put(w, "text", u.text);
-          w.EndObject();
+          json::put(w, "sessionUpdate", nameOf(kChunkKinds, u.role));
+          json::object(w, "content", [&] {
+            json::put(w, "type", "text");
+            json::put(w, "text", u.text);
+          });
         } else if constexpr (std::is_same_v<T, ToolCall>) {
           json::put(w, "sessionUpdate", "tool_call");
           writeToolCallFields(w, u);
@@ -107,13 +94,10 @@ void writeUpdate(json::Writer& w, const SessionUpdate& update) {
 }  // namespace
 
 void writeSessionNotification(json::Writer& w, const std::string& sessionId, const SessionUpdate& update) {
-  w.StartObject();
-  json::put(w, "sessionId", sessionId);
-  json::key(w, "update");
-  w.StartObject();
-  writeUpdate(w, update);
-  w.EndObject();
-  w.EndObject();
+  json::object(w, [&] {
+    json::put(w, "sessionId", sessionId);
+    json::object(w, "update", [&] { writeUpdate(w, update); });
+  });
 }
 
 json::Raw sessionNotification(const std::string& sessionId, const SessionUpdate& update) {

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <rapidjson/document.h>
@@ -79,6 +80,29 @@ std::string build(Fn&& fn) {
   return std::move(out.text);
 }
 
+// Writes an object whose members `fields` writes:
+//   json::object(w, [&] { json::put(w, "name", name); });
+template <class Fn>
+void object(Writer& w, Fn&& fields) {
+  w.StartObject();
+  fields();
+  w.EndObject();
+}
+
+// Writes an array whose elements `items` writes.
+template <class Fn>
+void array(Writer& w, Fn&& items) {
+  w.StartArray();
+  items();
+  w.EndArray();
+}
+
+// A JSON object as text: json::buildObject([&](Writer& w) { json::put(w, ...); }).
+template <class Fn>
+std::string buildObject(Fn&& fields) {
+  return build([&](Writer& w) { object(w, [&] { fields(w); }); });
+}
+
 // Writer helpers: keys and strings from string_views, raw values spliced in.
 void key(Writer& w, std::string_view k);
 void str(Writer& w, std::string_view v);
@@ -90,6 +114,18 @@ void put(Writer& w, std::string_view k, int64_t v);
 void put(Writer& w, std::string_view k, int v);
 void put(Writer& w, std::string_view k, bool v);
 void put(Writer& w, std::string_view k, const Raw& v);
+
+// Member `k` holding an object (or array) whose contents the callback writes.
+template <class Fn>
+void object(Writer& w, std::string_view k, Fn&& fields) {
+  key(w, k);
+  object(w, std::forward<Fn>(fields));
+}
+template <class Fn>
+void array(Writer& w, std::string_view k, Fn&& items) {
+  key(w, k);
+  array(w, std::forward<Fn>(items));
+}
 
 // Reads fields of an object, remembering the first problem with its path
 // ("params.prompt[2].text: expected a string"). Accessors return a default after

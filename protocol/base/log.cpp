@@ -5,29 +5,25 @@
 #include <cstdio>
 #include <mutex>
 
+#include "protocol/base/enum_names.h"
+
 namespace lathe {
 namespace {
 std::atomic<LogLevel> gLevel{LogLevel::warn};  // process-wide by nature: one stderr
 std::mutex gMutex;
+
+constexpr EnumName<LogLevel> kLevels[] = {
+    {LogLevel::error, "error"}, {LogLevel::warn, "warn"}, {LogLevel::info, "info"}, {LogLevel::debug, "debug"}};
 }  // namespace
 
 void setLogLevel(LogLevel level) { gLevel = level; }
 
-bool parseLogLevel(std::string_view text, LogLevel& out) {
-  if (text == "error") out = LogLevel::error;
-  else if (text == "warn") out = LogLevel::warn;
-  else if (text == "info") out = LogLevel::info;
-  else if (text == "debug") out = LogLevel::debug;
-  else return false;
-  return true;
-}
+std::optional<LogLevel> parseLogLevel(std::string_view text) { return valueOf(kLevels, text); }
 
 void log(LogLevel level, std::string_view message) {
   if (level > gLevel.load()) return;
-  static constexpr const char* kNames[] = {"error", "warn", "info", "debug"};
   std::lock_guard lock(gMutex);
-  std::fprintf(stderr, "lathe %s: %.*s\n", kNames[static_cast<int>(level)], static_cast<int>(message.size()),
-               message.data());
+  std::fprintf(stderr, "lathe %s: %.*s\n", nameOf(kLevels, level), static_cast<int>(message.size()), message.data());
 }
 
 }  // namespace lathe

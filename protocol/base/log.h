@@ -3,6 +3,7 @@
 // Thread-safe; the level is set once at start-up.
 #pragma once
 
+#include <optional>
 #include <string_view>
 
 namespace lathe {
@@ -10,7 +11,7 @@ namespace lathe {
 enum class LogLevel { error, warn, info, debug };
 
 void setLogLevel(LogLevel level);
-bool parseLogLevel(std::string_view text, LogLevel& out);
+std::optional<LogLevel> parseLogLevel(std::string_view text);
 void log(LogLevel level, std::string_view message);
 
 }  // namespace lathe

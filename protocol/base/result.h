@@ -1,9 +1,11 @@
-// Errors as values: Result<T> carries a T or an Error. Used across every module
-// boundary instead of exceptions. Header-only, thread-agnostic.
+// Errors as values: Result<T, E> carries a T or an E (an Error unless a caller
+// needs a richer failure). Used across every module boundary instead of
+// exceptions. Header-only, thread-agnostic.
 #pragma once
 
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <variant>
 
@@ -34,11 +36,13 @@ struct Error {
 
 inline Error makeError(Errc code, std::string message) { return Error{code, std::move(message)}; }
 
-template <class T>
+template <class T, class E = Error>
 class [[nodiscard]] Result {
+  static_assert(!std::is_same_v<T, E>, "a value and its error need distinct types");
+
  public:
   Result(T value) : v_(std::in_place_index<0>, std::move(value)) {}
-  Result(Error error) : v_(std::in_place_index<1>, std::move(error)) {}
+  Result(E error) : v_(std::in_place_index<1>, std::move(error)) {}
 
   bool ok() const { return v_.index() == 0; }
   explicit operator bool() const { return ok(); }
@@ -51,24 +55,24 @@ class [[nodiscard]] Result {
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }
 
-  const Error& error() const { return std::get<1>(v_); }
+  const E& error() const { return std::get<1>(v_); }
 
  private:
-  std::variant<T, Error> v_;
+  std::variant<T, E> v_;
 };
 
-template <>
-class [[nodiscard]] Result<void> {
+template <class E>
+class [[nodiscard]] Result<void, E> {
  public:
   Result() = default;
-  Result(Error error) : error_(std::move(error)) {}
+  Result(E error) : error_(std::move(error)) {}
 
   bool ok() const { return !error_.has_value(); }
   explicit operator bool() const { return ok(); }
-  const Error& error() const { return *error_; }
+  const E& error() const { return *error_; }
 
  private:
-  std::optional<Error> error_;
+  std::optional<E> error_;
 };
 
 using Status = Result<void>;

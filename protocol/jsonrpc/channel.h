@@ -14,7 +14,7 @@ namespace lathe::rpc {
 class ByteChannel {
  public:
   virtual ~ByteChannel() = default;
-  // Blocks for the next bytes; 0 at end of input (or after closeRead()).
+  // Blocks for the next bytes; 0 at end of input.
   virtual size_t read(char* buffer, size_t size) = 0;
   // Writes all bytes; false once the other side is gone.
   virtual bool write(std::string_view bytes) = 0;

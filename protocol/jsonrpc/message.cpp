@@ -80,10 +80,10 @@ Decoded decode(std::string_view text) {
   if (!parsed) {
     TopLevel top = scanTopLevel(text);
     std::string why = utf8::isValid(text) ? parsed.error().message : "the message is not valid UTF-8";
-    return {std::nullopt, DecodeFailure{code::kParseError, "Parse error: " + why, top.id, top.id && !top.hasMethod}};
+    return DecodeFailure{code::kParseError, "Parse error: " + why, top.id, top.id && !top.hasMethod};
   }
   auto doc = std::move(parsed).value();
-  if (!doc->IsObject()) return {std::nullopt, DecodeFailure{code::kInvalidRequest, "Invalid Request: not an object", {}}};
+  if (!doc->IsObject()) return DecodeFailure{code::kInvalidRequest, "Invalid Request: not an object", {}};
 
   Incoming msg;
   msg.doc = doc;
@@ -96,22 +96,21 @@ Decoded decode(std::string_view text) {
     } else if (idv->IsNull() && !isResponse) {
       id = Id{json::Raw{"null"}};  // discouraged, but still a request that wants an answer
     } else if (!idv->IsNull()) {
-      return {std::nullopt, DecodeFailure{code::kInvalidRequest, "Invalid Request: id must be a number or a string",
-                                          {}, isResponse}};
+      return DecodeFailure{code::kInvalidRequest, "Invalid Request: id must be a number or a string", {}, isResponse};
     }
   }
   auto version = json::getStr(*doc, "jsonrpc");
   if (!version || *version != "2.0") {
-    return {std::nullopt, DecodeFailure{code::kInvalidRequest, "Invalid Request: jsonrpc must be \"2.0\"", id, isResponse}};
+    return DecodeFailure{code::kInvalidRequest, "Invalid Request: jsonrpc must be \"2.0\"", id, isResponse};
   }
   if (const json::Value* method = json::find(*doc, "method")) {
     if (!method->IsString()) {
-      return {std::nullopt, DecodeFailure{code::kInvalidRequest, "Invalid Request: method must be a string", id}};
+      return DecodeFailure{code::kInvalidRequest, "Invalid Request: method must be a string", id};
     }
     msg.method.assign(method->GetString(), method->GetStringLength());
     msg.params = json::find(*doc, "params");
     if (msg.params && !msg.params->IsObject() && !msg.params->IsArray() && !msg.params->IsNull()) {
-      return {std::nullopt, DecodeFailure{code::kInvalidRequest, "Invalid Request: params must be structured", id}};
+      return DecodeFailure{code::kInvalidRequest, "Invalid Request: params must be structured", id};
     }
     if (id) {
       msg.kind = Incoming::Kind::request;
@@ -119,14 +118,14 @@ Decoded decode(std::string_view text) {
     } else {
       msg.kind = Incoming::Kind::notification;
     }
-    return {std::move(msg), std::nullopt};
+    return msg;
   }
   if (!id) {
-    return {std::nullopt, DecodeFailure{code::kInvalidRequest, "Invalid Request: no method and no id", {}, isResponse}};
+    return DecodeFailure{code::kInvalidRequest, "Invalid Request: no method and no id", {}, isResponse};
   }
   if (!isResponse) {
     // An id alone is neither a request nor a response: it must never complete one of ours.
-    return {std::nullopt, DecodeFailure{code::kInvalidRequest, "Invalid Request: no method, result or error", id}};
+    return DecodeFailure{code::kInvalidRequest, "Invalid Request: no method, result or error", id};
   }
   msg.kind = Incoming::Kind::response;
   msg.id = *id;
@@ -139,12 +138,11 @@ Decoded decode(std::string_view text) {
   } else {
     msg.result = json::find(*doc, "result");
   }
-  return {std::move(msg), std::nullopt};
+  return msg;
 }
 
 std::string encodeRequest(const Id& id, std::string_view method, const ParamsWriter& params) {
-  return json::build([&](json::Writer& w) {
-    w.StartObject();
+  return json::buildObject([&](json::Writer& w) {
     json::put(w, "jsonrpc", "2.0");
     json::put(w, "id", id.raw);
     json::put(w, "method", method);
@@ -152,7 +150,6 @@ std::string encodeRequest(const Id& id, std::string_view method, const ParamsWri
       json::key(w, "params");
       params(w);
     }
-    w.EndObject();
   });
 }
 
@@ -162,15 +159,13 @@ std::string encodeRequest(const Id& id, std::string_view method, const json::Raw
 }
 
 std::string encodeNotification(std::string_view method, const ParamsWriter& params) {
-  return json::build([&](json::Writer& w) {
-    w.StartObject();
+  return json::buildObject([&](json::Writer& w) {
     json::put(w, "jsonrpc", "2.0");
     json::put(w, "method", method);
     if (params) {
       json::key(w, "params");
       params(w);
     }
-    w.EndObject();
   });
 }
 
@@ -180,24 +175,19 @@ std::string encodeNotification(std::string_view method, const json::Raw& params)
 }
 
 std::string encodeResult(const Id& id, const json::Raw& result) {
-  return json::build([&](json::Writer& w) {
-    w.StartObject();
+  return json::buildObject([&](json::Writer& w) {
     json::put(w, "jsonrpc", "2.0");
     json::put(w, "id", id.raw);
-    json::key(w, "result");
     if (result.empty()) {
-      w.StartObject();
-      w.EndObject();
+      json::object(w, "result", [] {});
     } else {
-      json::raw(w, result);
+      json::put(w, "result", result);
     }
-    w.EndObject();
   });
 }
 
 std::string encodeError(const std::optional<Id>& id, const RpcError& error) {
-  return json::build([&](json::Writer& w) {
-    w.StartObject();
+  return json::buildObject([&](json::Writer& w) {
     json::put(w, "jsonrpc", "2.0");
     json::key(w, "id");
     if (id) {
@@ -205,13 +195,11 @@ std::string encodeError(const std::optional<Id>& id, const RpcError& error) {
     } else {
       w.Null();
     }
-    json::key(w, "error");
-    w.StartObject();
-    json::put(w, "code", error.code);
-    json::put(w, "message", error.message);
-    if (!error.data.empty()) json::put(w, "data", error.data);
-    w.EndObject();
-    w.EndObject();
+    json::object(w, "error", [&] {
+      json::put(w, "code", error.code);
+      json::put(w, "message", error.message);
+      if (!error.data.empty()) json::put(w, "data", error.data);
+    });
   });
 }
 

@@ -58,10 +58,7 @@ struct DecodeFailure {
   bool wasResponse = false;  // a broken response: JSON-RPC never answers those
 };
 
-struct Decoded {
-  std::optional<Incoming> message;
-  std::optional<DecodeFailure> failure;
-};
+using Decoded = Result<Incoming, DecodeFailure>;
 
 Decoded decode(std::string_view text);
 

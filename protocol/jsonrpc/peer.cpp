@@ -116,18 +116,19 @@ void Peer::handleFrame(Frame frame) {
     return;
   }
   Decoded decoded = decode(frame.body);
-  if (decoded.failure) {
-    if (decoded.failure->wasResponse) {
+  if (!decoded) {
+    const DecodeFailure& failure = decoded.error();
+    if (failure.wasResponse) {
       // Never answer a response, broken or not: the id is ours, and the other
       // side could take an answer for one of its own requests.
-      log(LogLevel::warn, "ignored a malformed response: " + decoded.failure->message);
-      if (decoded.failure->id) complete(decoded.failure->id->raw.text, makeError(Errc::invalid_request, decoded.failure->message));
+      log(LogLevel::warn, "ignored a malformed response: " + failure.message);
+      if (failure.id) complete(failure.id->raw.text, makeError(Errc::invalid_request, failure.message));
       return;
     }
-    send(encodeError(decoded.failure->id, {decoded.failure->code, decoded.failure->message, {}}));
+    send(encodeError(failure.id, {failure.code, failure.message, {}}));
     return;
   }
-  Incoming& msg = *decoded.message;
+  Incoming& msg = *decoded;
   if (msg.kind == Incoming::Kind::response) {
     if (msg.error) {
       std::string detail = msg.error->data.empty() ? "" : " " + msg.error->data.text.substr(0, 500);

@@ -72,8 +72,6 @@ class LiteralFinder {
     }
   }
 
-  const std::string& needle() const { return needle_; }
-
   // Position of the first occurrence at or after `from`, or npos.
   size_t find(std::string_view hay, size_t from) const {
     const size_t m = needle_.size();

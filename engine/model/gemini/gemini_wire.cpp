@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "protocol/base/enum_names.h"
 #include "protocol/base/json.h"
 #include "protocol/base/text.h"
 
@@ -15,8 +16,7 @@ namespace {
 // Splices a JSON object, or writes {} when absent.
 void objectOrEmpty(json::Writer& w, const json::Raw& raw) {
   if (raw.empty()) {
-    w.StartObject();
-    w.EndObject();
+    json::object(w, [] {});
   } else {
     json::raw(w, raw);
   }
@@ -27,87 +27,82 @@ bool hasPayload(const Part& part) {
 }
 
 void writePart(json::Writer& w, const Part& part) {
-  w.StartObject();
-  if (part.text) json::put(w, "text", *part.text);
-  if (part.thought) json::put(w, "thought", true);
-  if (part.functionCall) {
-    const FunctionCall& call = *part.functionCall;
-    json::key(w, "functionCall");
-    w.StartObject();
-    if (!call.id.empty()) json::put(w, "id", call.id);
-    json::put(w, "name", call.name);
-    json::key(w, "args");
-    objectOrEmpty(w, call.args);
-    w.EndObject();
-  }
-  if (part.functionResponse) {
-    const FunctionResponse& response = *part.functionResponse;
-    json::key(w, "functionResponse");
-    w.StartObject();
-    if (!response.id.empty()) json::put(w, "id", response.id);
-    json::put(w, "name", response.name);
-    json::key(w, "response");
-    objectOrEmpty(w, response.response);
-    w.EndObject();
-  }
-  if (part.inlineData) {
-    json::key(w, "inlineData");
-    w.StartObject();
-    json::put(w, "mimeType", part.inlineData->mimeType);
-    json::put(w, "data", part.inlineData->data);
-    w.EndObject();
-  }
-  if (!part.thoughtSignature.empty()) json::put(w, "thoughtSignature", part.thoughtSignature);
-  w.EndObject();
+  json::object(w, [&] {
+    if (part.text) json::put(w, "text", *part.text);
+    if (part.thought) json::put(w, "thought", true);
+    if (part.functionCall) {
+      const FunctionCall& call = *part.functionCall;
+      json::object(w, "functionCall", [&] {
+        if (!call.id.empty()) json::put(w, "id", call.id);
+        json::put(w, "name", call.name);
+        json::key(w, "args");
+        objectOrEmpty(w, call.args);
+      });
+    }
+    if (part.functionResponse) {
+      const FunctionResponse& response = *part.functionResponse;
+      json::object(w, "functionResponse", [&] {
+        if (!response.id.empty()) json::put(w, "id", response.id);
+        json::put(w, "name", response.name);
+        json::key(w, "response");
+        objectOrEmpty(w, response.response);
+      });
+    }
+    if (part.inlineData) {
+      json::object(w, "inlineData", [&] {
+        json::put(w, "mimeType", part.inlineData->mimeType);
+        json::put(w, "data", part.inlineData->data);
+      });
+    }
+    if (!part.thoughtSignature.empty()) json::put(w, "thoughtSignature", part.thoughtSignature);
+  });
 }
 
 // Writes the parts that carry something; returns how many.
 size_t writeParts(json::Writer& w, const std::vector<Part>& parts) {
   size_t written = 0;
-  w.StartArray();
-  for (const Part& part : parts) {
-    if (!hasPayload(part)) continue;
-    writePart(w, part);
-    ++written;
-  }
-  w.EndArray();
+  json::array(w, [&] {
+    for (const Part& part : parts) {
+      if (!hasPayload(part)) continue;
+      writePart(w, part);
+      ++written;
+    }
+  });
   return written;
 }
 
 // Gemini spells finish and block reasons in capitals; the engine needs only
-// what each means for the turn.
+// what each means for the turn (a reason not listed is `other`).
+constexpr EnumName<FinishReason> kFinishReasons[] = {
+    {FinishReason::unspecified, "FINISH_REASON_UNSPECIFIED"},
+    {FinishReason::unspecified, ""},
+    {FinishReason::stop, "STOP"},
+    {FinishReason::max_tokens, "MAX_TOKENS"},
+    {FinishReason::safety, "SAFETY"},
+    {FinishReason::safety, "RECITATION"},
+    {FinishReason::safety, "BLOCKLIST"},
+    {FinishReason::safety, "PROHIBITED_CONTENT"},
+    {FinishReason::safety, "SPII"},
+    {FinishReason::safety, "IMAGE_SAFETY"},
+    {FinishReason::other, "OTHER"},
+};
+
 FinishReason finishReasonFrom(std::string_view reason) {
-  if (reason == "STOP") return FinishReason::stop;
-  if (reason == "MAX_TOKENS") return FinishReason::max_tokens;
-  if (reason == "SAFETY" || reason == "RECITATION" || reason == "BLOCKLIST" || reason == "PROHIBITED_CONTENT" ||
-      reason == "SPII" || reason == "IMAGE_SAFETY") {
-    return FinishReason::safety;
-  }
-  if (reason.empty() || reason == "FINISH_REASON_UNSPECIFIED") return FinishReason::unspecified;
-  return FinishReason::other;
+  return valueOf(kFinishReasons, reason).value_or(FinishReason::other);
 }
 
-const char* geminiSpelling(FinishReason reason) {
-  switch (reason) {
-    case FinishReason::stop: return "STOP";
-    case FinishReason::max_tokens: return "MAX_TOKENS";
-    case FinishReason::safety: return "SAFETY";
-    case FinishReason::other: return "OTHER";
-    case FinishReason::unspecified: break;
-  }
-  return "FINISH_REASON_UNSPECIFIED";
-}
+const char* geminiSpelling(FinishReason reason) { return nameOf(kFinishReasons, reason); }
 
 void writeDeclarations(json::Writer& w, const std::vector<tools::ToolDeclaration>& declarations) {
-  w.StartArray();
-  for (const auto& d : declarations) {
-    w.StartObject();
-    json::put(w, "name", d.name);
-    json::put(w, "description", d.description);
-    json::put(w, "parametersJsonSchema", json::Raw{d.parametersSchema});
-    w.EndObject();
-  }
-  w.EndArray();
+  json::array(w, [&] {
+    for (const auto& d : declarations) {
+      json::object(w, [&] {
+        json::put(w, "name", d.name);
+        json::put(w, "description", d.description);
+        json::put(w, "parametersJsonSchema", json::Raw{d.parametersSchema});
+      });
+    }
+  });
 }
 
 std::string stringOf(const json::Value& v) { return std::string(v.GetString(), v.GetStringLength()); }
@@ -190,21 +185,19 @@ const json::Value* errorMember(const json::Value& root) {
 }
 
 void writeContents(json::Writer& w, const std::vector<Content>* contents) {
-  json::key(w, "contents");
-  w.StartArray();
-  if (contents) {
+  json::array(w, "contents", [&] {
+    if (!contents) return;
     for (const Content& content : *contents) {
       bool any = false;
       for (const Part& part : content.parts) any = any || hasPayload(part);
       if (!any) continue;
-      w.StartObject();
-      json::put(w, "role", content.role == Role::model ? "model" : "user");
-      json::key(w, "parts");
-      writeParts(w, content.parts);
-      w.EndObject();
+      json::object(w, [&] {
+        json::put(w, "role", content.role == Role::model ? "model" : "user");
+        json::key(w, "parts");
+        writeParts(w, content.parts);
+      });
     }
-  }
-  w.EndArray();
+  });
 }
 
 // groundingMetadata: the web sources (groundingChunks[].web) and which byte
@@ -243,11 +236,7 @@ tools::Grounding readGrounding(const json::Value& metadata) {
 }  // namespace
 
 std::string buildCountTokensBody(const ModelRequest& request) {
-  return json::build([&](json::Writer& w) {
-    w.StartObject();
-    writeContents(w, request.contents);
-    w.EndObject();
-  });
+  return json::buildObject([&](json::Writer& w) { writeContents(w, request.contents); });
 }
 
 Result<int64_t> parseCountTokens(std::string_view body) {
@@ -261,68 +250,51 @@ Result<int64_t> parseCountTokens(std::string_view body) {
 }
 
 std::string buildRequestBody(const ModelRequest& request) {
-  return json::build([&](json::Writer& w) {
-    w.StartObject();
+  return json::buildObject([&](json::Writer& w) {
     writeContents(w, request.contents);
 
     if (!request.systemInstruction.empty()) {
-      json::key(w, "systemInstruction");
-      w.StartObject();
-      json::key(w, "parts");
-      w.StartArray();
-      w.StartObject();
-      json::put(w, "text", request.systemInstruction);
-      w.EndObject();
-      w.EndArray();
-      w.EndObject();
+      json::object(w, "systemInstruction", [&] {
+        json::array(w, "parts", [&] { json::object(w, [&] { json::put(w, "text", request.systemInstruction); }); });
+      });
     }
 
     bool declarations = request.tools && !request.tools->empty();
     if (declarations || request.webSearch) {
-      json::key(w, "tools");
-      w.StartArray();
-      if (declarations) {
-        w.StartObject();
-        json::key(w, "functionDeclarations");
-        writeDeclarations(w, *request.tools);
-        w.EndObject();
-      }
-      if (request.webSearch) {
-        w.StartObject();
-        json::key(w, "googleSearch");
-        w.StartObject();
-        w.EndObject();
-        w.EndObject();
-      }
-      w.EndArray();
+      json::array(w, "tools", [&] {
+        if (declarations) {
+          json::object(w, [&] {
+            json::key(w, "functionDeclarations");
+            writeDeclarations(w, *request.tools);
+          });
+        }
+        if (request.webSearch) json::object(w, [&] { json::object(w, "googleSearch", [] {}); });
+      });
     }
 
     const GenerationConfig& config = request.config;
     const bool thinking = config.includeThoughts || config.thinkingBudget || config.thinkingLevel;
     if (config.temperature || config.topP || config.topK || config.maxOutputTokens || thinking) {
-      json::key(w, "generationConfig");
-      w.StartObject();
-      if (config.temperature) {
-        json::key(w, "temperature");
-        w.Double(*config.temperature);
-      }
-      if (config.topP) {
-        json::key(w, "topP");
-        w.Double(*config.topP);
-      }
-      if (config.topK) json::put(w, "topK", *config.topK);
-      if (config.maxOutputTokens) json::put(w, "maxOutputTokens", *config.maxOutputTokens);
-      if (thinking) {
-        json::key(w, "thinkingConfig");
-        w.StartObject();
-        if (config.includeThoughts) json::put(w, "includeThoughts", true);
-        if (config.thinkingBudget) json::put(w, "thinkingBudget", *config.thinkingBudget);
-        if (config.thinkingLevel) json::put(w, "thinkingLevel", *config.thinkingLevel);
-        w.EndObject();
-      }
-      w.EndObject();
+      json::object(w, "generationConfig", [&] {
+        if (config.temperature) {
+          json::key(w, "temperature");
+          w.Double(*config.temperature);
+        }
+        if (config.topP) {
+          json::key(w, "topP");
+          w.Double(*config.topP);
+        }
+        if (config.topK) json::put(w, "topK", *config.topK);
+        if (config.maxOutputTokens) json::put(w, "maxOutputTokens", *config.maxOutputTokens);
+        if (thinking) {
+          json::object(w, "thinkingConfig", [&] {
+            if (config.includeThoughts) json::put(w, "includeThoughts", true);
+            if (config.thinkingBudget) json::put(w, "thinkingBudget", *config.thinkingBudget);
+            if (config.thinkingLevel) json::put(w, "thinkingLevel", *config.thinkingLevel);
+          });
+        }
+      });
     }
-    w.EndObject();
   });
 }
 
@@ -368,33 +340,28 @@ Result<ModelChunk> parseResponseChunk(std::string_view text) {
 }
 
 std::string buildResponseChunk(const ModelChunk& chunk) {
-  return json::build([&](json::Writer& w) {
-    w.StartObject();
+  return json::buildObject([&](json::Writer& w) {
     if (!chunk.parts.empty() || chunk.finishReason) {
-      json::key(w, "candidates");
-      w.StartArray();
-      w.StartObject();
-      json::key(w, "content");
-      w.StartObject();
-      json::put(w, "role", "model");
-      json::key(w, "parts");
-      writeParts(w, chunk.parts);
-      w.EndObject();
-      if (chunk.finishReason) json::put(w, "finishReason", geminiSpelling(*chunk.finishReason));
-      json::put(w, "index", 0);
-      w.EndObject();
-      w.EndArray();
+      json::array(w, "candidates", [&] {
+        json::object(w, [&] {
+          json::object(w, "content", [&] {
+            json::put(w, "role", "model");
+            json::key(w, "parts");
+            writeParts(w, chunk.parts);
+          });
+          if (chunk.finishReason) json::put(w, "finishReason", geminiSpelling(*chunk.finishReason));
+          json::put(w, "index", 0);
+        });
+      });
     }
     if (chunk.usage) {
-      json::key(w, "usageMetadata");
-      w.StartObject();
-      json::put(w, "promptTokenCount", chunk.usage->promptTokens);
-      json::put(w, "candidatesTokenCount", chunk.usage->candidatesTokens);
-      if (chunk.usage->thoughtsTokens) json::put(w, "thoughtsTokenCount", chunk.usage->thoughtsTokens);
-      json::put(w, "totalTokenCount", chunk.usage->totalTokens);
-      w.EndObject();
+      json::object(w, "usageMetadata", [&] {
+        json::put(w, "promptTokenCount", chunk.usage->promptTokens);
+        json::put(w, "candidatesTokenCount", chunk.usage->candidatesTokens);
+        if (chunk.usage->thoughtsTokens) json::put(w, "thoughtsTokenCount", chunk.usage->thoughtsTokens);
+        json::put(w, "totalTokenCount", chunk.usage->totalTokens);
+      });
     }
-    w.EndObject();
   });
 }
 

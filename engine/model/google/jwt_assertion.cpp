@@ -38,22 +38,18 @@ Result<std::string> signAssertion(const AssertionClaims& claims, const std::stri
   if (!key) return makeError(Errc::auth_required, "the private_key is not a PEM private key");
   if (EVP_PKEY_base_id(key.get()) != EVP_PKEY_RSA) return makeError(Errc::auth_required, "the private_key is not an RSA key");
 
-  std::string header = json::build([&](json::Writer& w) {
-    w.StartObject();
+  std::string header = json::buildObject([&](json::Writer& w) {
     json::put(w, "alg", "RS256");
     json::put(w, "typ", "JWT");
     if (!claims.keyId.empty()) json::put(w, "kid", claims.keyId);
-    w.EndObject();
   });
   const int64_t issued = secondsOf(claims.issuedAt);
-  std::string body = json::build([&](json::Writer& w) {
-    w.StartObject();
+  std::string body = json::buildObject([&](json::Writer& w) {
     json::put(w, "iss", claims.issuer);
     json::put(w, "scope", claims.scope);
     json::put(w, "aud", claims.audience);
     json::put(w, "iat", issued);
     json::put(w, "exp", issued + static_cast<int64_t>(claims.lifetime.count()));
-    w.EndObject();
   });
   std::string signingInput = base64Url(header) + "." + base64Url(body);
 

@@ -3,14 +3,22 @@
 
 #include <atomic>
 
+#include "protocol/base/enum_names.h"
+
 namespace lathe::engine::openai {
 namespace {
 
+// What each finish_reason means for the turn (a reason not listed is `other`).
+constexpr EnumName<FinishReason> kFinishReasons[] = {
+    {FinishReason::stop, "stop"},
+    {FinishReason::stop, "tool_calls"},
+    {FinishReason::stop, "function_call"},
+    {FinishReason::max_tokens, "length"},
+    {FinishReason::safety, "content_filter"},
+};
+
 FinishReason finishReasonFrom(std::string_view reason) {
-  if (reason == "stop" || reason == "tool_calls" || reason == "function_call") return FinishReason::stop;
-  if (reason == "length") return FinishReason::max_tokens;
-  if (reason == "content_filter") return FinishReason::safety;
-  return FinishReason::other;
+  return valueOf(kFinishReasons, reason).value_or(FinishReason::other);
 }
 
 // Ids must be unique within a conversation; servers that send none get ours.
@@ -41,62 +49,58 @@ void writeParameters(json::Writer& w, const std::string& schema) {
 }
 
 void writeTools(json::Writer& w, const std::vector<tools::ToolDeclaration>& tools) {
-  json::key(w, "tools");
-  w.StartArray();
-  for (const auto& tool : tools) {
-    w.StartObject();
-    json::put(w, "type", "function");
-    json::key(w, "function");
-    w.StartObject();
-    json::put(w, "name", tool.name);
-    json::put(w, "description", tool.description);
-    writeParameters(w, tool.parametersSchema);
-    w.EndObject();
-    w.EndObject();
-  }
-  w.EndArray();
+  json::array(w, "tools", [&] {
+    for (const auto& tool : tools) {
+      json::object(w, [&] {
+        json::put(w, "type", "function");
+        json::object(w, "function", [&] {
+          json::put(w, "name", tool.name);
+          json::put(w, "description", tool.description);
+          writeParameters(w, tool.parametersSchema);
+        });
+      });
+    }
+  });
   json::put(w, "tool_choice", "auto");
   json::put(w, "parallel_tool_calls", true);
+}
+
+// One element of a user message's content array.
+void writeUserPart(json::Writer& w, const Part& p) {
+  if (p.text) {
+    json::put(w, "type", "text");
+    json::put(w, "text", *p.text);
+  } else if (p.inlineData->mimeType.rfind("image/", 0) != 0) {
+    // Chat Completions takes images as image_url only; sending audio or a
+    // document there as one would be refused or misread, so say in text
+    // what was left out.
+    json::put(w, "type", "text");
+    json::put(w, "text",
+              "[" + p.inlineData->mimeType + " data of about " + std::to_string(p.inlineData->data.size() / 4 * 3) +
+                  " bytes, not sent: this model API takes only images inline]");
+  } else {
+    json::put(w, "type", "image_url");
+    json::object(w, "image_url",
+                 [&] { json::put(w, "url", "data:" + p.inlineData->mimeType + ";base64," + p.inlineData->data); });
+  }
 }
 
 // A user message from text and inline parts: a plain string when it is only
 // text; images as image_url, other inline data described in text.
 void writeUserMessage(json::Writer& w, const std::vector<const Part*>& parts) {
   bool onlyText = std::all_of(parts.begin(), parts.end(), [](const Part* p) { return p->text.has_value(); });
-  w.StartObject();
-  json::put(w, "role", "user");
-  json::key(w, "content");
-  if (onlyText) {
-    std::string text;
-    for (const Part* p : parts) text += (text.empty() ? "" : "\n") + *p->text;
-    json::str(w, text);
-  } else {
-    w.StartArray();
-    for (const Part* p : parts) {
-      w.StartObject();
-      if (p->text) {
-        json::put(w, "type", "text");
-        json::put(w, "text", *p->text);
-      } else if (p->inlineData->mimeType.rfind("image/", 0) != 0) {
-        // Chat Completions takes images as image_url only; sending audio or a
-        // document there as one would be refused or misread, so say in text
-        // what was left out.
-        json::put(w, "type", "text");
-        json::put(w, "text", "[" + p->inlineData->mimeType + " data of about " +
-                                 std::to_string(p->inlineData->data.size() / 4 * 3) +
-                                 " bytes, not sent: this model API takes only images inline]");
-      } else {
-        json::put(w, "type", "image_url");
-        json::key(w, "image_url");
-        w.StartObject();
-        json::put(w, "url", "data:" + p->inlineData->mimeType + ";base64," + p->inlineData->data);
-        w.EndObject();
-      }
-      w.EndObject();
+  json::object(w, [&] {
+    json::put(w, "role", "user");
+    if (onlyText) {
+      std::string text;
+      for (const Part* p : parts) text += (text.empty() ? "" : "\n") + *p->text;
+      json::put(w, "content", text);
+      return;
     }
-    w.EndArray();
-  }
-  w.EndObject();
+    json::array(w, "content", [&] {
+      for (const Part* p : parts) json::object(w, [&] { writeUserPart(w, *p); });
+    });
+  });
 }
 
 // A user content: tool messages answer the calls first, then the rest.
@@ -104,11 +108,11 @@ void writeUserContent(json::Writer& w, const Content& content) {
   std::vector<const Part*> rest;
   for (const Part& part : content.parts) {
     if (part.functionResponse) {
-      w.StartObject();
-      json::put(w, "role", "tool");
-      json::put(w, "tool_call_id", part.functionResponse->id);
-      json::put(w, "content", toolMessageText(part.functionResponse->response));
-      w.EndObject();
+      json::object(w, [&] {
+        json::put(w, "role", "tool");
+        json::put(w, "tool_call_id", part.functionResponse->id);
+        json::put(w, "content", toolMessageText(part.functionResponse->response));
+      });
     } else if (part.text || part.inlineData) {
       rest.push_back(&part);
     }
@@ -123,31 +127,28 @@ void writeModelContent(json::Writer& w, const Content& content) {
     if (part.functionCall) calls.push_back(&*part.functionCall);
     else if (part.text && !part.thought) text += *part.text;
   }
-  w.StartObject();
-  json::put(w, "role", "assistant");
-  json::key(w, "content");
-  if (text.empty() && !calls.empty()) {
-    w.Null();
-  } else {
-    json::str(w, text);
-  }
-  if (!calls.empty()) {
-    json::key(w, "tool_calls");
-    w.StartArray();
-    for (const FunctionCall* call : calls) {
-      w.StartObject();
-      json::put(w, "id", call->id);
-      json::put(w, "type", "function");
-      json::key(w, "function");
-      w.StartObject();
-      json::put(w, "name", call->name);
-      json::put(w, "arguments", call->args.empty() ? std::string("{}") : call->args.text);
-      w.EndObject();
-      w.EndObject();
+  json::object(w, [&] {
+    json::put(w, "role", "assistant");
+    json::key(w, "content");
+    if (text.empty() && !calls.empty()) {
+      w.Null();
+    } else {
+      json::str(w, text);
     }
-    w.EndArray();
-  }
-  w.EndObject();
+    if (calls.empty()) return;
+    json::array(w, "tool_calls", [&] {
+      for (const FunctionCall* call : calls) {
+        json::object(w, [&] {
+          json::put(w, "id", call->id);
+          json::put(w, "type", "function");
+          json::object(w, "function", [&] {
+            json::put(w, "name", call->name);
+            json::put(w, "arguments", call->args.empty() ? std::string("{}") : call->args.text);
+          });
+        });
+      }
+    });
+  });
 }
 
 std::optional<Usage> readUsage(const json::Value& root) {
@@ -185,26 +186,23 @@ Part textPart(std::string text, bool thought) {
 }  // namespace
 
 std::string buildRequestBody(const ModelRequest& request, RequestOptions options) {
-  return json::build([&](json::Writer& w) {
-    w.StartObject();
+  return json::buildObject([&](json::Writer& w) {
     json::put(w, "model", request.model);
     json::put(w, "stream", options.stream);
     if (options.stream) json::put(w, "stream_options", json::Raw{R"({"include_usage":true})"});
-    json::key(w, "messages");
-    w.StartArray();
-    if (!request.systemInstruction.empty()) {
-      w.StartObject();
-      json::put(w, "role", "system");
-      json::put(w, "content", request.systemInstruction);
-      w.EndObject();
-    }
-    if (request.contents) {
+    json::array(w, "messages", [&] {
+      if (!request.systemInstruction.empty()) {
+        json::object(w, [&] {
+          json::put(w, "role", "system");
+          json::put(w, "content", request.systemInstruction);
+        });
+      }
+      if (!request.contents) return;
       for (const Content& content : *request.contents) {
         if (content.role == Role::user) writeUserContent(w, content);
         else writeModelContent(w, content);
       }
-    }
-    w.EndArray();
+    });
     if (request.tools && !request.tools->empty()) writeTools(w, *request.tools);
     const GenerationConfig& config = request.config;
     if (config.temperature) {
@@ -216,7 +214,6 @@ std::string buildRequestBody(const ModelRequest& request, RequestOptions options
       w.Double(*config.topP);
     }
     if (config.maxOutputTokens) json::put(w, "max_tokens", *config.maxOutputTokens);
-    w.EndObject();
   });
 }
 
@@ -297,21 +294,18 @@ Result<ModelReply> parseCompletion(std::string_view body) {
   if (!message || !message->IsObject()) return makeError(Errc::model, "The OpenAI-compatible API sent a reply without a message.");
   // The whole message is one delta with everything in it.
   StreamAssembler assembler;
-  std::string asChunk = json::build([&](json::Writer& w) {
-    w.StartObject();
-    json::key(w, "choices");
-    w.StartArray();
-    w.StartObject();
-    json::key(w, "delta");
-    message->Accept(w);
-    if (auto reason = json::getStr(*choice, "finish_reason")) json::put(w, "finish_reason", *reason);
-    w.EndObject();
-    w.EndArray();
+  std::string asChunk = json::buildObject([&](json::Writer& w) {
+    json::array(w, "choices", [&] {
+      json::object(w, [&] {
+        json::key(w, "delta");
+        message->Accept(w);
+        if (auto reason = json::getStr(*choice, "finish_reason")) json::put(w, "finish_reason", *reason);
+      });
+    });
     if (const json::Value* usage = json::find(*doc, "usage")) {
       json::key(w, "usage");
       usage->Accept(w);
     }
-    w.EndObject();
   });
   auto shown = assembler.feed(asChunk);
   if (!shown) return shown.error();
