@@ -23,7 +23,7 @@
 #include "protocol/acp/updates.h"
 #include "protocol/jsonrpc/framing.h"
 #include "protocol/jsonrpc/message.h"
-#include "tools/builtin/builtin_tools.h"
+#include "tools/files/file_tools.h"
 #include "tools/core/file_store.h"
 #include "tools/core/workspace.h"
 

@@ -35,7 +35,7 @@
 #include <thread>
 #include <vector>
 
-#include "tools/builtin/builtin_tools.h"
+#include "tools/search/search_tools.h"
 #include "tools/core/workspace.h"
 #include "tools/search/file_walker.h"
 

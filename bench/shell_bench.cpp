@@ -24,7 +24,7 @@
 #include <thread>
 #include <vector>
 
-#include "tools/builtin/builtin_tools.h"
+#include "tools/shell/shell_tools.h"
 #include "tools/shell/background_processes.h"
 #include "tools/shell/sandbox.h"
 #include "tools/core/workspace.h"

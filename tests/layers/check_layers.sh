@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Fails when a source file includes a higher layer. Layers, lowest first:
 # protocol → tools → engine → server; a file may include its own layer and
-# the ones below it, never one above. Inside engine/ the folders are layers
-# too, lowest first: model → scheduler → config → session (the turn core) →
-# commands → context → persistence → agent (where sessions are assembled).
+# the ones below it, never one above. Inside tools/ only builtin/ includes
+# builtin/ (the families register themselves). Inside engine/ the folders are
+# layers too, lowest first: model → scheduler → config → session (the turn
+# core) → commands → context → persistence → agent (where sessions are assembled).
 #
 #   check_layers.sh SOURCE_DIR     check the tree, list every offending include
 #   check_layers.sh --self-test    prove the check catches each kind of breach
@@ -17,6 +18,20 @@ declare -A FORBIDDEN=(
 )
 
 ENGINE_ORDER=(model scheduler config session commands context persistence agent)
+
+# Inside tools/ the built-in list sits on top: each family registers its own
+# tools, and none includes tools/builtin/.
+check_tools_builtin() {
+  local root="$1" hits
+  [[ -d "$root/tools" ]] || return 0
+  hits=$(grep -rnE --include='*.h' --include='*.hpp' --include='*.cpp' --include='*.cc' --exclude-dir=builtin \
+           "^[[:space:]]*#[[:space:]]*include[[:space:]]*[\"<]tools/builtin/" "$root/tools" || true)
+  if [[ -n "$hits" ]]; then
+    echo "layer violation: only tools/builtin/ may include tools/builtin/ (families register themselves):" >&2
+    echo "$hits" | sed "s|^$root/|  |" >&2
+    return 1
+  fi
+}
 
 # Lists includes from $1/$2 of any of the folders named after it ("prefix/folder").
 includes_of() {
@@ -72,6 +87,7 @@ check() {
     done
   done
   check_engine_order "$root" || bad=1
+  check_tools_builtin "$root" || bad=1
   return $bad
 }
 
@@ -79,8 +95,9 @@ self_test() {
   local dir status=0
   dir=$(mktemp -d)
   trap 'rm -rf "$dir"' RETURN
-  mkdir -p "$dir"/{protocol,tools,engine,server} "$dir"/engine/{model,session,agent}
+  mkdir -p "$dir"/{protocol,tools,engine,server} "$dir"/engine/{model,session,agent} "$dir"/tools/{builtin,files}
   echo '#include "protocol/base/json.h"' > "$dir/tools/ok.cpp"
+  echo '#include "tools/files/file_tools.h"' > "$dir/tools/builtin/ok.cpp"
   echo '#include "tools/core/tool.h"' > "$dir/engine/ok.h"
   echo '#include "engine/session/session.h"' > "$dir/engine/agent/ok.cpp"
   echo '#include "engine/model/content.h"' > "$dir/engine/session/ok.cpp"
@@ -89,7 +106,8 @@ self_test() {
   local breach
   for breach in "protocol/a.h:tools/core/tool.h" "protocol/b.cpp:engine/x.h" "protocol/c.cpp:server/x.h" \
                 "tools/d.cpp:engine/session/session.h" "tools/e.h:server/cli.h" "engine/f.cpp:server/acp_agent.h" \
-                "engine/session/g.cpp:engine/agent/session_table.h" "engine/model/h.h:engine/session/history.h"; do
+                "engine/session/g.cpp:engine/agent/session_table.h" "engine/model/h.h:engine/session/history.h" \
+                "tools/files/i.cpp:tools/builtin/builtin_tools.h"; do
     local file="${breach%%:*}" include="${breach#*:}"
     echo "#  include <$include>" > "$dir/$file"
     if check "$dir" 2>/dev/null; then

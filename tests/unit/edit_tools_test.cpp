@@ -20,7 +20,7 @@
 #include <sstream>
 #include <thread>
 
-#include "tools/builtin/builtin_tools.h"
+#include "tools/files/file_tools.h"
 #include "tools/core/file_store.h"
 #include "tools/files/text_format.h"
 #include "tools/core/workspace.h"

@@ -14,7 +14,6 @@
 #include <regex>
 #include <set>
 
-#include "tools/builtin/builtin_tools.h"
 #include "tools/search/file_walker.h"
 #include "tools/search/glob_match.h"
 #include "tools/search/ignore_rules.h"

@@ -20,8 +20,11 @@ namespace {
 class FakeMcpTool final : public tools::Tool {
  public:
   FakeMcpTool(std::string server, std::string tool, tools::Kind kind)
-      : Tool(tools::ToolInfo{server + "__" + tool, tool + " (" + server + ")", "a fake MCP tool", kind,
-                             R"({"type":"object"})", true, false}),
+      : Tool(tools::ToolInfo{.name = server + "__" + tool,
+                             .displayName = tool + " (" + server + ")",
+                             .description = "a fake MCP tool",
+                             .kind = kind,
+                             .parametersSchema = R"({"type":"object"})"}),
         server_(std::move(server)),
         tool_(std::move(tool)) {}
   mutable std::atomic<int> runs{0};

@@ -4,7 +4,10 @@
 #include <catch2/catch.hpp>
 
 #include "tests/unit/tool_fixture.h"
-#include "tools/builtin/builtin_tools.h"
+#include "tools/files/file_tools.h"
+#include "tools/search/search_tools.h"
+#include "tools/shell/shell_tools.h"
+#include "tools/syntax/syntax_tools.h"
 #include "tools/files/omission_placeholders.h"
 #include "tools/files/sensitive_paths.h"
 

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "tools/builtin/builtin_tools.h"
+#include "tools/syntax/syntax_tools.h"
 #include "tools/syntax/definitions.h"
 #include "tools/core/workspace.h"
 #include "tests/support/temp_dir.h"

@@ -53,7 +53,13 @@ class FakeTool final : public tools::Tool {
     std::string sensitive;                    // why the edit is asked about even when edits are allowed
   };
   FakeTool(std::string name, tools::Kind kind, Behaviour behaviour)
-      : Tool(tools::ToolInfo{std::move(name), "Fake", "a fake", kind, kSchema, true, true}), behaviour_(behaviour) {}
+      : Tool(tools::ToolInfo{.name = std::move(name),
+                             .displayName = "Fake",
+                             .description = "a fake",
+                             .kind = kind,
+                             .parametersSchema = kSchema,
+                             .canUpdateOutput = true}),
+        behaviour_(behaviour) {}
   mutable std::atomic<int> runs{0};
   mutable std::atomic<int> concurrent{0};
   mutable std::atomic<int> maxConcurrent{0};
@@ -293,7 +299,13 @@ namespace {
 // Output that is not Markdown, with a backtick run inside.
 class RawTool final : public tools::Tool {
  public:
-  RawTool() : Tool(tools::ToolInfo{"raw", "Raw", "raw output", tools::Kind::read, kSchema, false, false}) {}
+  RawTool()
+      : Tool(tools::ToolInfo{.name = "raw",
+                             .displayName = "Raw",
+                             .description = "raw output",
+                             .kind = tools::Kind::read,
+                             .parametersSchema = kSchema,
+                             .isOutputMarkdown = false}) {}
 
  protected:
   tools::BuildResult createInvocation(const json::Value&) const override {

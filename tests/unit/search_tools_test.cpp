@@ -15,7 +15,8 @@
 #include <regex>
 #include <set>
 
-#include "tools/builtin/builtin_tools.h"
+#include "tools/files/file_tools.h"
+#include "tools/search/search_tools.h"
 #include "tools/files/guarded_reads.h"
 #include "tools/files/secret_files.h"
 #include "tools/search/file_walker.h"

@@ -15,7 +15,7 @@
 
 #include "engine/scheduler/approval_policy.h"
 #include "tests/support/temp_dir.h"
-#include "tools/builtin/builtin_tools.h"
+#include "tools/shell/shell_tools.h"
 #include "tools/core/workspace.h"
 #include "tools/shell/sandbox.h"
 

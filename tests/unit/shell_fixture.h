@@ -15,7 +15,7 @@
 #include <sstream>
 #include <thread>
 
-#include "tools/builtin/builtin_tools.h"
+#include "tools/shell/shell_tools.h"
 #include "tools/shell/background_processes.h"
 #include "tools/core/workspace.h"
 #include "tests/support/temp_dir.h"

@@ -20,7 +20,7 @@
 #include <sstream>
 #include <thread>
 
-#include "tools/builtin/builtin_tools.h"
+#include "tools/shell/shell_tools.h"
 #include "tools/shell/background_processes.h"
 #include "tools/process/process_runner.h"
 #include "tools/shell/sandbox.h"

@@ -14,7 +14,9 @@
 #include <functional>
 
 #include "tests/unit/tool_fixture.h"
-#include "tools/builtin/builtin_tools.h"
+#include "tools/files/file_tools.h"
+#include "tools/search/search_tools.h"
+#include "tools/syntax/syntax_tools.h"
 #include "tools/core/hard_links.h"
 
 using namespace lathe;

@@ -9,7 +9,8 @@
 
 #include "tests/support/temp_dir.h"
 #include "tests/unit/tool_fixture.h"
-#include "tools/builtin/builtin_tools.h"
+#include "tools/files/file_tools.h"
+#include "tools/syntax/syntax_tools.h"
 #include "tools/core/file_store.h"
 
 using namespace lathe;

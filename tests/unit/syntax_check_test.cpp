@@ -10,7 +10,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "tools/builtin/builtin_tools.h"
+#include "tools/files/file_tools.h"
 #include "tools/syntax/syntax_check.h"
 #include "tools/core/workspace.h"
 #include "tests/support/temp_dir.h"

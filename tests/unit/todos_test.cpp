@@ -2,7 +2,7 @@
 // list replaced whole, and every call shown as a complete ACP plan.
 #include <catch2/catch.hpp>
 
-#include "tools/builtin/builtin_tools.h"
+#include "tools/todos/todo_tools.h"
 
 using namespace lathe;
 using namespace lathe::tools;

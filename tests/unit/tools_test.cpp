@@ -5,6 +5,8 @@
 #include <fstream>
 
 #include "tools/builtin/builtin_tools.h"
+#include "tools/files/file_tools.h"
+#include "tools/search/search_tools.h"
 #include "tools/core/registry.h"
 #include "tools/core/schema_validator.h"
 #include "tools/core/wait_for_previous.h"
@@ -264,15 +266,19 @@ namespace {
 class KeysProbe final : public Tool {
  public:
   KeysProbe()
-      : Tool(ToolInfo{"probe", "Probe", "reports its arguments", Kind::read,
-                      R"({"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false})", false,
-                      false}) {}
+      : Tool(ToolInfo{.name = "probe",
+                      .displayName = "Probe",
+                      .description = "reports its arguments",
+                      .kind = Kind::read,
+                      .parametersSchema =
+                          R"({"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false})",
+                      .isOutputMarkdown = false}) {}
 
  protected:
   BuildResult createInvocation(const json::Value& params) const override {
     std::string keys;
     for (auto it = params.MemberBegin(); it != params.MemberEnd(); ++it) keys += std::string(it->name.GetString()) + ";";
-    return {nullptr, ToolError{ErrorType::invalid_params, "keys: " + keys}};
+    return invalidParams("keys: " + keys);
   }
 };
 
@@ -309,6 +315,36 @@ TEST_CASE("wait_for_previous is declared for every tool, accepted by every tool 
   CHECK(waitsForPrevious(std::string(R"({"wait_for_previous": true})")));
   CHECK_FALSE(waitsForPrevious(std::string(R"({"wait_for_previous": false})")));
   CHECK_FALSE(waitsForPrevious(std::string("not json wait_for_previous")));
+}
+
+TEST_CASE("the tool families register every built-in tool, with grep_search's older name", "[tools][builtin]") {
+  Fixture f;
+  auto names = [](const ToolRegistry& registry) {
+    std::vector<std::string> out;
+    for (const auto& d : registry.declarations()) out.push_back(d.name);
+    return out;
+  };
+  ToolRegistry registry;
+  registerBuiltinTools(registry, f.context, ShellOptions{});
+  // No model that searches the web, no global memory file: neither tool.
+  CHECK(names(registry) == std::vector<std::string>{"glob", "grep_search", "list_background_processes",
+                                                    "list_directory", "read_background_output", "read_file",
+                                                    "read_many_files", "read_outline", "replace",
+                                                    "run_shell_command", "web_fetch", "write_file", "write_todos"});
+  auto alias = registry.find("search_file_content");
+  REQUIRE(alias);
+  CHECK(alias->name() == "grep_search");
+
+  f.context.globalMemoryFile = (f.outside.path / "GEMINI.md").string();
+  ToolRegistry withMemory;
+  registerBuiltinTools(withMemory, f.context, ShellOptions{});
+  CHECK(withMemory.find("save_memory"));
+
+  // The filter still decides: tools.core keeps these, the alias goes with its tool.
+  ToolRegistry core(ToolFilter{{"read_file", "replace"}, {}});
+  registerBuiltinTools(core, f.context, ShellOptions{});
+  CHECK(names(core) == std::vector<std::string>{"read_file", "replace"});
+  CHECK_FALSE(core.find("search_file_content"));
 }
 
 TEST_CASE("tools with the same schema share one compiled validator", "[tools][schema]") {

@@ -5,7 +5,7 @@
 
 #include "tests/support/web_test_server.h"
 #include "tests/unit/tool_fixture.h"
-#include "tools/builtin/builtin_tools.h"
+#include "tools/web/web_tools.h"
 #include "tools/web/address_policy.h"
 #include "tools/web/html_text.h"
 #include "tools/web/page_fetch.h"

@@ -17,6 +17,7 @@
 #include "tests/support/web_test_server.h"
 #include "tests/unit/tool_fixture.h"
 #include "tools/builtin/builtin_tools.h"
+#include "tools/web/web_tools.h"
 
 using namespace lathe;
 using namespace lathe::engine;

@@ -1,26 +1,24 @@
 // The built-in tools, registered in one place.
 #include "tools/builtin/builtin_tools.h"
 
-#include "tools/shell/background_processes.h"
+#include "tools/files/file_tools.h"
+#include "tools/memory/memory_tools.h"
+#include "tools/search/search_tools.h"
+#include "tools/shell/shell_tools.h"
+#include "tools/syntax/syntax_tools.h"
+#include "tools/todos/todo_tools.h"
+#include "tools/web/web_tools.h"
 
 namespace lathe::tools {
 
 void registerBuiltinTools(ToolRegistry& registry, const ToolContext& context, const ShellOptions& shell) {
-  ShellSetup shellSetup{shell, std::make_shared<shell::BackgroundProcesses>()};  // ended with the tools
-  std::unique_ptr<Tool> builtins[] = {
-      makeReadFileTool(context),         makeListDirectoryTool(context),      makeWriteFileTool(context),
-      makeReplaceTool(context),          makeGlobTool(context),               makeGrepSearchTool(context),
-      makeReadManyFilesTool(context),    makeOutlineTool(context),            makeRunShellCommandTool(context, shellSetup),
-      makeListBackgroundProcessesTool(shellSetup), makeReadBackgroundOutputTool(shellSetup),
-      makeWriteTodosTool(context),
-      makeWebFetchTool(context),         makeWebSearchTool(context),
-  };
-  // Built-in names are unique; the registry's filter may leave some out.
-  for (auto& tool : builtins) {
-    if (tool) (void)registry.add(std::move(tool));
-  }
-  if (!context.globalMemoryFile.empty()) (void)registry.add(makeSaveMemoryTool(context.globalMemoryFile));
-  (void)registry.addAlias("search_file_content", "grep_search");  // Gemini CLI's older name
+  registerFileTools(registry, context);
+  registerSearchTools(registry, context);
+  registerSyntaxTools(registry, context);
+  registerShellTools(registry, context, shell);
+  registerTodoTools(registry, context);
+  registerWebTools(registry, context);
+  registerMemoryTools(registry, context);
 }
 
 }  // namespace lathe::tools

@@ -58,23 +58,27 @@ ToolResult ToolResult::failure(ErrorType type, std::string message) {
   return result;
 }
 
+BuildResult buildFailure(ErrorType type, std::string message) { return {nullptr, ToolError{type, std::move(message)}}; }
+
+BuildResult invalidParams(std::string message) { return buildFailure(ErrorType::invalid_params, std::move(message)); }
+
 Tool::Tool(ToolInfo info) : info_(std::move(info)), validator_(SchemaValidator::shared(info_.parametersSchema)) {}
 
 Tool::~Tool() = default;
 
 BuildResult Tool::build(const json::Value& params) const {
-  if (!params.IsObject()) return {nullptr, ToolError{ErrorType::invalid_params, "params: must be an object"}};
+  if (!params.IsObject()) return invalidParams("params: must be an object");
   if (auto wait = params.FindMember(kWaitForPrevious); wait != params.MemberEnd()) {
     // The scheduler's parameter, not the tool's: checked, then taken out.
     if (!wait->value.IsBool()) {
-      return {nullptr, ToolError{ErrorType::invalid_params, std::string("params/") + kWaitForPrevious + ": must be boolean"}};
+      return invalidParams(std::string("params/") + kWaitForPrevious + ": must be boolean");
     }
     json::Document rest;
     rest.CopyFrom(params, rest.GetAllocator());
     rest.RemoveMember(kWaitForPrevious);
     return build(rest);
   }
-  if (auto problem = validator_->validate(params)) return {nullptr, ToolError{ErrorType::invalid_params, *problem}};
+  if (auto problem = validator_->validate(params)) return invalidParams(*problem);
   return createInvocation(params);
 }
 

@@ -158,6 +158,12 @@ struct BuildResult {
   std::optional<ToolError> error;
 };
 
+// A call refused before it runs: no invocation, and the error the model sees.
+BuildResult buildFailure(ErrorType type, std::string message);
+BuildResult invalidParams(std::string message);
+
+// Written with designated initialisers, naming only what differs from the
+// defaults: ToolInfo{.name = "read_file", .displayName = "ReadFile", ...}.
 struct ToolInfo {
   std::string name;         // what the model calls
   std::string displayName;  // what a person reads

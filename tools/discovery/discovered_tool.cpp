@@ -97,18 +97,16 @@ std::string discoveredToolName(const std::string& name) {
 }
 
 std::unique_ptr<Tool> makeDiscoveredTool(const Declaration& declaration, const DiscoveryOptions& options) {
-  ToolInfo info;
-  info.name = discoveredToolName(declaration.name);
-  info.displayName = declaration.name;
-  info.description = declaration.description +
-                     (declaration.description.empty() ? "" : "\n\n") +
-                     "A tool of this project, found by its discovery command. A call runs `" + options.callCommand +
-                     " " + declaration.name +
-                     "` in the project root with the arguments as JSON on its input; what it prints is the result, "
-                     "and when it fails you get its exit status, output and errors.";
-  info.kind = Kind::other;
-  info.parametersSchema = declaration.schema;
-  info.isOutputMarkdown = false;
+  ToolInfo info{.name = discoveredToolName(declaration.name),
+                .displayName = declaration.name,
+                .description = declaration.description + (declaration.description.empty() ? "" : "\n\n") +
+                               "A tool of this project, found by its discovery command. A call runs `" +
+                               options.callCommand + " " + declaration.name +
+                               "` in the project root with the arguments as JSON on its input; what it prints is the "
+                               "result, and when it fails you get its exit status, output and errors.",
+                .kind = Kind::other,
+                .parametersSchema = declaration.schema,
+                .isOutputMarkdown = false};
   return std::make_unique<DiscoveredTool>(std::move(info), declaration.name, options);
 }
 

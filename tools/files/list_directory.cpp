@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "tools/builtin/builtin_tools.h"
+#include "tools/files/file_tools.h"
 #include "tools/search/file_walker.h"
 #include "tools/search/ignore_rules.h"
 
@@ -103,12 +103,15 @@ class ListDirectoryInvocation final : public ToolInvocation {
 class ListDirectoryTool final : public Tool {
  public:
   explicit ListDirectoryTool(ToolContext context)
-      : Tool(ToolInfo{"list_directory", "ReadFolder",
-                      "Lists the files and folders directly inside a directory of the workspace, folders first "
-                      "(marked [DIR]), then files with their sizes, each group sorted by name. Entries whose names "
-                      "match a glob in `ignore`, or that .gitignore or .geminiignore ignore (see "
-                      "file_filtering_options), are left out and counted; .git is never listed.",
-                      Kind::search, kSchema, true, false}),
+      : Tool(ToolInfo{.name = "list_directory",
+                      .displayName = "ReadFolder",
+                      .description =
+                          "Lists the files and folders directly inside a directory of the workspace, folders first "
+                          "(marked [DIR]), then files with their sizes, each group sorted by name. Entries whose names "
+                          "match a glob in `ignore`, or that .gitignore or .geminiignore ignore (see "
+                          "file_filtering_options), are left out and counted; .git is never listed.",
+                      .kind = Kind::search,
+                      .parametersSchema = kSchema}),
         context_(std::move(context)) {}
 
  protected:
@@ -121,7 +124,7 @@ class ListDirectoryTool final : public Tool {
       filtering.respectGitIgnore = options->optBool("respect_git_ignore").value_or(true);
       filtering.respectGeminiIgnore = options->optBool("respect_gemini_ignore").value_or(true);
     }
-    if (!r.ok()) return {nullptr, ToolError{ErrorType::invalid_params, r.error().message}};
+    if (!r.ok()) return invalidParams(r.error().message);
     auto resolved = resolveToolPath(*context_.workspace, path);
     if (resolved.error) return {nullptr, resolved.error};
     return {std::make_unique<ListDirectoryInvocation>(context_, resolved.path, std::move(ignore), std::move(filtering)), std::nullopt};

@@ -8,8 +8,8 @@
 #include <fstream>
 
 #include "protocol/base/base64.h"
-#include "tools/builtin/builtin_tools.h"
 #include "tools/files/file_content.h"
+#include "tools/files/file_tools.h"
 #include "tools/files/guarded_reads.h"
 #include "tools/files/store_text.h"
 #include "tools/search/file_walker.h"
@@ -180,12 +180,15 @@ class ReadFileInvocation final : public ToolInvocation {
 class ReadFileTool final : public Tool {
  public:
   explicit ReadFileTool(ToolContext context)
-      : Tool(ToolInfo{"read_file", "ReadFile",
-                      "Reads a file from the workspace. Text files come back as lines (by default the first 2000; "
-                      "use start_line and end_line to read a window of a large file, 1-based and inclusive). "
-                      "Images (PNG, JPEG, GIF, WEBP, BMP) and PDF files come back as inline data. Binary files "
-                      "are refused.",
-                      Kind::read, kSchema, true, false}),
+      : Tool(ToolInfo{.name = "read_file",
+                      .displayName = "ReadFile",
+                      .description =
+                          "Reads a file from the workspace. Text files come back as lines (by default the first 2000; "
+                          "use start_line and end_line to read a window of a large file, 1-based and inclusive). "
+                          "Images (PNG, JPEG, GIF, WEBP, BMP) and PDF files come back as inline data. Binary files "
+                          "are refused.",
+                      .kind = Kind::read,
+                      .parametersSchema = kSchema}),
         context_(std::move(context)) {}
 
  protected:
@@ -199,7 +202,7 @@ class ReadFileTool final : public Tool {
     if (!start && offset) start = *offset + 1;
     if (!end && limit) end = start.value_or(1) + *limit - 1;
     if (end && *end < start.value_or(1)) {
-      return {nullptr, ToolError{ErrorType::invalid_params, "params.end_line: must not be before start_line"}};
+      return invalidParams("params.end_line: must not be before start_line");
     }
     auto resolved = resolveToolPath(*context_.workspace, path);
     if (resolved.error) return {nullptr, resolved.error};

@@ -11,14 +11,14 @@
 #include <set>
 
 #include "protocol/base/base64.h"
-#include "tools/builtin/builtin_tools.h"
+#include "protocol/base/text.h"
 #include "tools/files/file_content.h"
+#include "tools/files/file_tools.h"
 #include "tools/files/guarded_reads.h"
 #include "tools/files/secret_files.h"
 #include "tools/files/store_text.h"
 #include "tools/search/file_walker.h"
 #include "tools/search/glob_match.h"
-#include "protocol/base/text.h"
 
 namespace lathe::tools {
 namespace {
@@ -387,13 +387,16 @@ class ReadManyInvocation final : public ToolInvocation {
 class ReadManyFilesTool final : public Tool {
  public:
   explicit ReadManyFilesTool(ToolContext context)
-      : Tool(ToolInfo{"read_many_files", "ReadManyFiles",
-                      "Reads several files of the workspace at once, named by paths or globs (e.g. `src/**/*.ts`, "
-                      "`docs/`), and returns their text joined with `--- path ---` separators. Binary files and "
-                      "files ignored by .gitignore/.geminiignore are skipped and listed with the reason. Images "
-                      "and PDFs are returned as inline data only when named explicitly (by file name or "
-                      "extension). Large files are cut like read_file cuts them, and the total is capped.",
-                      Kind::read, kSchema, true, false}),
+      : Tool(ToolInfo{.name = "read_many_files",
+                      .displayName = "ReadManyFiles",
+                      .description =
+                          "Reads several files of the workspace at once, named by paths or globs (e.g. `src/**/*.ts`, "
+                          "`docs/`), and returns their text joined with `--- path ---` separators. Binary files and "
+                          "files ignored by .gitignore/.geminiignore are skipped and listed with the reason. Images "
+                          "and PDFs are returned as inline data only when named explicitly (by file name or "
+                          "extension). Large files are cut like read_file cuts them, and the total is capped.",
+                      .kind = Kind::read,
+                      .parametersSchema = kSchema}),
         context_(std::move(context)) {}
 
  protected:
@@ -408,8 +411,8 @@ class ReadManyFilesTool final : public Tool {
       p.respectGit = filtering->optBool("respect_git_ignore").value_or(true);
       p.respectGemini = filtering->optBool("respect_gemini_ignore").value_or(true);
     }
-    if (!r.ok()) return fail(r.error().message);
-    if (p.include.empty()) return fail("params.include: must name at least one path or glob");
+    if (!r.ok()) return invalidParams(r.error().message);
+    if (p.include.empty()) return invalidParams("params.include: must name at least one path or glob");
     for (const auto& raw : p.include) {
       std::string pattern = normalise(raw);
       // The part before any glob syntax must stay inside the workspace.
@@ -421,18 +424,16 @@ class ReadManyFilesTool final : public Tool {
       }
       auto resolved = resolveToolPath(*context_.workspace, fixed);
       if (resolved.error && resolved.error->type == ErrorType::path_not_in_workspace) {
-        return {nullptr, ToolError{ErrorType::path_not_in_workspace, "params.include: \"" + raw + "\": " + resolved.error->message}};
+        return buildFailure(ErrorType::path_not_in_workspace,
+                            "params.include: \"" + raw + "\": " + resolved.error->message);
       }
-      if (auto glob = GlobPattern::compile(pattern); !glob) return fail("params.include: " + glob.error().message);
+      if (auto glob = GlobPattern::compile(pattern); !glob)
+        return invalidParams("params.include: " + glob.error().message);
     }
     return {std::make_unique<ReadManyInvocation>(context_, std::move(p)), std::nullopt};
   }
 
  private:
-  static BuildResult fail(std::string message) {
-    return {nullptr, ToolError{ErrorType::invalid_params, std::move(message)}};
-  }
-
   ToolContext context_;
 };
 

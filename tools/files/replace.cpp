@@ -6,12 +6,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "tools/builtin/builtin_tools.h"
-#include "tools/files/omission_placeholders.h"
+#include "tools/files/closest_text.h"
 #include "tools/files/edit_invocation.h"
 #include "tools/files/file_content.h"
-#include "tools/files/closest_text.h"
+#include "tools/files/file_tools.h"
 #include "tools/files/flexible_match.h"
+#include "tools/files/omission_placeholders.h"
 #include "tools/files/text_format.h"
 
 namespace lathe::tools {
@@ -236,15 +236,19 @@ class ReplaceInvocation final : public EditInvocation {
 class ReplaceTool final : public Tool {
  public:
   explicit ReplaceTool(ToolContext context)
-      : Tool(ToolInfo{"replace", "Edit",
-                      "Replaces text in a file. old_string must be the exact literal text from the file (whitespace "
-                      "and indentation included) and, unless allow_multiple is true, must match exactly one place: "
-                      "include a few lines of context around the change. Read the file first to copy the text "
-                      "exactly. An empty old_string creates a new file containing new_string. The file keeps its "
-                      "line endings (LF or CRLF), byte order mark and final newline. The person may review the "
-                      "change as a diff before it is written. new_string must be the complete new text: placeholders "
-                      "such as \"// ... existing code ...\" are refused.",
-                      Kind::edit, kSchema, true, false}),
+      : Tool(ToolInfo{
+            .name = "replace",
+            .displayName = "Edit",
+            .description =
+                "Replaces text in a file. old_string must be the exact literal text from the file (whitespace "
+                "and indentation included) and, unless allow_multiple is true, must match exactly one place: "
+                "include a few lines of context around the change. Read the file first to copy the text "
+                "exactly. An empty old_string creates a new file containing new_string. The file keeps its "
+                "line endings (LF or CRLF), byte order mark and final newline. The person may review the "
+                "change as a diff before it is written. new_string must be the complete new text: placeholders "
+                "such as \"// ... existing code ...\" are refused.",
+            .kind = Kind::edit,
+            .parametersSchema = kSchema}),
         context_(std::move(context)) {}
 
  protected:
@@ -257,31 +261,29 @@ class ReplaceTool final : public Tool {
     std::string newString = r.str("new_string");
     auto allowMultiple = r.optBool("allow_multiple");
     p.expected = r.optInt64("expected_replacements");
-    if (!r.ok()) return {nullptr, ToolError{ErrorType::invalid_params, r.error().message}};
+    if (!r.ok()) return invalidParams(r.error().message);
     if (p.expected && *p.expected < 1) {
-      return {nullptr, ToolError{ErrorType::invalid_params, "params.expected_replacements: must be at least 1"}};
+      return invalidParams("params.expected_replacements: must be at least 1");
     }
     if (p.expected && *p.expected > 1 && allowMultiple && !*allowMultiple) {
-      return {nullptr, ToolError{ErrorType::invalid_params,
-                                 "params: allow_multiple is false but expected_replacements asks for " +
-                                     std::to_string(*p.expected) + " replacements"}};
+      return invalidParams("params: allow_multiple is false but expected_replacements asks for " +
+                           std::to_string(*p.expected) + " replacements");
     }
     p.allowMultiple = allowMultiple.value_or(false);
     p.oldString = normalize(oldString);
     // A new file is written as given; an edit is spliced into normalized text.
     p.newString = oldString.empty() ? std::move(newString) : normalize(newString);
     if (auto line = newOmissionPlaceholder(p.newString, p.oldString)) {
-      return {nullptr, ToolError{ErrorType::invalid_params, omissionMessage(*line)}};
+      return invalidParams(omissionMessage(*line));
     }
     if (!p.oldString.empty() && p.oldString == p.newString) {
-      return {nullptr, ToolError{ErrorType::invalid_params,
-                                 "No changes to apply: old_string and new_string are identical."}};
+      return invalidParams("No changes to apply: old_string and new_string are identical.");
     }
     auto resolved = resolveToolPath(*context_.workspace, path);
     if (resolved.error) return {nullptr, resolved.error};
     struct stat st {};
     if (::stat(resolved.path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
-      return {nullptr, ToolError{ErrorType::is_directory, resolved.path + " is a directory; give the path of a file"}};
+      return buildFailure(ErrorType::is_directory, resolved.path + " is a directory; give the path of a file");
     }
     p.path = std::move(resolved.path);
     return {std::make_unique<ReplaceInvocation>(context_, std::move(p)), std::nullopt};

@@ -5,9 +5,9 @@
 // edit_invocation.h. Runs on a worker thread.
 #include <sys/stat.h>
 
-#include "tools/builtin/builtin_tools.h"
-#include "tools/files/omission_placeholders.h"
 #include "tools/files/edit_invocation.h"
+#include "tools/files/file_tools.h"
+#include "tools/files/omission_placeholders.h"
 #include "tools/files/text_format.h"
 
 namespace lathe::tools {
@@ -79,14 +79,18 @@ class WriteFileInvocation final : public EditInvocation {
 class WriteFileTool final : public Tool {
  public:
   explicit WriteFileTool(ToolContext context)
-      : Tool(ToolInfo{"write_file", "WriteFile",
-                      "Writes content to a file in the workspace, replacing all of its current content, or creates "
-                      "the file (and any missing parent directories) when it does not exist. An existing file keeps "
-                      "its line endings (LF or CRLF), byte order mark and final newline. The person may review the "
-                      "change as a diff before it is written. To change part of a file, prefer the replace tool. Always "
-                      "write the complete content: never placeholders such as \"// ... existing code ...\" or "
-                      "\"# rest of the code\" (they are refused).",
-                      Kind::edit, kSchema, true, false}),
+      : Tool(ToolInfo{
+            .name = "write_file",
+            .displayName = "WriteFile",
+            .description =
+                "Writes content to a file in the workspace, replacing all of its current content, or creates "
+                "the file (and any missing parent directories) when it does not exist. An existing file keeps "
+                "its line endings (LF or CRLF), byte order mark and final newline. The person may review the "
+                "change as a diff before it is written. To change part of a file, prefer the replace tool. Always "
+                "write the complete content: never placeholders such as \"// ... existing code ...\" or "
+                "\"# rest of the code\" (they are refused).",
+            .kind = Kind::edit,
+            .parametersSchema = kSchema}),
         context_(std::move(context)) {}
 
  protected:
@@ -94,18 +98,18 @@ class WriteFileTool final : public Tool {
     json::Reader r(&params, "params");
     std::string path = r.str("file_path");
     std::string content = r.str("content");
-    if (!r.ok()) return {nullptr, ToolError{ErrorType::invalid_params, r.error().message}};
+    if (!r.ok()) return invalidParams(r.error().message);
     auto resolved = resolveToolPath(*context_.workspace, path);
     if (resolved.error) return {nullptr, resolved.error};
     struct stat st {};
     if (::stat(resolved.path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
-      return {nullptr, ToolError{ErrorType::is_directory, resolved.path + " is a directory; give the path of a file"}};
+      return buildFailure(ErrorType::is_directory, resolved.path + " is a directory; give the path of a file");
     }
     if (newOmissionPlaceholder(content, {})) {
       // Allowed only when the file already holds the same line (read through the store, like the edit itself).
       auto current = context_.files ? context_.files->readText(resolved.path, CancelToken()) : Result<std::string>(std::string());
       if (auto line = newOmissionPlaceholder(content, current ? *current : std::string())) {
-        return {nullptr, ToolError{ErrorType::invalid_params, omissionMessage(*line)}};
+        return invalidParams(omissionMessage(*line));
       }
     }
     return {std::make_unique<WriteFileInvocation>(context_, resolved.path, std::move(content)), std::nullopt};

@@ -106,7 +106,7 @@ class ReadTool final : public Tool {
  protected:
   BuildResult createInvocation(const json::Value& params) const override {
     std::string uri = json::getStr(params, "uri").value_or("");
-    if (uri.empty()) return {nullptr, ToolError{ErrorType::invalid_params, "params.uri: must not be empty"}};
+    if (uri.empty()) return invalidParams("params.uri: must not be empty");
     return {std::make_unique<ReadInvocation>(servers_, std::move(uri)), {}};
   }
 

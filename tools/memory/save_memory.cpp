@@ -3,8 +3,8 @@
 // file lies outside the workspace on purpose: this tool writes only that one
 // path, fixed when the session starts, never one the model names. Asks first
 // (kind other), showing the exact line. Runs on a worker thread.
-#include "tools/builtin/builtin_tools.h"
 #include "tools/memory/memory_file.h"
+#include "tools/memory/memory_tools.h"
 
 namespace lathe::tools {
 namespace {
@@ -51,22 +51,25 @@ class SaveMemoryInvocation final : public ToolInvocation {
 class SaveMemoryTool final : public Tool {
  public:
   explicit SaveMemoryTool(std::string file)
-      : Tool(ToolInfo{"save_memory", "SaveMemory",
-                      "Saves one fact to the user's global memory file (" + file +
-                          "), which is loaded as context in every later session, in every project. Use it only "
-                          "when the user asks you to remember something, or states a lasting preference about "
-                          "how you should work with them. Not for project notes, not for what matters only to "
-                          "this conversation. The fact must be one short line.",
-                      Kind::other, kSchema, true, false}),
+      : Tool(ToolInfo{
+            .name = "save_memory",
+            .displayName = "SaveMemory",
+            .description = "Saves one fact to the user's global memory file (" + file +
+                           "), which is loaded as context in every later session, in every project. Use it only "
+                           "when the user asks you to remember something, or states a lasting preference about "
+                           "how you should work with them. Not for project notes, not for what matters only to "
+                           "this conversation. The fact must be one short line.",
+            .kind = Kind::other,
+            .parametersSchema = kSchema}),
         file_(std::move(file)) {}
 
  protected:
   BuildResult createInvocation(const json::Value& params) const override {
     json::Reader r(&params, "params");
     std::string fact = r.str("fact");
-    if (!r.ok()) return {nullptr, ToolError{ErrorType::invalid_params, r.error().message}};
+    if (!r.ok()) return invalidParams(r.error().message);
     auto entry = memoryEntryFor(fact);
-    if (!entry) return {nullptr, ToolError{ErrorType::invalid_params, "params/fact: " + entry.error().message}};
+    if (!entry) return invalidParams("params/fact: " + entry.error().message);
     return {std::make_unique<SaveMemoryInvocation>(file_, std::move(fact), std::move(entry).value()), std::nullopt};
   }
 
@@ -78,6 +81,10 @@ class SaveMemoryTool final : public Tool {
 
 std::unique_ptr<Tool> makeSaveMemoryTool(const std::string& globalMemoryFile) {
   return std::make_unique<SaveMemoryTool>(globalMemoryFile);
+}
+
+void registerMemoryTools(ToolRegistry& registry, const ToolContext& context) {
+  if (!context.globalMemoryFile.empty()) (void)registry.add(makeSaveMemoryTool(context.globalMemoryFile));
 }
 
 }  // namespace lathe::tools

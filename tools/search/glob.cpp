@@ -9,9 +9,9 @@
 #include <algorithm>
 #include <chrono>
 
-#include "tools/builtin/builtin_tools.h"
 #include "tools/search/file_walker.h"
 #include "tools/search/glob_match.h"
+#include "tools/search/search_tools.h"
 
 namespace lathe::tools {
 namespace {
@@ -164,13 +164,17 @@ class GlobInvocation final : public ToolInvocation {
 class GlobTool final : public Tool {
  public:
   explicit GlobTool(ToolContext context)
-      : Tool(ToolInfo{"glob", "FindFiles",
-                      "Finds files whose paths match a glob (e.g. `src/**/*.ts`, `*.{md,txt}`) below a directory of "
-                      "the workspace and returns their absolute paths: files changed in the last 24 hours first "
-                      "(newest first), then the rest sorted by path. Case-insensitive unless case_sensitive is true; "
-                      "respects .gitignore and .geminiignore unless told otherwise. For finding code by content, "
-                      "use grep_search.",
-                      Kind::search, kSchema, true, false}),
+      : Tool(ToolInfo{
+            .name = "glob",
+            .displayName = "FindFiles",
+            .description =
+                "Finds files whose paths match a glob (e.g. `src/**/*.ts`, `*.{md,txt}`) below a directory of "
+                "the workspace and returns their absolute paths: files changed in the last 24 hours first "
+                "(newest first), then the rest sorted by path. Case-insensitive unless case_sensitive is true; "
+                "respects .gitignore and .geminiignore unless told otherwise. For finding code by content, "
+                "use grep_search.",
+            .kind = Kind::search,
+            .parametersSchema = kSchema}),
         context_(std::move(context)) {}
 
  protected:
@@ -182,19 +186,22 @@ class GlobTool final : public Tool {
     p.caseSensitive = r.optBool("case_sensitive").value_or(false);
     p.respectGit = r.optBool("respect_git_ignore").value_or(true);
     p.respectGemini = r.optBool("respect_gemini_ignore").value_or(true);
-    if (!r.ok()) return fail(r.error().message);
-    if (p.pattern.find_first_not_of(" \t") == std::string::npos) return fail("params.pattern: must not be empty");
+    if (!r.ok()) return invalidParams(r.error().message);
+    if (p.pattern.find_first_not_of(" \t") == std::string::npos)
+      return invalidParams("params.pattern: must not be empty");
     std::string_view rest = p.pattern;
     while (!rest.empty()) {
       size_t slash = rest.find('/');
       if (rest.substr(0, slash) == "..") {
-        return fail("params.pattern: \"..\" segments are not supported; set dir_path to search another directory");
+        return invalidParams(
+            "params.pattern: \"..\" segments are not supported; set dir_path to search another directory");
       }
       if (slash == std::string_view::npos) break;
       rest.remove_prefix(slash + 1);
     }
     // Compiling now reports a bad pattern before anything runs.
-    if (auto glob = GlobPattern::compile(p.pattern); !glob) return fail("params.pattern: " + glob.error().message);
+    if (auto glob = GlobPattern::compile(p.pattern); !glob)
+      return invalidParams("params.pattern: " + glob.error().message);
     if (dir && !dir->empty()) {
       auto resolved = resolveToolPath(*context_.workspace, *dir);
       if (resolved.error) return {nullptr, resolved.error};
@@ -207,10 +214,6 @@ class GlobTool final : public Tool {
   }
 
  private:
-  static BuildResult fail(std::string message) {
-    return {nullptr, ToolError{ErrorType::invalid_params, std::move(message)}};
-  }
-
   ToolContext context_;
 };
 

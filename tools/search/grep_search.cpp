@@ -13,18 +13,18 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <atomic>
 #include <climits>
 #include <cstdlib>
-#include <atomic>
 #include <cstring>
 
-#include "tools/builtin/builtin_tools.h"
+#include "tools/core/hard_links.h"
 #include "tools/files/file_content.h"
 #include "tools/files/guarded_reads.h"
 #include "tools/files/secret_files.h"
-#include "tools/core/hard_links.h"
 #include "tools/search/file_walker.h"
 #include "tools/search/glob_match.h"
+#include "tools/search/search_tools.h"
 #include "tools/search/text_search.h"
 
 namespace lathe::tools {
@@ -443,14 +443,18 @@ class GrepInvocation final : public ToolInvocation {
 class GrepSearchTool final : public Tool {
  public:
   explicit GrepSearchTool(ToolContext context)
-      : Tool(ToolInfo{"grep_search", "SearchText",
-                      "Searches file contents for a regular expression (or a fixed string) below a directory of the "
-                      "workspace and returns the matching lines grouped by file, with 1-based line numbers "
-                      "(`L12: text`; context lines are `L13- text`). Case-insensitive unless case_sensitive is true. "
-                      "Respects .gitignore and .geminiignore and skips binary files and common build/dependency "
-                      "folders unless no_ignore is true. At most 100 matching lines unless total_max_matches says "
-                      "otherwise.",
-                      Kind::search, kSchema, true, false}),
+      : Tool(ToolInfo{
+            .name = "grep_search",
+            .displayName = "SearchText",
+            .description =
+                "Searches file contents for a regular expression (or a fixed string) below a directory of the "
+                "workspace and returns the matching lines grouped by file, with 1-based line numbers "
+                "(`L12: text`; context lines are `L13- text`). Case-insensitive unless case_sensitive is true. "
+                "Respects .gitignore and .geminiignore and skips binary files and common build/dependency "
+                "folders unless no_ignore is true. At most 100 matching lines unless total_max_matches says "
+                "otherwise.",
+            .kind = Kind::search,
+            .parametersSchema = kSchema}),
         context_(std::move(context)) {}
 
  protected:
@@ -470,17 +474,17 @@ class GrepSearchTool final : public Tool {
     p.before = r.optInt64("before");
     p.maxPerFile = r.optInt64("max_matches_per_file");
     p.totalMax = r.optInt64("total_max_matches").value_or(context_.limits.grepDefaultMaxMatches);
-    if (!r.ok()) return fail(r.error().message);
-    if (p.totalMax < 1) return fail("params.total_max_matches: must be at least 1");
-    if (p.maxPerFile && *p.maxPerFile < 1) return fail("params.max_matches_per_file: must be at least 1");
+    if (!r.ok()) return invalidParams(r.error().message);
+    if (p.totalMax < 1) return invalidParams("params.total_max_matches: must be at least 1");
+    if (p.maxPerFile && *p.maxPerFile < 1) return invalidParams("params.max_matches_per_file: must be at least 1");
 
     Compiled c;
     auto matcher = TextMatcher::compile(TextQuery{p.pattern, p.caseSensitive, p.fixedStrings});
-    if (!matcher) return fail("params.pattern: " + matcher.error().message);
+    if (!matcher) return invalidParams("params.pattern: " + matcher.error().message);
     c.matcher = std::move(matcher).value();
     if (!p.exclude.empty()) {
       auto exclude = TextMatcher::compile(TextQuery{p.exclude, p.caseSensitive, false});
-      if (!exclude) return fail("params.exclude_pattern: " + exclude.error().message);
+      if (!exclude) return invalidParams("params.exclude_pattern: " + exclude.error().message);
       c.exclude = std::move(exclude).value();
     }
     if (!p.include.empty()) {
@@ -489,7 +493,7 @@ class GrepSearchTool final : public Tool {
       c.includeAnchored = glob.find('/') != std::string_view::npos;
       while (!glob.empty() && glob.front() == '/') glob.remove_prefix(1);
       auto include = GlobPattern::compile(glob);
-      if (!include) return fail("params.include_pattern: " + include.error().message);
+      if (!include) return invalidParams("params.include_pattern: " + include.error().message);
       c.include = std::move(include).value();
     }
     if (dir && !dir->empty()) p.dirDisplay = *dir;
@@ -500,10 +504,6 @@ class GrepSearchTool final : public Tool {
   }
 
  private:
-  static BuildResult fail(std::string message) {
-    return {nullptr, ToolError{ErrorType::invalid_params, std::move(message)}};
-  }
-
   ToolContext context_;
 };
 

@@ -5,9 +5,9 @@
 #include <condition_variable>
 #include <mutex>
 
-#include "tools/builtin/builtin_tools.h"
 #include "tools/core/untrusted_text.h"
 #include "tools/shell/background_processes.h"
+#include "tools/shell/shell_tools.h"
 
 namespace lathe::tools {
 namespace {
@@ -124,11 +124,15 @@ class ReadInvocation final : public ToolInvocation {
 class ListBackgroundProcessesTool final : public Tool {
  public:
   explicit ListBackgroundProcessesTool(ShellSetup context)
-      : Tool(ToolInfo{"list_background_processes", "List Background Processes",
-                      "Lists this session's background commands (started by run_shell_command with is_background, "
-                      "or left running by a command): id, whether each still runs or how it ended, the command, "
-                      "and how much output it printed.",
-                      Kind::read, kListSchema, false, false}),
+      : Tool(ToolInfo{.name = "list_background_processes",
+                      .displayName = "List Background Processes",
+                      .description =
+                          "Lists this session's background commands (started by run_shell_command with is_background, "
+                          "or left running by a command): id, whether each still runs or how it ended, the command, "
+                          "and how much output it printed.",
+                      .kind = Kind::read,
+                      .parametersSchema = kListSchema,
+                      .isOutputMarkdown = false}),
         context_(std::move(context)) {}
 
  protected:
@@ -143,10 +147,14 @@ class ListBackgroundProcessesTool final : public Tool {
 class ReadBackgroundOutputTool final : public Tool {
  public:
   explicit ReadBackgroundOutputTool(ShellSetup context)
-      : Tool(ToolInfo{"read_background_output", "Read Background Output",
-                      "Shows the most recent output (stdout and stderr together) of a background command of this "
-                      "session, by its id, and whether it still runs.",
-                      Kind::read, kReadSchema, false, false}),
+      : Tool(ToolInfo{.name = "read_background_output",
+                      .displayName = "Read Background Output",
+                      .description =
+                          "Shows the most recent output (stdout and stderr together) of a background command of this "
+                          "session, by its id, and whether it still runs.",
+                      .kind = Kind::read,
+                      .parametersSchema = kReadSchema,
+                      .isOutputMarkdown = false}),
         context_(std::move(context)) {}
 
  protected:
@@ -154,11 +162,11 @@ class ReadBackgroundOutputTool final : public Tool {
     json::Reader r(&params, "params");
     auto pid = r.optInt64("pid");
     if (!pid) pid = r.optInt64("id");  // older name
-    if (r.ok() && !pid) return {nullptr, ToolError{ErrorType::invalid_params, "params.pid: required"}};
+    if (r.ok() && !pid) return invalidParams("params.pid: required");
     int64_t id = pid.value_or(0);
     int64_t lines = r.optInt64("lines").value_or(kDefaultLines);
     int64_t delay = r.optInt64("delay_ms").value_or(0);
-    if (!r.ok()) return {nullptr, ToolError{ErrorType::invalid_params, r.error().message}};
+    if (!r.ok()) return invalidParams(r.error().message);
     return {std::make_unique<ReadInvocation>(context_, id, std::max<int64_t>(lines, 1), std::max<int64_t>(delay, 0)),
             std::nullopt};
   }

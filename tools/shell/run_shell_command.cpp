@@ -11,17 +11,17 @@
 #include <ctime>
 #include <filesystem>
 
-#include "tools/builtin/builtin_tools.h"
 #include "tools/core/untrusted_text.h"
 #include "tools/files/guarded_reads.h"
 #include "tools/files/secret_files.h"
-#include "tools/shell/background_processes.h"
-#include "tools/shell/output_buffer.h"
 #include "tools/process/process_runner.h"
+#include "tools/shell/background_processes.h"
+#include "tools/shell/exec_confirmation.h"
+#include "tools/shell/output_buffer.h"
 #include "tools/shell/sandbox.h"
 #include "tools/shell/sealed_run.h"
-#include "tools/shell/exec_confirmation.h"
 #include "tools/shell/shell_analysis.h"
+#include "tools/shell/shell_tools.h"
 
 namespace lathe::tools {
 namespace {
@@ -374,7 +374,13 @@ class RunShellInvocation final : public ToolInvocation {
 class RunShellCommandTool final : public Tool {
  public:
   RunShellCommandTool(ToolContext context, ShellSetup shell)
-      : Tool(ToolInfo{"run_shell_command", "Shell", toolDescription(shell.options), Kind::execute, kSchema, false, true}),
+      : Tool(ToolInfo{.name = "run_shell_command",
+                      .displayName = "Shell",
+                      .description = toolDescription(shell.options),
+                      .kind = Kind::execute,
+                      .parametersSchema = kSchema,
+                      .isOutputMarkdown = false,
+                      .canUpdateOutput = true}),
         context_(std::move(context)),
         shell_(std::move(shell)) {}
 
@@ -386,9 +392,9 @@ class RunShellCommandTool final : public Tool {
     auto dir = r.optStr("dir_path");
     if (!dir) dir = r.optStr("directory");  // older name
     bool background = r.optBool("is_background").value_or(false);
-    if (!r.ok()) return {nullptr, ToolError{ErrorType::invalid_params, r.error().message}};
+    if (!r.ok()) return invalidParams(r.error().message);
     if (command.find_first_not_of(" \t\r\n") == std::string::npos) {
-      return {nullptr, ToolError{ErrorType::invalid_params, "params.command: must not be empty"}};
+      return invalidParams("params.command: must not be empty");
     }
     std::string cwd = context_.workspace->cwd();
     if (dir && !dir->empty()) {

@@ -9,12 +9,12 @@
 #include <algorithm>
 #include <fstream>
 
-#include "tools/builtin/builtin_tools.h"
-#include "tools/files/file_content.h"
 #include "tools/files/edit_support.h"
+#include "tools/files/file_content.h"
 #include "tools/files/store_text.h"
 #include "tools/search/file_walker.h"
 #include "tools/syntax/definitions.h"
+#include "tools/syntax/syntax_tools.h"
 
 namespace lathe::tools {
 namespace {
@@ -253,14 +253,17 @@ class OutlineInvocation final : public ToolInvocation {
 class OutlineTool final : public Tool {
  public:
   explicit OutlineTool(ToolContext context)
-      : Tool(ToolInfo{"read_outline", "ReadOutline",
-                      "Lists the definitions in a source file (functions, classes, methods, structs, interfaces, "
-                      "enums, types, namespaces; top-level keys of a JSON file) with their line ranges, nested as "
-                      "in the source; or, for a directory, the outline of each source file in it. Use it to find "
-                      "your way around a large file or a codebase, then read just the lines you need with "
-                      "read_file. Knows " +
-                          std::string(kLanguages) + " files.",
-                      Kind::read, kSchema, true, false}),
+      : Tool(ToolInfo{
+            .name = "read_outline",
+            .displayName = "ReadOutline",
+            .description = "Lists the definitions in a source file (functions, classes, methods, structs, interfaces, "
+                           "enums, types, namespaces; top-level keys of a JSON file) with their line ranges, nested as "
+                           "in the source; or, for a directory, the outline of each source file in it. Use it to find "
+                           "your way around a large file or a codebase, then read just the lines you need with "
+                           "read_file. Knows " +
+                           std::string(kLanguages) + " files.",
+            .kind = Kind::read,
+            .parametersSchema = kSchema}),
         context_(std::move(context)) {}
 
  protected:
@@ -270,9 +273,9 @@ class OutlineTool final : public Tool {
     std::string path = r.str("path");
     p.recursive = r.optBool("recursive").value_or(false);
     auto maxDepth = r.optInt64("max_depth");
-    if (!r.ok()) return {nullptr, ToolError{ErrorType::invalid_params, r.error().message}};
+    if (!r.ok()) return invalidParams(r.error().message);
     if (maxDepth && *maxDepth < 1) {
-      return {nullptr, ToolError{ErrorType::invalid_params, "params.max_depth: must be at least 1"}};
+      return invalidParams("params.max_depth: must be at least 1");
     }
     p.maxDepth = maxDepth ? static_cast<size_t>(*maxDepth) : 0;
     auto resolved = resolveToolPath(*context_.workspace, path);
@@ -288,5 +291,9 @@ class OutlineTool final : public Tool {
 }  // namespace
 
 std::unique_ptr<Tool> makeOutlineTool(const ToolContext& context) { return std::make_unique<OutlineTool>(context); }
+
+void registerSyntaxTools(ToolRegistry& registry, const ToolContext& context) {
+  (void)registry.add(makeOutlineTool(context));
+}
 
 }  // namespace lathe::tools

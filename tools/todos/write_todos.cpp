@@ -3,7 +3,7 @@
 // calls may come from any worker thread, so it is guarded.
 #include <mutex>
 
-#include "tools/builtin/builtin_tools.h"
+#include "tools/todos/todo_tools.h"
 
 namespace lathe::tools {
 namespace {
@@ -109,7 +109,11 @@ class WriteTodosInvocation final : public ToolInvocation {
 class WriteTodosTool final : public Tool {
  public:
   explicit WriteTodosTool(std::function<void(const acp::PlanUpdate&)> showPlan)
-      : Tool(ToolInfo{"write_todos", "Write Todos", kDescription, Kind::think, kSchema, true, false}),
+      : Tool(ToolInfo{.name = "write_todos",
+                      .displayName = "Write Todos",
+                      .description = kDescription,
+                      .kind = Kind::think,
+                      .parametersSchema = kSchema}),
         showPlan_(std::move(showPlan)) {}
 
  protected:
@@ -127,11 +131,10 @@ class WriteTodosTool final : public Tool {
       inProgress += todo.status == "in_progress" ? 1 : 0;
       todos.push_back(std::move(todo));
     }
-    if (!r.ok()) return {nullptr, ToolError{ErrorType::invalid_params, r.error().message}};
+    if (!r.ok()) return invalidParams(r.error().message);
     if (inProgress > 1) {
-      return {nullptr, ToolError{ErrorType::invalid_params,
-                                 "params.todos: only one task may be \"in_progress\" at a time; " +
-                                     std::to_string(inProgress) + " are. Mark the others pending or completed."}};
+      return invalidParams("params.todos: only one task may be \"in_progress\" at a time; " +
+                           std::to_string(inProgress) + " are. Mark the others pending or completed.");
     }
     return {std::make_unique<WriteTodosInvocation>(list_, showPlan_, std::move(todos)), std::nullopt};
   }
@@ -145,6 +148,10 @@ class WriteTodosTool final : public Tool {
 
 std::unique_ptr<Tool> makeWriteTodosTool(const ToolContext& context) {
   return std::make_unique<WriteTodosTool>(context.showPlan);
+}
+
+void registerTodoTools(ToolRegistry& registry, const ToolContext& context) {
+  (void)registry.add(makeWriteTodosTool(context));
 }
 
 }  // namespace lathe::tools

@@ -3,10 +3,10 @@
 // into text (page_text.h), and the prompt is answered by one model call over
 // that text; when the call cannot be made, the text itself is returned. Asks
 // first (kind fetch), showing the URLs. Runs on a worker thread.
-#include "tools/builtin/builtin_tools.h"
 #include "tools/core/untrusted_text.h"
 #include "tools/web/page_fetch.h"
 #include "tools/web/page_text.h"
+#include "tools/web/web_tools.h"
 #include "tools/web/web_url.h"
 
 namespace lathe::tools {
@@ -154,16 +154,20 @@ class WebFetchInvocation final : public ToolInvocation {
 class WebFetchTool final : public Tool {
  public:
   explicit WebFetchTool(ToolContext context)
-      : Tool(ToolInfo{"web_fetch", "WebFetch", kDescription, Kind::fetch, kSchema, true, false}),
+      : Tool(ToolInfo{.name = "web_fetch",
+                      .displayName = "WebFetch",
+                      .description = kDescription,
+                      .kind = Kind::fetch,
+                      .parametersSchema = kSchema}),
         context_(std::move(context)) {}
 
  protected:
   BuildResult createInvocation(const json::Value& params) const override {
     json::Reader r(&params, "params");
     std::string prompt = r.str("prompt");
-    if (!r.ok()) return {nullptr, ToolError{ErrorType::invalid_params, r.error().message}};
+    if (!r.ok()) return invalidParams(r.error().message);
     auto urls = web::urlsInPrompt(prompt);
-    if (!urls) return {nullptr, ToolError{ErrorType::invalid_params, urls.error().message}};
+    if (!urls) return invalidParams(urls.error().message);
     return {std::make_unique<WebFetchInvocation>(context_, std::move(prompt), std::move(urls).value()), std::nullopt};
   }
 

@@ -2,8 +2,8 @@
 // grounded answer reaches the model with citation markers and its sources
 // (search_result.h). Declared only when the session's provider can search.
 // Runs on a worker thread, without asking (kind search).
-#include "tools/builtin/builtin_tools.h"
 #include "tools/web/search_result.h"
+#include "tools/web/web_tools.h"
 
 namespace lathe::tools {
 namespace {
@@ -50,16 +50,20 @@ class WebSearchInvocation final : public ToolInvocation {
 class WebSearchTool final : public Tool {
  public:
   explicit WebSearchTool(std::shared_ptr<OneShotModel> model)
-      : Tool(ToolInfo{"google_web_search", "GoogleSearch", kDescription, Kind::search, kSchema, true, false}),
+      : Tool(ToolInfo{.name = "google_web_search",
+                      .displayName = "GoogleSearch",
+                      .description = kDescription,
+                      .kind = Kind::search,
+                      .parametersSchema = kSchema}),
         model_(std::move(model)) {}
 
  protected:
   BuildResult createInvocation(const json::Value& params) const override {
     json::Reader r(&params, "params");
     std::string query = r.str("query");
-    if (!r.ok()) return {nullptr, ToolError{ErrorType::invalid_params, r.error().message}};
+    if (!r.ok()) return invalidParams(r.error().message);
     if (query.find_first_not_of(" \t\r\n") == std::string::npos) {
-      return {nullptr, ToolError{ErrorType::invalid_params, "The 'query' parameter cannot be empty."}};
+      return invalidParams("The 'query' parameter cannot be empty.");
     }
     return {std::make_unique<WebSearchInvocation>(model_, std::move(query)), std::nullopt};
   }
