@@ -164,7 +164,7 @@ TEST_CASE("e2e: session/cancel ends a hanging turn with cancelled, and the sessi
   CHECK(stopReasonOf(response) == "cancelled");
 
   // The hanging stream was dropped, not left open.
-  for (int i = 0; i < 100 && fake->abandonedStreams() == 0; ++i) std::this_thread::sleep_for(100ms);
+  CHECK(fake->waitForAbandonedStreams(1, 10s));
   CHECK(fake->abandonedStreams() == 1);
 
   PromptOutcome next = client.prompt(sid, "Just say something short");

@@ -60,14 +60,10 @@ long procStatus(pid_t pid, const std::string& name) {
   return -1;
 }
 
-// Waits until /proc/PID is gone (a zombie still has one); false after the guard.
+// Waits until /proc/PID is gone (a zombie still has one); false after the
+// guard. The process is lathe's child, not ours: polled.
 bool waitGone(pid_t pid, std::chrono::milliseconds guard) {
-  auto deadline = std::chrono::steady_clock::now() + guard;
-  while (fs::exists("/proc/" + std::to_string(pid))) {
-    if (std::chrono::steady_clock::now() > deadline) return false;
-    std::this_thread::sleep_for(5ms);
-  }
-  return true;
+  return pollUntil([&] { return !fs::exists("/proc/" + std::to_string(pid)); }, guard);
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include "tests/support/gemini_chunks.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/wait.h"
 
 #ifndef LATHE_BINARY
 #error "LATHE_BINARY must name the lathe executable"
@@ -310,10 +311,7 @@ inline RunResult runLathe(std::vector<std::string> args, const std::string& cwd,
   auto status = (*child)->wait(kExitGuard);
   REQUIRE(status);
   result.status = *status;
-  // Stderr is drained by a reader thread that may lag behind the exit: give
-  // it a moment to catch up (Subprocess cannot tell when stderr has ended).
-  for (int i = 0; i < 50 && (*child)->stderrText().empty(); ++i) std::this_thread::sleep_for(20ms);
-  std::this_thread::sleep_for(20ms);
+  // wait() returns once the reader has seen stderr end as well.
   result.err = (*child)->stderrText();
   return result;
 }
@@ -335,8 +333,7 @@ inline void checkAgainstSchema(const AcpTestClient& client) {
   (*node)->closeStdin();
   std::string out;
   while (auto line = (*node)->readLine(30s)) out += *line + "\n";
-  auto status = (*node)->wait(kExitGuard);
-  std::this_thread::sleep_for(50ms);
+  auto status = (*node)->wait(kExitGuard);  // stderr complete once it returns
   INFO("validator: " << out << (*node)->stderrText() << "\n(run scripts/setup.sh if ajv or the SDK is missing)");
   REQUIRE(status);
   CHECK(status->success());

@@ -63,13 +63,9 @@ std::vector<int> pidsIn(const std::string& file) {
   return pids;
 }
 
+// The server is lathe's child, not ours: its end can only be polled.
 bool goneWithin(int pid, std::chrono::milliseconds bound) {
-  auto deadline = std::chrono::steady_clock::now() + bound;
-  while (::kill(pid, 0) == 0) {
-    if (std::chrono::steady_clock::now() > deadline) return false;
-    std::this_thread::sleep_for(20ms);
-  }
-  return true;
+  return pollUntil([pid] { return ::kill(pid, 0) != 0; }, bound);
 }
 
 // The person's own settings (HOME/.gemini/settings.json) defining one stdio
@@ -190,10 +186,7 @@ TEST_CASE("e2e: session/close ends the session's MCP servers", "[e2e][mcp]") {
   std::string session = client.newSession(ws.str(), servers({{"tester", "good"}}, log));
   REQUIRE_FALSE(session.empty());
   std::vector<int> pids;
-  auto deadline = std::chrono::steady_clock::now() + 20s;
-  while ((pids = pidsIn(log + ".tester")).empty() && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(20ms);
-  }
+  pollUntil([&] { return !(pids = pidsIn(log + ".tester")).empty(); }, 20s);  // the server's own log
   REQUIRE(pids.size() == 1);
   auto closed = client.call("session/close", R"({"sessionId":")" + session + R"("})");
   CHECK_FALSE(errorCode(closed));
@@ -213,15 +206,13 @@ TEST_CASE("e2e: session/cancel during an MCP call tells the server and keeps his
   REQUIRE_FALSE(session.empty());
   fake->push(ScriptedReply::functionCall("tester__slow", "{}"));
   int64_t id = client.request("session/prompt", promptParams(session, "wait for the slow tool"));
-  // Cancel once the server has the call.
-  auto deadline = std::chrono::steady_clock::now() + kCancelGuard;
+  // Cancel once the server has the call (its log, written by another process, says so).
   auto serverHasCall = [&] {
     std::ifstream in(log + ".tester");
     std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     return all.find(R"("name":"slow")") != std::string::npos;
   };
-  while (std::chrono::steady_clock::now() < deadline && !serverHasCall()) std::this_thread::sleep_for(20ms);
-  REQUIRE(serverHasCall());
+  REQUIRE(pollUntil(serverHasCall, kCancelGuard));
   client.cancel(session);
   auto response = client.waitResponse(id, kCancelGuard);
   REQUIRE(response);
@@ -231,9 +222,7 @@ TEST_CASE("e2e: session/cancel during an MCP call tells the server and keeps his
     std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     return all.find(R"("method":"notifications/cancelled")") != std::string::npos;
   };
-  deadline = std::chrono::steady_clock::now() + kCancelGuard;
-  while (std::chrono::steady_clock::now() < deadline && !told()) std::this_thread::sleep_for(20ms);
-  CHECK(told());
+  CHECK(pollUntil(told, kCancelGuard));
 
   // The next turn's request carries the cancelled call with its response.
   fake->push(ScriptedReply::text("Fine."));

@@ -115,24 +115,17 @@ TEST_CASE("e2e shell: cancel kills the command's whole process tree before the t
       "run_shell_command", shellArgs("sleep 300 & echo $! > grandchild.pid; sleep 300 & wait")));
   int64_t id = s.client->request("session/prompt", promptParams(s.session, "wait a while"));
   const fs::path pidFile = s.ws.path / "grandchild.pid";
-  auto deadline = std::chrono::steady_clock::now() + kCancelGuard;
-  while (std::chrono::steady_clock::now() < deadline && (!fs::exists(pidFile) || fs::file_size(pidFile) == 0)) {
-    std::this_thread::sleep_for(20ms);
-  }
-  REQUIRE(fs::exists(pidFile));
+  // Written by the command lathe runs: polled.
+  REQUIRE(pollUntil([&] { return fs::exists(pidFile) && fs::file_size(pidFile) > 0; }, kCancelGuard));
   pid_t grandchild = static_cast<pid_t>(std::stol(readFile(pidFile)));
   REQUIRE(::kill(grandchild, 0) == 0);
   s.client->cancel(s.session);
   auto response = s.client->waitResponse(id, kCancelGuard);
   REQUIRE(response);
   CHECK(stopReasonOf(response) == "cancelled");
-  // Gone by the time the turn answered (allow the kernel a moment to reap).
-  bool gone = false;
-  for (int i = 0; i < 100 && !gone; ++i) {
-    gone = ::kill(grandchild, 0) != 0;
-    if (!gone) std::this_thread::sleep_for(20ms);
-  }
-  CHECK(gone);
+  // Gone by the time the turn answered (allow the kernel a moment to reap a
+  // process that is not ours: polled).
+  CHECK(pollUntil([&] { return ::kill(grandchild, 0) != 0; }, 2s));
 }
 
 TEST_CASE("e2e shell: with commands excluded, a line that may run unnamed commands is refused, never asked",

@@ -33,7 +33,7 @@ if [ "$mode" = call ]; then
     "my tool!") printf 'odd name ok' ;;
     fail) echo 'partial output'; echo 'it broke' >&2; exit 3 ;;
     stderr_ok) echo 'just a warning' >&2; echo 'fine' ;;
-    slow) sleep 30 ;;
+    slow) : > slow.started; sleep 30 ;;  # the file tells the test it runs
     *) echo "unknown tool $name" >&2; exit 2 ;;
   esac
   exit 0

@@ -21,6 +21,7 @@
 #include "protocol/base/json.h"
 #include "tests/support/gemini_chunks.h"
 #include "tests/support/history_invariants.h"
+#include "tests/support/local_http_server.h"
 
 namespace lathe::testing {
 namespace {
@@ -258,14 +259,10 @@ Status FakeGeminiServer::start(int port) {
     server_.reset();
     return makeError(Errc::io, "fake Gemini server could not bind 127.0.0.1");
   }
-  auto listenerDone = std::make_shared<std::atomic<bool>>(false);
-  listener_ = std::thread([this, listenerDone] {
-    server_->listen_after_bind();
-    *listenerDone = true;
-  });
   // stop() is a no-op until the listener runs, so do not return before it does.
-  while (!server_->is_running() && !*listenerDone) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  if (*listenerDone) {
+  bool listening = false;
+  listener_ = listenInBackground(*server_, &listening);
+  if (!listening) {
     listener_.join();
     server_.reset();
     return makeError(Errc::io, "fake Gemini server stopped listening at once");
@@ -345,9 +342,17 @@ size_t FakeGeminiServer::abandonedStreams() const {
   return abandoned_;
 }
 
+bool FakeGeminiServer::waitForAbandonedStreams(size_t count, std::chrono::milliseconds timeout) const {
+  std::unique_lock lock(mutex_);
+  return changed_.wait_for(lock, timeout, [&] { return abandoned_ >= count; });
+}
+
 void FakeGeminiServer::noteAbandoned() {
-  std::lock_guard lock(mutex_);
-  ++abandoned_;
+  {
+    std::lock_guard lock(mutex_);
+    ++abandoned_;
+  }
+  changed_.notify_all();
 }
 
 FakeGeminiServer::WaitEnd FakeGeminiServer::pause(std::optional<std::chrono::milliseconds> delay, int connectionFd) {

@@ -103,6 +103,7 @@ class FakeGeminiServer {
   bool waitForRequests(size_t count, std::chrono::milliseconds timeout) const;
   // Streams the client abandoned (disconnected) before they ended.
   size_t abandonedStreams() const;
+  bool waitForAbandonedStreams(size_t count, std::chrono::milliseconds timeout) const;
 
  private:
   struct Exchange;

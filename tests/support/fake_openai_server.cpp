@@ -6,6 +6,7 @@
 #include <set>
 
 #include "protocol/base/json.h"
+#include "tests/support/local_http_server.h"
 
 namespace lathe::testing {
 
@@ -169,8 +170,7 @@ Status FakeOpenAiServer::start() {
   });
   port_ = server_->bind_to_any_port("127.0.0.1");
   if (port_ <= 0) return makeError(Errc::io, "the fake OpenAI server cannot bind 127.0.0.1");
-  listener_ = std::thread([this] { server_->listen_after_bind(); });
-  while (!server_->is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  listener_ = listenInBackground(*server_);
   return {};
 }
 

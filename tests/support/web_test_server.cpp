@@ -6,6 +6,8 @@
 
 #include <chrono>
 
+#include "tests/support/local_http_server.h"
+
 namespace lathe::testing {
 
 const char* const kWebTestPage = R"(<!DOCTYPE html>
@@ -102,8 +104,7 @@ Status WebTestServer::start() {
     server_.reset();
     return makeError(Errc::io, "web test server could not bind 127.0.0.1");
   }
-  listener_ = std::thread([this] { server_->listen_after_bind(); });
-  while (!server_->is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  listener_ = listenInBackground(*server_);
   return {};
 }
 

@@ -10,6 +10,7 @@
 #include "server/acp_agent.h"
 #include "server/terminal_diff.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/wait.h"
 
 using namespace lathe;
 using namespace std::chrono_literals;
@@ -234,21 +235,22 @@ TEST_CASE("the terminal diff shows the changed lines with context, coloured on r
 
 namespace {
 
-// Streams a chunk every few milliseconds until cancelled.
+// Streams a chunk every few milliseconds until cancelled; says so on each.
 class EndlessModel final : public engine::ModelProvider {
  public:
   std::atomic<bool> cancelled{false};
   std::atomic<int> chunks{0};
+  testing::Notice changed;
   Result<engine::ModelReply> stream(const engine::ModelRequest&, const engine::ChunkSink& onChunk,
                                     const CancelToken& cancel) override {
     while (!cancel.cancelled()) {
       engine::ModelChunk chunk;
       chunk.parts.push_back(engine::Part::makeText("more "));
       onChunk(chunk);
-      ++chunks;
-      std::this_thread::sleep_for(5ms);
+      changed.update([&] { ++chunks; });
+      std::this_thread::sleep_for(5ms);  // paces the endless stream; nobody waits on it
     }
-    cancelled = true;
+    changed.update([&] { cancelled = true; });
     return makeError(Errc::cancelled, "cancelled");
   }
   Result<engine::ModelReply> generate(const engine::ModelRequest& r, const CancelToken& c) override {
@@ -278,11 +280,10 @@ TEST_CASE("an editor that stops reading cancels every turn") {
   std::string id = seen.substr(at, seen.find('"', at) - at);
   send(R"({"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":")" + id +
        R"(","prompt":[{"type":"text","text":"go on forever"}]}})");
-  while (model->chunks < 3) std::this_thread::sleep_for(1ms);
+  REQUIRE(model->changed.waitFor([&] { return model->chunks >= 3; }));
   // The editor goes away; the agent notices when its next write fails.
   clientSide.reset();
-  for (int i = 0; i < 2000 && !model->cancelled; ++i) std::this_thread::sleep_for(1ms);
-  CHECK(model->cancelled);
+  CHECK(model->changed.waitFor([&] { return model->cancelled.load(); }));
   loop.join();
   agent->shutdown();
 }

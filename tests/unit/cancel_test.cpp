@@ -1,12 +1,15 @@
 // Cancellation tokens: callbacks, children, registrations.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
 #include <memory>
 #include <thread>
 
 #include "protocol/base/cancel.h"
+#include "tests/support/wait.h"
 
 using lathe::CancelToken;
 
@@ -62,9 +65,12 @@ TEST_CASE("destroying a registration waits for its callback running on another t
     auto token = CancelToken::create();
     std::atomic<bool> entered{false};
     std::atomic<bool> finished{false};
+    const pid_t tester = ::gettid();
     auto reg = std::make_unique<CancelToken::Registration>(token.onCancel([&] {
       entered = true;
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      // Still running while the tester blocks (in reset(), or in join() if
+      // reset() did not wait: then the CHECK below fails).
+      lathe::testing::waitUntilBlocked(tester);
       finished = true;
     }));
     std::thread canceller([&] { token.cancel(); });

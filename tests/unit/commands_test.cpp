@@ -3,8 +3,9 @@
 // session against the fake Gemini server.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "context_fixture.h"
-#include <thread>
 
 #include "engine/commands/builtin_commands.h"
 #include "engine/commands/command_dispatch.h"
@@ -194,9 +195,14 @@ TEST_CASE("commands: MCP prompts become commands, prefixed by server where names
         "node", {std::string(LATHE_SOURCE_DIR) + "/tests/support/mcp_test_server.mjs", "prompts"}, {}, std::nullopt};
     return config;
   };
-  auto waitFor = [&](const char* name) {
-    for (int i = 0; i < 500 && !f.commands->registry().has(name); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    return f.commands->registry().has(name);
+  // Once announced (as session/new does), the registry tells the editor of each change.
+  f.commands->registry().announce();
+  auto waitFor = [&](const std::string& name) {
+    return f.editor.waitUntil<acp::AvailableCommandsUpdate>([&](const acp::AvailableCommandsUpdate& update) {
+             auto all = names(update);
+             return std::find(all.begin(), all.end(), name) != all.end();
+           }) &&
+           f.commands->registry().has(name);
   };
   f.session->startMcpServers({server("one")});
   REQUIRE(waitFor("greet"));

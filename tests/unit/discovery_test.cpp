@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "tests/support/temp_dir.h"
+#include "tests/support/wait.h"
 #include "tests/unit/tool_fixture.h"
 #include "tools/core/registry.h"
 #include "tools/discovery/declarations.h"
@@ -219,12 +220,15 @@ TEST_CASE("calls: cancel and timeout end the command") {
   auto built = patient->build(json::parse("{}").value());
   REQUIRE(built.invocation);
   auto cancel = CancelToken::create();
+  bool running = false;
   std::thread stopper([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    // The command's marker file is the only sign that it runs: polled.
+    running = testing::pollUntil([&] { return std::filesystem::exists(fixture.root.path / "slow.started"); });
     cancel.cancel();
   });
   auto cancelled = built.invocation->execute(cancel, [](const std::string&) {});
   stopper.join();
+  CHECK(running);
   REQUIRE(cancelled.error);
   CHECK(cancelled.error->type == ErrorType::cancelled);
 }

@@ -76,6 +76,18 @@ class FakeEditor final : public engine::EditorClient {
     }
     return all<T>();
   }
+
+  // Waits (up to the guard) until an update of kind T satisfies `holds`.
+  template <class T, class Pred>
+  bool waitUntil(Pred holds, std::chrono::milliseconds guard = std::chrono::seconds(10)) {
+    std::unique_lock lock(mutex);
+    return changed.wait_for(lock, guard, [&] {
+      for (auto& u : updates) {
+        if (auto* t = std::get_if<T>(&u); t && holds(*t)) return true;
+      }
+      return false;
+    });
+  }
 };
 
 }  // namespace lathe::testing

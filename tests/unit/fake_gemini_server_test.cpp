@@ -129,9 +129,7 @@ TEST_CASE("a streamed reply arrives chunk by chunk") {
   CHECK(s.pieces[0].size() >= 4);
   CHECK(s.pieces[0].substr(s.pieces[0].size() - 4) == "\r\n\r\n");
   // Dropping the connection ends the hang; the server notices.
-  for (int i = 0; i < 200 && server.abandonedStreams() == 0; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
+  CHECK(server.waitForAbandonedStreams(1, std::chrono::seconds(10)));
   CHECK(server.abandonedStreams() == 1);
 }
 
@@ -141,9 +139,7 @@ TEST_CASE("a client that leaves during a pause is noticed") {
   server.push(ScriptedReply::stream({textChunk("first"), Chunk(textChunk("late"), std::chrono::seconds(60))}));
   Streamed s = post(server.port(), kStreamPath, body(userText("hi")), 1);
   CHECK(s.pieces.size() == 1);
-  for (int i = 0; i < 500 && server.abandonedStreams() == 0; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
+  CHECK(server.waitForAbandonedStreams(1, std::chrono::seconds(10)));
   CHECK(server.abandonedStreams() == 1);
 }
 

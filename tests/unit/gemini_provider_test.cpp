@@ -5,6 +5,7 @@
 #include <httplib.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -16,6 +17,8 @@
 
 #include "engine/model/gemini/gemini_provider.h"
 #include "protocol/base/json.h"
+#include "tests/support/local_http_server.h"
+#include "tests/support/wait.h"
 
 using namespace lathe;
 using namespace lathe::engine;
@@ -66,10 +69,13 @@ class LocalServer {
       }
       handler_(n, req, res);
     });
+    // httplib logs a request once its answer is written.
+    server_.set_logger([this](const httplib::Request&, const httplib::Response&) {
+      answers_.update([this] { ++answered_; });
+    });
     port_ = server_.bind_to_any_port("127.0.0.1");
     REQUIRE(port_ > 0);
-    thread_ = std::thread([this] { server_.listen_after_bind(); });
-    while (!server_.is_running()) std::this_thread::sleep_for(1ms);
+    thread_ = testing::listenInBackground(server_);
   }
   ~LocalServer() {
     gate.release();
@@ -83,6 +89,10 @@ class LocalServer {
     return seen_;
   }
   size_t count() { return seen().size(); }
+  // Waits until `n` answers have been written.
+  bool waitForAnswers(size_t n) {
+    return answers_.waitFor([&] { return answered_ >= n; });
+  }
   // Settings for connections made from now on.
   httplib::Server& raw() { return server_; }
 
@@ -95,6 +105,8 @@ class LocalServer {
   std::thread thread_;
   std::mutex mutex_;
   std::vector<SeenRequest> seen_;
+  testing::Notice answers_;  // guards answered_
+  size_t answered_ = 0;
 };
 
 std::string sse(const std::vector<std::string>& chunks) {
@@ -112,6 +124,8 @@ std::string finalChunk(const std::string& text) {
 }
 
 // Streams the given SSE pieces with a pause before each piece after the first.
+// The pause plays a slow server (what is tested is the stream-silence
+// deadline), so it is a real sleep, not synchronisation.
 void streamPieces(httplib::Response& res, std::vector<std::string> pieces, milliseconds pause) {
   res.set_chunked_content_provider("text/event-stream", [pieces, pause](size_t, httplib::DataSink& sink) {
     for (size_t i = 0; i < pieces.size(); ++i) {
@@ -581,9 +595,12 @@ TEST_CASE("provider: cancelling mid-stream returns cancelled promptly", "[gemini
   CancelToken cancel = CancelToken::create();
   std::promise<void> firstChunk;
   std::chrono::steady_clock::time_point cancelledAt;
+  const pid_t streaming = ::gettid();
+  bool readingAgain = false;
   std::thread canceller([&] {
     firstChunk.get_future().wait();
-    std::this_thread::sleep_for(200ms);  // the client is back waiting for bytes
+    // The client is back waiting for bytes (not in a lock or a timer).
+    readingAgain = testing::waitUntilBlocked(streaming, [](long call) { return call != SYS_futex; });
     cancelledAt = std::chrono::steady_clock::now();
     cancel.cancel();
   });
@@ -600,6 +617,7 @@ TEST_CASE("provider: cancelling mid-stream returns cancelled promptly", "[gemini
   REQUIRE_FALSE(reply.ok());
   CHECK(reply.error().code == Errc::cancelled);
   CHECK(chunks == 1);
+  CHECK(readingAgain);
   CHECK(returnedAt - cancelledAt < 10s);  // the server would have held the stream for 60 s
   CHECK(server.count() == 1);
 }
@@ -616,9 +634,12 @@ TEST_CASE("provider: cancelling interrupts the backoff wait", "[gemini_provider]
   o.maxBackoff = 60s;
   GeminiProvider provider(o);
   CancelToken cancel = CancelToken::create();
+  const pid_t streaming = ::gettid();
+  bool backingOff = false;
   std::thread canceller([&] {
-    while (server.count() == 0) std::this_thread::sleep_for(5ms);
-    std::this_thread::sleep_for(100ms);
+    // Answered, then the client sleeps out the backoff on a condition variable.
+    backingOff = server.waitForAnswers(1) &&
+                 testing::waitUntilBlocked(streaming, [](long call) { return call == SYS_futex; });
     cancel.cancel();
   });
   auto started = std::chrono::steady_clock::now();
@@ -627,6 +648,7 @@ TEST_CASE("provider: cancelling interrupts the backoff wait", "[gemini_provider]
   canceller.join();
   REQUIRE_FALSE(reply.ok());
   CHECK(reply.error().code == Errc::cancelled);
+  CHECK(backingOff);
   CHECK(elapsed < 20s);
   CHECK(server.count() == 1);
 }

@@ -57,7 +57,7 @@ TEST_CASE("list_changed re-lists the server's tools and bumps the registry gener
   CHECK_FALSE(h.registry.find("test__grown"));
   uint64_t before = h.registry.generation();
   h.call("test__grow");
-  CHECK(eventually([&] { return h.registry.find("test__grown") != nullptr; }));
+  CHECK(pollUntil([&] { return h.registry.find("test__grown") != nullptr; }));
   CHECK(h.registry.generation() > before);
   CHECK(h.registry.find("test__echo"));  // the others stay
   CHECK(h.call("test__grown").text().find("grown tool ran") != std::string::npos);
@@ -67,15 +67,17 @@ TEST_CASE("A cancelled MCP call ends as cancelled and the server is told") {
   McpHarness h;
   h.startAndWait({h.scripted("test", "good")});
   CancelToken cancel = CancelToken::create();
-  std::thread canceller([cancel] {
-    std::this_thread::sleep_for(300ms);
+  bool serverHasCall = false;
+  std::thread canceller([&] {
+    serverHasCall = pollUntil([&] { return recordedContains(h.logFile("test"), R"("name":"slow")"); });
     cancel.cancel();
   });
   auto outcome = h.call("test__slow", "{}", cancel);
   canceller.join();
+  CHECK(serverHasCall);
   REQUIRE(outcome.result.error);
   CHECK(outcome.result.error->type == tools::ErrorType::cancelled);
-  CHECK(eventually([&] { return recordedContains(h.logFile("test"), R"("method":"notifications/cancelled")"); }));
+  CHECK(pollUntil([&] { return recordedContains(h.logFile("test"), R"("method":"notifications/cancelled")"); }));
   // The server still works afterwards.
   CHECK(h.call("test__echo").text().find("echo:") != std::string::npos);
 }
@@ -87,7 +89,7 @@ TEST_CASE("An MCP call past the server's timeout fails clearly and is cancelled"
   REQUIRE(outcome.result.error);
   CHECK(outcome.result.error->type == tools::ErrorType::execution_failed);
   CHECK(outcome.result.error->message.find("did not answer the call of slow within 1000 ms") != std::string::npos);
-  CHECK(eventually([&] { return recordedContains(h.logFile("test"), R"("method":"notifications/cancelled")"); }));
+  CHECK(pollUntil([&] { return recordedContains(h.logFile("test"), R"("method":"notifications/cancelled")"); }));
 }
 
 TEST_CASE("After a timed-out call Lathe pings: a server that answers stays, a silent one restarts on the next call") {
@@ -106,7 +108,7 @@ TEST_CASE("After a timed-out call Lathe pings: a server that answers stays, a si
   CHECK(frozen.result.error->message.find("did not answer a ping either") != std::string::npos);
   auto pids = recordedPids(log);
   REQUIRE(pids.size() == 1);
-  CHECK(eventually([&] { return processGone(pids[0]); }, 5s));  // the hung child was ended
+  CHECK(pollUntil([&] { return processGone(pids[0]); }, 5s));  // the hung child was ended
   auto again = h.call("test__echo", R"({"text":"fresh"})");
   CHECK_FALSE(again.result.error);
   CHECK(again.text().find("fresh") != std::string::npos);
@@ -137,7 +139,7 @@ TEST_CASE("What an MCP server asks of Lathe: ping, roots, and a clean refusal of
   h.startAndWait({h.scripted("test", "good")});
   h.call("test__ask-client");
   std::string log = h.logFile("test");
-  CHECK(eventually([&] { return recordedContains(log, R"("answerTo":"elicitation/create")"); }));
+  CHECK(pollUntil([&] { return recordedContains(log, R"("answerTo":"elicitation/create")"); }));
   CHECK(recordedContains(log, R"({"answerTo":"ping","answer":{},"error":null})"));
   CHECK(recordedContains(log, R"("answerTo":"roots/list","answer":{"roots":[{"uri":"file://)" + h.root.str()));
   for (const char* refused : {"sampling/createMessage", "elicitation/create"}) {
@@ -167,7 +169,7 @@ TEST_CASE("A server that crashes mid-call fails that call clearly, the next call
   REQUIRE(pids.size() == 2);
   CHECK(processGone(pids[0]));
   h.servers.shutdown();
-  CHECK(eventually([&] { return processGone(pids[1]); }, 5s));
+  CHECK(pollUntil([&] { return processGone(pids[1]); }, 5s));
 }
 
 TEST_CASE("A server that pages tools/list forever is stopped and told, not asked again and again") {
@@ -208,7 +210,7 @@ TEST_CASE("Broken MCP servers each fail clearly once, and nothing is left runnin
   }
   CHECK(pids.size() == 4);
   h.servers.shutdown();
-  for (int pid : pids) CHECK(eventually([&] { return processGone(pid); }, 5s));
+  for (int pid : pids) CHECK(pollUntil([&] { return processGone(pid); }, 5s));
 }
 
 TEST_CASE("The server's environment lacks secrets unless its own env names them") {

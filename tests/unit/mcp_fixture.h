@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -16,6 +17,7 @@
 
 #include "protocol/base/json.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/wait.h"
 #include "tools/core/registry.h"
 #include "tools/mcp/session_servers.h"
 
@@ -83,8 +85,10 @@ struct McpHarness {
     servers.waitForStarts(30s);
   }
 
+  // onProgress sees each progress line as it comes.
   CallOutcome call(const std::string& name, const std::string& argsJson = "{}",
-                   const CancelToken& cancel = CancelToken::create()) {
+                   const CancelToken& cancel = CancelToken::create(),
+                   const std::function<void(const std::string&)>& onProgress = {}) {
     auto tool = registry.find(name);
     REQUIRE(tool);
     auto params = json::parse(argsJson);
@@ -94,8 +98,11 @@ struct McpHarness {
     CallOutcome outcome;
     std::mutex mutex;
     outcome.result = built.invocation->execute(cancel, [&](const std::string& line) {
-      std::lock_guard lock(mutex);
-      outcome.progress.push_back(line);
+      {
+        std::lock_guard lock(mutex);
+        outcome.progress.push_back(line);
+      }
+      if (onProgress) onProgress(line);
     });
     return outcome;
   }
@@ -116,16 +123,10 @@ inline bool recordedContains(const std::string& file, const std::string& needle)
   return false;
 }
 
-// Waits (bounded) until `done` holds.
-template <typename Fn>
-bool eventually(Fn done, std::chrono::milliseconds bound = 10s) {
-  auto deadline = std::chrono::steady_clock::now() + bound;
-  while (!done()) {
-    if (std::chrono::steady_clock::now() > deadline) return false;
-    std::this_thread::sleep_for(20ms);
-  }
-  return true;
-}
+// What these tests wait for cannot notify them: logs the server processes
+// write, their exit, the registry filling up after a server's list_changed.
+// So they poll.
+using lathe::testing::pollUntil;
 
 // The pids the scripted server recorded at start-up.
 inline std::vector<int> recordedPids(const std::string& file) {

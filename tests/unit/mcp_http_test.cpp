@@ -32,17 +32,6 @@ int freePort() {
   return ntohs(addr.sin_port);
 }
 
-bool accepts(int port) {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(static_cast<uint16_t>(port));
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
-  ::close(fd);
-  return ok;
-}
-
 // server-everything in an HTTP mode on 127.0.0.1, stopped with the test.
 struct HttpEverything {
   int port;
@@ -56,7 +45,14 @@ struct HttpEverything {
     REQUIRE(spawned);
     process = std::move(spawned).value();
     INFO("server stderr: " << process->stderrText());
-    REQUIRE(eventually([&] { return accepts(port); }, 20s));
+    REQUIRE(saw("listening", 20s));
+  }
+  // True once the wrapper reported `event` on stdout (lines before it are skipped).
+  bool saw(const std::string& event, std::chrono::milliseconds bound = 10s) {
+    while (auto line = process->readLine(bound)) {
+      if (*line == "mcp_http_everything: " + event) return true;
+    }
+    return false;
   }
   ~HttpEverything() {
     process->kill(SIGTERM);
@@ -85,7 +81,7 @@ void exercise(McpHarness& h, const std::string& name) {
   CHECK_FALSE(progressed.result.error);
   CHECK(progressed.progress.size() == 2);
   // Roots are asked for by the server (on the GET stream or the SSE stream), then its roots tool appears.
-  REQUIRE(eventually([&] { return h.registry.find(name + "__get-roots-list") != nullptr; }));
+  REQUIRE(pollUntil([&] { return h.registry.find(name + "__get-roots-list") != nullptr; }));
   CHECK(h.call(name + "__get-roots-list").text().find("file://" + h.root.str()) != std::string::npos);
 }
 
@@ -151,7 +147,7 @@ TEST_CASE("A Streamable HTTP server that went away fails the call clearly, the n
   // fails and the one after starts a new session. First the new session's
   // start-up chatter must be over (the server asks for roots 350 ms after
   // initialized; an answer that cannot be delivered also ends the connection).
-  std::this_thread::sleep_for(1500ms);
+  REQUIRE(server->saw("roots synced"));
   server.reset();
   server = std::make_unique<HttpEverything>("streamableHttp", port);
   auto expired = h.call("web__echo", R"({"message":"four"})");

@@ -42,7 +42,7 @@ TEST_CASE("MCP prompts are listed over every page and re-listed when the server 
 
   int before = changes;
   h.call("test__grow");
-  CHECK(eventually([&] { return promptNames(h.servers.status()).size() == 4; }));
+  CHECK(pollUntil([&] { return promptNames(h.servers.status()).size() == 4; }));
   CHECK(promptNames(h.servers.status()).back() == "test/grown-prompt");
   CHECK(changes > before);
 }

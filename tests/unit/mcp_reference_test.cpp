@@ -5,6 +5,10 @@
 
 #include <stdlib.h>
 
+#include <future>
+#include <mutex>
+#include <thread>
+
 using namespace lathe;
 using namespace lathe::testing::mcp;
 
@@ -55,13 +59,18 @@ TEST_CASE("server-everything: progress, cancellation, roots and list_changed") {
   CHECK(progressed.progress.size() == 2);
   CHECK(progressed.progress.front().rfind("Progress 1/2", 0) == 0);
 
+  // Cancelled once the operation runs: its first progress report says so.
   CancelToken cancel = CancelToken::create();
-  std::thread canceller([cancel] {
-    std::this_thread::sleep_for(500ms);
+  std::promise<void> running;
+  std::once_flag first;
+  std::thread canceller([cancel, ran = running.get_future()] {
+    ran.wait();
     cancel.cancel();
   });
   auto start = std::chrono::steady_clock::now();
-  auto cancelled = h.call("everything__trigger-long-running-operation", R"({"duration":30,"steps":30})", cancel);
+  auto cancelled = h.call("everything__trigger-long-running-operation", R"({"duration":30,"steps":30})", cancel,
+                          [&](const std::string&) { std::call_once(first, [&] { running.set_value(); }); });
+  std::call_once(first, [&] { running.set_value(); });  // no progress at all: let the canceller go
   canceller.join();
   REQUIRE(cancelled.result.error);
   CHECK(cancelled.result.error->type == tools::ErrorType::cancelled);
@@ -69,7 +78,7 @@ TEST_CASE("server-everything: progress, cancellation, roots and list_changed") {
 
   // get-roots-list is registered once the server learns the client has roots,
   // announced with list_changed.
-  REQUIRE(eventually([&] { return h.registry.find("everything__get-roots-list") != nullptr; }));
+  REQUIRE(pollUntil([&] { return h.registry.find("everything__get-roots-list") != nullptr; }));
   CHECK(h.call("everything__get-roots-list").text().find("file://" + h.root.str()) != std::string::npos);
 }
 

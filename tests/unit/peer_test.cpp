@@ -2,12 +2,14 @@
 // requests correlated by id, timeouts, cancellation and a closed connection.
 #include <catch2/catch.hpp>
 
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <future>
 #include <thread>
 
 #include "protocol/jsonrpc/peer.h"
+#include "tests/support/wait.h"
 
 using namespace lathe;
 using namespace lathe::rpc;
@@ -113,12 +115,18 @@ TEST_CASE("outgoing requests are correlated by id, answered once, and time out c
 TEST_CASE("a cancelled call returns at once, close fails what is pending") {
   Harness h;
   auto token = CancelToken::create();
+  const pid_t caller = ::gettid();
+  std::string sent;
+  bool waiting = false;
   std::thread canceller([&] {
-    std::this_thread::sleep_for(50ms);
+    sent = h.readLine();  // the request is out; then the caller waits for its answer
+    waiting = testing::waitUntilBlocked(caller, [](long call) { return call == SYS_futex; });
     token.cancel();
   });
   auto cancelled = h.peer->call("ask", json::Raw{"{}"}, 10s, token);
   canceller.join();
+  CHECK(sent.find(R"("method":"ask")") != std::string::npos);
+  CHECK(waiting);
   REQUIRE_FALSE(cancelled.ok());
   CHECK(cancelled.error().code == Errc::cancelled);
 

@@ -6,6 +6,7 @@
 #include "engine/persistence/content_codec.h"
 #include "engine/persistence/session_recorder.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/wait.h"
 
 #include <chrono>
 #include <fstream>
@@ -114,7 +115,10 @@ TEST_CASE("persist: the list holds prompted sessions only, newest first to the m
   History history;
   exchange(history, "one");
   (*older)->turnEnded(history);
-  std::this_thread::sleep_for(std::chrono::milliseconds(20));  // one second used to tie them
+  // The next millisecond on the wall clock (one second used to tie them).
+  using std::chrono::floor, std::chrono::milliseconds, std::chrono::system_clock;
+  const auto endedAt = floor<milliseconds>(system_clock::now());
+  REQUIRE(testing::pollUntil([&] { return floor<milliseconds>(system_clock::now()) > endedAt; }));
   (*newer)->turnEnded(history);
   auto sessions = store.list();
   REQUIRE(sessions.size() == 2);

@@ -16,6 +16,7 @@
 
 #include "tests/support/subprocess.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/wait.h"
 #include "tools/process/child_channel.h"
 #include "tools/process/child_process.h"
 #include "tools/process/environment.h"
@@ -25,6 +26,8 @@ using namespace lathe;
 using namespace lathe::tools::process;
 using namespace std::chrono_literals;
 using lathe::testing::processAlive;
+using lathe::testing::Notice;
+using lathe::testing::pollUntil;
 using lathe::testing::TempDir;
 
 namespace {
@@ -51,15 +54,6 @@ ProcessSpec shSpec(const std::string& script) {
   ProcessSpec spec;
   spec.argv = {"sh", "-c", script};
   return spec;
-}
-
-bool waitUntil(const std::function<bool()>& condition, std::chrono::milliseconds limit) {
-  auto deadline = std::chrono::steady_clock::now() + limit;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (condition()) return true;
-    std::this_thread::sleep_for(10ms);
-  }
-  return condition();
 }
 
 }  // namespace
@@ -147,9 +141,10 @@ TEST_CASE("process: killTree ends descendants, even one that left the group") {
     in >> pid;
     return static_cast<pid_t>(pid);
   };
-  REQUIRE(waitUntil([&] { return pidIn("a") > 0 && pidIn("b") > 0; }, 10s));
+  // Files the shell writes and its descendants in /proc cannot notify: polled.
+  REQUIRE(pollUntil([&] { return pidIn("a") > 0 && pidIn("b") > 0; }, 10s));
   pid_t a = pidIn("a"), b = pidIn("b");
-  REQUIRE(waitUntil([&] { return child->leftovers().size() >= 2; }, 5s));
+  REQUIRE(pollUntil([&] { return child->leftovers().size() >= 2; }, 5s));
   child->killTree(500ms);
   CHECK_FALSE(processAlive(a));
   CHECK_FALSE(processAlive(b));
@@ -179,13 +174,10 @@ TEST_CASE("process: waitFor times out while the child runs") {
 }
 
 TEST_CASE("process: a child channel carries a line protocol, stderr arrives line by line") {
-  std::mutex m;
+  Notice stderrSeen;  // guards lines
   std::vector<std::string> lines;
   ChildChannelOptions options;
-  options.onStderrLine = [&](std::string_view line) {
-    std::lock_guard lock(m);
-    lines.emplace_back(line);
-  };
+  options.onStderrLine = [&](std::string_view line) { stderrSeen.update([&] { lines.emplace_back(line); }); };
   auto spawned = ChildChannel::spawn(shSpec("echo starting >&2; while read l; do echo \"{\\\"echo\\\":$l}\"; done; "
                                             "printf 'bye\\nno newline' >&2"),
                                      options);
@@ -203,8 +195,7 @@ TEST_CASE("process: a child channel carries a line protocol, stderr arrives line
   ExitStatus status = child.shutdown(5s);  // closing stdin ends the loop
   CHECK(status.success());
   CHECK(child.channel().read(buf, sizeof buf) == 0);
-  REQUIRE(waitUntil([&] { std::lock_guard lock(m); return lines.size() == 3; }, 5s));
-  std::lock_guard lock(m);
+  REQUIRE(stderrSeen.waitFor([&] { return lines.size() == 3; }, 5s));  // no more come after these
   CHECK(lines == std::vector<std::string>{"starting", "bye", "no newline"});
   CHECK(child.stderrTail() == "starting\nbye\nno newline");
 }

@@ -46,7 +46,7 @@ class FakeTool final : public tools::Tool {
     bool confirm;
     std::optional<tools::TailCall> tail;
     std::vector<std::string> liveOutput;
-    std::chrono::milliseconds sleep{0};
+    std::chrono::milliseconds sleep{0};  // simulated work, so that overlapping runs overlap in time
     std::shared_ptr<struct Meeting> meeting;  // every run waits here for the others
     bool showsDiff = false;                   // the result is the diff (as the edit tools')
     std::vector<std::string> notes;           // shown with the result
@@ -86,10 +86,11 @@ class FakeTool final : public tools::Tool {
       while (now > prev && !tool_.maxConcurrent.compare_exchange_weak(prev, now)) {}
       for (const auto& line : tool_.behaviour_.liveOutput) {
         output(line);
+        // Output spaced in time: what is tested is the 200 ms throttle, not synchronisation.
         std::this_thread::sleep_for(std::chrono::milliseconds(250));
       }
       if (tool_.behaviour_.meeting) tool_.behaviour_.meeting->arriveAndWait();
-      std::this_thread::sleep_for(tool_.behaviour_.sleep);
+      std::this_thread::sleep_for(tool_.behaviour_.sleep);  // work, not synchronisation
       --tool_.concurrent;
       ++tool_.runs;
       auto result = tools::ToolResult::text("ran " + path_, "ran");

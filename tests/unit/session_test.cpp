@@ -12,6 +12,7 @@
 #include "engine/session/session_context.h"
 #include "engine/session/session.h"
 #include "fake_editor.h"
+#include "tests/support/wait.h"
 
 using namespace lathe;
 using namespace lathe::engine;
@@ -32,7 +33,8 @@ class ScriptedModel final : public ModelProvider {
   };
   std::vector<Reply> script;
   std::vector<std::vector<Content>> requests;
-  std::atomic<size_t> requestsStarted{0};  // what another thread may poll
+  std::atomic<size_t> requestsStarted{0};  // what another thread may wait for on `started`
+  testing::Notice started;
   std::vector<tools::ToolDeclaration> lastTools;
 
   Result<ModelReply> generate(const ModelRequest&, const CancelToken&) override {
@@ -41,7 +43,7 @@ class ScriptedModel final : public ModelProvider {
 
   Result<ModelReply> stream(const ModelRequest& request, const ChunkSink& onChunk, const CancelToken& cancel) override {
     requests.push_back(*request.contents);
-    ++requestsStarted;
+    started.update([&] { ++requestsStarted; });
     lastTools = request.tools ? *request.tools : std::vector<tools::ToolDeclaration>{};
     if (requests.size() > script.size()) return makeError(Errc::model, "script exhausted");
     const Reply& reply = script[requests.size() - 1];
@@ -232,7 +234,7 @@ TEST_CASE("cancel during the model stream ends the turn as cancelled, the next t
   f.model->script.push_back({{text("fine")}});
   auto token = CancelToken::create();
   std::thread canceller([&] {
-    while (f.model->requestsStarted == 0) std::this_thread::yield();
+    f.model->started.waitFor([&] { return f.model->requestsStarted > 0; });
     token.cancel();
   });
   auto stop = f.session->prompt(promptText("slow"), token);

@@ -8,6 +8,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -132,7 +133,7 @@ TEST_CASE("shell: cancel kills the whole tree, grandchildren included") {
   ToolResult result;
   std::thread runner([&] { result = f.run(command, cancel); });
   fs::path pidFile = f.root.path / "pids";
-  REQUIRE(waitUntil([&] { return readPids(pidFile).size() == 3; }, 10s));
+  REQUIRE(pollUntil([&] { return readPids(pidFile).size() == 3; }, 10s));
   auto pids = readPids(pidFile);
   for (pid_t pid : pids) CHECK(lathe::testing::processAlive(pid));
 
@@ -141,7 +142,7 @@ TEST_CASE("shell: cancel kills the whole tree, grandchildren included") {
   runner.join();
   auto took = Clock::now() - start;
   CHECK(took < 5s);
-  for (pid_t pid : pids) CHECK(waitUntil([&] { return !lathe::testing::processAlive(pid); }, 5s));
+  for (pid_t pid : pids) CHECK(pollUntil([&] { return !lathe::testing::processAlive(pid); }, 5s));
   REQUIRE(result.error);
   CHECK(result.error->type == ErrorType::cancelled);
   CHECK(llmText(result).find("cancelled") != std::string::npos);
@@ -154,7 +155,7 @@ TEST_CASE("shell: SIGKILL follows SIGTERM for a tree that ignores it") {
   spec.cwd = dir.path.string();
   auto runner = process::ProcessRunner::spawn(spec);
   REQUIRE(runner);
-  REQUIRE(waitUntil([&] { return !readPids(dir.path / "pid").empty(); }, 10s));
+  REQUIRE(pollUntil([&] { return !readPids(dir.path / "pid").empty(); }, 10s));
   pid_t child = readPids(dir.path / "pid").front();
   pid_t shellPid = (*runner)->pgid();
   auto start = Clock::now();
@@ -182,7 +183,7 @@ TEST_CASE("shell: inactivity ends a silent command and says so") {
   CHECK_FALSE(result.error);
   auto pids = readPids(f.root.path / "pid");
   REQUIRE(pids.size() == 1);
-  CHECK(waitUntil([&] { return !lathe::testing::processAlive(pids[0]); }, 5s));
+  CHECK(pollUntil([&] { return !lathe::testing::processAlive(pids[0]); }, 5s));
 }
 
 TEST_CASE("shell: huge output is cut to head and tail with the whole saved to a file") {
@@ -236,7 +237,7 @@ TEST_CASE("shell: background commands start, list, read and end") {
   auto list = f.runTool(makeListBackgroundProcessesTool(f.shell), "{}");
   CHECK(llmText(list).find("[id " + std::to_string(id) + "] RUNNING") != std::string::npos);
 
-  REQUIRE(waitUntil([&] { return f.shell.background->info(id)->outputBytes >= 24; }, 5s));
+  REQUIRE(pollUntil([&] { return f.shell.background->info(id)->outputBytes >= 24; }, 5s));
   auto read = f.runTool(makeReadBackgroundOutputTool(f.shell), "{\"id\": " + std::to_string(id) + "}");
   CHECK(llmText(read).find("ready\ntick1\ntick2\ntick3") != std::string::npos);
   auto tail = f.runTool(makeReadBackgroundOutputTool(f.shell), "{\"id\": " + std::to_string(id) + ", \"lines\": 2}");
@@ -263,7 +264,7 @@ TEST_CASE("shell: a background command that ends by itself reports its exit code
   Fixture f;
   auto started = f.shell.background->start({process::bashArgv("echo bye; exit 4"), f.root.path.string(), {}}, "x");
   REQUIRE(started);
-  REQUIRE(waitUntil([&] { return !f.shell.background->info(started->id)->running; }, 5s));
+  REQUIRE(pollUntil([&] { return !f.shell.background->info(started->id)->running; }, 5s));
   auto info = *f.shell.background->info(started->id);
   CHECK(info.exitCode == 4);
   CHECK_FALSE(info.killed);
@@ -286,13 +287,13 @@ TEST_CASE("shell: killAll ends every background tree, and processes a command le
   CHECK(llm.find("Background PIDs: ") != std::string::npos);
   CHECK(f.shell.background->list().size() == 4);
 
-  REQUIRE(waitUntil([&] { return readPids(f.root.path / "pids").size() == 4; }, 5s));
+  REQUIRE(pollUntil([&] { return readPids(f.root.path / "pids").size() == 4; }, 5s));
   pids = readPids(f.root.path / "pids");
   for (pid_t pid : pids) CHECK(lathe::testing::processAlive(pid));
   auto start = Clock::now();
   f.shell.background->killAll();
   CHECK(Clock::now() - start < 5s);
-  for (pid_t pid : pids) CHECK(waitUntil([&] { return !lathe::testing::processAlive(pid); }, 5s));
+  for (pid_t pid : pids) CHECK(pollUntil([&] { return !lathe::testing::processAlive(pid); }, 5s));
   CHECK(f.shell.background->list().empty());
   auto refused = f.runArgs(R"({"command": "true", "is_background": true})");
   CHECK(refused.error);
@@ -340,17 +341,21 @@ TEST_CASE("shell: read_background_output waits delay_ms before reading, and a ca
   std::string text = llmText(started);
   REQUIRE(std::regex_search(text, match, std::regex("with id ([0-9]+)")));
   const std::string id = match[1].str();
-  REQUIRE(waitUntil([&] { return f.shell.background->info(std::stoll(id))->outputBytes >= 6; }, 5s));
+  REQUIRE(pollUntil([&] { return f.shell.background->info(std::stoll(id))->outputBytes >= 6; }, 5s));
 
   // Without a delay: read at once. With one: the output printed meanwhile is there.
   auto now = f.runTool(makeReadBackgroundOutputTool(f.shell), "{\"pid\": " + id + "}");
   CHECK(llmText(now).find("first\nafter-go") == std::string::npos);  // (the command line itself is shown too)
+  // "go" is written once the read sits in its delay (a condition-variable wait).
+  const pid_t reader = ::gettid();
+  bool inDelay = false;
   std::thread go([&] {
-    std::this_thread::sleep_for(200ms);
+    inDelay = waitUntilBlocked(reader, [](long call) { return call == SYS_futex; });
     f.root.write("go", "");
   });
   auto delayed = f.runTool(makeReadBackgroundOutputTool(f.shell), "{\"pid\": " + id + ", \"delay_ms\": 5000}");
   go.join();
+  CHECK(inDelay);
   CHECK(llmText(delayed).find("first\nafter-go") != std::string::npos);
 
   // A cancelled turn does not sit out the delay: the read ends as cancelled.
@@ -358,12 +363,14 @@ TEST_CASE("shell: read_background_output waits delay_ms before reading, and a ca
   auto built = tool->build(json::parse("{\"pid\": " + id + ", \"delay_ms\": 30000}").value());
   REQUIRE(built.invocation);
   auto token = CancelToken::create();
+  bool waiting = false;
   std::thread cancel([&] {
-    std::this_thread::sleep_for(100ms);
+    waiting = waitUntilBlocked(reader, [](long call) { return call == SYS_futex; });
     token.cancel();
   });
   auto result = built.invocation->execute(token, [](const std::string&) {});
   cancel.join();
+  CHECK(waiting);
   REQUIRE(result.error);
   CHECK(result.error->type == ErrorType::cancelled);
   REQUIRE(f.shell.background->kill(std::stoll(id)).ok());

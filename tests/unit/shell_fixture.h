@@ -19,6 +19,7 @@
 #include "tools/shell/background_processes.h"
 #include "tools/core/workspace.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/wait.h"
 
 namespace lathe::testing::shell_fixture {
 
@@ -45,14 +46,10 @@ inline int processesRunning(const std::string& token) {
   return count;
 }
 
-inline bool waitUntil(const std::function<bool()>& condition, std::chrono::milliseconds limit) {
-  auto deadline = Clock::now() + limit;
-  while (Clock::now() < deadline) {
-    if (condition()) return true;
-    std::this_thread::sleep_for(10ms);
-  }
-  return condition();
-}
+// What these tests wait for cannot notify them: pid files the shells write,
+// processes in /proc, output the background reader gathers. So they poll.
+using lathe::testing::pollUntil;
+using lathe::testing::waitUntilBlocked;
 
 inline std::vector<pid_t> readPids(const fs::path& file) {
   std::vector<pid_t> pids;

@@ -138,12 +138,12 @@ TEST_CASE("sandbox: cancel ends a sandboxed tree") {
   // A sleep length no other test uses, to find its processes from outside
   // (inside the sandbox they have other pids).
   std::thread runner([&] { result = f.run("echo up; sleep 4242.5 & sleep 4242.5 & wait", cancel); });
-  REQUIRE(waitUntil([] { return processesRunning("4242.5") == 2; }, 10s));
+  REQUIRE(pollUntil([] { return processesRunning("4242.5") == 2; }, 10s));
   auto start = Clock::now();
   cancel.cancel();
   runner.join();
   CHECK(Clock::now() - start < 5s);
-  CHECK(waitUntil([] { return processesRunning("4242.5") == 0; }, 5s));
+  CHECK(pollUntil([] { return processesRunning("4242.5") == 0; }, 5s));
   REQUIRE(result.error);
   CHECK(result.error->type == ErrorType::cancelled);
 }
