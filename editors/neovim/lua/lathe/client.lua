@@ -61,32 +61,6 @@ local function on_notification(method, params)
   M.ui.changed()
 end
 
-local function adopt_session(id, res)
-  M.session = {
-    id = id, modes = res.modes, config_options = res.configOptions or {}, commands = {},
-  }
-end
-
--- Applies setup's approval_mode once per new session, when Lathe offers that mode.
-local function apply_approval_mode(done)
-  local want, modes = config.options.approval_mode, M.session.modes
-  if not want or not modes or modes.currentModeId == want then return done() end
-  M.set_mode(want, function() done() end)
-end
-
-local function new_session(done)
-  M.peer:request('session/new', { cwd = vim.fn.getcwd(), mcpServers = {} }, function(err, res)
-    if err then
-      return log_in(err, function(lerr)
-        if lerr then return done(lerr) end
-        new_session(done) -- logged in: session/new again
-      end)
-    end
-    adopt_session(res.sessionId, res)
-    apply_approval_mode(function() done() end)
-  end)
-end
-
 -- ACP's "authentication required": for Lathe, no usable credentials.
 local AUTH_REQUIRED = -32000
 
@@ -124,6 +98,32 @@ end
 -- `logout` (when Lathe advertises it): its stored credentials go, the next prompt asks again.
 function M.logout(cb)
   M.peer:request('logout', nil, function(err) cb(err) end)
+end
+
+local function adopt_session(id, res)
+  M.session = {
+    id = id, modes = res.modes, config_options = res.configOptions or {}, commands = {},
+  }
+end
+
+-- Applies setup's approval_mode once per new session, when Lathe offers that mode.
+local function apply_approval_mode(done)
+  local want, modes = config.options.approval_mode, M.session.modes
+  if not want or not modes or modes.currentModeId == want then return done() end
+  M.set_mode(want, function() done() end)
+end
+
+local function new_session(done)
+  M.peer:request('session/new', { cwd = vim.fn.getcwd(), mcpServers = {} }, function(err, res)
+    if err then
+      return log_in(err, function(lerr)
+        if lerr then return done(lerr) end
+        new_session(done) -- logged in: session/new again
+      end)
+    end
+    adopt_session(res.sessionId, res)
+    apply_approval_mode(function() done() end)
+  end)
 end
 
 local function on_exit(code, signal)
