@@ -110,4 +110,46 @@ function H.press(keys)
   vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(keys, true, false, true), 'mx', false)
 end
 
+-- A fake Gemini API on 127.0.0.1 (a libuv TCP server in this Neovim): each
+-- request's path and x-goog-api-key header are recorded in `requests`, and every
+-- request is answered with `text` (as SSE for :streamGenerateContent).
+function H.fake_gemini(text)
+  local uv = vim.loop
+  local reply = vim.json.encode({ candidates = { { content = { role = 'model', parts = { { text = text } } },
+    finishReason = 'STOP', index = 0 } } })
+  local fake = { requests = {} }
+  local server = uv.new_tcp()
+  assert(server:bind('127.0.0.1', 0))
+  local function answer(sock, head)
+    local path = head:match('^%S+ (%S+)') or ''
+    fake.requests[#fake.requests + 1] = { path = path, key = head:lower():match('\r\nx%-goog%-api%-key: *([^\r]*)') }
+    local streamed = path:find(':streamGenerateContent', 1, true) ~= nil
+    local body = streamed and ('data: ' .. reply .. '\r\n\r\n') or reply
+    sock:write(('HTTP/1.1 200 OK\r\nContent-Type: %s\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s')
+      :format(streamed and 'text/event-stream' or 'application/json', #body, body), function() sock:close() end)
+  end
+  assert(server:listen(16, function()
+    local sock = uv.new_tcp()
+    server:accept(sock)
+    local got = ''
+    sock:read_start(function(err, chunk)
+      if err or not chunk then return sock:close() end
+      got = got .. chunk
+      local head_end = got:find('\r\n\r\n', 1, true)
+      if not head_end then return end
+      local head = got:sub(1, head_end + 1)
+      if #got < head_end + 3 + (tonumber(head:lower():match('content%-length: *(%d+)')) or 0) then return end
+      sock:read_stop()
+      answer(sock, head)
+    end)
+  end))
+  fake.url = 'http://127.0.0.1:' .. server:getsockname().port
+  -- The requests that carried a prompt to the model.
+  function fake.prompts()
+    return vim.tbl_filter(function(r) return r.path:find(':streamGenerateContent', 1, true) ~= nil end, fake.requests)
+  end
+  function fake.close() server:close() end
+  return fake
+end
+
 return H

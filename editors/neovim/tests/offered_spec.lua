@@ -153,3 +153,27 @@ it('the plan is pinned at the end of the chat, above the prompt, and updated in 
   eq('### Plan 1/2', lines[#lines - 3])
 end)
 
+
+it('a session/new refused as auth-required opens once the person logs in', function()
+  client.stop()
+  client.session, client.agent, client.state, client.waiting = nil, nil, 'stopped', {}
+  local saved = { initialize = script['initialize'], new = script['session/new'] }
+  local given, asked = nil, 0
+  script['initialize'] = function()
+    return { protocolVersion = 1, agentCapabilities = {},
+      authMethods = { { id = 'in-terminal', name = 'Terminal', type = 'terminal' }, { id = 'key', name = 'A key' } } }
+  end
+  script['session/new'] = function()
+    asked = asked + 1
+    if not given then return nil, { code = -32000, message = 'Authentication required' } end
+    return { sessionId = 'S1' }
+  end
+  script['authenticate'] = function(p) given = p; return {} end
+  vim.api.nvim_feedkeys('1\rsecret-1\r', 't', false) -- the only login offered (terminal ones are not), then its key
+  local good, err = pcall(ready)
+  script['initialize'], script['session/new'], script['authenticate'] = saved.initialize, saved.new, nil
+  assert(good, tostring(err) .. vim.inspect({ given = given, asked = asked, state = client.state }))
+  eq({ methodId = 'key', _meta = { ['api-key'] = 'secret-1' } }, given)
+  eq(2, asked, 'session/new again after the login')
+  eq('S1', client.session.id)
+end)

@@ -31,10 +31,15 @@ function traced(stream: ReadableStream<Uint8Array>, log: (l: string) => void, pr
   }));
 }
 
+/** A key given to `authenticate` stays out of the trace (the output channel is kept on disk). */
+export function hideKeys(line: string): string {
+  return line.replace(/("api-key"\s*:\s*)"(?:[^"\\]|\\.)*"/g, '$1"(hidden)"');
+}
+
 function tracedWritable(target: WritableStream<Uint8Array>, log: (l: string) => void, prefix: string): WritableStream<Uint8Array> {
   const t = new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
-      log(prefix + new TextDecoder().decode(chunk).trimEnd());
+      log(prefix + hideKeys(new TextDecoder().decode(chunk).trimEnd()));
       controller.enqueue(chunk);
     },
   });

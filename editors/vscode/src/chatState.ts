@@ -47,6 +47,22 @@ export interface ChatState {
   canLoadSession?: boolean;
   /** Whether the files the agent reads or edits open as it goes (lathe.followAgent). */
   follow?: boolean;
+  /** Whether the agent advertises `logout` (agentCapabilities.auth.logout); "Lathe: Log out" is hidden otherwise. */
+  canLogout?: boolean;
+}
+
+/** One of the agent's ways to log in (ACP authMethods), as the picker lists it. */
+export interface LoginChoice { id: string; name: string; description: string }
+
+/**
+ * The methods the editor can log in with through `authenticate`, each asking for a key
+ * (sent in `_meta["api-key"]`). A "terminal" method runs the agent's own login UI, which
+ * this client does not offer, so it is left out.
+ */
+export function loginChoices(methods: readonly acp.AuthMethod[] | null | undefined): LoginChoice[] {
+  return (methods ?? [])
+    .filter((m) => !("type" in m) || m.type !== "terminal")
+    .map((m) => ({ id: m.id, name: m.name, description: m.description ?? "" }));
 }
 
 export function emptyState(): ChatState {

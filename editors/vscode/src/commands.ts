@@ -3,6 +3,7 @@
 import * as vscode from "vscode";
 import type * as acp from "@agentclientprotocol/sdk";
 import type { Attachment } from "./chatView";
+import type { LoginChoice } from "./chatState";
 import { imageType } from "./prompt";
 import type { InlineReview } from "./review";
 import type { LatheSession } from "./session";
@@ -15,6 +16,19 @@ export const setting = <T>(name: string, fallback: T) => vscode.workspace.getCon
 /** Where a toggled setting is written: where its current value comes from (the workspace's own, else the user's). */
 export function settingScope(inspected: { workspaceValue?: unknown } | undefined): "workspace" | "global" {
   return inspected?.workspaceValue !== undefined ? "workspace" : "global";
+}
+
+/** Auth-required: one of the agent's logins in a QuickPick, then its key in a password box. Undefined on a cancel. */
+export async function askLogin(choices: LoginChoice[]): Promise<{ methodId: string; key: string } | undefined> {
+  const pick = await vscode.window.showQuickPick(
+    choices.map((c) => ({ label: c.name, detail: c.description, id: c.id })),
+    { placeHolder: "Lathe needs a login to reach the model: pick one", ignoreFocusOut: true, matchOnDetail: true });
+  if (!pick) return undefined;
+  const key = await vscode.window.showInputBox({
+    title: pick.label, prompt: "The key, given to Lathe only (it keeps it in a file only you can read)",
+    password: true, ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : "Enter a key, or press Escape to cancel"),
+  });
+  return key?.trim() ? { methodId: pick.id, key: key.trim() } : undefined;
 }
 
 export class Commands {
@@ -106,6 +120,7 @@ export class Commands {
       command("lathe.attach", () => this.pickFiles()),
       command("lathe.toggleFollow", () => this.toggleFollow()),
       command("lathe.cancel", () => this.session.cancel()),
+      command("lathe.logout", () => this.session.logout()),
       command("lathe.changeMode", () => this.pickMode()),
       command("lathe.addSelection", () => { this.addSelection(); return vscode.commands.executeCommand("lathe.chat.focus"); }),
       command("lathe.acceptEdit", (id?: string) => this.answerActive(id, ACCEPT)),

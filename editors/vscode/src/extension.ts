@@ -3,7 +3,7 @@
 import * as os from "node:os";
 import * as vscode from "vscode";
 import { ChatView, type Attachment, type ViewMessage } from "./chatView";
-import { Commands, setting } from "./commands";
+import { askLogin, Commands, setting } from "./commands";
 import { currentText, readText, writeText } from "./documents";
 import { ChangeGutter } from "./gutter";
 import { launchOptions } from "./launch";
@@ -24,6 +24,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const review = new InlineReview();
   const gutter = new ChangeGutter(context.extensionUri);
   let view: ChatView;
+  let canLogout: boolean | undefined;
 
   const session = new LatheSession({
     launchOptions: () => launchOptions(folders(), (l) => output.appendLine(l), context.extensionPath),
@@ -36,8 +37,14 @@ export function activate(context: vscode.ExtensionContext): void {
       view.update(state);
       gutter.update(state.changes);
       status.text = state.busy ? "$(sync~spin) Lathe: working" : `$(hubot) Lathe: ${state.agentStatus}`;
+      // "Lathe: Log out" is in the palette only when the agent advertises logout.
+      if (canLogout !== !!state.canLogout) {
+        canLogout = !!state.canLogout;
+        void vscode.commands.executeCommand("setContext", "lathe.canLogout", canLogout);
+      }
     },
     showError: (m) => void vscode.window.showErrorMessage(m),
+    login: askLogin,
     // "lathe.followAgent": the file the agent reads or edits opens at the line, the chat keeping focus.
     // Only files: a folder (list_directory, glob) or a file not written yet opens nothing.
     follow: (p, line) => {

@@ -2,7 +2,7 @@
 // restarts. Turns ACP traffic into ChatState; the view renders it.
 import * as acp from "@agentclientprotocol/sdk";
 import { AgentProcess, type ClientHandlers, type LaunchOptions } from "./agentProcess";
-import { applyUpdate, emptyState, findTool, setConfigOptions, setModes, upsertTool, type ChatState, type HunkView } from "./chatState";
+import { applyUpdate, emptyState, findTool, loginChoices, setConfigOptions, setModes, upsertTool, type ChatState, type HunkView, type LoginChoice } from "./chatState";
 import { PermissionBroker } from "./permissions";
 import { ChangeTracker } from "./changes";
 
@@ -17,7 +17,13 @@ export interface SessionHost {
   showError(message: string): void;
   /** Where the agent is reading or editing now (the host opens it when the person asked to follow). */
   follow?(path: string, line?: number | null): void;
+  /** Asks the person for one of the agent's logins and its key; undefined when they cancel. */
+  login?(choices: LoginChoice[]): Promise<{ methodId: string; key: string } | undefined>;
 }
+
+/** ACP's "authentication required": for Lathe, no usable credentials. */
+const AUTH_REQUIRED = -32000;
+const isAuthRequired = (e: unknown) => (e as { code?: number }).code === AUTH_REQUIRED;
 
 export class LatheSession {
   state: ChatState = emptyState();
@@ -65,6 +71,7 @@ export class LatheSession {
     this.state.canLoadSession = keep.canLoadSession;
     this.state.changes = keep.changes;
     this.state.follow = keep.follow;
+    this.state.canLogout = keep.canLogout;
   }
 
   /** session/close of a session left behind, when Lathe supports it: leaving a chat frees it in Lathe. */
@@ -120,6 +127,7 @@ export class LatheSession {
       this.init = await Promise.race([proc.initialize(), died]);
       this.state.canListSessions = this.init.agentCapabilities?.sessionCapabilities?.list != null;
       this.state.canLoadSession = this.init.agentCapabilities?.loadSession === true;
+      this.state.canLogout = this.init.agentCapabilities?.auth?.logout != null;
       await this.newSession();
     } catch (e) {
       if (proc === this.process && !this.stopping) this.fail(`Could not start Lathe (${options.command}): ${(e as Error).message}`);
@@ -173,6 +181,7 @@ export class LatheSession {
     try {
       response = await this.process.agent.request("session/new", request);
     } catch (e) {
+      if (isAuthRequired(e) && (await this.logIn())) return this.newSession();
       // The previous session is closed: an empty chat that says why, not a dead one.
       this.freshState();
       this.error(`Could not start a new session: ${(e as Error).message}. Run "Lathe: New Session" to try again.`);
@@ -227,12 +236,11 @@ export class LatheSession {
     this.state.busy = true;
     this.emit();
     try {
-      const response = await this.process.agent.request("session/prompt", { sessionId: this.sessionId, prompt: blocks });
-      if (response.stopReason !== "end_turn") this.state.items.push({ kind: "notice", text: `Stopped: ${response.stopReason}` });
+      await this.send(blocks);
     } catch (e) {
-      const error = e as Error & { code?: number };
-      // -32000 is ACP's "authentication required": for Lathe, no API key.
-      const hint = error.code === -32000 ? ' Set it in your environment or in the "lathe.env" setting, then run "Lathe: New Session".' : "";
+      const error = e as Error;
+      // Auth-required when Lathe offers no login the editor can give.
+      const hint = isAuthRequired(e) ? ' Set it in your environment or in the "lathe.env" setting, then run "Lathe: New Session".' : "";
       this.state.items.push({ kind: "error", text: error.message + hint });
       if (hint) this.host.showError(error.message + hint);
     } finally {
@@ -240,6 +248,58 @@ export class LatheSession {
       this.state.changes = await this.changes.summary();
       this.emit();
     }
+  }
+
+  /** The prompt turn; after a login on auth-required, the same prompt is sent again. */
+  private async send(blocks: acp.ContentBlock[]): Promise<void> {
+    if (!this.process || !this.sessionId) return;
+    let response: acp.PromptResponse;
+    try {
+      response = await this.process.agent.request("session/prompt", { sessionId: this.sessionId, prompt: blocks });
+    } catch (e) {
+      if (!isAuthRequired(e) || !this.canLogIn()) throw e;
+      if (await this.logIn()) return this.send(blocks);
+      return;
+    }
+    if (response.stopReason !== "end_turn") this.state.items.push({ kind: "notice", text: `Stopped: ${response.stopReason}` });
+  }
+
+  private canLogIn(): boolean { return !!this.host.login && loginChoices(this.init?.authMethods).length > 0; }
+
+  /**
+   * On auth-required: the person picks one of the agent's logins and gives its key, which goes
+   * to `authenticate`. True once Lathe took it; a cancel or a refusal is said in the chat.
+   */
+  private async logIn(): Promise<boolean> {
+    if (!this.process || !this.host.login || !this.canLogIn()) return false;
+    const answer = await this.host.login(loginChoices(this.init?.authMethods));
+    if (!answer) {
+      this.state.items.push({ kind: "notice", text: "Lathe needs a login to reach the model. Login cancelled: nothing was sent and nothing changed." });
+      this.emit();
+      return false;
+    }
+    try {
+      await this.process.agent.request("authenticate", { methodId: answer.methodId, _meta: { "api-key": answer.key } });
+      return true;
+    } catch (e) {
+      const message = `Could not log in: ${(e as Error).message}`;
+      this.state.items.push({ kind: "error", text: message });
+      this.emit();
+      this.host.showError(message);
+      return false;
+    }
+  }
+
+  /** `logout`, when the agent advertises it: its stored credentials are removed and the next prompt asks for a login. */
+  async logout(): Promise<void> {
+    if (!this.process || !this.state.canLogout) return;
+    try {
+      await this.process.agent.request("logout", {});
+      this.state.items.push({ kind: "notice", text: "Logged out of Lathe: the next prompt asks for a login." });
+    } catch (e) {
+      this.state.items.push({ kind: "error", text: `Could not log out: ${(e as Error).message}` });
+    }
+    this.emit();
   }
 
   async cancel(): Promise<void> {

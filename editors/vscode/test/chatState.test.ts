@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import * as assert from "node:assert/strict";
 import type * as acp from "@agentclientprotocol/sdk";
-import { applyUpdate, emptyState, setConfigOptions, setModes, type ToolItem } from "../src/chatState";
+import { applyUpdate, emptyState, loginChoices, setConfigOptions, setModes, type ToolItem } from "../src/chatState";
 
 const text = (t: string): acp.ContentBlock => ({ type: "text", text: t });
 
@@ -60,4 +60,16 @@ test("state: the model picker shows only when a model config option is offered",
   assert.deepEqual(s.models, { configId: "model", current: "pro", options: [{ value: "pro", name: "Pro" }, { value: "flash", name: "Flash" }] });
   applyUpdate(s, { sessionUpdate: "config_option_update", configOptions: [] });
   assert.equal(s.models, undefined);
+});
+
+test("state: the logins offered are the agent's authMethods the editor can give a key to, terminal ones left out", () => {
+  assert.deepEqual(loginChoices(undefined), []);
+  assert.deepEqual(loginChoices([
+    { id: "gemini-api-key", name: "Use Gemini API key", description: "A key" },
+    { id: "tui", name: "Log in in a terminal", type: "terminal", args: ["--login"] },
+    { id: "gateway", name: "Use an AI gateway", description: null },
+  ]), [
+    { id: "gemini-api-key", name: "Use Gemini API key", description: "A key" },
+    { id: "gateway", name: "Use an AI gateway", description: "" },
+  ]);
 });

@@ -7,7 +7,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { LatheSession, type SessionHost } from "../src/session";
-import type { ToolItem } from "../src/chatState";
+import type { LoginChoice, ToolItem } from "../src/chatState";
+import { fakeGemini } from "./fakeGemini";
 
 // Temporary folders of this file, removed when its tests are done.
 const made: string[] = [];
@@ -304,6 +305,59 @@ test("session: a New that Lathe refuses leaves an empty chat that says why, not 
     const texts = session.state.items.map((i) => (i.kind === "tool" ? i.kind : `${i.kind}:${i.text}`));
     assert.equal(texts.length, 1, JSON.stringify(texts));
     assert.match(texts[0], /^error:Could not start a new session: .*Lathe: New Session/);
+  } finally {
+    session.dispose();
+  }
+});
+
+/** A host without a key in the environment, answering logins from `answers` (undefined: the person cancels). */
+function loginHost(dir: string, errors: string[], env: Record<string, string>, answers: ({ methodId: string; key: string } | undefined)[], offered: string[][]): SessionHost {
+  const host = quietHost(bin!, dir, errors);
+  const base = host.launchOptions();
+  host.launchOptions = () => ({ ...base, env: { GEMINI_API_KEY: "", GOOGLE_API_KEY: "", HOME: dir, XDG_STATE_HOME: path.join(dir, "state"), ...env } });
+  host.login = async (choices: LoginChoice[]) => { offered.push(choices.map((c) => c.id)); return answers.shift(); };
+  return host;
+}
+
+test("session: on auth-required the key the person gives reaches the model with the same prompt; after logout it is asked again", { skip: !bin && "LATHE_BIN not set" }, async () => {
+  const dir = tempDir("lathe-login-");
+  const model = await fakeGemini("Logged in and answering.");
+  const errors: string[] = [];
+  const offered: string[][] = [];
+  const session = new LatheSession(loginHost(dir, errors, { GOOGLE_GEMINI_BASE_URL: model.url }, [{ methodId: "gemini-api-key", key: "unit-key" }, undefined], offered));
+  try {
+    await session.start();
+    assert.equal(session.state.canLogout, true);
+    await session.prompt([{ type: "text", text: "hi" }], "hi");
+    assert.deepEqual(errors, []);
+    assert.deepEqual(offered, [["gemini-api-key", "vertex-ai", "gateway"]]);
+    assert.deepEqual(model.prompts().map((r) => r.key), ["unit-key"]);
+    assert.ok(session.state.items.some((i) => i.kind === "agent" && i.text === "Logged in and answering."));
+    assert.equal(session.state.items.filter((i) => i.kind === "user").length, 1, "the prompt is shown once");
+    await session.logout();
+    assert.ok(session.state.items.some((i) => i.kind === "notice" && i.text.startsWith("Logged out")));
+    await session.prompt([{ type: "text", text: "again" }], "again");
+    assert.equal(offered.length, 2, "a login is asked for again");
+    assert.equal(model.prompts().length, 1, "nothing reached the model without a login");
+    assert.ok(session.state.items.some((i) => i.kind === "notice" && i.text.includes("Login cancelled")));
+    assert.equal(session.state.busy, false);
+    assert.deepEqual(errors, []);
+  } finally {
+    session.dispose();
+    await model.close();
+  }
+});
+
+test("session: a login Lathe refuses is shown with Lathe's message, and nothing is sent", { skip: !bin && "LATHE_BIN not set" }, async () => {
+  const dir = tempDir("lathe-login-refused-");
+  const errors: string[] = [];
+  const session = new LatheSession(loginHost(dir, errors, { GOOGLE_GEMINI_BASE_URL: "" }, [{ methodId: "gateway", key: "k" }], []));
+  try {
+    await session.start();
+    await session.prompt([{ type: "text", text: "hi" }], "hi");
+    assert.equal(errors.length, 1, JSON.stringify(errors));
+    assert.match(errors[0], /^Could not log in: .*base URL/);
+    assert.ok(session.state.items.some((i) => i.kind === "error" && i.text === errors[0]));
   } finally {
     session.dispose();
   }

@@ -14,7 +14,8 @@ local M = {
   version = '0.1.0',
 }
 
--- Hooks the UI fills in (lathe.init): update, turn_end, notice, reset, changed, request.
+-- Hooks the UI fills in (lathe.init): update, turn_end, notice, reset, changed, request,
+-- initialized (after initialize), login (asks the person on auth-required).
 M.ui = setmetatable({}, { __index = function() return function() end end })
 
 local function env_list(extra)
@@ -60,6 +61,45 @@ local function on_notification(method, params)
   M.ui.changed()
 end
 
+-- ACP's "authentication required": for Lathe, no usable credentials.
+local AUTH_REQUIRED = -32000
+
+-- The logins the editor can give through `authenticate`; a "terminal" method runs
+-- the agent's own login UI, which this client does not offer.
+function M.login_methods()
+  local methods = {}
+  for _, m in ipairs((M.agent or {}).authMethods or {}) do
+    if m.type ~= 'terminal' then methods[#methods + 1] = m end
+  end
+  return methods
+end
+
+function M.can_logout()
+  local auth = ((M.agent or {}).agentCapabilities or {}).auth
+  return type(auth) == 'table' and auth.logout ~= nil and auth.logout ~= vim.NIL
+end
+
+-- After auth-required: the person picks a login and gives its key (ui.login), which
+-- goes to `authenticate`. done(nil) once Lathe took it; done(err) saying why not.
+-- Any other error, or no login to offer, goes to done unchanged.
+local function log_in(err, done)
+  if not err or err.code ~= AUTH_REQUIRED or #M.login_methods() == 0 then return done(err) end
+  M.ui.login(M.login_methods(), function(choice)
+    if not choice then
+      return done({ message = 'Lathe needs a login to reach the model. Login cancelled: nothing was sent and nothing changed.' })
+    end
+    if not M.running() then return done({ message = 'Lathe is not running' }) end
+    M.peer:request('authenticate', { methodId = choice.methodId, _meta = { ['api-key'] = choice.key } }, function(aerr)
+      done(aerr and { message = 'Could not log in: ' .. (aerr.message or vim.inspect(aerr)) } or nil)
+    end)
+  end)
+end
+
+-- `logout` (when Lathe advertises it): its stored credentials go, the next prompt asks again.
+function M.logout(cb)
+  M.peer:request('logout', nil, function(err) cb(err) end)
+end
+
 local function adopt_session(id, res)
   M.session = {
     id = id, modes = res.modes, config_options = res.configOptions or {}, commands = {},
@@ -75,7 +115,12 @@ end
 
 local function new_session(done)
   M.peer:request('session/new', { cwd = vim.fn.getcwd(), mcpServers = {} }, function(err, res)
-    if err then return done(err) end
+    if err then
+      return log_in(err, function(lerr)
+        if lerr then return done(lerr) end
+        new_session(done) -- logged in: session/new again
+      end)
+    end
     adopt_session(res.sessionId, res)
     apply_approval_mode(function() done() end)
   end)
@@ -131,11 +176,18 @@ function M.start()
   }, function(ierr, res)
     if ierr then return flush(ierr) end
     M.agent = res
-    new_session(function(serr)
-      if serr then set_state('failed'); return flush(serr) end
-      set_state('ready')
-      flush(nil)
-    end)
+    M.ui.initialized()
+    M.open_session()
+  end)
+end
+
+-- session/new in the running Lathe, then everyone waiting for a session is told.
+function M.open_session()
+  set_state('starting')
+  new_session(function(serr)
+    if serr then set_state('failed'); return flush(serr) end
+    set_state('ready')
+    flush(nil)
   end)
 end
 
@@ -143,18 +195,29 @@ end
 function M.with_session(cb)
   if M.session and M.running() and (M.state == 'ready' or M.state == 'busy') then return cb(nil) end
   M.waiting[#M.waiting + 1] = cb
-  if M.state ~= 'starting' then M.start() end
+  if M.state == 'starting' then return end
+  -- A running Lathe without a session (one refused, a login cancelled) is asked again.
+  if M.running() and M.agent then return M.open_session() end
+  M.start()
 end
 
 function M.prompt(blocks)
   M.with_session(function(err)
     if err then return M.ui.turn_end(nil, err) end
     set_state('busy')
-    M.peer:request('session/prompt', { sessionId = M.session.id, prompt = blocks }, function(perr, res)
+    local function finish(stop_reason, perr)
       if M.state == 'busy' then set_state('ready') end
       if not perr then M.deaths = 0 end
-      M.ui.turn_end(res and res.stopReason, perr)
-    end)
+      M.ui.turn_end(stop_reason, perr)
+    end
+    local function send()
+      M.peer:request('session/prompt', { sessionId = M.session.id, prompt = blocks }, function(perr, res)
+        if not perr then return finish(res and res.stopReason) end
+        -- Auth-required: once logged in, the same prompt goes again.
+        log_in(perr, function(lerr) if lerr then finish(nil, lerr) else send() end end)
+      end)
+    end
+    send()
   end)
 end
 

@@ -51,7 +51,10 @@ function M.check()
   if bin then r.info('For the endpoint, settings files and MCP servers, run `' .. bin .. ' doctor` in a terminal') end
   if key and key ~= '' then r.ok('GEMINI_API_KEY is set')
   elseif args:find('--fake-responses', 1, true) then r.info('No GEMINI_API_KEY; Lathe replays a recording (--fake-responses)')
-  else r.warn('GEMINI_API_KEY is not set', { 'Export it, or pass it in setup({ env = { GEMINI_API_KEY = ... } })' }) end
+  else
+    r.warn('GEMINI_API_KEY is not set', { 'Export it, or pass it in setup({ env = { GEMINI_API_KEY = ... } })',
+      'or log in when a prompt asks (:help lathe-login); a key Lathe kept from a login needs nothing here' })
+  end
 
   local client = require('lathe.client')
   r.info('Connection: ' .. client.state .. (client.pid() and (' (pid ' .. client.pid() .. ')') or ''))

@@ -64,6 +64,8 @@ local function wire()
     notice = function(text) show(chat.transcript:notice(text)); notify(text, vim.log.levels.WARN) end,
     reset = function(snapshot) return chat.reset(snapshot) end,
     changed = function() pcall(vim.cmd, 'redrawstatus!') end,
+    initialized = function() M.logout_command() end,
+    login = function(methods, done) require('lathe.login').ask(methods, done) end,
     request = function(method, params, reply)
       local h = handlers[method]
       if not h then return reply(nil, { code = -32601, message = 'Method not found: ' .. method }) end
@@ -233,6 +235,23 @@ function M.diff() with_review(function(p)
   if not p.buf then return notify('this request has no diff') end
   require('lathe.review').diff_split(p)
 end) end
+
+-- :LatheLogout exists only while the running Lathe advertises logout.
+function M.logout_command()
+  pcall(vim.api.nvim_del_user_command, 'LatheLogout')
+  if not client.can_logout() then return end
+  vim.api.nvim_create_user_command('LatheLogout', function() M.logout() end,
+    { desc = 'Log out of Lathe: it forgets the key it keeps; the next prompt asks for a login' })
+end
+
+function M.logout()
+  if not client.running() or not client.can_logout() then return notify('this Lathe does not offer a logout') end
+  client.logout(function(err)
+    if err then return notify('could not log out: ' .. (err.message or ''), vim.log.levels.ERROR) end
+    show(chat.transcript:notice('Logged out of Lathe: the next prompt asks for a login.'))
+    notify('logged out')
+  end)
+end
 
 M.status_text = require('lathe.status').text
 

@@ -3,6 +3,8 @@
 import { chromium } from "playwright-core";
 import * as fs from "node:fs";
 import * as path from "node:path";
+// Compiled from test/fakeGemini.ts by package.sh (tsc), as the unit tests are.
+import { fakeGemini } from "../../out/test/fakeGemini.js";
 
 const [url, ws, out] = process.argv.slice(2);
 const LONG = 90_000; // generous: the machine is shared and loaded
@@ -357,6 +359,61 @@ await step("in a long chat, the toolbar's Sessions button opens the session pick
   await page.locator(".quick-input-widget input[placeholder='Reopen a past session']").waitFor({ state: "visible" });
   await page.locator(".quick-input-list .monaco-list-row", { hasText: "A second chat" }).first().waitFor({ state: "visible" });
   await page.keyboard.press("Escape");
+});
+
+// Last: it restarts Lathe without the recorded model, against a fake Gemini API and without a key.
+await step("without a key, a prompt asks for a login; the key, typed unseen, reaches the model; Log Out asks again", async () => {
+  const model = await fakeGemini("Hello through the fake Gemini API.");
+  try {
+    const home = fs.mkdtempSync(path.join(out, "login-home-")); // Lathe keeps the key here, not in the real HOME
+    // Edited in VS Code's settings.json editor, as a person would (a file written behind its back may go unseen).
+    const file = path.join(out, "ud", "User", "settings.json");
+    const settings = JSON.parse(fs.readFileSync(file, "utf8"));
+    settings["lathe.args"] = [];
+    settings["lathe.env"] = { GOOGLE_GEMINI_BASE_URL: model.url, HOME: home, XDG_STATE_HOME: path.join(home, "state"), GEMINI_API_KEY: "" };
+    await palette("Preferences: Open User Settings (JSON)");
+    await page.locator('.tab.active[aria-label^="settings.json"]').waitFor();
+    await page.locator(".editor-group-container.active .monaco-editor .view-lines").first().click();
+    await page.keyboard.press("Control+A");
+    await page.keyboard.insertText(JSON.stringify(settings)); // one line: no auto-indent on the way
+    await page.keyboard.press("Control+Shift+End"); // what the editor auto-closed after the cursor
+    await page.keyboard.press("Delete");
+    await page.keyboard.press("Control+S");
+    await until("settings.json saved", () => JSON.parse(fs.readFileSync(file, "utf8"))["lathe.env"]?.GOOGLE_GEMINI_BASE_URL === model.url || "not yet");
+    // The settings change restarts Lathe: a new, empty chat.
+    await until("Lathe restarted with an empty chat", async () => (await chat.locator("#log .user").count()) === 0 || "old chat still shown");
+    await chat.locator("#status", { hasText: "ready" }).waitFor();
+
+    await prompt("Who answers?");
+    const picker = page.locator(".quick-input-widget input[placeholder^='Lathe needs a login']");
+    await picker.waitFor({ state: "visible" });
+    for (const name of ["Use Gemini API key", "Vertex AI", "Use an AI gateway"]) {
+      await page.locator(".quick-input-list .monaco-list-row", { hasText: name }).first().waitFor();
+    }
+    await page.locator(".quick-input-list .monaco-list-row", { hasText: "Use Gemini API key" }).first().click();
+    const secret = page.locator(".quick-input-widget input[type='password']");
+    await secret.waitFor({ state: "visible" });
+    await secret.fill("e2e-key-1234");
+    await page.screenshot({ path: path.join(out, "shots", "login-key.png") });
+    await page.keyboard.press("Enter");
+    await chat.locator(".agent", { hasText: "Hello through the fake Gemini API." }).waitFor();
+    await turnDone();
+    const asked = model.prompts();
+    if (asked.length !== 1 || asked[0].key !== "e2e-key-1234") throw new Error(`the model saw ${JSON.stringify(model.requests)}`);
+    if ((await chat.locator(".user", { hasText: "Who answers?" }).count()) !== 1) throw new Error("the prompt was not shown exactly once");
+    if (await chat.locator("#log .error").count()) throw new Error(await chat.locator("#log .error").first().innerText());
+
+    await palette("Lathe: Log Out");
+    await chat.locator(".notice", { hasText: "Logged out" }).waitFor();
+    await prompt("And now?");
+    await picker.waitFor({ state: "visible" });
+    await page.keyboard.press("Escape");
+    await chat.locator(".notice", { hasText: "Login cancelled" }).waitFor();
+    await turnDone();
+    if (model.prompts().length !== 1) throw new Error("a prompt reached the model after Log Out");
+  } finally {
+    await model.close();
+  }
 });
 
 await context.close();
