@@ -96,22 +96,20 @@ Result<acp::Empty> AcpAgent::logout(const acp::LogoutRequest&) {
 
 void AcpAgent::newSession(const acp::NewSessionRequest& request, rpc::Responder responder) {
   offReader(std::move(responder), [this, request](rpc::Responder& responder) {
-    auto response = createSession(request);
-    if (!response) return responder.fail(response.error());
-    responder.reply(response->toJson());
-    (void)sessions_.announceCommands(response->sessionId);
+    auto opened = sessions_.newSession(request);
+    if (!opened) return responder.fail(opened.error());
+    responder.reply(newSessionResponse(opened->id).toJson());
+    (void)sessions_.announceCommands(opened->id);
   });
 }
 
-Result<acp::NewSessionResponse> AcpAgent::createSession(const acp::NewSessionRequest& request) {
-  auto id = sessions_.newSession(request);
-  if (!id) return id.error();
+acp::NewSessionResponse AcpAgent::newSessionResponse(const std::string& id) {
   acp::NewSessionResponse response;
-  response.sessionId = *id;
-  auto mode = sessions_.modeOf(*id);
+  response.sessionId = id;
+  auto mode = sessions_.modeOf(id);
   response.currentModeId = engine::toString(mode ? *mode : sessions_.initialMode());
   response.availableModes = engine::availableModes();
-  if (auto options = sessions_.configOptions(*id)) response.configOptions = std::move(options).value();
+  if (auto options = sessions_.configOptions(id)) response.configOptions = std::move(options).value();
   return response;
 }
 
@@ -157,7 +155,10 @@ Result<acp::LoadSessionResponse> AcpAgent::reopen(const acp::LoadSessionRequest&
 }
 
 void AcpAgent::loadSession(const acp::LoadSessionRequest& request, rpc::Responder responder) {
-  offReader(std::move(responder), [this, request](rpc::Responder& responder) {
+  // Reserved here, before the next request is read: one naming this id waits for the answer.
+  auto opening = std::make_shared<engine::SessionTable::Opening>(sessions_.reserve(request.sessionId));
+  offReader(std::move(responder), [this, request, opening](rpc::Responder& responder) {
+    opening->claim();
     auto response = reopen(request, true);
     if (!response) return responder.fail(response.error());
     responder.reply(response->toJson());
@@ -166,7 +167,10 @@ void AcpAgent::loadSession(const acp::LoadSessionRequest& request, rpc::Responde
 }
 
 void AcpAgent::resumeSession(const acp::ResumeSessionRequest& request, rpc::Responder responder) {
-  offReader(std::move(responder), [this, request](rpc::Responder& responder) {
+  // Reserved here, before the next request is read: one naming this id waits for the answer.
+  auto opening = std::make_shared<engine::SessionTable::Opening>(sessions_.reserve(request.sessionId));
+  offReader(std::move(responder), [this, request, opening](rpc::Responder& responder) {
+    opening->claim();
     auto response = reopen(request, false);
     if (!response) return responder.fail(response.error());
     responder.reply(response->toJson());

@@ -41,7 +41,8 @@ class AcpAgent {
   Result<acp::ListSessionsResponse> listSessions(const acp::ListSessionsRequest& request);
   // Opens a recorded session; replays what it showed when `replay`.
   Result<acp::LoadSessionResponse> reopen(const acp::LoadSessionRequest& request, bool replay);
-  Result<acp::NewSessionResponse> createSession(const acp::NewSessionRequest& request);
+  // The answer to session/new for a session just opened.
+  acp::NewSessionResponse newSessionResponse(const std::string& id);
   void cancel(const acp::CancelNotification& note);
   // Runs `work` as a task of opening_; it must answer through the responder.
   void offReader(rpc::Responder responder, std::function<void(rpc::Responder&)> work);

@@ -139,16 +139,18 @@ int runHeadless(const HeadlessOptions& options, engine::AgentConfig config) {
   });
   acp::NewSessionRequest newSession;
   newSession.cwd = options.cwd;
-  auto sessionId = sessions.newSession(newSession);
-  if (!sessionId) {
-    std::fprintf(stderr, "lathe: %s\n", sessionId.error().message.c_str());
+  auto opened = sessions.newSession(newSession);
+  if (!opened) {
+    std::fprintf(stderr, "lathe: %s\n", opened.error().message.c_str());
     return 1;
   }
+  const std::string sessionId = opened->id;
+  opened->opening = {};  // nobody else names it: no request waits
 
   std::promise<Result<acp::StopReason>> finished;
   auto outcome = finished.get_future();
   acp::PromptRequest prompt;
-  prompt.sessionId = *sessionId;
+  prompt.sessionId = sessionId;
   prompt.prompt.push_back(acp::TextBlock{options.prompt});
   auto started = sessions.startPrompt(prompt, [&](Result<acp::StopReason> result) { finished.set_value(std::move(result)); });
   if (!started) {
@@ -158,7 +160,7 @@ int runHeadless(const HeadlessOptions& options, engine::AgentConfig config) {
 
   {
     std::lock_guard lock(signalMutex);
-    turn = *sessionId;
+    turn = sessionId;
     if (interrupted) (void)sessions.cancel(*turn);
   }
   Result<acp::StopReason> result = outcome.get();

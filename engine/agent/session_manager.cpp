@@ -32,13 +32,14 @@ Status SessionManager::open(const std::string& id, AssembledSession& assembled) 
   return {};
 }
 
-Result<std::string> SessionManager::newSession(const acp::NewSessionRequest& request) {
+Result<SessionManager::NewSession> SessionManager::newSession(const acp::NewSessionRequest& request) {
   if (table_.shuttingDown()) return makeError(Errc::internal, "the agent is shutting down");
   std::string id = randomId();
+  auto opening = table_.beginOpening(id);
   auto assembled = factory_.assemble({id, request.cwd, request.additionalDirectories, request.mcpServers, std::nullopt});
   if (!assembled) return assembled.error();
   if (auto status = open(id, *assembled); !status) return status.error();
-  return id;
+  return NewSession{std::move(id), std::move(opening)};
 }
 
 Status SessionManager::startMcpServers(const std::string& sessionId, std::vector<tools::mcp::ServerConfig> servers) {

@@ -30,9 +30,17 @@ class SessionManager {
   SessionManager(AgentConfig config, EditorClient& editor);
   ~SessionManager();
 
+  struct NewSession {
+    std::string id;
+    SessionTable::Opening opening;  // until the editor has the session (see SessionTable::Opening)
+  };
   // Creates a session and starts the MCP servers the editor passed (without
   // waiting for them).
-  Result<std::string> newSession(const acp::NewSessionRequest& request);
+  Result<NewSession> newSession(const acp::NewSessionRequest& request);
+  // Holds requests naming `id` until session/load or resume is answered (the
+  // replay and the commands included): reserved on the thread that reads
+  // requests, claimed by the worker that opens it (SessionTable::reserve).
+  SessionTable::Opening reserve(const std::string& id) { return table_.reserve(id); }
 
   // The one way MCP servers join a session, whatever named them (the editor,
   // settings): each starts in parallel; session/new never waits for them.

@@ -4,6 +4,7 @@
 #include <malloc.h>
 
 #include <algorithm>
+#include <utility>
 
 namespace lathe::engine {
 namespace {
@@ -31,21 +32,24 @@ Status SessionTable::add(const std::string& id, std::shared_ptr<Session> session
 }
 
 Result<std::shared_ptr<Session>> SessionTable::find(const std::string& id) const {
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(mutex_);
+  waitUntilOpened(lock, id);
   auto it = entries_.find(id);
   if (it == entries_.end()) return noSession(id);
   return it->second.session;
 }
 
 std::optional<SessionTable::Open> SessionTable::lookup(const std::string& id) const {
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(mutex_);
+  waitUntilOpened(lock, id);
   auto it = entries_.find(id);
   if (it == entries_.end()) return std::nullopt;
   return Open{it->second.session, it->second.recorder, it->second.busy};
 }
 
 std::shared_ptr<persist::SessionRecorder> SessionTable::recorderOf(const std::string& id) const {
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(mutex_);
+  waitUntilOpened(lock, id);
   auto it = entries_.find(id);
   return it == entries_.end() ? nullptr : it->second.recorder;
 }
@@ -55,12 +59,64 @@ bool SessionTable::shuttingDown() const {
   return shuttingDown_;
 }
 
+SessionTable::Opening SessionTable::reserve(const std::string& id) {
+  std::unique_lock lock(mutex_);
+  waitUntilOpened(lock, id);
+  opening_[id] = std::thread::id();  // nobody's: every request naming it waits
+  return Opening(this, id);
+}
+
+SessionTable::Opening SessionTable::beginOpening(const std::string& id) {
+  Opening opening = reserve(id);
+  opening.claim();
+  return opening;
+}
+
+void SessionTable::Opening::claim() {
+  if (!table_) return;
+  {
+    std::lock_guard lock(table_->mutex_);
+    table_->opening_[id_] = std::this_thread::get_id();
+  }
+  table_->openingEnded_.notify_all();
+}
+
+void SessionTable::Opening::release() {
+  if (!table_) return;
+  {
+    std::lock_guard lock(table_->mutex_);
+    table_->opening_.erase(id_);
+  }
+  table_->openingEnded_.notify_all();
+  table_ = nullptr;
+}
+
+SessionTable::Opening::Opening(Opening&& other) noexcept
+    : table_(std::exchange(other.table_, nullptr)), id_(std::move(other.id_)) {}
+
+SessionTable::Opening& SessionTable::Opening::operator=(Opening&& other) noexcept {
+  if (this != &other) {
+    release();
+    table_ = std::exchange(other.table_, nullptr);
+    id_ = std::move(other.id_);
+  }
+  return *this;
+}
+
+void SessionTable::waitUntilOpened(std::unique_lock<std::mutex>& lock, const std::string& id) const {
+  openingEnded_.wait(lock, [&] {
+    auto it = opening_.find(id);
+    return it == opening_.end() || it->second == std::this_thread::get_id();
+  });
+}
+
 bool SessionTable::anyBusy() const {
   return std::any_of(entries_.begin(), entries_.end(), [](const auto& e) { return e.second.busy; });
 }
 
 Status SessionTable::startTurn(const std::string& id, Turn turn, TurnDone done) {
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(mutex_);
+  waitUntilOpened(lock, id);
   if (shuttingDown_) return shuttingDownError();
   auto it = entries_.find(id);
   if (it == entries_.end()) return noSession(id);
@@ -68,7 +124,12 @@ Status SessionTable::startTurn(const std::string& id, Turn turn, TurnDone done) 
   if (entry.busy) return makeError(Errc::invalid_request, "session " + id + " is already running a prompt turn");
   auto token = turns_.post([this, id, session = entry.session, turn = std::move(turn),
                             done = std::move(done)](const CancelToken& cancel) {
-    Result<acp::StopReason> result = turn(*session, cancel);
+    Result<acp::StopReason> result = makeError(Errc::internal, "the turn ended unexpectedly");
+    try {
+      result = turn(*session, cancel);
+    } catch (const std::exception& e) {
+      result = makeError(Errc::internal, std::string("internal error during the turn: ") + e.what());
+    }
     bool idle;
     {
       std::lock_guard inner(mutex_);
@@ -90,7 +151,8 @@ Status SessionTable::startTurn(const std::string& id, Turn turn, TurnDone done) 
 Status SessionTable::cancel(const std::string& id) {
   CancelToken token;
   {
-    std::lock_guard lock(mutex_);
+    std::unique_lock lock(mutex_);
+    waitUntilOpened(lock, id);
     auto it = entries_.find(id);
     if (it == entries_.end()) return noSession(id);
     if (!it->second.busy) return {};
@@ -104,7 +166,8 @@ Status SessionTable::close(const std::string& id) {
   CancelToken token;
   std::shared_ptr<Session> session;
   {
-    std::lock_guard lock(mutex_);
+    std::unique_lock lock(mutex_);
+    waitUntilOpened(lock, id);
     auto it = entries_.find(id);
     if (it == entries_.end()) return noSession(id);
     token = it->second.turnToken;

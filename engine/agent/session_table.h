@@ -4,11 +4,13 @@
 // waits for it. Thread-safe.
 #pragma once
 
+#include <condition_variable>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "engine/persistence/session_recorder.h"
@@ -31,6 +33,36 @@ class SessionTable {
 
   explicit SessionTable(exec::Executor& executor = exec::Executor::shared()) : turns_(executor) {}
   ~SessionTable() { shutdown(); }
+
+  // A session being opened (session/new, load, resume) until the editor has
+  // it (the answer, the replay, the commands announced): requests naming its
+  // id from other threads wait for the end of the opening, so one sent right
+  // behind a load finds the session and a second load of the same id waits
+  // for the first. Held by the thread that opens (see claim()); released
+  // when destroyed.
+  class Opening {
+   public:
+    Opening() = default;
+    Opening(Opening&& other) noexcept;
+    Opening& operator=(Opening&& other) noexcept;
+    ~Opening() { release(); }
+    // The calling thread opens the session from now on: its own requests
+    // naming the id no longer wait.
+    void claim();
+
+   private:
+    friend class SessionTable;
+    Opening(SessionTable* table, std::string id) : table_(table), id_(std::move(id)) {}
+    void release();
+    SessionTable* table_ = nullptr;
+    std::string id_;
+  };
+  // Waits while another opening of the same id holds it, then holds it for
+  // the calling thread. reserve() holds it for nobody yet: the thread that
+  // reads requests reserves before it hands the opening to a worker, which
+  // claims it, so no request read in between slips past.
+  Opening beginOpening(const std::string& id);
+  Opening reserve(const std::string& id);
 
   // Fails when the id is open already or the agent is shutting down.
   Status add(const std::string& id, std::shared_ptr<Session> session, std::shared_ptr<persist::SessionRecorder> recorder);
@@ -62,10 +94,14 @@ class SessionTable {
     bool busy = false;
   };
   bool anyBusy() const;  // mutex_ held
+  // Waits while another thread opens `id`.
+  void waitUntilOpened(std::unique_lock<std::mutex>& lock, const std::string& id) const;
 
   mutable std::mutex mutex_;
   std::map<std::string, Entry> entries_;
   bool shuttingDown_ = false;
+  std::map<std::string, std::thread::id> opening_;  // ids being opened, by the thread opening them
+  mutable std::condition_variable openingEnded_;
   exec::TaskGroup turns_;  // last: joined before the entries go
 };
 

@@ -51,14 +51,24 @@ Error badKey(std::string_view text, const std::string& why) {
 
 }  // namespace
 
+namespace {
+
+// Words joined by spaces, each quoted when it would not read back as itself.
+std::string wordsValue(const std::vector<std::string>& words) {
+  std::string value;
+  for (const auto& word : words) value += (value.empty() ? "" : " ") + (plainWord(word) ? word : quoted(word));
+  return value;
+}
+
+}  // namespace
+
+// Two words, not a joined name: "a" + "b__c" and "a__b" + "c" stay apart.
 ApprovalKey mcpToolKey(const std::string& server, const std::string& tool) {
-  return {ApprovalKind::mcpTool, server + "__" + tool};
+  return {ApprovalKind::mcpTool, wordsValue({server, tool})};
 }
 
 ApprovalKey shellPrefixKey(const std::vector<std::string>& words) {
-  std::string value;
-  for (const auto& word : words) value += (value.empty() ? "" : " ") + (plainWord(word) ? word : quoted(word));
-  return {ApprovalKind::shellPrefix, std::move(value)};
+  return {ApprovalKind::shellPrefix, wordsValue(words)};
 }
 
 std::vector<std::string> shellPrefixWords(std::string_view value) { return tools::splitShellWords(value).words; }
@@ -78,6 +88,11 @@ Result<ApprovalKey> parseApprovalKey(std::string_view text) {
   ApprovalKey key{entry->kind, std::string(text.substr(colon + 1))};
   if (key.value.empty()) return badKey(text, "the value is empty");
   if (key.kind == ApprovalKind::edit && key.value.front() != '/') return badKey(text, "an edit key names an absolute path");
+  if (key.kind == ApprovalKind::mcpTool) {
+    auto words = shellPrefixWords(key.value);
+    if (words.size() != 2) return badKey(text, "an MCP tool key names the server and the tool");
+    return mcpToolKey(words[0], words[1]);
+  }
   if (key.kind == ApprovalKind::shellPrefix) {
     auto words = shellPrefixWords(key.value);
     if (words.empty()) return badKey(text, "a shell prefix needs at least one word");

@@ -20,7 +20,7 @@ enum class ApprovalKind {
   edit,         // "edit:<absolute path>": edits to one file
   read,         // "read:<absolute path>": reading one file the person keeps from the model
   mcpServer,    // "mcp-server:<server>": every tool of one MCP server
-  mcpTool,      // "mcp-tool:<server>__<tool>": one MCP tool
+  mcpTool,      // "mcp-tool:<server> <tool>": one MCP tool (each word quoted as a shell would, when needed)
   command,      // "shell:<root>": a command by name, whatever its arguments
   shellPrefix,  // "shell-prefix:<words>": commands starting with these words (quoted as a shell would)
 };

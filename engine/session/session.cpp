@@ -13,6 +13,7 @@
 #include "engine/session/system_prompt.h"
 #include "tools/builtin/builtin_tools.h"
 #include "protocol/base/json.h"
+#include "protocol/base/log.h"
 
 namespace lathe::engine {
 namespace {
@@ -251,18 +252,25 @@ std::vector<Part> Session::runCalls(const std::vector<FunctionCall>& calls, cons
 }
 
 Result<acp::StopReason> Session::prompt(const std::vector<acp::ContentBlock>& blocks, const CancelToken& cancel) {
-  // Context files load on the turn's thread, never on the thread that made the session.
-  if (!memory_->loaded()) refreshMemory(cancel);
   Result<acp::StopReason> result = makeError(Errc::internal, "the turn ended unexpectedly");
   try {
+    // Context files load on the turn's thread, never on the thread that made the session.
+    if (!memory_->loaded()) refreshMemory(cancel);
     result = runTurn(blocks, cancel);
+    if (result && *result != acp::StopReason::cancelled && !cancel.cancelled()) {
+      for (const auto& hook : hooks_) hook->afterTurn(history_, cancel);
+    }
   } catch (const std::exception& e) {
     result = makeError(Errc::internal, std::string("internal error during the turn: ") + e.what());
   }
-  if (result && *result != acp::StopReason::cancelled && !cancel.cancelled()) {
-    for (const auto& hook : hooks_) hook->afterTurn(history_, cancel);
+  // Every turn ends here, whatever went wrong above (the recorder keeps it).
+  for (const auto& hook : hooks_) {
+    try {
+      hook->onTurnEnded(history_, result);
+    } catch (const std::exception& e) {
+      log(LogLevel::error, std::string("a hook failed at the end of a turn: ") + e.what());
+    }
   }
-  for (const auto& hook : hooks_) hook->onTurnEnded(history_, result);
   return result;
 }
 

@@ -5,10 +5,26 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 
+#include "protocol/base/log.h"
 #include "protocol/exec/callback_gate.h"
 #include "protocol/exec/executor_impl.h"
 
 namespace lathe::exec {
+namespace {
+
+// A task's exception must not end the process (it would on a worker thread):
+// it is logged, and the worker goes on.
+void runGuarded(std::function<void()>& work) {
+  try {
+    work();
+  } catch (const std::exception& e) {
+    log(LogLevel::error, std::string("a background task failed: ") + e.what());
+  } catch (...) {
+    log(LogLevel::error, "a background task failed");
+  }
+}
+
+}  // namespace
 
 struct Timer::State {
   CallbackGate gate;
@@ -92,7 +108,7 @@ void Executor::Impl::workerLoop(std::list<std::thread>::iterator self) {
       auto work = std::move(queue.front());
       queue.pop_front();
       lock.unlock();
-      work();
+      runGuarded(work);
       work = nullptr;  // what it captured goes before the lock is taken again
       lock.lock();
       continue;

@@ -320,4 +320,30 @@ TEST_CASE("e2e: a cancelled turn is replayed with its end marked", "[e2e][persis
   finish(*agent);
 }
 
+// Review of issue 19: session/load is answered off the reader thread now, so a
+// request the editor sends right behind it (it knows the id) must still find
+// the session, as it did when the reader answered the load before reading on.
+TEST_CASE("e2e: a request sent right behind session/load finds the reopened session", "[e2e][persist]") {
+  TempDir ws, state;
+  auto fake = startFake();
+  auto agent = startLathe(*fake, {{}, "gemini-e2e-model", state.str()});
+  AcpTestClient client(*agent);
+  REQUIRE(client.initialize());
+  std::string sid = client.newSession(ws.str());
+  REQUIRE_FALSE(sid.empty());
+  REQUIRE(member(*client.call("session/close", R"({"sessionId":")" + sid + "\"}"), "result"));
+
+  int64_t load = client.request("session/load", loadParams(sid, ws.str()));
+  int64_t mode = client.request("session/set_mode", R"({"sessionId":")" + sid + R"(","modeId":"plan"})");
+  Message loaded = client.waitResponse(load);
+  Message moded = client.waitResponse(mode);
+  INFO("lathe stderr:\n" << agent->stderrText());
+  REQUIRE(loaded);
+  REQUIRE(member(*loaded, "result"));
+  REQUIRE(moded);
+  INFO("session/set_mode failed: " << errorMessage(moded));
+  CHECK(member(*moded, "result"));
+  finish(*agent);
+}
+
 }  // namespace lathe::testing::e2e

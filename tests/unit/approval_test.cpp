@@ -136,7 +136,8 @@ TEST_CASE("approval keys: a stable string form that reads back, and clear errors
       {{ApprovalKind::read, "/w/.env"}, "read:/w/.env"},
       {{ApprovalKind::read, "logs/**"}, "read:logs/**"},  // a pattern asked for before the files are known
       {{ApprovalKind::mcpServer, "github"}, "mcp-server:github"},
-      {mcpToolKey("github", "create_issue"), "mcp-tool:github__create_issue"},
+      {mcpToolKey("github", "create_issue"), "mcp-tool:github create_issue"},
+      {mcpToolKey("my server", "do"), "mcp-tool:\"my server\" do"},
       {{ApprovalKind::command, "git"}, "shell:git"},
       {shellPrefixKey({"git", "status"}), "shell-prefix:git status"},
       {shellPrefixKey({"grep", "a b", "say \"hi\"", "it's"}), R"(shell-prefix:grep "a b" "say \"hi\"" "it's")"},
@@ -160,6 +161,7 @@ TEST_CASE("approval keys: a stable string form that reads back, and clear errors
       {"shell:", "the value is empty"},
       {"edit:src/a.txt", "an edit key names an absolute path"},
       {"shell-prefix:   ", "a shell prefix needs at least one word"},
+      {"mcp-tool:a__b__c", "an MCP tool key names the server and the tool"},
   };
   for (const auto& [text, why] : bad) {
     auto parsed = parseApprovalKey(text);
@@ -193,7 +195,9 @@ TEST_CASE("approval sets: remembering is a union, already allowed a subset") {
   CHECK(formatted(AlwaysScope::file, {"replace", Kind::edit, &edit}) == "edit:/w/a.txt");
   CHECK(formatted(AlwaysScope::file, {"read_file", Kind::read, &read}) == "read:/w/.env read:/w/.npmrc");
   CHECK(formatted(AlwaysScope::command, {"run_shell_command", Kind::execute, &make}) == "shell:make shell:ctest");
-  CHECK(formatted(AlwaysScope::mcpTool, {"srv__do_it", Kind::other, &mcp}) == "mcp-tool:srv__do_it");
+  CHECK(formatted(AlwaysScope::mcpTool, {"srv__do_it", Kind::other, &mcp}) == "mcp-tool:srv do_it");
+  // Server and tool stay apart: "a" + "b__c" is not "a__b" + "c".
+  CHECK_FALSE(mcpToolKey("a", "b__c") == mcpToolKey("a__b", "c"));
   CHECK(formatted(AlwaysScope::tool, {"web_fetch", Kind::fetch, &info}) == "tool:web_fetch");
   CHECK(formatted(AlwaysScope::mcpTool, {"replace", Kind::edit, &edit}).empty());  // not what was shown
 

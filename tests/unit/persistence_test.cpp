@@ -115,10 +115,12 @@ TEST_CASE("persist: the list holds prompted sessions only, newest first to the m
   History history;
   exchange(history, "one");
   (*older)->turnEnded(history);
-  // The next millisecond on the wall clock (one second used to tie them).
+  // A later millisecond as the file system stamps it (one second used to tie
+  // them): file times come from the kernel's coarse clock, a tick (up to 10 ms)
+  // behind the wall clock.
   using std::chrono::floor, std::chrono::milliseconds, std::chrono::system_clock;
   const auto endedAt = floor<milliseconds>(system_clock::now());
-  REQUIRE(testing::pollUntil([&] { return floor<milliseconds>(system_clock::now()) > endedAt; }));
+  REQUIRE(testing::pollUntil([&] { return floor<milliseconds>(system_clock::now()) > endedAt + milliseconds(20); }));
   (*newer)->turnEnded(history);
   auto sessions = store.list();
   REQUIRE(sessions.size() == 2);

@@ -4,8 +4,10 @@
 
 #include <filesystem>
 #include <memory>
+#include <stdexcept>
 
 #include "engine/agent/session_table.h"
+#include "engine/model/model_provider.h"
 #include "fake_editor.h"
 #include "protocol/exec/executor.h"
 #include "tests/support/temp_dir.h"
@@ -97,4 +99,59 @@ TEST_CASE("session table: a closed session's turn is cancelled and still ends, a
   CHECK(weak.expired());
   f.table.shutdown();
   CHECK_FALSE(f.table.add("b", nullptr, nullptr).ok());
+}
+
+namespace {
+
+// A model that answers every request with one line of text.
+class OneLine final : public ModelProvider {
+ public:
+  Result<ModelReply> generate(const ModelRequest&, const CancelToken&) override {
+    return makeError(Errc::model, "not used");
+  }
+  Result<ModelReply> stream(const ModelRequest&, const ChunkSink& onChunk, const CancelToken&) override {
+    ReplyAccumulator reply;
+    ModelChunk chunk;
+    chunk.parts.push_back(Part::makeText("hello"));
+    onChunk(chunk);
+    reply.add(chunk);
+    ModelChunk last;
+    last.finishReason = FinishReason::stop;
+    reply.add(last);
+    return reply.take();
+  }
+};
+
+// A hook whose end-of-turn work throws (as any hook's may: allocation, a thread
+// that cannot start); before issue 19 the turn's thread caught it.
+struct ThrowsAfterTurn final : TurnHooks {
+  void afterTurn(const History&, const CancelToken&) override { throw std::runtime_error("boom"); }
+};
+
+}  // namespace
+
+TEST_CASE("session table: a turn whose hook throws still ends, as a failed turn, and done runs once", "[session_table]") {
+  TableFixture f;
+  f.config.provider = std::make_shared<OneLine>();
+  auto session = f.open("a");
+  session->addHooks(std::make_shared<ThrowsAfterTurn>());
+  int done = 0;
+  bool failed = false;
+  // The turn SessionManager::startPrompt runs.
+  REQUIRE(f.table
+              .startTurn(
+                  "a",
+                  [](Session& s, const CancelToken& cancel) {
+                    return s.prompt({acp::TextBlock{"hi"}}, cancel);
+                  },
+                  [&](Result<acp::StopReason> result) {
+                    ++done;
+                    failed = !result.ok();
+                  })
+              .ok());
+  // On the threaded executor an exception escaping a task ends the process (std::terminate).
+  CHECK_NOTHROW(f.executor.drain());
+  CHECK(done == 1);
+  CHECK(failed);
+  CHECK_FALSE(f.table.lookup("a")->busy);
 }

@@ -75,12 +75,15 @@ class ReadInvocation final : public ToolInvocation {
 class ListTool final : public Tool {
  public:
   explicit ListTool(Servers servers)
-      : Tool(ToolInfo{"list_mcp_resources", "List MCP resources",
-                      "Lists the resources that the connected MCP servers expose, as server:uri with a name and "
-                      "description. Give serverName to list one server's only.",
-                      Kind::read,
-                      R"({"type":"object","properties":{"serverName":{"type":"string","description":"Only this server's resources"}}})",
-                      false, false}),
+      : Tool(ToolInfo{
+            .name = "list_mcp_resources",
+            .displayName = "List MCP resources",
+            .description = "Lists the resources that the connected MCP servers expose, as server:uri with a name and "
+                           "description. Give serverName to list one server's only.",
+            .kind = Kind::read,
+            .parametersSchema =
+                R"({"type":"object","properties":{"serverName":{"type":"string","description":"Only this server's resources"}}})",
+            .isOutputMarkdown = false}),
         servers_(std::move(servers)) {}
 
  protected:
@@ -95,12 +98,15 @@ class ListTool final : public Tool {
 class ReadTool final : public Tool {
  public:
   explicit ReadTool(Servers servers)
-      : Tool(ToolInfo{"read_mcp_resource", "Read MCP resource",
-                      "Reads one resource of a connected MCP server, by the uri list_mcp_resources shows "
-                      "(server:uri, or the bare uri).",
-                      Kind::read,
-                      R"({"type":"object","properties":{"uri":{"type":"string","description":"The resource, as server:uri or its uri"}},"required":["uri"]})",
-                      false, false}),
+      : Tool(ToolInfo{
+            .name = "read_mcp_resource",
+            .displayName = "Read MCP resource",
+            .description = "Reads one resource of a connected MCP server, by the uri list_mcp_resources shows "
+                           "(server:uri, or the bare uri).",
+            .kind = Kind::read,
+            .parametersSchema =
+                R"({"type":"object","properties":{"uri":{"type":"string","description":"The resource, as server:uri or its uri"}},"required":["uri"]})",
+            .isOutputMarkdown = false}),
         servers_(std::move(servers)) {}
 
  protected:
