@@ -1,11 +1,7 @@
-// house_bench: what one Lathe process holds and how fast a cancel ends a
-// command, through the binary, so two builds can be compared side by side:
-//   - threads (/proc/PID/status) idle with 11 sessions,
-//   - threads with one session holding 3 MCP stdio servers (after a turn, so
-//     all three are connected),
-//   - from session/cancel to the whole process tree of a running
-//     run_shell_command (`sleep 300`) gone, median of N runs.
-// Usage: house_bench LATHE_BINARY [RUNS]. Figures only.
+// cancel_bench: from session/cancel to the whole process tree of a running
+// run_shell_command (`sleep 300`, yolo mode) gone, through the binary, so two
+// builds can be compared side by side (thread_bench counts threads).
+// Usage: cancel_bench LATHE_BINARY [RUNS]. Prints the median. Figures only.
 #include <dirent.h>
 
 #include <algorithm>
@@ -18,7 +14,6 @@
 #include <thread>
 #include <vector>
 
-#include "protocol/base/json.h"
 #include "tests/support/acp_client.h"
 #include "tests/support/fake_gemini_server.h"
 #include "tests/support/subprocess.h"
@@ -29,15 +24,6 @@ using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
 namespace {
-
-long statusField(pid_t pid, const std::string& field) {
-  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
-  std::string line;
-  while (std::getline(status, line)) {
-    if (line.rfind(field + ":", 0) == 0) return std::atol(line.c_str() + field.size() + 1);
-  }
-  return -1;
-}
 
 pid_t parentOf(pid_t pid) {
   std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
@@ -95,34 +81,7 @@ struct Agent {
     client->initialize();
   }
   ~Agent() { process->closeStdin(); }
-  long threads() const { return statusField(process->pid(), "Threads"); }
-  bool prompt(const std::string& session, const std::string& text) {
-    auto id = client->request("session/prompt", R"({"sessionId":")" + session + R"(","prompt":[{"type":"text","text":")" +
-                                                    text + R"("}]})");
-    return static_cast<bool>(client->waitResponse(id, 60s));
-  }
 };
-
-std::string mcpServers(int count) {
-  return json::build([&](json::Writer& w) {
-    w.StartArray();
-    for (int i = 0; i < count; ++i) {
-      w.StartObject();
-      json::put(w, "name", "s" + std::to_string(i));
-      json::put(w, "command", "node");
-      json::key(w, "args");
-      w.StartArray();
-      json::str(w, std::string(LATHE_SOURCE_DIR) + "/tests/support/mcp_test_server.mjs");
-      json::str(w, "good");
-      w.EndArray();
-      json::key(w, "env");
-      w.StartArray();
-      w.EndArray();
-      w.EndObject();
-    }
-    w.EndArray();
-  });
-}
 
 double cancelToTreeGone(const char* binary) {
   Agent agent(binary, {"--approval-mode", "yolo"});
@@ -150,37 +109,15 @@ double cancelToTreeGone(const char* binary) {
 int main(int argc, char** argv) {
   int runs = argc > 2 ? std::atoi(argv[2]) : 9;
   if (argc < 2 || runs < 1) {
-    std::fprintf(stderr, "usage: house_bench LATHE_BINARY [RUNS]\n");
+    std::fprintf(stderr, "usage: cancel_bench LATHE_BINARY [RUNS]\n");
     return 2;
-  }
-  long idle11 = 0, withMcp = 0, before = 0;
-  {
-    Agent agent(argv[1]);
-    for (int i = 0; i < 11; ++i) (void)agent.client->newSession(agent.dir.path.string());
-    std::this_thread::sleep_for(300ms);
-    idle11 = agent.threads();
-  }
-  {
-    Agent agent(argv[1]);
-    std::string plain = agent.client->newSession(agent.dir.path.string());
-    agent.fake.push(testing::ScriptedReply::text("Hello."));
-    (void)agent.prompt(plain, "hi");
-    before = agent.threads();
-    std::string session = agent.client->newSession(agent.dir.path.string(), mcpServers(3));
-    agent.fake.push(testing::ScriptedReply::text("Hello."));
-    (void)agent.prompt(session, "hi");  // a turn waits for servers still starting
-    std::this_thread::sleep_for(300ms);
-    withMcp = agent.threads();
   }
   std::vector<double> cancels;
   for (int i = 0; i < runs; ++i) {
     if (double ms = cancelToTreeGone(argv[1]); ms >= 0) cancels.push_back(ms);
   }
   std::sort(cancels.begin(), cancels.end());
-  std::printf("house_bench: %s\n", argv[1]);
-  std::printf("  threads, idle with 11 sessions                    %ld\n", idle11);
-  std::printf("  threads, after a turn, no MCP server              %ld\n", before);
-  std::printf("  threads, a session holding 3 MCP stdio servers    %ld\n", withMcp);
+  std::printf("cancel_bench: %s\n", argv[1]);
   if (cancels.empty()) {
     std::printf("  cancel -> process tree gone                       (no command seen running)\n");
   } else {
