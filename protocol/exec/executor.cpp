@@ -97,7 +97,12 @@ void Executor::Impl::post(std::function<void()> work) {
     wake.notifyOne();
   } else {
     auto self = threads.emplace(threads.end());
-    *self = std::thread([this, self] { workerLoop(self); });
+    try {
+      *self = std::thread([this, self] { workerLoop(self); });
+    } catch (...) {
+      threads.erase(self);  // no thread to wait for at destruction
+      throw;
+    }
   }
 }
 
@@ -113,7 +118,7 @@ void Executor::Impl::workerLoop(std::list<std::thread>::iterator self) {
       lock.lock();
       continue;
     }
-    if (stopping) break;
+    if (stopping || idle >= options.maxIdleWorkers) break;
     ++idle;
     bool retire = false;
     while (queue.empty() && !stopping && !retire) retire = !wake.waitFor(lock, options.workerIdle);

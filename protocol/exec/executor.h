@@ -46,6 +46,9 @@ class Executor {
   struct Options {
     Mode mode = Mode::threaded;
     std::chrono::milliseconds workerIdle{10000};  // an idle worker exits after this
+    // Idle workers kept beyond a burst (each holds a stack and a heap arena);
+    // the rest exit as soon as they find nothing to do.
+    size_t maxIdleWorkers = 4;
   };
 
   Executor();
