@@ -33,7 +33,7 @@ struct Row {
 // What "allow always" has remembered in the last column.
 const std::vector<Command> kRemembered = {{"git", "status"}, {"git", "log"}, {"npm", "test"}, {"rm"}, {"make"}, {"ls"}};
 
-// The agreed policy (DESIGN.md §4, engine/approval_policy) reduced to what
+// The approval policy (engine/scheduler/approval_policy) reduced to what
 // the analysis feeds it: yolo allows; a read-only parse is allowed in every
 // mode; plan denies the rest; otherwise a line is allowed only when it parsed,
 // has no reasons, writes no file through a redirection, and every command it
