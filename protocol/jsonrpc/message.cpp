@@ -1,6 +1,7 @@
 // JSON-RPC 2.0 codec.
 #include "protocol/jsonrpc/message.h"
 
+
 #include "protocol/base/utf8.h"
 
 namespace lathe::rpc {
@@ -34,6 +35,19 @@ struct TopLevel {
   bool hasMethod = false;
 };
 
+// An id read off a message that is not JSON, if the answer can carry it and
+// a client can read it back: a JSON string of valid UTF-8 or a 64-bit integer
+// ("-", "01", 30 digits, a raw control character or a lone surrogate are none
+// of these), written as a decoded message's id is.
+std::optional<Id> usableId(std::string_view raw) {
+  if (!utf8::isValid(raw)) return std::nullopt;
+  auto doc = json::parse(raw);
+  if (!doc) return std::nullopt;
+  const bool text = doc->IsString() && utf8::isValid(std::string_view(doc->GetString(), doc->GetStringLength()));
+  if (!text && !doc->IsInt64() && !doc->IsUint64()) return std::nullopt;
+  return Id{json::Raw{json::stringify(*doc)}};
+}
+
 TopLevel scanTopLevel(std::string_view text) {
   TopLevel found;
   int depth = 0;
@@ -49,8 +63,8 @@ TopLevel scanTopLevel(std::string_view text) {
       if (depth == 1 && expectKey) {
         lastKey = std::string(token.substr(1, token.size() - 2));
         found.hasMethod = found.hasMethod || lastKey == "method";
-      } else if (depth == 1 && lastKey == "id" && utf8::isValid(token)) {
-        found.id = Id{json::Raw{std::string(token)}};
+      } else if (depth == 1 && lastKey == "id") {
+        found.id = usableId(token);
       }
       expectKey = false;
       i = end;
@@ -65,7 +79,7 @@ TopLevel scanTopLevel(std::string_view text) {
     } else if (depth == 1 && lastKey == "id" && (c == '-' || (c >= '0' && c <= '9'))) {
       size_t end = i;
       while (end < text.size() && (text[end] == '-' || (text[end] >= '0' && text[end] <= '9'))) ++end;
-      found.id = Id{json::Raw{std::string(text.substr(i, end - i))}};
+      found.id = usableId(text.substr(i, end - i));
       lastKey.clear();
       i = end - 1;
     }
