@@ -1,196 +1,20 @@
 // Tests for GeminiProvider against a real cpp-httplib server on 127.0.0.1:
-// streaming, long pauses, retries and backoff, error messages, cancellation.
+// streaming, long pauses, error messages, cancellation, kept-alive connections.
 #include <catch2/catch.hpp>
 
 #include <httplib.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include <atomic>
-#include <condition_variable>
-#include <ctime>
 #include <future>
-#include <mutex>
 #include <thread>
 
-#include "engine/model/gemini/gemini_provider.h"
-#include "protocol/base/json.h"
-#include "tests/support/local_http_server.h"
-#include "tests/support/wait.h"
+#include "tests/unit/gemini_provider_fixture.h"
 
 using namespace lathe;
 using namespace lathe::engine;
+using namespace lathe::testing::gemini_fixture;
 using std::chrono::milliseconds;
 using namespace std::chrono_literals;
-
-namespace {
-
-// A gate a server handler can wait on; opened by the test or at teardown.
-struct Gate {
-  std::mutex mutex;
-  std::condition_variable cv;
-  bool open = false;
-  void release() {
-    std::lock_guard lock(mutex);
-    open = true;
-    cv.notify_all();
-  }
-  bool wait(std::chrono::milliseconds timeout) {
-    std::unique_lock lock(mutex);
-    return cv.wait_for(lock, timeout, [&] { return open; });
-  }
-};
-
-struct SeenRequest {
-  std::string path;
-  std::string alt;
-  std::string apiKey;
-  std::string contentType;
-  std::string body;
-  int remotePort = 0;  // one per connection
-};
-
-// A local HTTP server that records what it is asked.
-class LocalServer {
- public:
-  using Handler = std::function<void(int n, const httplib::Request&, httplib::Response&)>;
-
-  explicit LocalServer(Handler handler, std::string route = R"(/v1beta/models/[^/]+:streamGenerateContent)")
-      : handler_(std::move(handler)) {
-    server_.Post(route, [this](const httplib::Request& req, httplib::Response& res) {
-      int n;
-      {
-        std::lock_guard lock(mutex_);
-        seen_.push_back({req.path, req.get_param_value("alt"), req.get_header_value("x-goog-api-key"),
-                         req.get_header_value("Content-Type"), req.body, req.remote_port});
-        n = static_cast<int>(seen_.size());
-      }
-      handler_(n, req, res);
-    });
-    // httplib logs a request once its answer is written.
-    server_.set_logger([this](const httplib::Request&, const httplib::Response&) {
-      answers_.update([this] { ++answered_; });
-    });
-    port_ = server_.bind_to_any_port("127.0.0.1");
-    REQUIRE(port_ > 0);
-    thread_ = testing::listenInBackground(server_);
-  }
-  ~LocalServer() {
-    gate.release();
-    server_.stop();
-    thread_.join();
-  }
-
-  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
-  std::vector<SeenRequest> seen() {
-    std::lock_guard lock(mutex_);
-    return seen_;
-  }
-  size_t count() { return seen().size(); }
-  // Waits until `n` answers have been written.
-  bool waitForAnswers(size_t n) {
-    return answers_.waitFor([&] { return answered_ >= n; });
-  }
-  // Settings for connections made from now on.
-  httplib::Server& raw() { return server_; }
-
-  Gate gate;
-
- private:
-  Handler handler_;
-  httplib::Server server_;
-  int port_ = 0;
-  std::thread thread_;
-  std::mutex mutex_;
-  std::vector<SeenRequest> seen_;
-  testing::Notice answers_;  // guards answered_
-  size_t answered_ = 0;
-};
-
-std::string sse(const std::vector<std::string>& chunks) {
-  std::string out;
-  for (const auto& c : chunks) out += "data: " + c + "\r\n\r\n";
-  return out;
-}
-
-std::string textChunk(const std::string& text) {
-  return R"({"candidates":[{"content":{"role":"model","parts":[{"text":")" + text + R"("}]}}]})";
-}
-std::string finalChunk(const std::string& text) {
-  return R"({"candidates":[{"content":{"role":"model","parts":[{"text":")" + text +
-         R"("}]},"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":10,"candidatesTokenCount":3,"totalTokenCount":13}})";
-}
-
-// Streams the given SSE pieces with a pause before each piece after the first.
-// The pause plays a slow server (what is tested is the stream-silence
-// deadline), so it is a real sleep, not synchronisation.
-void streamPieces(httplib::Response& res, std::vector<std::string> pieces, milliseconds pause) {
-  res.set_chunked_content_provider("text/event-stream", [pieces, pause](size_t, httplib::DataSink& sink) {
-    for (size_t i = 0; i < pieces.size(); ++i) {
-      if (i > 0) std::this_thread::sleep_for(pause);
-      if (!sink.write(pieces[i].data(), pieces[i].size())) return false;
-    }
-    sink.done();
-    return true;
-  });
-}
-
-struct SleepLog {
-  std::mutex mutex;
-  std::vector<milliseconds> delays;
-  std::vector<milliseconds> get() {
-    std::lock_guard lock(mutex);
-    return delays;
-  }
-};
-
-GeminiProvider::Options options(const std::string& url, std::shared_ptr<SleepLog> log) {
-  GeminiProvider::Options o;
-  o.apiKey = "test-key";
-  o.baseUrl = url;
-  o.sleep = [log](milliseconds d, const CancelToken&) {
-    std::lock_guard lock(log->mutex);
-    log->delays.push_back(d);
-  };
-  return o;
-}
-
-const std::vector<Content>& history() {
-  static const std::vector<Content> h{{Role::user, {Part::makeText("say hello")}}};
-  return h;
-}
-
-ModelRequest request() {
-  ModelRequest r;
-  r.model = "gemini-2.5-flash";
-  r.contents = &history();
-  return r;
-}
-
-std::string joinedText(const ModelReply& reply) {
-  std::string out;
-  for (const Part& p : reply.content.parts) {
-    if (p.text) out += *p.text;
-  }
-  return out;
-}
-
-int freePort() {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  addr.sin_port = 0;
-  REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
-  socklen_t len = sizeof addr;
-  REQUIRE(::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0);
-  ::close(fd);
-  return ntohs(addr.sin_port);
-}
-
-}  // namespace
 
 TEST_CASE("provider: streams chunks in order as they arrive", "[gemini_provider]") {
   std::atomic<bool> continuedAfterClientSawFirst{false};
@@ -295,136 +119,6 @@ TEST_CASE("provider: a server that accepts and stays silent is given one read ti
   CHECK(server.count() == 1);
   CHECK(log->get().empty());
 }
-
-TEST_CASE("provider: 429 with Retry-After waits as asked, then succeeds", "[gemini_provider]") {
-  LocalServer server([](int n, const httplib::Request&, httplib::Response& res) {
-    if (n == 1) {
-      res.status = 429;
-      res.set_header("Retry-After", "2");
-      res.set_content(R"({"error":{"code":429,"message":"Resource exhausted.","status":"RESOURCE_EXHAUSTED"}})",
-                      "application/json");
-      return;
-    }
-    res.set_content(sse({finalChunk("ok")}), "text/event-stream");
-  });
-  auto log = std::make_shared<SleepLog>();
-  GeminiProvider provider(options(server.url(), log));
-  auto reply = provider.stream(request(), nullptr, CancelToken());
-  REQUIRE(reply.ok());
-  CHECK(joinedText(*reply) == "ok");
-  CHECK(server.count() == 2);
-  CHECK(log->get() == std::vector<milliseconds>{2000ms});
-}
-
-TEST_CASE("provider: Retry-After as an HTTP date and RetryInfo in the body", "[gemini_provider]") {
-  auto log = std::make_shared<SleepLog>();
-  SECTION("HTTP date") {
-    LocalServer server([](int n, const httplib::Request&, httplib::Response& res) {
-      if (n == 1) {
-        std::time_t at = std::time(nullptr) + 20;
-        char date[64];
-        std::tm tm{};
-        gmtime_r(&at, &tm);
-        std::strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S GMT", &tm);
-        res.status = 503;
-        res.set_header("Retry-After", date);
-        return;
-      }
-      res.set_content(sse({finalChunk("ok")}), "text/event-stream");
-    });
-    GeminiProvider provider(options(server.url(), log));
-    REQUIRE(provider.stream(request(), nullptr, CancelToken()).ok());
-    auto delays = log->get();
-    REQUIRE(delays.size() == 1);
-    CHECK(delays[0] > 15s);
-    CHECK(delays[0] <= 20s);
-  }
-  SECTION("RetryInfo") {
-    LocalServer server([](int n, const httplib::Request&, httplib::Response& res) {
-      if (n == 1) {
-        res.status = 429;
-        res.set_content(R"({"error":{"code":429,"message":"Quota.","status":"RESOURCE_EXHAUSTED","details":[
-            {"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"7s"}]}})",
-                        "application/json");
-        return;
-      }
-      res.set_content(sse({finalChunk("ok")}), "text/event-stream");
-    });
-    GeminiProvider provider(options(server.url(), log));
-    REQUIRE(provider.stream(request(), nullptr, CancelToken()).ok());
-    CHECK(log->get() == std::vector<milliseconds>{7000ms});
-  }
-}
-
-TEST_CASE("provider: a Retry-After beyond the limit ends the call", "[gemini_provider]") {
-  LocalServer server([](int, const httplib::Request&, httplib::Response& res) {
-    res.status = 429;
-    res.set_header("Retry-After", "3600");
-    res.set_content(R"({"error":{"code":429,"message":"Daily quota exceeded.","status":"RESOURCE_EXHAUSTED"}})",
-                    "application/json");
-  });
-  auto log = std::make_shared<SleepLog>();
-  GeminiProvider provider(options(server.url(), log));
-  auto reply = provider.stream(request(), nullptr, CancelToken());
-  REQUIRE_FALSE(reply.ok());
-  CHECK(reply.error().code == Errc::http);
-  CHECK(reply.error().message ==
-        "Gemini API error 429 (RESOURCE_EXHAUSTED): Daily quota exceeded. (the API asks to wait 3600 seconds before "
-        "trying again)");
-  CHECK(server.count() == 1);
-  CHECK(log->get().empty());
-}
-
-TEST_CASE("provider: 500 twice, then success, with exponential backoff", "[gemini_provider]") {
-  LocalServer server([](int n, const httplib::Request&, httplib::Response& res) {
-    if (n <= 2) {
-      res.status = 500;
-      res.set_content(R"({"error":{"code":500,"message":"Internal error.","status":"INTERNAL"}})", "application/json");
-      return;
-    }
-    res.set_content(sse({textChunk("third "), finalChunk("time")}), "text/event-stream");
-  });
-  auto log = std::make_shared<SleepLog>();
-  auto o = options(server.url(), log);
-  o.initialBackoff = 1000ms;
-  GeminiProvider provider(o);
-  int chunks = 0;
-  auto reply = provider.stream(request(), [&](const ModelChunk&) { ++chunks; }, CancelToken());
-  REQUIRE(reply.ok());
-  CHECK(joinedText(*reply) == "third time");
-  CHECK(chunks == 2);
-  CHECK(server.count() == 3);
-  auto delays = log->get();
-  REQUIRE(delays.size() == 2);
-  CHECK(delays[0] >= 750ms);
-  CHECK(delays[0] <= 1250ms);
-  CHECK(delays[1] >= 1500ms);
-  CHECK(delays[1] <= 2500ms);
-}
-
-TEST_CASE("provider: backoff is capped at maxBackoff and gives up after maxAttempts", "[gemini_provider]") {
-  LocalServer server([](int, const httplib::Request&, httplib::Response& res) {
-    res.status = 503;
-    res.set_content(R"({"error":{"code":503,"message":"The model is overloaded.","status":"UNAVAILABLE"}})",
-                    "application/json");
-  });
-  auto log = std::make_shared<SleepLog>();
-  auto o = options(server.url(), log);
-  o.maxAttempts = 4;
-  o.initialBackoff = 1000ms;
-  o.maxBackoff = 1500ms;
-  GeminiProvider provider(o);
-  auto reply = provider.stream(request(), nullptr, CancelToken());
-  REQUIRE_FALSE(reply.ok());
-  CHECK(reply.error().code == Errc::http);
-  CHECK(reply.error().message ==
-        "Gemini API error 503 (UNAVAILABLE): The model is overloaded. (gave up after 4 attempts)");
-  CHECK(server.count() == 4);
-  auto delays = log->get();
-  REQUIRE(delays.size() == 3);
-  for (auto d : delays) CHECK(d <= 1500ms);
-}
-
 TEST_CASE("provider: a 400 is surfaced as a sentence and not retried", "[gemini_provider]") {
   SECTION("invalid argument") {
     LocalServer server([](int, const httplib::Request&, httplib::Response& res) {
@@ -474,22 +168,6 @@ TEST_CASE("provider: a missing API key sends nothing", "[gemini_provider]") {
   CHECK_THAT(reply.error().message, Catch::Contains("set GEMINI_API_KEY"));
   CHECK(server.count() == 0);
 }
-
-TEST_CASE("provider: a connection failure names the URL and is retried", "[gemini_provider]") {
-  auto log = std::make_shared<SleepLog>();
-  std::string url = "http://127.0.0.1:" + std::to_string(freePort());
-  auto o = options(url, log);
-  o.maxAttempts = 3;
-  GeminiProvider provider(o);
-  auto reply = provider.stream(request(), nullptr, CancelToken());
-  REQUIRE_FALSE(reply.ok());
-  CHECK_THAT(reply.error().message,
-             Catch::StartsWith("Could not reach the Gemini API at " + url +
-                               "/v1beta/models/gemini-2.5-flash:streamGenerateContent: could not connect"));
-  CHECK_THAT(reply.error().message, Catch::Contains("httplib: ") && Catch::Contains("gave up after 3 attempts"));
-  CHECK(log->get().size() == 2);
-}
-
 TEST_CASE("provider: a bad base URL is a clear error", "[gemini_provider]") {
   auto log = std::make_shared<SleepLog>();
   GeminiProvider provider(options("ftp://example.invalid", log));
@@ -717,3 +395,4 @@ TEST_CASE("provider: a cancelled request's connection is not reused", "[gemini_p
   REQUIRE(seen.size() == 2);
   CHECK(seen[1].remotePort != seen[0].remotePort);
 }
+
