@@ -3,6 +3,7 @@
 
 #include "engine/agent/session_options.h"
 #include "protocol/base/log.h"
+#include "protocol/exec/executor.h"
 #include "server/method_table.h"
 #include "server/version.h"
 
@@ -53,6 +54,7 @@ void AcpAgent::bindMethods() {
 Result<acp::InitializeResponse> AcpAgent::initialize(const acp::InitializeRequest& request) {
   editor_.setCapabilities(request.clientCapabilities);
   initialized_ = true;
+  exec::Executor::shared().prestart();  // the session/new that follows is answered on a worker
   log(LogLevel::info, "initialize from " + (request.clientName.empty() ? std::string("an unnamed client") : request.clientName));
   acp::InitializeResponse response;
   response.agentInfo = {"lathe", "Lathe", kVersion};

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <cstdlib>
 
 #include "protocol/base/log.h"
 #include "protocol/exec/callback_gate.h"
@@ -93,21 +94,37 @@ void Executor::Impl::post(std::function<void()> work) {
   if (stopping) return;
   queue.push_back(std::move(work));
   if (options.mode == Mode::manual) return;
-  if (idle >= queue.size()) {
-    wake.notifyOne();
+  if (idle + starting >= queue.size()) {
+    wake.notifyOne();  // a starting worker looks at the queue before it idles
   } else {
-    auto self = threads.emplace(threads.end());
-    try {
-      *self = std::thread([this, self] { workerLoop(self); });
-    } catch (...) {
-      threads.erase(self);  // no thread to wait for at destruction
-      throw;
-    }
+    startWorker();
   }
+}
+
+void Executor::Impl::prestart() {
+  MutexLock lock(mutex);
+  if (options.mode == Mode::manual || stopping || idle + starting > queue.size()) return;
+  startWorker();
+}
+
+void Executor::Impl::startWorker() {
+  auto self = threads.emplace(threads.end());
+  try {
+    *self = std::thread([this, self] {
+      void* volatile block = std::malloc(64);  // makes the thread's arena now; volatile: not elided
+      std::free(block);
+      workerLoop(self);
+    });
+  } catch (...) {
+    threads.erase(self);  // no thread to wait for at destruction
+    throw;
+  }
+  ++starting;
 }
 
 void Executor::Impl::workerLoop(std::list<std::thread>::iterator self) {
   MutexLock lock(mutex);
+  --starting;
   for (;;) {
     if (!queue.empty()) {
       auto work = std::move(queue.front());
@@ -210,6 +227,7 @@ Executor& Executor::shared() {
 
 bool Executor::manual() const { return impl_->options.mode == Mode::manual; }
 void Executor::post(std::function<void()> work) { impl_->post(std::move(work)); }
+void Executor::prestart() { impl_->prestart(); }
 void Executor::defer(std::function<void()> fn) { asio::post(impl_->reactor(), std::move(fn)); }
 Timer Executor::after(std::chrono::milliseconds delay, std::function<void()> fn) {
   return impl_->after(delay, std::move(fn));

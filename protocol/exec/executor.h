@@ -67,6 +67,10 @@ class Executor {
 
   // Runs `work` on a worker thread; it may block.
   void post(std::function<void()> work);
+  // Starts a worker ahead of need when none is idle (threaded mode), so the
+  // next post() finds one with its malloc arena made: a client's first
+  // session/new right after initialize then waits for neither.
+  void prestart();
   // Runs `fn` on the reactor; it must not block.
   void defer(std::function<void()> fn);
   // Runs `fn` on the reactor once `delay` has passed.

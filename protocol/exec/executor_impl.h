@@ -29,6 +29,7 @@ struct Executor::Impl {
   asio::io_context& reactor();
 
   void post(std::function<void()> work);
+  void prestart();
   size_t drain();
   void advance(std::chrono::milliseconds by);
   Timer after(std::chrono::milliseconds delay, std::function<void()> fn);
@@ -40,12 +41,14 @@ struct Executor::Impl {
   std::thread reactorThread;
 
   // Workers (threaded mode).
+  void startWorker() REQUIRES(mutex);
   void workerLoop(std::list<std::thread>::iterator self) EXCLUDES(mutex);
   mutable Mutex mutex;
   CondVar wake;
   CondVar exited;  // a worker retired
   std::deque<std::function<void()>> queue GUARDED_BY(mutex);  // also manual mode's queue
   size_t idle GUARDED_BY(mutex) = 0;
+  size_t starting GUARDED_BY(mutex) = 0;  // started, not yet looking at the queue
   bool stopping GUARDED_BY(mutex) = false;
   std::list<std::thread> threads GUARDED_BY(mutex);  // running; each detaches itself as it retires
 

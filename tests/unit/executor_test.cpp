@@ -192,6 +192,17 @@ TEST_CASE("threaded mode: blocking work gets a worker each, created on demand") 
   CHECK(group.active() == 0);
 }
 
+TEST_CASE("threaded mode: a prestarted worker takes the next post, even before it is idle") {
+  Executor executor;
+  executor.prestart();
+  executor.prestart();  // one is on its way already: no second
+  CHECK(executor.workers() == 1);
+  std::promise<void> ran;
+  executor.post([&] { ran.set_value(); });  // at once: the prestarted one may still be starting
+  REQUIRE(ran.get_future().wait_for(10s) == std::future_status::ready);
+  CHECK(executor.workers() == 1);
+}
+
 TEST_CASE("threaded mode: idle workers retire") {
   Executor::Options options;
   options.workerIdle = 1ms;

@@ -30,6 +30,11 @@ std::set<pid_t>& owned() {
   return *pids;
 }
 
+int& signalFd() {
+  static int fd = -1;  // set once by becomeSubreaper, before any thread starts
+  return fd;
+}
+
 // Every child of this process, whichever of its threads it is recorded under.
 std::set<pid_t> children() {
   std::set<pid_t> out;
@@ -56,7 +61,22 @@ void reapOrphans() {
 
 std::unique_lock<std::mutex> OwnChildren::lock() { return std::unique_lock(ownedMutex()); }
 
-void OwnChildren::add(pid_t pid) { owned().insert(pid); }
+void OwnChildren::add(pid_t pid) {
+  owned().insert(pid);
+  // Orphans can only come from our own children, so the reaper (and the
+  // reactor thread it wakes up) starts with the first one: a session that
+  // never spawns anything never starts it. SIGCHLDs before then stay pending
+  // on the signalfd, and each wake-up looks at every child anyway.
+  static std::once_flag started;
+  std::call_once(started, [] {
+    if (signalFd() < 0) return;
+    static auto* reader = new exec::PipeReader(exec::PipeReader::start(
+        exec::Executor::shared(), signalFd(),
+        [](std::string_view) { reapOrphans(); },  // signals merge: one wake-up may stand for many exits
+        [] {}));
+    (void)reader;
+  });
+}
 
 void OwnChildren::forget(pid_t pid) {
   std::lock_guard lock(ownedMutex());
@@ -76,12 +96,7 @@ Status becomeSubreaper() {
     ::close(fd);
     return makeError(Errc::io, std::string("cannot become a child subreaper: ") + std::strerror(errno));
   }
-  // Read on the executor's reactor for the life of the process (never stopped).
-  static auto* reader = new exec::PipeReader(exec::PipeReader::start(
-      exec::Executor::shared(), fd,
-      [](std::string_view) { reapOrphans(); },  // signals merge: one wake-up may stand for many exits
-      [] {}));
-  (void)reader;
+  signalFd() = fd;
   return {};
 }
 

@@ -14,8 +14,8 @@
 
 namespace lathe::tools::process {
 
-// Makes this process a subreaper and starts the reaper on the executor's
-// reactor. Call once, from main, before any other thread starts: SIGCHLD is
+// Makes this process a subreaper; the reaper runs on the executor's reactor
+// from the first child spawned (OwnChildren::add). Call once, from main, before any other thread starts: SIGCHLD is
 // blocked in the calling thread (and so in every thread started after, the
 // reactor's included) and read from a signalfd.
 Status becomeSubreaper();
