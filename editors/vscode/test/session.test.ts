@@ -3,6 +3,7 @@
 // accepted one arrives through fs/write_text_file.
 import { after, test } from "node:test";
 import * as assert from "node:assert/strict";
+import { EventEmitter } from "node:events";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -46,7 +47,7 @@ test("session: reject then accept an edit, with the agent's own options", { skip
   session.broker.onRequest = ((show) => (id: string, request: Parameters<typeof show>[1]) => {
     show(id, request);
     const kind = answers.shift()!;
-    setTimeout(() => session.broker.answerKind(id, [kind as "allow_once"]), 10);
+    setImmediate(() => session.broker.answerKind(id, [kind as "allow_once"]));
   })(session.broker.onRequest);
   try {
     await session.start();
@@ -65,6 +66,9 @@ test("session: reject then accept an edit, with the agent's own options", { skip
   }
 });
 
+// Every quiet host's state changes and errors, for until() to wait on.
+const hostEvents = new EventEmitter();
+
 function quietHost(command: string, dir: string, errors: string[], rec?: string): SessionHost {
   return {
     launchOptions: () => ({ command, args: rec ? ["--fake-responses", rec] : [], env: {}, cwd: dir, log: () => {}, trace: false }),
@@ -72,14 +76,31 @@ function quietHost(command: string, dir: string, errors: string[], rec?: string)
     currentText: async () => undefined,
     writeText: async () => {},
     folders: () => [dir],
-    changed: () => {},
-    showError: (m) => errors.push(m),
+    changed: () => hostEvents.emit("change"),
+    showError: (m) => {
+      errors.push(m);
+      hostEvents.emit("change");
+    },
   };
 }
 
+// Resolves at the first change after which check() holds; fails after 20 s
+// without one.
 async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 400 && !check(); i++) await new Promise((r) => setTimeout(r, 50));
-  assert.ok(check(), what);
+  if (check()) return;
+  await new Promise<void>((resolve, reject) => {
+    const look = () => {
+      if (!check()) return;
+      clearTimeout(guard);
+      hostEvents.off("change", look);
+      resolve();
+    };
+    const guard = setTimeout(() => {
+      hostEvents.off("change", look);
+      reject(new assert.AssertionError({ message: what }));
+    }, 20_000);
+    hostEvents.on("change", look);
+  });
 }
 
 test("session: a missing binary gives a clear message, not a hang", async () => {
@@ -161,7 +182,7 @@ test("session: in a multi-root workspace the other folders are additional direct
   host.folders = () => [dir, other];
   host.writeText = async (_p, t) => { writes.push(t); };
   const session = new LatheSession(host);
-  session.broker.onRequest = (id) => setTimeout(() => session.broker.answerKind(id, ["allow_once"]), 10);
+  session.broker.onRequest = (id) => setImmediate(() => session.broker.answerKind(id, ["allow_once"]));
   try {
     await session.start();
     await session.prompt([{ type: "text", text: "edit the other root" }], "edit");
@@ -200,7 +221,7 @@ test("session: a new file is created through fs/write_text_file", { skip: !bin &
   host.readText = async (p) => fs.readFileSync(p, "utf8"); // throws ENOENT, as VS Code's fs does
   host.writeText = async (p, t) => { writes.push(`${path.basename(p)}:${t}`); };
   const session = new LatheSession(host);
-  session.broker.onRequest = (id) => setTimeout(() => session.broker.answerKind(id, ["allow_once"]), 10);
+  session.broker.onRequest = (id) => setImmediate(() => session.broker.answerKind(id, ["allow_once"]));
   try {
     await session.start();
     await session.prompt([{ type: "text", text: "create it" }], "create");
