@@ -2,8 +2,9 @@
 # The sanitizer steps of CI (called by scripts/test.sh after the normal tests):
 #  1. ASan + UBSan build (build-asan): unit and end-to-end tests under ctest.
 #  2. The libFuzzer targets, built in that same dir, FUZZ_SECONDS each (15).
-#  3. TSan build (build-tsan) of the concurrent tests only: peer, scheduler,
-#     cancellation, parallel tools, many sessions, the fake model server.
+#  3. TSan build (build-tsan) of the concurrent tests only: the executor and
+#     the JSON-RPC peer, child processes (shell, discovery, MCP servers),
+#     scheduler, cancellation, parallel tools, many sessions, the fake server.
 # LATHE_ASAN_BUILD_DIR / LATHE_TSAN_BUILD_DIR override the dirs.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -40,7 +41,8 @@ say "fuzz targets"
 LATHE_FUZZ_BUILD_DIR="$ASAN" bash "$ROOT/scripts/fuzz.sh" "${FUZZ_SECONDS:-15}"
 
 say "TSan build ($TSAN)"
-bash "$ROOT/scripts/lathe-sanitize-build.sh" "$TSAN" thread server_tests engine_tests support_tests e2e_tests lathe
+bash "$ROOT/scripts/lathe-sanitize-build.sh" "$TSAN" thread server_tests engine_tests support_tests e2e_tests lathe \
+  protocol_tests process_tests shell_exec_tests discovery_tests mcp_tests
 (cd "$TSAN" && flock "$LOCK" ctest --output-on-failure --parallel "$JOBS" --timeout 300 \
-  -R '^(server_tests|support_tests):|^engine_tests:.*(parallel|[Cc]ancel|call order|time)|^e2e_tests:.*(cancel|two sessions|EOF)')
+  -R '^(server_tests|support_tests|protocol_tests|process_tests|shell_exec_tests|discovery_tests|mcp_tests):|^engine_tests:.*(parallel|[Cc]ancel|call order|time)|^e2e_tests:.*(cancel|two sessions|EOF)')
 say "done in $(( $(date +%s) - start )) s"

@@ -82,17 +82,21 @@ Result<std::shared_ptr<const tools::Workspace>> workspaceFor(const std::string& 
 
 void SessionFactory::addHooks(Session& session, const std::string& root, WorkspaceSetup setup) const {
   Session* raw = &session;  // the hooks are owned by the session: no cycle
-  SessionPrograms::Setup programs{session.id(), root, std::move(setup.programs), consent_,
-                                  [raw](std::vector<tools::mcp::ServerConfig> servers) {
-                                    raw->startMcpServers(std::move(servers));
-                                  }};
+  SessionPrograms::Setup programs{
+      .sessionId = session.id(),
+      .workspaceRoot = root,
+      .workspace = std::move(setup.programs),
+      .consent = consent_,
+      .startMcpServers = [raw](std::vector<tools::mcp::ServerConfig> servers) { raw->startMcpServers(std::move(servers)); },
+      .grantWidening = nullptr,
+      .ignoredNotice = std::move(setup.ignoredNotice),
+      .notices = std::move(setup.notices),
+  };
   if (setup.widened) {
     programs.grantWidening = [raw, &editor = editor_, widened = setup.widened, keys = setup.wideningKeys] {
       return grantWidening(*raw, editor, *widened, keys);
     };
   }
-  programs.ignoredNotice = std::move(setup.ignoredNotice);
-  programs.notices = std::move(setup.notices);
   session.addHooks(std::make_shared<SessionPrograms>(std::move(programs), session.config(), editor_, session.registry()));
   auto commands = std::make_shared<SessionCommands>(session);
   addContextHooks(session, commands->registry());

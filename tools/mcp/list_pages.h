@@ -55,9 +55,9 @@ void listNextPage(std::shared_ptr<rpc::Peer> peer, std::shared_ptr<ListPaging<It
                                                          std::to_string(kMaxListPages) + " pages or " +
                                                          std::to_string(kMaxListItems) + " " + p.key + ")"));
     }
-    auto peer = weak.lock();
-    if (!peer) return p.done(makeError(Errc::cancelled, p.method + ": the server's connection closed"));
-    listNextPage(std::move(peer), paging, std::move(next));
+    auto live = weak.lock();
+    if (!live) return p.done(makeError(Errc::cancelled, p.method + ": the server's connection closed"));
+    listNextPage(std::move(live), paging, std::move(next));
   });
 }
 
