@@ -52,6 +52,11 @@ std::vector<std::string> WebTestServer::paths() const {
   return paths_;
 }
 
+bool WebTestServer::waitForSlowRequest(std::chrono::milliseconds bound) {
+  std::unique_lock lock(mutex_);
+  return slowArrived_.wait_for(lock, bound, [this] { return slowHeld_ > 0; });
+}
+
 Status WebTestServer::start() {
   ignoreSigpipe();
   server_ = std::make_unique<httplib::Server>();
@@ -73,6 +78,8 @@ Status WebTestServer::start() {
   });
   s.Get("/slow", [this](const httplib::Request&, httplib::Response& res) {
     std::unique_lock lock(mutex_);
+    ++slowHeld_;
+    slowArrived_.notify_all();
     stopping_.wait_for(lock, std::chrono::seconds(5), [this] { return stopped_; });
     res.set_content("too late", "text/plain");
   });

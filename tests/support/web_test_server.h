@@ -6,6 +6,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
@@ -37,6 +38,8 @@ class WebTestServer {
   std::string url(const std::string& path) const;  // http://127.0.0.1:PORT/path
   std::vector<std::string> paths() const;          // asked for, in order
   int64_t bigBytesSent() const { return bigBytesSent_.load(); }  // of /big, accepted by the socket
+  // True once a request for /slow is being held (false after `bound`).
+  bool waitForSlowRequest(std::chrono::milliseconds bound);
 
  private:
   std::unique_ptr<httplib::Server> server_;
@@ -45,6 +48,8 @@ class WebTestServer {
   mutable std::mutex mutex_;
   std::condition_variable stopping_;
   bool stopped_ = false;
+  std::condition_variable slowArrived_;
+  int slowHeld_ = 0;
   std::vector<std::string> paths_;
   std::atomic<int64_t> bigBytesSent_{0};
 };

@@ -190,7 +190,7 @@ TEST_CASE("web: cancelling stops a fetch that waits", "[web]") {
   Site site;
   auto cancel = CancelToken::create();
   std::thread canceller([&] {
-    std::this_thread::sleep_for(100ms);
+    site.server.waitForSlowRequest(10s);  // the fetch is waiting on the page
     cancel.cancel();
   });
   auto page = web::fetchPage(site.server.url("/slow"), allowLocal(), cancel);
