@@ -363,9 +363,10 @@ TEST_CASE("permission options per confirmation, and unknown answers mean no") {
   auto edit = editOf("/w/dir/main.cpp");
   auto options = permissionOptions(edit, "Edit");
   REQUIRE(options.size() == 4);
+  // The narrower "always" comes first: a client binding one key per kind takes it.
   CHECK(options[1].name == "Always allow edits to main.cpp");
-  CHECK(options[1].kind == acp::PermissionOptionKind::allow_always);         // the narrower "always" comes first:
-  CHECK(options[2].name == "Allow all edits for the rest of this session");  // clients binding a key per kind take it
+  CHECK(options[1].kind == acp::PermissionOptionKind::allow_always);
+  CHECK(options[2].name == "Allow all edits for the rest of this session");
   CHECK(options[2].kind == acp::PermissionOptionKind::allow_always);
   CHECK(options.back().kind == acp::PermissionOptionKind::reject_once);
   CHECK(choiceFor("allow_always_file", edit)->always == AlwaysScope::file);
