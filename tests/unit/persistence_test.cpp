@@ -171,6 +171,23 @@ TEST_CASE("persist: history records that do not continue the history are damage,
   }
 }
 
+TEST_CASE("persist: a content's role reads back in its one letter, and another letter is named", "[persist]") {
+  for (const char* text : {R"({"r":"u","p":[{"x":"hi"}]})", R"({"r":"m","p":[{"x":"hi"}]})"}) {
+    auto doc = json::parse(text);
+    REQUIRE(doc);
+    auto reader = json::Reader::root(*doc, "c");
+    Content content = readContent(reader);
+    REQUIRE(reader.ok());
+    CHECK(json::build([&](json::Writer& w) { writeContents(w, {content}, 0, 0); }) == "[" + std::string(text) + "]");
+  }
+  auto doc = json::parse(R"({"r":"x","p":[]})");
+  REQUIRE(doc);
+  auto reader = json::Reader::root(*doc, "c");
+  readContent(reader);
+  REQUIRE_FALSE(reader.ok());
+  CHECK(reader.error().message.find("c.r: expected \"u\" or \"m\"") != std::string::npos);
+}
+
 TEST_CASE("persist: the editor's MCP servers read back as session/new sent them, http and sse apart", "[persist]") {
   acp::McpHttpServer http{acp::McpHttpServer::Transport::http, "h", "http://127.0.0.1:1/mcp", {{"A", "b"}}};
   acp::McpHttpServer sse{acp::McpHttpServer::Transport::sse, "s", "http://127.0.0.1:1/sse", {}};
