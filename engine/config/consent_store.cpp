@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "protocol/base/enum_names.h"
 #include "protocol/base/json.h"
 #include "protocol/base/private_file.h"
 
@@ -36,7 +37,8 @@ class FileLock {
   int fd_;
 };
 
-const char* answerName(Consent answer) { return answer == Consent::allowed ? "allowed" : "refused"; }
+// The answers as the file spells them; unknown is never written.
+constexpr EnumName<Consent> kAnswers[] = {{Consent::allowed, "allowed"}, {Consent::refused, "refused"}};
 
 // The records as they are on disk; an unreadable or broken file counts as
 // empty (the person is asked again: the safe side).
@@ -81,10 +83,7 @@ Consent ConsentStore::lookup(const std::string& workspace, std::string_view conf
   const json::Value* entry = json::find(workspacesOf(doc), workspace.c_str());
   if (!entry || !entry->IsObject()) return Consent::unknown;
   if (json::getStr(*entry, "sha256") != sha256Hex(configText)) return Consent::unknown;
-  auto answer = json::getStr(*entry, "answer");
-  if (answer == "allowed") return Consent::allowed;
-  if (answer == "refused") return Consent::refused;
-  return Consent::unknown;
+  return valueOf(kAnswers, json::getStr(*entry, "answer").value_or("")).value_or(Consent::unknown);
 }
 
 Status ConsentStore::record(const std::string& workspace, std::string_view configText, Consent answer) {
@@ -99,7 +98,7 @@ Status ConsentStore::record(const std::string& workspace, std::string_view confi
   json::Value entry(rapidjson::kObjectType);
   std::string hash = sha256Hex(configText);
   entry.AddMember("sha256", json::Value(hash.c_str(), static_cast<rapidjson::SizeType>(hash.size()), alloc), alloc);
-  entry.AddMember("answer", json::Value(rapidjson::StringRef(answerName(answer))), alloc);
+  entry.AddMember("answer", json::Value(rapidjson::StringRef(nameOf(kAnswers, answer))), alloc);
   json::Value& workspaces = workspacesOf(doc);
   workspaces.RemoveMember(workspace.c_str());
   workspaces.AddMember(json::Value(workspace.c_str(), static_cast<rapidjson::SizeType>(workspace.size()), alloc),

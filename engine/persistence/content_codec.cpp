@@ -1,8 +1,13 @@
 // History contents to and from the recording's JSON.
 #include "engine/persistence/content_codec.h"
 
+#include "protocol/base/enum_names.h"
+
 namespace lathe::engine::persist {
 namespace {
+
+// Roles in one letter: records hold many contents.
+constexpr EnumName<Role> kRoles[] = {{Role::user, "u"}, {Role::model, "m"}};
 
 void writePart(json::Writer& w, const Part& part) {
   json::object(w, [&] {
@@ -55,7 +60,7 @@ void writeContents(json::Writer& w, const std::vector<Content>& contents, size_t
   json::array(w, [&] {
     for (size_t i = from; i < contents.size(); ++i) {
       json::object(w, [&] {
-        json::put(w, "r", contents[i].role == Role::model ? "m" : "u");
+        json::put(w, "r", nameOf(kRoles, contents[i].role));
         json::array(w, "p", [&] {
           const auto& parts = contents[i].parts;
           for (size_t k = (i == from ? skipParts : 0); k < parts.size(); ++k) writePart(w, parts[k]);
@@ -68,10 +73,9 @@ void writeContents(json::Writer& w, const std::vector<Content>& contents, size_t
 Content readContent(json::Reader& r) {
   Content content;
   if (!r.expectObject()) return content;
-  std::string role = r.str("r");
-  if (role == "m") {
-    content.role = Role::model;
-  } else if (role != "u") {
+  if (auto role = valueOf(kRoles, r.str("r"))) {
+    content.role = *role;
+  } else {
     r.fail(r.path() + ".r", "expected \"u\" or \"m\"");
   }
   for (auto& part : r.array("p")) content.parts.push_back(readPart(part));

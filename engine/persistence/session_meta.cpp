@@ -26,7 +26,7 @@ void writeServer(json::Writer& w, const acp::McpServer& server) {
     });
     writeNameValues(w, "env", stdio->env);
   } else if (auto* http = std::get_if<acp::McpHttpServer>(&server)) {
-    json::put(w, "type", http->transport == acp::McpHttpServer::Transport::sse ? "sse" : "http");
+    json::put(w, "type", acp::toString(http->transport));
     json::put(w, "name", http->name);
     json::put(w, "url", http->url);
     writeNameValues(w, "headers", http->headers);

@@ -3,30 +3,25 @@
 
 #include <algorithm>
 #include <cctype>
-#include <iterator>
+#include <optional>
 
+#include "protocol/base/enum_names.h"
 #include "tools/core/shell_words.h"
 
 namespace lathe::engine {
 namespace {
 
-struct KindName {
-  ApprovalKind kind;
-  std::string_view name;
-};
-constexpr KindName kKindNames[] = {
-    {ApprovalKind::tool, "tool"},           {ApprovalKind::edit, "edit"},
-    {ApprovalKind::read, "read"},           {ApprovalKind::mcpServer, "mcp-server"},
-    {ApprovalKind::mcpTool, "mcp-tool"},    {ApprovalKind::command, "shell"},
+constexpr EnumName<ApprovalKind> kKindNames[] = {
+    {ApprovalKind::tool, "tool"},
+    {ApprovalKind::edit, "edit"},
+    {ApprovalKind::read, "read"},
+    {ApprovalKind::mcpServer, "mcp-server"},
+    {ApprovalKind::mcpTool, "mcp-tool"},
+    {ApprovalKind::command, "shell"},
     {ApprovalKind::shellPrefix, "shell-prefix"},
 };
 
-std::string_view nameOf(ApprovalKind kind) {
-  for (const auto& entry : kKindNames) {
-    if (entry.kind == kind) return entry.name;
-  }
-  return "tool";
-}
+constexpr std::string_view kAnyFile = "*";
 
 // A word that reads back as itself without quotes.
 bool plainWord(std::string_view word) {
@@ -67,27 +62,33 @@ ApprovalKey mcpToolKey(const std::string& server, const std::string& tool) {
   return {ApprovalKind::mcpTool, wordsValue({server, tool})};
 }
 
+ApprovalKey allEditsKey() { return {ApprovalKind::edit, std::string(kAnyFile)}; }
+
 ApprovalKey shellPrefixKey(const std::vector<std::string>& words) {
   return {ApprovalKind::shellPrefix, wordsValue(words)};
 }
 
 std::vector<std::string> shellPrefixWords(std::string_view value) { return tools::splitShellWords(value).words; }
 
-std::string formatApprovalKey(const ApprovalKey& key) { return std::string(nameOf(key.kind)) + ":" + key.value; }
+std::string formatApprovalKey(const ApprovalKey& key) {
+  return std::string(nameOf(kKindNames, key.kind)) + ":" + key.value;
+}
 
 Result<ApprovalKey> parseApprovalKey(std::string_view text) {
   size_t colon = text.find(':');
   if (colon == std::string_view::npos) return badKey(text, "expected kind:value");
   std::string_view name = text.substr(0, colon);
-  auto entry = std::find_if(std::begin(kKindNames), std::end(kKindNames), [&](const auto& e) { return e.name == name; });
-  if (entry == std::end(kKindNames)) {
+  std::optional<ApprovalKind> kind = valueOf(kKindNames, name);
+  if (!kind) {
     std::string known;
     for (const auto& e : kKindNames) known += (known.empty() ? "" : ", ") + std::string(e.name);
     return badKey(text, "unknown kind \"" + std::string(name) + "\" (known: " + known + ")");
   }
-  ApprovalKey key{entry->kind, std::string(text.substr(colon + 1))};
+  ApprovalKey key{*kind, std::string(text.substr(colon + 1))};
   if (key.value.empty()) return badKey(text, "the value is empty");
-  if (key.kind == ApprovalKind::edit && key.value.front() != '/') return badKey(text, "an edit key names an absolute path");
+  if (key.kind == ApprovalKind::edit && key.value.front() != '/' && key.value != kAnyFile) {
+    return badKey(text, "an edit key names an absolute path, or * for every file");
+  }
   if (key.kind == ApprovalKind::mcpTool) {
     auto words = shellPrefixWords(key.value);
     if (words.size() != 2) return badKey(text, "an MCP tool key names the server and the tool");
@@ -101,8 +102,12 @@ Result<ApprovalKey> parseApprovalKey(std::string_view text) {
   return key;
 }
 
+bool ApprovalSet::allows(const ApprovalKey& key) const {
+  return contains(key) || (key.kind == ApprovalKind::edit && contains(allEditsKey()));
+}
+
 bool ApprovalSet::covers(const std::vector<ApprovalKey>& keys) const {
-  return !keys.empty() && std::all_of(keys.begin(), keys.end(), [&](const ApprovalKey& key) { return contains(key); });
+  return !keys.empty() && std::all_of(keys.begin(), keys.end(), [&](const ApprovalKey& key) { return allows(key); });
 }
 
 std::vector<std::string> ApprovalSet::valuesOf(ApprovalKind kind) const {

@@ -17,7 +17,7 @@ namespace lathe::engine {
 
 enum class ApprovalKind {
   tool,         // "tool:<name>": a tool by name (any spelling settings accept for it)
-  edit,         // "edit:<absolute path>": edits to one file
+  edit,         // "edit:<absolute path>": edits to one file; "edit:*": edits to any file
   read,         // "read:<absolute path>": reading one file the person keeps from the model
   mcpServer,    // "mcp-server:<server>": every tool of one MCP server
   mcpTool,      // "mcp-tool:<server> <tool>": one MCP tool (each word quoted as a shell would, when needed)
@@ -32,6 +32,8 @@ struct ApprovalKey {
 };
 
 ApprovalKey mcpToolKey(const std::string& server, const std::string& tool);
+// "edit:*": held, it covers every edit key (an answer about all edits).
+ApprovalKey allEditsKey();
 // A shell-prefix key for these words, in the one spelling that reads back to them.
 ApprovalKey shellPrefixKey(const std::vector<std::string>& words);
 // The words of a shell-prefix key's value.
@@ -52,7 +54,9 @@ class ApprovalSet {
   void add(const std::vector<ApprovalKey>& keys) { keys_.insert(keys.begin(), keys.end()); }
   void add(const ApprovalSet& more) { keys_.insert(more.keys_.begin(), more.keys_.end()); }  // union
   bool contains(const ApprovalKey& key) const { return keys_.count(key) > 0; }
-  // Every key is held. An empty list is never covered: nothing shown, nothing allowed.
+  // The key is held, or a key that covers it (edit:* covers every edit).
+  bool allows(const ApprovalKey& key) const;
+  // Every key is allowed. An empty list is never covered: nothing shown, nothing allowed.
   bool covers(const std::vector<ApprovalKey>& keys) const;
   // The values of the keys of one kind, in order.
   std::vector<std::string> valuesOf(ApprovalKind kind) const;

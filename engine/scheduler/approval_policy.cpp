@@ -72,7 +72,7 @@ bool excludedCommand(const tools::ExecConfirmation& exec, const SessionApprovals
 }
 
 bool remembered(const tools::ConfirmationDetails& details, const ApprovalSet& allowed) {
-  if (auto* edit = std::get_if<tools::EditConfirmation>(&details)) return allowed.contains(editKey(*edit));
+  if (auto* edit = std::get_if<tools::EditConfirmation>(&details)) return allowed.allows(editKey(*edit));
   if (auto* exec = std::get_if<tools::ExecConfirmation>(&details)) {
     // Every command inside must be allowed, by its name or a configured
     // prefix; an empty list means the line could not be understood, and that
@@ -185,6 +185,9 @@ std::vector<ApprovalKey> alwaysKeys(AlwaysScope scope, const ApprovalQuery& quer
     case AlwaysScope::file:
       if (auto* edit = details ? std::get_if<tools::EditConfirmation>(details) : nullptr) return {editKey(*edit)};
       if (auto* read = details ? std::get_if<tools::ReadConfirmation>(details) : nullptr) return readKeys(*read);
+      break;
+    case AlwaysScope::allEdits:
+      if (details && std::holds_alternative<tools::EditConfirmation>(*details)) return {allEditsKey()};
       break;
     case AlwaysScope::mcpTool:
       if (auto* mcp = details ? std::get_if<tools::McpConfirmation>(details) : nullptr) {

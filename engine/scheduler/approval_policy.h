@@ -64,8 +64,9 @@ ApprovalDecision decideApproval(ApprovalMode mode, const ApprovalQuery& query, c
 
 // How an "allow always" answer widens the session's approvals: the keys of
 // what the person was shown (this file, these files, these commands, this
-// MCP tool, this tool), added to what is allowed.
-enum class AlwaysScope { tool, file, mcpTool, command };
+// MCP tool, this tool, or edits like this one to any file), added to what is
+// allowed.
+enum class AlwaysScope { tool, file, allEdits, mcpTool, command };
 std::vector<ApprovalKey> alwaysKeys(AlwaysScope scope, const ApprovalQuery& query);
 void remember(SessionApprovals& approvals, AlwaysScope scope, const ApprovalQuery& query);
 

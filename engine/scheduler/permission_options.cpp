@@ -1,49 +1,63 @@
 // Permission options per confirmation type.
 #include "engine/scheduler/permission_options.h"
-#include "protocol/base/text.h"
 
 #include <filesystem>
+
+#include "protocol/base/enum_names.h"
+#include "protocol/base/text.h"
 
 namespace lathe::engine {
 namespace {
 
 using Kind = acp::PermissionOptionKind;
 
+constexpr const char* kAllowOnce = "allow_once";
+constexpr const char* kRejectOnce = "reject_once";
+
+// The option id of each "allow always" answer; clients send them back.
+constexpr EnumName<AlwaysScope> kAlwaysIds[] = {
+    {AlwaysScope::tool, "allow_always_tool"},       {AlwaysScope::file, "allow_always_file"},
+    {AlwaysScope::allEdits, "allow_always_edits"},  {AlwaysScope::mcpTool, "allow_always_mcp_tool"},
+    {AlwaysScope::command, "allow_always_command"},
+};
+
+acp::PermissionOption always(AlwaysScope scope, std::string name) {
+  return {nameOf(kAlwaysIds, scope), std::move(name), Kind::allow_always};
+}
+
 }  // namespace
 
 std::vector<acp::PermissionOption> permissionOptions(const tools::ConfirmationDetails& details,
                                                      const std::string& toolDisplayName) {
-  std::vector<acp::PermissionOption> options{{"allow_once", "Allow once", Kind::allow_once}};
+  std::vector<acp::PermissionOption> options{{kAllowOnce, "Allow once", Kind::allow_once}};
   if (auto* edit = std::get_if<tools::EditConfirmation>(&details)) {
     std::string file = std::filesystem::path(edit->diff.path).filename().string();
-    options.push_back({"allow_always_file", "Always allow edits to " + file, Kind::allow_always});
+    options.push_back(always(AlwaysScope::file, "Always allow edits to " + file));
+    // After the file's option: a client taking the first "always" takes the narrower one.
+    options.push_back(always(AlwaysScope::allEdits, "Allow all edits for the rest of this session"));
   } else if (auto* read = std::get_if<tools::ReadConfirmation>(&details)) {
     std::vector<std::string> names;
     for (const auto& file : read->files) names.push_back(std::filesystem::path(file.path).filename().string());
-    options.push_back({"allow_always_file", "Always allow reading " + text::join(names, ", "), Kind::allow_always});
+    options.push_back(always(AlwaysScope::file, "Always allow reading " + text::join(names, ", ")));
   } else if (auto* exec = std::get_if<tools::ExecConfirmation>(&details)) {
     if (!exec->rootCommands.empty()) {
-      options.push_back({"allow_always_command", "Always allow " + text::join(exec->rootCommands, ", "), Kind::allow_always});
+      options.push_back(always(AlwaysScope::command, "Always allow " + text::join(exec->rootCommands, ", ")));
     }
   } else if (auto* mcp = std::get_if<tools::McpConfirmation>(&details)) {
-    options.push_back({"allow_always_mcp_tool", "Always allow " + mcp->toolName + " from " + mcp->serverName,
-                       Kind::allow_always});
+    options.push_back(always(AlwaysScope::mcpTool, "Always allow " + mcp->toolName + " from " + mcp->serverName));
   } else {
-    options.push_back({"allow_always_tool", "Always allow " + toolDisplayName, Kind::allow_always});
+    options.push_back(always(AlwaysScope::tool, "Always allow " + toolDisplayName));
   }
-  options.push_back({"reject_once", "Reject", Kind::reject_once});
+  options.push_back({kRejectOnce, "Reject", Kind::reject_once});
   return options;
 }
 
 std::optional<PermissionChoice> choiceFor(const std::string& optionId, const tools::ConfirmationDetails& details) {
   for (const auto& option : permissionOptions(details, "")) {
     if (option.optionId != optionId) continue;
-    if (optionId == "allow_once") return PermissionChoice{true, std::nullopt};
-    if (optionId == "reject_once") return PermissionChoice{false, std::nullopt};
-    if (optionId == "allow_always_file") return PermissionChoice{true, AlwaysScope::file};
-    if (optionId == "allow_always_command") return PermissionChoice{true, AlwaysScope::command};
-    if (optionId == "allow_always_mcp_tool") return PermissionChoice{true, AlwaysScope::mcpTool};
-    if (optionId == "allow_always_tool") return PermissionChoice{true, AlwaysScope::tool};
+    if (optionId == kAllowOnce) return PermissionChoice{true, std::nullopt};
+    if (optionId == kRejectOnce) return PermissionChoice{false, std::nullopt};
+    if (auto scope = valueOf(kAlwaysIds, optionId)) return PermissionChoice{true, scope};
   }
   return std::nullopt;
 }

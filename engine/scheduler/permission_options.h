@@ -1,8 +1,9 @@
 // The choices offered in session/request_permission for a confirmation, and
 // what a selected option means. "Always" options are never wider than what
-// the person sees (this file, these files, this command, this tool), and there is at most
-// one option of each kind: clients bind one key per kind (autoEdit mode, or
-// settings, allow wider).
+// the person sees (this file, these files, this command, this tool), except
+// that an edit also offers all edits for the rest of the session. The first
+// option of each kind is the narrowest: a client that binds one key per kind
+// picks it (autoEdit mode, or settings, allow wider).
 #pragma once
 
 #include <optional>

@@ -1,7 +1,15 @@
 // ACP content blocks and session/prompt.
 #include "protocol/acp/content.h"
 
+#include "protocol/base/enum_names.h"
+
 namespace lathe::acp {
+namespace {
+
+constexpr EnumName<MediaBlock::Type> kMediaTypes[] = {{MediaBlock::Type::image, "image"},
+                                                      {MediaBlock::Type::audio, "audio"}};
+
+}  // namespace
 
 Result<ContentBlock> decodeContentBlock(json::Reader& r) {
   if (!r.expectObject()) return r.error();
@@ -20,9 +28,9 @@ Result<ContentBlock> decodeContentBlock(json::Reader& r) {
     resource.text = res.optStr("text");
     resource.blob = res.optStr("blob").value_or("");
     block = std::move(resource);
-  } else if (type == "image" || type == "audio") {
+  } else if (auto mediaType = valueOf(kMediaTypes, type)) {
     MediaBlock media;
-    media.type = type == "image" ? MediaBlock::Type::image : MediaBlock::Type::audio;
+    media.type = *mediaType;
     media.data = r.str("data");
     media.mimeType = r.str("mimeType");
     block = std::move(media);

@@ -1,8 +1,15 @@
 // Decoding of session/new's mcpServers.
 #include "protocol/acp/mcp_servers.h"
 
+#include "protocol/base/enum_names.h"
+
 namespace lathe::acp {
 namespace {
+
+constexpr EnumName<McpHttpServer::Transport> kTransports[] = {
+    {McpHttpServer::Transport::http, "http"},
+    {McpHttpServer::Transport::sse, "sse"},
+};
 
 std::vector<NameValue> nameValues(json::Reader& server, const char* field) {
   std::vector<NameValue> out;
@@ -14,6 +21,8 @@ std::vector<NameValue> nameValues(json::Reader& server, const char* field) {
 }
 
 }  // namespace
+
+const char* toString(McpHttpServer::Transport transport) { return nameOf(kTransports, transport); }
 
 Result<std::vector<McpServer>> decodeMcpServers(json::Reader& r) {
   std::vector<McpServer> servers;
@@ -29,9 +38,9 @@ Result<std::vector<McpServer>> decodeMcpServers(json::Reader& r) {
       server.args = item.optStrings("args").value_or(std::vector<std::string>{});
       if (item.has("env")) server.env = nameValues(item, "env");
       servers.emplace_back(std::move(server));
-    } else if (type == "http" || type == "sse") {
+    } else if (auto transport = valueOf(kTransports, type)) {
       McpHttpServer server;
-      server.transport = type == "http" ? McpHttpServer::Transport::http : McpHttpServer::Transport::sse;
+      server.transport = *transport;
       server.name = item.str("name");
       server.url = item.str("url");
       if (item.has("headers")) server.headers = nameValues(item, "headers");

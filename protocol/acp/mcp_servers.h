@@ -29,6 +29,8 @@ struct McpHttpServer {
 
 using McpServer = std::variant<McpStdioServer, McpHttpServer>;
 
+const char* toString(McpHttpServer::Transport transport);  // its "type": http or sse
+
 // Decodes `mcpServers` (an array); r points at the request object.
 Result<std::vector<McpServer>> decodeMcpServers(json::Reader& r);
 

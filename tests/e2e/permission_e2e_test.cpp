@@ -140,6 +140,27 @@ TEST_CASE("e2e: allow always for a file is not asked again for that file", "[e2e
   checkAgainstSchema(*s.client);
 }
 
+TEST_CASE("e2e: allowing all edits is not asked again for any file", "[e2e][permission]") {
+  AcpClientOptions options;
+  options.permissionKind = "allow_always_edits";
+  Setup s(options);
+  fs::path other = s.ws.path / "sub" / "other.txt";
+  s.fake->push(ScriptedReply::functionCall("replace", replaceArgs(s.file, "hello world", "hello one")));
+  s.fake->push(ScriptedReply::text("one"));
+  s.fake->push(ScriptedReply::functionCall("write_file", writeArgs(other, "new\n")));
+  s.fake->push(ScriptedReply::text("two"));
+  CHECK(s.client->prompt(s.session, "first").stopReason == "end_turn");
+  auto asks = permissionRequests(*s.client);
+  REQUIRE(asks.size() == 1);
+  CHECK(json::stringify(*asks[0]).find(R"("name":"Allow all edits for the rest of this session")") !=
+        std::string::npos);
+  CHECK(s.client->prompt(s.session, "second").stopReason == "end_turn");
+  CHECK(permissionRequests(*s.client).size() == 1);  // another file, a new one: not asked
+  CHECK(readFile(s.file) == "hello one\n");
+  CHECK(readFile(other) == "new\n");
+  checkAgainstSchema(*s.client);
+}
+
 TEST_CASE("e2e: edits apply to the editor's unsaved buffer, not the disk", "[e2e][permission]") {
   AcpClientOptions options;
   options.writesToDisk = false;

@@ -142,8 +142,8 @@ HandlerReply AcpTestClient::defaultPermission(const json::Value& request) {
   const json::Value* options = params ? json::find(*params, "options") : nullptr;
   if (kind != "cancel" && options && options->IsArray()) {
     for (const auto& option : options->GetArray()) {
-      if (json::getStr(option, "kind").value_or("") != kind) continue;
       std::string optionId = json::getStr(option, "optionId").value_or("");
+      if (json::getStr(option, "kind").value_or("") != kind && optionId != kind) continue;
       return HandlerReply::result(json::build([&](json::Writer& w) {
         w.StartObject();
         json::key(w, "outcome");

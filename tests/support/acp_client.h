@@ -49,8 +49,9 @@ struct AcpClientOptions {
   std::chrono::milliseconds timeout{30000};  // default for the helpers
   bool readTextFile = true;                  // advertised fs capabilities
   bool writeTextFile = true;
-  // Which option kind session/request_permission selects by default:
-  // allow_once, allow_always, reject_once, reject_always, or "cancel".
+  // Which option session/request_permission selects by default: the first of
+  // a kind (allow_once, allow_always, reject_once, reject_always), the one
+  // with this option id, or none ("cancel").
   std::string permissionKind = "allow_once";
   bool readFallsBackToDisk = true;  // fs/read_text_file for a path with no buffer
   bool writesToDisk = true;         // fs/write_text_file also saves the file

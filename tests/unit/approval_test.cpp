@@ -133,6 +133,7 @@ TEST_CASE("approval keys: a stable string form that reads back, and clear errors
   const std::pair<ApprovalKey, const char*> rows[] = {
       {{ApprovalKind::tool, "web_fetch"}, "tool:web_fetch"},
       {{ApprovalKind::edit, "/w/a b.txt"}, "edit:/w/a b.txt"},
+      {allEditsKey(), "edit:*"},
       {{ApprovalKind::read, "/w/.env"}, "read:/w/.env"},
       {{ApprovalKind::read, "logs/**"}, "read:logs/**"},  // a pattern asked for before the files are known
       {{ApprovalKind::mcpServer, "github"}, "mcp-server:github"},
@@ -159,7 +160,8 @@ TEST_CASE("approval keys: a stable string form that reads back, and clear errors
       {"git", "expected kind:value"},
       {"command:git", "unknown kind \"command\" (known: tool, edit, read, mcp-server, mcp-tool, shell, shell-prefix)"},
       {"shell:", "the value is empty"},
-      {"edit:src/a.txt", "an edit key names an absolute path"},
+      {"edit:src/a.txt", "an edit key names an absolute path, or * for every file"},
+      {"edit:**", "an edit key names an absolute path, or * for every file"},
       {"shell-prefix:   ", "a shell prefix needs at least one word"},
       {"mcp-tool:a__b__c", "an MCP tool key names the server and the tool"},
   };
@@ -178,6 +180,13 @@ TEST_CASE("approval sets: remembering is a union, already allowed a subset") {
   CHECK_FALSE(set.covers({{ApprovalKind::read, "/w/.env"}, {ApprovalKind::read, "/w/.npmrc"}}));
   CHECK_FALSE(set.covers({}));  // nothing shown, nothing allowed
   CHECK_FALSE(set.contains({ApprovalKind::tool, "git"}));  // a key is its kind and its value
+  // edit:* covers every edit key, and nothing but edits.
+  CHECK_FALSE(set.allows({ApprovalKind::edit, "/w/a.txt"}));
+  ApprovalSet allEdits{allEditsKey()};
+  CHECK(allEdits.covers({{ApprovalKind::edit, "/w/a.txt"}, {ApprovalKind::edit, "/elsewhere/b.txt"}}));
+  CHECK_FALSE(allEdits.allows({ApprovalKind::read, "/w/a.txt"}));
+  CHECK_FALSE(allEdits.covers({{ApprovalKind::edit, "/w/a.txt"}, {ApprovalKind::command, "git"}}));
+  CHECK_FALSE(ApprovalSet{{ApprovalKind::edit, "/w/a.txt"}}.allows(allEditsKey()));  // one file is not all
   CHECK(set.valuesOf(ApprovalKind::read) == std::vector<std::string>{"/w/.env"});
   CHECK(set.valuesOf(ApprovalKind::mcpServer).empty());
 
@@ -193,6 +202,8 @@ TEST_CASE("approval sets: remembering is a union, already allowed a subset") {
     return out;
   };
   CHECK(formatted(AlwaysScope::file, {"replace", Kind::edit, &edit}) == "edit:/w/a.txt");
+  CHECK(formatted(AlwaysScope::allEdits, {"replace", Kind::edit, &edit}) == "edit:*");
+  CHECK(formatted(AlwaysScope::allEdits, {"read_file", Kind::read, &read}).empty());  // only an edit offers it
   CHECK(formatted(AlwaysScope::file, {"read_file", Kind::read, &read}) == "read:/w/.env read:/w/.npmrc");
   CHECK(formatted(AlwaysScope::command, {"run_shell_command", Kind::execute, &make}) == "shell:make shell:ctest");
   CHECK(formatted(AlwaysScope::mcpTool, {"srv__do_it", Kind::other, &mcp}) == "mcp-tool:srv do_it");
@@ -227,6 +238,21 @@ TEST_CASE("remembered approvals are exactly as wide as what was allowed") {
   CHECK(decideApproval(ApprovalMode::standard, qb, approvals).verdict == Decision::allow);
   // Plan mode still refuses, whatever was remembered.
   CHECK(decideApproval(ApprovalMode::plan, qb, approvals).verdict == Decision::deny);
+
+  // "All edits" allows an edit to any file, in every mode but plan; it never
+  // covers a file that changes how tools run, nor anything but edits.
+  SessionApprovals edits;
+  auto c = editOf("/elsewhere/c.txt");
+  tools::ConfirmationDetails hook =
+      tools::EditConfirmation{"Edit", tools::FileDiff{"/w/.git/hooks/x", std::string("a"), "b"}, "it is inside .git/"};
+  auto make = execOf({"make"});
+  remember(edits, AlwaysScope::allEdits, qa);
+  CHECK(decideApproval(ApprovalMode::standard, qb, edits).verdict == Decision::allow);
+  CHECK(decideApproval(ApprovalMode::standard, {"write_file", Kind::edit, &c}, edits).verdict == Decision::allow);
+  CHECK(decideApproval(ApprovalMode::plan, qb, edits).verdict == Decision::deny);
+  CHECK(decideApproval(ApprovalMode::standard, {"replace", Kind::edit, &hook}, edits).verdict == Decision::ask);
+  CHECK(decideApproval(ApprovalMode::standard, {"run_shell_command", Kind::execute, &make}, edits).verdict ==
+        Decision::ask);
 
   auto ls = execOf({"ls"});
   auto lsRm = execOf({"ls", "rm"});
@@ -336,12 +362,17 @@ TEST_CASE("a call in a final state never changes again") {
 TEST_CASE("permission options per confirmation, and unknown answers mean no") {
   auto edit = editOf("/w/dir/main.cpp");
   auto options = permissionOptions(edit, "Edit");
-  REQUIRE(options.size() == 3);  // one of each kind: clients bind a key per kind
+  REQUIRE(options.size() == 4);
+  // The narrower "always" comes first: a client binding one key per kind takes it.
   CHECK(options[1].name == "Always allow edits to main.cpp");
   CHECK(options[1].kind == acp::PermissionOptionKind::allow_always);
+  CHECK(options[2].name == "Allow all edits for the rest of this session");
+  CHECK(options[2].kind == acp::PermissionOptionKind::allow_always);
   CHECK(options.back().kind == acp::PermissionOptionKind::reject_once);
   CHECK(choiceFor("allow_always_file", edit)->always == AlwaysScope::file);
-  CHECK_FALSE(choiceFor("allow_always_edits", edit).has_value());  // wider than shown: not offered
+  CHECK(choiceFor("allow_always_edits", edit)->always == AlwaysScope::allEdits);
+  CHECK(choiceFor("allow_once", edit)->allow);
+  CHECK_FALSE(choiceFor("allow_once", edit)->always.has_value());
   CHECK_FALSE(choiceFor("reject_once", edit)->allow);
   CHECK_FALSE(choiceFor("proceed_always", edit).has_value());
   CHECK_FALSE(choiceFor("allow_always_tool", edit).has_value());  // not offered for edits
@@ -349,6 +380,7 @@ TEST_CASE("permission options per confirmation, and unknown answers mean no") {
   auto unparsed = tools::ConfirmationDetails(tools::ExecConfirmation{"x", {}, {}, {}, false, false, false, {}});
   auto execOptions = permissionOptions(unparsed, "Shell");
   CHECK(execOptions.size() == 2);  // nothing to remember for a command we could not read
+  CHECK_FALSE(choiceFor("allow_always_edits", execOf({"make"})).has_value());  // offered for edits only
 }
 
 TEST_CASE("settings files: comments, merge order, bad fields") {

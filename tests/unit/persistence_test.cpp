@@ -4,7 +4,9 @@
 #include <catch2/catch.hpp>
 
 #include "engine/persistence/content_codec.h"
+#include "engine/persistence/session_meta.h"
 #include "engine/persistence/session_recorder.h"
+#include "protocol/acp/mcp_servers.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/wait.h"
 
@@ -167,6 +169,41 @@ TEST_CASE("persist: history records that do not continue the history are damage,
     REQUIRE_FALSE(opened);
     CHECK(opened.error().message.find("is damaged") != std::string::npos);
   }
+}
+
+TEST_CASE("persist: a content's role reads back in its one letter, and another letter is named", "[persist]") {
+  for (const char* text : {R"({"r":"u","p":[{"x":"hi"}]})", R"({"r":"m","p":[{"x":"hi"}]})"}) {
+    auto doc = json::parse(text);
+    REQUIRE(doc);
+    auto reader = json::Reader::root(*doc, "c");
+    Content content = readContent(reader);
+    REQUIRE(reader.ok());
+    CHECK(json::build([&](json::Writer& w) { writeContents(w, {content}, 0, 0); }) == "[" + std::string(text) + "]");
+  }
+  auto doc = json::parse(R"({"r":"x","p":[]})");
+  REQUIRE(doc);
+  auto reader = json::Reader::root(*doc, "c");
+  readContent(reader);
+  REQUIRE_FALSE(reader.ok());
+  CHECK(reader.error().message.find("c.r: expected \"u\" or \"m\"") != std::string::npos);
+}
+
+TEST_CASE("persist: the editor's MCP servers read back as session/new sent them, http and sse apart", "[persist]") {
+  acp::McpHttpServer http{acp::McpHttpServer::Transport::http, "h", "http://127.0.0.1:1/mcp", {{"A", "b"}}};
+  acp::McpHttpServer sse{acp::McpHttpServer::Transport::sse, "s", "http://127.0.0.1:1/sse", {}};
+  acp::McpStdioServer stdio{"fs", "/bin/true", {"-x"}, {{"K", "v"}}};
+  const std::vector<acp::McpServer> servers{http, sse, stdio};
+  auto doc = json::parse("{\"mcpServers\":" + mcpServersJson(servers).text + "}");
+  REQUIRE(doc);
+  auto reader = json::Reader::root(*doc);
+  auto back = acp::decodeMcpServers(reader);
+  REQUIRE(back);
+  REQUIRE(back->size() == 3);
+  CHECK(std::get<acp::McpHttpServer>((*back)[0]).transport == acp::McpHttpServer::Transport::http);
+  CHECK(std::get<acp::McpHttpServer>((*back)[0]).headers == http.headers);
+  CHECK(std::get<acp::McpHttpServer>((*back)[1]).transport == acp::McpHttpServer::Transport::sse);
+  CHECK(std::get<acp::McpStdioServer>((*back)[2]).args == stdio.args);
+  CHECK(std::string(acp::toString(acp::McpHttpServer::Transport::sse)) == "sse");
 }
 
 }  // namespace lathe::engine::persist

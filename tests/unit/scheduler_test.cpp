@@ -187,6 +187,21 @@ TEST_CASE("allow always for a file is remembered for that file only") {
   CHECK(f.edit->runs == 3);
 }
 
+TEST_CASE("allow all edits: later edits to other files are not asked, plan mode still refuses") {
+  Fixture f;
+  f.editor.answer = [](auto&) { return select("allow_always_edits"); };
+  f.scheduler->run({callOf("fake_edit", "/w/a")}, CancelToken());
+  REQUIRE(f.editor.asked.size() == 1);
+  f.scheduler->run({callOf("fake_edit", "/w/b")}, CancelToken());
+  f.scheduler->run({callOf("fake_edit", "/w/sub/c")}, CancelToken());
+  CHECK(f.editor.asked.size() == 1);
+  CHECK(f.edit->runs == 3);
+  // The session's mode is unchanged: plan mode still refuses edits.
+  f.mode = ApprovalMode::plan;
+  f.scheduler->run({callOf("fake_edit", "/w/d")}, CancelToken());
+  CHECK(f.edit->runs == 3);
+}
+
 TEST_CASE("modes: yolo and autoEdit run edits without asking, plan refuses them") {
   Fixture f;
   f.editor.answer = [](auto&) { return select("reject_once"); };

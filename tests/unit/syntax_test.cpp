@@ -41,4 +41,15 @@ TEST_CASE("languages are found by extension") {
   CHECK(languageForPath("script.sh") == Language::bash);
   CHECK_FALSE(languageForPath("README.md"));
   CHECK_FALSE(languageForPath("Makefile"));
+  const std::pair<const char*, const char*> rows[] = {
+      {"a.bash", "bash"},  {"a.cc", "cpp"},         {"a.hxx", "cpp"},        {"a.go", "go"},
+      {"a.java", "java"},  {"a.cjs", "javascript"}, {"a.jsx", "javascript"}, {"a.json", "json"},
+      {"a.pyi", "python"}, {"a.rs", "rust"},        {"a.mts", "typescript"}, {"a.TS", "typescript"},
+  };
+  for (const auto& [path, name] : rows) {
+    INFO(path);
+    auto language = languageForPath(path);
+    REQUIRE(language);
+    CHECK(std::string(toString(*language)) == name);
+  }
 }

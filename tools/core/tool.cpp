@@ -1,49 +1,47 @@
 // Tool base behaviour shared by every tool: declarations and validated builds.
 #include "tools/core/tool.h"
 
+#include "protocol/base/enum_names.h"
 #include "tools/core/schema_validator.h"
 #include "tools/core/wait_for_previous.h"
 
 namespace lathe::tools {
 
-const char* toString(Kind kind) {
-  switch (kind) {
-    case Kind::read: return "read";
-    case Kind::edit: return "edit";
-    case Kind::del: return "delete";
-    case Kind::move: return "move";
-    case Kind::search: return "search";
-    case Kind::execute: return "execute";
-    case Kind::think: return "think";
-    case Kind::agent: return "agent";
-    case Kind::fetch: return "fetch";
-    case Kind::communicate: return "communicate";
-    case Kind::plan: return "plan";
-    case Kind::switch_mode: return "switch_mode";
-    case Kind::other: return "other";
-  }
-  return "other";
-}
+namespace {
+
+// Tool kinds as ACP spells them; error types as Gemini CLI's ToolErrorType does.
+constexpr EnumName<Kind> kKinds[] = {
+    {Kind::read, "read"},     {Kind::edit, "edit"},
+    {Kind::del, "delete"},    {Kind::move, "move"},
+    {Kind::search, "search"}, {Kind::execute, "execute"},
+    {Kind::think, "think"},   {Kind::agent, "agent"},
+    {Kind::fetch, "fetch"},   {Kind::communicate, "communicate"},
+    {Kind::plan, "plan"},     {Kind::switch_mode, "switch_mode"},
+    {Kind::other, "other"},
+};
+
+constexpr EnumName<ErrorType> kErrorTypes[] = {
+    {ErrorType::invalid_params, "invalid_tool_params"},
+    {ErrorType::file_not_found, "file_not_found"},
+    {ErrorType::path_not_in_workspace, "path_not_in_workspace"},
+    {ErrorType::is_directory, "target_is_directory"},
+    {ErrorType::not_a_directory, "path_is_not_a_directory"},
+    {ErrorType::no_occurrence_found, "edit_no_occurrence_found"},
+    {ErrorType::occurrence_count_mismatch, "edit_expected_occurrence_mismatch"},
+    {ErrorType::file_too_large, "file_too_large"},
+    {ErrorType::binary_file, "binary_file"},
+    {ErrorType::permission_denied, "permission_denied"},
+    {ErrorType::execution_failed, "execution_failed"},
+    {ErrorType::cancelled, "cancelled"},
+};
+
+}  // namespace
+
+const char* toString(Kind kind) { return nameOf(kKinds, kind); }
 
 bool isReadOnlyKind(Kind kind) { return kind == Kind::read || kind == Kind::search || kind == Kind::fetch; }
 
-const char* toString(ErrorType type) {
-  switch (type) {
-    case ErrorType::invalid_params: return "invalid_tool_params";
-    case ErrorType::file_not_found: return "file_not_found";
-    case ErrorType::path_not_in_workspace: return "path_not_in_workspace";
-    case ErrorType::is_directory: return "target_is_directory";
-    case ErrorType::not_a_directory: return "path_is_not_a_directory";
-    case ErrorType::no_occurrence_found: return "edit_no_occurrence_found";
-    case ErrorType::occurrence_count_mismatch: return "edit_expected_occurrence_mismatch";
-    case ErrorType::file_too_large: return "file_too_large";
-    case ErrorType::binary_file: return "binary_file";
-    case ErrorType::permission_denied: return "permission_denied";
-    case ErrorType::execution_failed: return "execution_failed";
-    case ErrorType::cancelled: return "cancelled";
-  }
-  return "execution_failed";
-}
+const char* toString(ErrorType type) { return nameOf(kErrorTypes, type); }
 
 ToolResult ToolResult::text(std::string llm, std::string display) {
   ToolResult result;

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "protocol/base/cancel.h"
+#include "protocol/base/enum_names.h"
 #include "protocol/base/log.h"
 #include "tools/mcp/mcp_server.h"
 #include "tools/mcp/resource_tools.h"
@@ -86,15 +87,19 @@ std::vector<std::string> SessionServers::connected() {
   return connected_;
 }
 
-const char* toString(ServerStatus::State state) {
-  switch (state) {
-    case ServerStatus::State::starting: return "starting";
-    case ServerStatus::State::connected: return "connected";
-    case ServerStatus::State::stopped: return "stopped (it starts again at its next call)";
-    case ServerStatus::State::failed: return "failed to start";
-  }
-  return "starting";
-}
+namespace {
+
+// How /mcp shows each state.
+constexpr EnumName<ServerStatus::State> kStates[] = {
+    {ServerStatus::State::starting, "starting"},
+    {ServerStatus::State::connected, "connected"},
+    {ServerStatus::State::stopped, "stopped (it starts again at its next call)"},
+    {ServerStatus::State::failed, "failed to start"},
+};
+
+}  // namespace
+
+const char* toString(ServerStatus::State state) { return nameOf(kStates, state); }
 
 void SessionServers::setPromptsListener(std::function<void()> listener) {
   std::lock_guard lock(mutex_);

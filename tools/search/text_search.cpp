@@ -12,6 +12,8 @@
 #include <cstring>
 #include <vector>
 
+#include "protocol/base/enum_names.h"
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -418,12 +420,10 @@ bool TextMatcher::matchesLine(std::string_view line, MatchScratch& scratch) cons
 }
 
 std::string TextMatcher::strategy() const {
-  switch (impl_->mode) {
-    case Impl::Mode::literal: return "literal";
-    case Impl::Mode::regex: return "regex";
-    case Impl::Mode::prefiltered: return "regex+prefilter";
-  }
-  return "regex";
+  using Mode = Impl::Mode;
+  static constexpr EnumName<Mode> kStrategies[] = {
+      {Mode::literal, "literal"}, {Mode::regex, "regex"}, {Mode::prefiltered, "regex+prefilter"}};
+  return nameOf(kStrategies, impl_->mode);
 }
 
 size_t countNewlines(std::string_view text) {

@@ -5,6 +5,8 @@
 #include <cctype>
 #include <string>
 
+#include "protocol/base/enum_names.h"
+
 extern "C" {
 const TSLanguage* tree_sitter_bash(void);
 const TSLanguage* tree_sitter_c(void);
@@ -21,22 +23,53 @@ const TSLanguage* tree_sitter_typescript(void);
 
 namespace lathe::tools::syntax {
 
-const char* toString(Language language) {
-  switch (language) {
-    case Language::bash: return "bash";
-    case Language::c: return "c";
-    case Language::cpp: return "cpp";
-    case Language::go: return "go";
-    case Language::java: return "java";
-    case Language::javascript: return "javascript";
-    case Language::json: return "json";
-    case Language::python: return "python";
-    case Language::rust: return "rust";
-    case Language::tsx: return "tsx";
-    case Language::typescript: return "typescript";
-  }
-  return "unknown";
-}
+namespace {
+
+constexpr EnumName<Language> kNames[] = {
+    {Language::bash, "bash"},
+    {Language::c, "c"},
+    {Language::cpp, "cpp"},
+    {Language::go, "go"},
+    {Language::java, "java"},
+    {Language::javascript, "javascript"},
+    {Language::json, "json"},
+    {Language::python, "python"},
+    {Language::rust, "rust"},
+    {Language::tsx, "tsx"},
+    {Language::typescript, "typescript"},
+};
+
+// File name extensions, lowercase; read only.
+constexpr EnumName<Language> kExtensions[] = {
+    {Language::bash, "sh"},
+    {Language::bash, "bash"},
+    {Language::c, "c"},
+    {Language::c, "h"},
+    {Language::cpp, "cc"},
+    {Language::cpp, "cpp"},
+    {Language::cpp, "cxx"},
+    {Language::cpp, "hpp"},
+    {Language::cpp, "hh"},
+    {Language::cpp, "hxx"},
+    {Language::go, "go"},
+    {Language::java, "java"},
+    {Language::javascript, "js"},
+    {Language::javascript, "mjs"},
+    {Language::javascript, "cjs"},
+    {Language::javascript, "jsx"},
+    {Language::json, "json"},
+    {Language::python, "py"},
+    {Language::python, "pyi"},
+    {Language::rust, "rs"},
+    {Language::tsx, "tsx"},
+    {Language::typescript, "ts"},
+    {Language::typescript, "mts"},
+    {Language::typescript, "cts"},
+};
+
+}  // namespace
+
+const char* toString(Language language) { return nameOf(kNames, language); }
 
 std::optional<Language> languageForPath(std::string_view path) {
   std::string_view name = path.substr(path.find_last_of('/') + 1);
@@ -44,18 +77,7 @@ std::optional<Language> languageForPath(std::string_view path) {
   if (dot == std::string_view::npos) return std::nullopt;
   std::string ext(name.substr(dot + 1));
   std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-  if (ext == "sh" || ext == "bash") return Language::bash;
-  if (ext == "c" || ext == "h") return Language::c;
-  if (ext == "cc" || ext == "cpp" || ext == "cxx" || ext == "hpp" || ext == "hh" || ext == "hxx") return Language::cpp;
-  if (ext == "go") return Language::go;
-  if (ext == "java") return Language::java;
-  if (ext == "js" || ext == "mjs" || ext == "cjs" || ext == "jsx") return Language::javascript;
-  if (ext == "json") return Language::json;
-  if (ext == "py" || ext == "pyi") return Language::python;
-  if (ext == "rs") return Language::rust;
-  if (ext == "tsx") return Language::tsx;
-  if (ext == "ts" || ext == "mts" || ext == "cts") return Language::typescript;
-  return std::nullopt;
+  return valueOf(kExtensions, ext);
 }
 
 const TSLanguage* grammar(Language language) {

@@ -3,6 +3,7 @@
 // calls may come from any worker thread, so it is guarded.
 #include <mutex>
 
+#include "protocol/base/enum_names.h"
 #include "tools/todos/todo_tools.h"
 
 namespace lathe::tools {
@@ -37,9 +38,18 @@ constexpr const char* kDescription =
     "Mark a step in_progress when you start it; only one step may be in_progress at a time. Skip it for "
     "one-step requests.";
 
+enum class TodoStatus { pending, in_progress, completed, cancelled, blocked };
+
+// As the schema spells them.
+constexpr EnumName<TodoStatus> kStatuses[] = {
+    {TodoStatus::pending, "pending"},     {TodoStatus::in_progress, "in_progress"},
+    {TodoStatus::completed, "completed"}, {TodoStatus::cancelled, "cancelled"},
+    {TodoStatus::blocked, "blocked"},
+};
+
 struct Todo {
   std::string description;
-  std::string status;
+  TodoStatus status = TodoStatus::pending;
 };
 
 struct TodoList {
@@ -54,16 +64,12 @@ acp::PlanEntry planEntry(const Todo& todo) {
   acp::PlanEntry entry;
   entry.content = todo.description;
   entry.priority = acp::PlanEntryPriority::medium;  // the model gives none
-  if (todo.status == "in_progress") {
-    entry.status = acp::PlanEntryStatus::in_progress;
-  } else if (todo.status == "completed") {
-    entry.status = acp::PlanEntryStatus::completed;
-  } else if (todo.status == "cancelled") {
-    entry.status = acp::PlanEntryStatus::completed;
-    entry.content += " (cancelled)";
-  } else {
-    entry.status = acp::PlanEntryStatus::pending;
-    if (todo.status == "blocked") entry.content += " (blocked)";
+  const bool finished = todo.status == TodoStatus::completed || todo.status == TodoStatus::cancelled;
+  entry.status = todo.status == TodoStatus::in_progress ? acp::PlanEntryStatus::in_progress
+                 : finished                             ? acp::PlanEntryStatus::completed
+                                                        : acp::PlanEntryStatus::pending;
+  if (todo.status == TodoStatus::cancelled || todo.status == TodoStatus::blocked) {
+    entry.content += std::string(" (") + nameOf(kStatuses, todo.status) + ")";
   }
   return entry;
 }
@@ -72,7 +78,7 @@ std::string listText(const std::vector<Todo>& todos) {
   if (todos.empty()) return "The todo list is now empty.";
   std::string text = "The todo list now has " + std::to_string(todos.size()) + " item(s):";
   for (size_t i = 0; i < todos.size(); ++i) {
-    text += "\n" + std::to_string(i + 1) + ". [" + todos[i].status + "] " + todos[i].description;
+    text += "\n" + std::to_string(i + 1) + ". [" + nameOf(kStatuses, todos[i].status) + "] " + todos[i].description;
   }
   return text;
 }
@@ -122,13 +128,20 @@ class WriteTodosTool final : public Tool {
     std::vector<Todo> todos;
     int inProgress = 0;
     for (auto& item : r.array("todos")) {
-      Todo todo{item.str("description"), item.str("status")};
+      std::string description = item.str("description");
+      std::string status = item.str("status");
       if (!r.ok()) break;
+      auto known = valueOf(kStatuses, status);
+      if (!known) {
+        item.fail(item.path() + ".status", "unknown status \"" + status + "\"");
+        break;
+      }
+      Todo todo{std::move(description), *known};
       if (todo.description.find_first_not_of(" \t\r\n") == std::string::npos) {
         item.fail(item.path() + ".description", "must not be empty");
         break;
       }
-      inProgress += todo.status == "in_progress" ? 1 : 0;
+      inProgress += todo.status == TodoStatus::in_progress ? 1 : 0;
       todos.push_back(std::move(todo));
     }
     if (!r.ok()) return invalidParams(r.error().message);

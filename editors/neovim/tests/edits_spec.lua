@@ -1,6 +1,6 @@
 -- Edits and permissions against the real Lathe binary (default mode): inline
 -- review in a modified buffer, accept + undo, reject, a shell question through
--- vim.ui.select, new and unloaded files.
+-- vim.ui.select, all edits allowed from the options menu, new and unloaded files.
 local H = dofile(os.getenv('LATHE_TEST_DIR') .. '/helpers.lua')
 
 local function replace(path, from, to)
@@ -90,6 +90,40 @@ it('a rejected edit leaves the buffer untouched', function()
   eq('hello world\nsecond line\n', H.read(file), 'disk untouched')
   eq(0, #review_marks(b), 'review marks cleared')
   ok(H.chat():find('Left it alone.', 1, true), 'the turn went on')
+end)
+
+it('an edit\'s options offer all edits for the session; chosen, the next edit to another file is not asked', function()
+  local dir = H.start({})
+  local file = dir .. '/hello.txt'
+  H.write(file, 'hello world\n')
+  H.replay_file(dir, {
+    H.reply({ { replace(file, 'hello world', 'hello all') } }),
+    H.reply({ { H.call('write_file', { file_path = dir .. '/sub/other.txt', content = 'other\n' }) } }),
+    H.reply({ { H.text('Both changed.') } }),
+  })
+  vim.cmd('edit ' .. file)
+  local b = vim.api.nvim_get_current_buf()
+  local file_win = vim.api.nvim_get_current_win()
+  local asked, names = 0, {}
+  local original = vim.ui.select
+  vim.ui.select = function(items, opts, cb)
+    asked = asked + 1
+    names = vim.tbl_map(function(o) return opts.format_item(o) end, items)
+    for _, o in ipairs(items) do if o.optionId == 'allow_always_edits' then return cb(o) end end
+    cb(nil)
+  end
+  vim.cmd('Lathe change both')
+  wait_for(function() return #review_marks(b) > 0 end, 'the inline review')
+  vim.api.nvim_set_current_win(file_win)
+  H.press('\\o')
+  local stop = H.wait_turn()
+  vim.ui.select = original
+  eq('end_turn', stop)
+  eq(1, asked, 'one question for two edits')
+  ok(vim.tbl_contains(names, 'Allow all edits for the rest of this session'), vim.inspect(names))
+  eq('hello all\n', H.read(file))
+  eq('other\n', H.read(dir .. '/sub/other.txt'), 'the second edit ran unasked')
+  eq(0, #require('lathe.permission').open, 'nothing left to answer')
 end)
 
 it('a shell permission is answered through vim.ui.select with Lathe\'s options', function()
