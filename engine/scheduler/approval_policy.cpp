@@ -194,6 +194,11 @@ std::vector<ApprovalKey> alwaysKeys(AlwaysScope scope, const ApprovalQuery& quer
         return {mcpToolKey(mcp->serverName, mcp->toolName)};
       }
       break;
+    case AlwaysScope::mcpServer:
+      if (auto* mcp = details ? std::get_if<tools::McpConfirmation>(details) : nullptr) {
+        return {{ApprovalKind::mcpServer, mcp->serverName}};
+      }
+      break;
     case AlwaysScope::command:
       if (auto* exec = details ? std::get_if<tools::ExecConfirmation>(details) : nullptr) return commandKeys(*exec);
       break;

@@ -66,7 +66,7 @@ ApprovalDecision decideApproval(ApprovalMode mode, const ApprovalQuery& query, c
 // what the person was shown (this file, these files, these commands, this
 // MCP tool, this tool, or edits like this one to any file), added to what is
 // allowed.
-enum class AlwaysScope { tool, file, allEdits, mcpTool, command };
+enum class AlwaysScope { tool, file, allEdits, mcpTool, mcpServer, command };
 std::vector<ApprovalKey> alwaysKeys(AlwaysScope scope, const ApprovalQuery& query);
 void remember(SessionApprovals& approvals, AlwaysScope scope, const ApprovalQuery& query);
 

@@ -18,7 +18,7 @@ constexpr const char* kRejectOnce = "reject_once";
 constexpr EnumName<AlwaysScope> kAlwaysIds[] = {
     {AlwaysScope::tool, "allow_always_tool"},       {AlwaysScope::file, "allow_always_file"},
     {AlwaysScope::allEdits, "allow_always_edits"},  {AlwaysScope::mcpTool, "allow_always_mcp_tool"},
-    {AlwaysScope::command, "allow_always_command"},
+    {AlwaysScope::mcpServer, "allow_always_mcp_server"}, {AlwaysScope::command, "allow_always_command"},
 };
 
 acp::PermissionOption always(AlwaysScope scope, std::string name) {
@@ -45,6 +45,7 @@ std::vector<acp::PermissionOption> permissionOptions(const tools::ConfirmationDe
     }
   } else if (auto* mcp = std::get_if<tools::McpConfirmation>(&details)) {
     options.push_back(always(AlwaysScope::mcpTool, "Always allow " + mcp->toolName + " from " + mcp->serverName));
+    options.push_back(always(AlwaysScope::mcpServer, "Always allow every tool from " + mcp->serverName));
   } else {
     options.push_back(always(AlwaysScope::tool, "Always allow " + toolDisplayName));
   }

@@ -268,8 +268,10 @@ TEST_CASE("remembered approvals are exactly as wide as what was allowed") {
   remember(approvals, AlwaysScope::mcpTool, {"srv__do_it", Kind::other, &mcp});
   CHECK(decideApproval(ApprovalMode::standard, {"srv__do_it", Kind::other, &mcp}, approvals).verdict == Decision::allow);
   CHECK(decideApproval(ApprovalMode::standard, {"srv__other_tool", Kind::other, &other}, approvals).verdict == Decision::ask);
-  approvals.allowed.add({ApprovalKind::mcpServer, "srv"});  // settings (mcp.allowed, trust) allow a whole server
+  auto elsewhere = tools::ConfirmationDetails(tools::McpConfirmation{"srv2", "do_it"});
+  remember(approvals, AlwaysScope::mcpServer, {"srv__do_it", Kind::other, &mcp});  // the same key as settings' trust
   CHECK(decideApproval(ApprovalMode::standard, {"srv__other_tool", Kind::other, &other}, approvals).verdict == Decision::allow);
+  CHECK(decideApproval(ApprovalMode::standard, {"srv2__do_it", Kind::other, &elsewhere}, approvals).verdict == Decision::ask);
 
   auto info = infoOf();
   remember(approvals, AlwaysScope::tool, {"web_fetch", Kind::fetch, &info});
@@ -428,14 +430,17 @@ TEST_CASE("MCP calls: options, settings that name them, trust and mcp.allowed, p
   tools::ToolSource source{tools::ToolSource::Group::mcp, "srv", "do_it"};
   auto query = [&](Kind kind = Kind::other) { return ApprovalQuery{"srv__do_it", kind, &mcp, &source}; };
 
-  // One choice of each kind, naming the tool and the server.
+  // The tool, then (wider, after it) the whole server, naming both.
   auto options = permissionOptions(mcp, "do_it (srv)");
-  REQUIRE(options.size() == 3);
+  REQUIRE(options.size() == 4);
   CHECK(options[0].optionId == "allow_once");
   CHECK(options[1].name == "Always allow do_it from srv");
-  CHECK(options[2].kind == acp::PermissionOptionKind::reject_once);
+  CHECK(options[2].name == "Always allow every tool from srv");
+  CHECK(options[2].kind == acp::PermissionOptionKind::allow_always);
+  CHECK(options[3].kind == acp::PermissionOptionKind::reject_once);
   CHECK(choiceFor("allow_always_mcp_tool", mcp)->always == AlwaysScope::mcpTool);
-  CHECK_FALSE(choiceFor("allow_always_server", mcp).has_value());
+  CHECK(choiceFor("allow_always_mcp_server", mcp)->always == AlwaysScope::mcpServer);
+  CHECK_FALSE(choiceFor("allow_always_mcp_server", execOf({"make"})).has_value());  // offered for MCP calls only
   CHECK_FALSE(choiceFor("allow_always_tool", mcp).has_value());  // not offered for MCP
 
   struct Row {

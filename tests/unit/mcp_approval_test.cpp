@@ -85,15 +85,16 @@ struct Fixture {
 
 }  // namespace
 
-TEST_CASE("MCP: the request names server and tool with one option of each kind, an option not offered is a no") {
+TEST_CASE("MCP: the request names server and tool, offers the tool then the server, an option not offered is a no") {
   Fixture f;
   f.editor.answer = [](const acp::RequestPermissionRequest&) { return FakeEditor::select("allow_always_server"); };
   CHECK(f.run("files__write_it") == 1);
   const auto& ask = f.editor.asked.front();
   REQUIRE(ask.toolCall.content);
   CHECK((*ask.toolCall.content)[0].text == "MCP tool write_it from server files");
-  REQUIRE(ask.options.size() == 3);
+  REQUIRE(ask.options.size() == 4);
   CHECK(ask.options[1].name == "Always allow write_it from files");
+  CHECK(ask.options[2].name == "Always allow every tool from files");
   CHECK(f.tools["files__write_it"]->runs == 0);
   CHECK(f.run("files__read_it") == 1);  // nothing was remembered
 }
@@ -105,6 +106,14 @@ TEST_CASE("MCP: 'always allow this tool' holds for that tool only") {
   CHECK(f.run("files__write_it") == 0);
   CHECK(f.run("files__read_it") == 1);
   CHECK(f.tools["files__write_it"]->runs == 2);
+}
+
+TEST_CASE("MCP: 'always allow this server' holds for every tool of that server only") {
+  Fixture f;
+  f.editor.answer = [](const acp::RequestPermissionRequest&) { return FakeEditor::select("allow_always_mcp_server"); };
+  CHECK(f.run("files__write_it") == 1);
+  CHECK(f.run("files__read_it") == 0);
+  CHECK(f.run("web__fetch_it") == 1);
 }
 
 TEST_CASE("MCP: settings skip asking (tools.allowed either spelling, mcp.allowed, trust) and exclude tools") {
