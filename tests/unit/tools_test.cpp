@@ -66,16 +66,11 @@ TEST_CASE("workspace creation checks its roots, additional roots widen it") {
   CHECK(ws.relative((b.path / "x").string()) == "x");
 }
 
-TEST_CASE("tool kinds and error types keep their spellings (ACP kinds, Gemini CLI error types)") {
+TEST_CASE("tool kinds keep their ACP spellings") {
   CHECK(std::string(toString(Kind::read)) == "read");
   CHECK(std::string(toString(Kind::del)) == "delete");  // del: delete is a keyword
   CHECK(std::string(toString(Kind::switch_mode)) == "switch_mode");
   CHECK(std::string(toString(Kind::other)) == "other");
-  CHECK(std::string(toString(ErrorType::invalid_params)) == "invalid_tool_params");
-  CHECK(std::string(toString(ErrorType::is_directory)) == "target_is_directory");
-  CHECK(std::string(toString(ErrorType::not_a_directory)) == "path_is_not_a_directory");
-  CHECK(std::string(toString(ErrorType::occurrence_count_mismatch)) == "edit_expected_occurrence_mismatch");
-  CHECK(std::string(toString(ErrorType::cancelled)) == "cancelled");
 }
 
 TEST_CASE("registry rejects duplicates, finds by name, declares in a stable order") {

@@ -20,28 +20,11 @@ constexpr EnumName<Kind> kKinds[] = {
     {Kind::other, "other"},
 };
 
-constexpr EnumName<ErrorType> kErrorTypes[] = {
-    {ErrorType::invalid_params, "invalid_tool_params"},
-    {ErrorType::file_not_found, "file_not_found"},
-    {ErrorType::path_not_in_workspace, "path_not_in_workspace"},
-    {ErrorType::is_directory, "target_is_directory"},
-    {ErrorType::not_a_directory, "path_is_not_a_directory"},
-    {ErrorType::no_occurrence_found, "edit_no_occurrence_found"},
-    {ErrorType::occurrence_count_mismatch, "edit_expected_occurrence_mismatch"},
-    {ErrorType::file_too_large, "file_too_large"},
-    {ErrorType::binary_file, "binary_file"},
-    {ErrorType::permission_denied, "permission_denied"},
-    {ErrorType::execution_failed, "execution_failed"},
-    {ErrorType::cancelled, "cancelled"},
-};
-
 }  // namespace
 
 const char* toString(Kind kind) { return nameOf(kKinds, kind); }
 
 bool isReadOnlyKind(Kind kind) { return kind == Kind::read || kind == Kind::search || kind == Kind::fetch; }
-
-const char* toString(ErrorType type) { return nameOf(kErrorTypes, type); }
 
 ToolResult ToolResult::text(std::string llm, std::string display) {
   ToolResult result;

@@ -39,7 +39,6 @@ enum class ErrorType {
   execution_failed,
   cancelled,
 };
-const char* toString(ErrorType type);
 
 struct ToolError {
   ErrorType type = ErrorType::execution_failed;
