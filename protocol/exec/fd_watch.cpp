@@ -2,6 +2,7 @@
 #include "protocol/exec/fd_watch.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <unistd.h>
 
 #include <boost/asio/post.hpp>
@@ -14,6 +15,11 @@ namespace lathe::exec {
 
 struct FdWatch::State {
   State(asio::io_context& context, int fd) : io(context), descriptor(context, fd) {}
+
+  void fire() {
+    gate.run([&] { onReady(); });
+    gate.close();
+  }
 
   asio::io_context& io;
   asio::posix::stream_descriptor descriptor;  // reactor only
@@ -40,11 +46,15 @@ FdWatch FdWatch::start(Executor& executor, int fd, Ready ready, std::function<vo
   auto state = std::make_shared<State>(io, copy);
   state->onReady = std::move(onReady);
   auto kind = ready == Ready::read ? asio::posix::descriptor_base::wait_read : asio::posix::descriptor_base::wait_write;
-  asio::post(io, [state, kind] {
+  short events = ready == Ready::read ? POLLIN : POLLOUT;
+  asio::post(io, [state, kind, events] {
+    // Asio watches edge-triggered: readiness that came before the wait is
+    // queued would never be told, so it is looked at first, here on the
+    // reactor, where no edge can come between the look and the wait.
+    pollfd now{state->descriptor.native_handle(), events, 0};
+    if (::poll(&now, 1, 0) > 0) return state->fire();
     state->descriptor.async_wait(kind, [state](const boost::system::error_code& error) {
-      if (error == asio::error::operation_aborted) return;
-      state->gate.run([&] { state->onReady(); });  // an error (the descriptor went bad) tells too
-      state->gate.close();
+      if (error != asio::error::operation_aborted) state->fire();  // an error (the descriptor went bad) tells too
     });
   });
   return FdWatch(std::move(state));

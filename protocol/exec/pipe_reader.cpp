@@ -17,23 +17,37 @@ namespace lathe::exec {
 struct PipeReader::State : std::enable_shared_from_this<PipeReader::State> {
   State(asio::io_context& context, int fd) : io(context), pipe(context, fd) {}
 
-  enum class Read { more, end, stopped };
+  enum class Read { empty, limit, end, stopped };
 
-  // Reactor only. Reading happens only here, inside a handler, never as
-  // Asio's speculative read: readAvailable() may then read between two
-  // handlers without a chunk read earlier still waiting to be delivered.
+  // Reactor only. Reading happens only here, in a handler, never as Asio's
+  // speculative read: readAvailable() may then read between two handlers
+  // without a chunk read earlier still waiting to be delivered. Asio watches
+  // edge-triggered, so a wait is queued only once a read found the pipe
+  // empty (in the same handler), never while data or its end already waits.
+  void readThenWait() {
+    switch (readSome(kPerWakeup)) {
+      case Read::empty:
+        return waitNext();
+      case Read::limit:  // more may be there: after other handlers had their turn
+        return asio::post(io, [self = shared_from_this()] { self->readThenWait(); });
+      case Read::end:
+        return end();
+      case Read::stopped:
+        return;
+    }
+  }
+
   void waitNext() {
     pipe.async_wait(asio::posix::descriptor_base::wait_read,
                     [self = shared_from_this()](const boost::system::error_code& error) {
                       if (error == asio::error::operation_aborted) return;
-                      Read read = error ? Read::end : self->readSome(kPerWakeup);
-                      if (read == Read::more) self->waitNext();
-                      if (read == Read::end) self->end();
+                      if (error) return self->end();
+                      self->readThenWait();
                     });
   }
 
-  // Reads until the pipe is empty (more), at end of input or an error (end),
-  // or once the callbacks were closed (stopped).
+  // Reads until the pipe is empty, `limit` bytes were read, at end of input
+  // or an error (end), or once the callbacks were closed (stopped).
   Read readSome(size_t limit) {
     for (size_t total = 0; total < limit;) {
       ssize_t n = ::read(pipe.native_handle(), buffer.data(), buffer.size());
@@ -43,10 +57,10 @@ struct PipeReader::State : std::enable_shared_from_this<PipeReader::State> {
         continue;
       }
       if (n < 0 && errno == EINTR) continue;
-      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return Read::more;
+      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return Read::empty;
       return Read::end;
     }
-    return Read::more;  // more may be there: after other handlers had their turn
+    return Read::limit;
   }
 
   void end() {
@@ -89,7 +103,7 @@ PipeReader PipeReader::start(Executor& executor, int fd, DataFn onData, EndFn on
   state->onData = std::move(onData);
   state->onEnd = std::move(onEnd);
   ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
-  asio::post(io, [state] { state->waitNext(); });
+  asio::post(io, [state] { state->readThenWait(); });
   return PipeReader(std::move(state));
 }
 

@@ -24,15 +24,17 @@ struct PipeWriter::State : std::enable_shared_from_this<PipeWriter::State> {
     pipe.non_blocking(true, error);
     while (!error && written < bytes.size()) {
       ssize_t n;
+      int writeErrno;
       {
         SigpipeBlock sigpipe;
         n = ::write(pipe.native_handle(), bytes.data() + written, bytes.size() - written);
+        writeErrno = errno;  // before the guard consumes the SIGPIPE (and sets errno)
       }
       if (n > 0) {
         written += static_cast<size_t>(n);
-      } else if (n < 0 && errno == EINTR) {
+      } else if (n < 0 && writeErrno == EINTR) {
         continue;
-      } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      } else if (n < 0 && (writeErrno == EAGAIN || writeErrno == EWOULDBLOCK)) {
         pipe.async_wait(asio::posix::descriptor_base::wait_write,
                         [self = shared_from_this()](const boost::system::error_code& waitError) {
                           if (waitError != asio::error::operation_aborted) self->writeNext();
