@@ -94,8 +94,8 @@ RunExit ProcessRunner::waitForExit(const CancelToken& cancel, const WaitOptions&
     output.drainTo(sink);
     if (flags.take(kTick)) options.onTick();
   }
-  unwatch();  // before the tree is killed or reaped here: the reactor no longer looks at it
-  output.drainTo(sink);
+  // The kill comes first: cancel -> tree gone is what the person waits for.
+  // The watch's callbacks never touch the child, so they may still run.
   if (cancel.cancelled() || (raised & kCancelled)) {
     killTree(options.killGrace);
     exit_.cancelled = true;
@@ -106,6 +106,8 @@ RunExit ProcessRunner::waitForExit(const CancelToken& cancel, const WaitOptions&
     killTree(options.killGrace);
     exit_.timedOut = true;
   }
+  unwatch();
+  output.drainTo(sink);
   return exit_;
 }
 
