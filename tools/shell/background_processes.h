@@ -48,7 +48,9 @@ struct BackgroundOptions {
   size_t keepBytes = 1024 * 1024;  // recent output kept in memory per command
   std::chrono::milliseconds killGrace{2000};
   size_t keepFinished = 50;        // finished commands still listed
-  exec::Executor* executor = nullptr;  // where commands are spawned and watched; nullptr: Executor::shared()
+  // Where commands are spawned and watched (threaded: start() waits for its
+  // reactor); nullptr: Executor::shared().
+  exec::Executor* executor = nullptr;
 };
 
 class BackgroundProcesses {
