@@ -40,7 +40,7 @@ struct WaitOptions {
   std::chrono::milliseconds inactivity{0};    // no output for this long ends the tree; 0 = never
   std::chrono::milliseconds killGrace{2000};  // between SIGTERM and SIGKILL
   std::chrono::milliseconds tickInterval{0};  // onTick is called this often while waiting; 0 = never
-  std::function<void()> onTick;
+  std::function<void()> onTick;               // on the waiting thread, like the sink
 };
 
 struct RunExit {
@@ -68,6 +68,8 @@ struct WatchCallbacks {
 
 class ProcessRunner {
  public:
+  // Its output is read from now on, on `executor` (a manual one serves
+  // watch() in tests; waitForExit needs a threaded one).
   static Result<std::unique_ptr<ProcessRunner>> spawn(const RunSpec& spec,
                                                       exec::Executor& executor = exec::Executor::shared());
   ~ProcessRunner();  // unwatch(), stops reading; a command never reaped has its tree killed
