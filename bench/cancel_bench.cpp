@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <fstream>
 #include <set>
 #include <string>
@@ -27,7 +28,12 @@ namespace {
 
 pid_t parentOf(pid_t pid) {
   std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  std::string text;
+  try {
+    text.assign(std::istreambuf_iterator<char>(stat), std::istreambuf_iterator<char>());
+  } catch (const std::exception&) {
+    return 0;  // the process went while being read (ESRCH)
+  }
   size_t close = text.rfind(')');
   if (close == std::string::npos) return 0;
   int ppid = 0;

@@ -1,7 +1,8 @@
 // thread_bench: how many threads one agent process holds, for several
 // binaries side by side (issue 19): idle with 11 sessions, and with one more
 // session holding 3 MCP stdio servers, both just after they answered and
-// once the executor's idle workers have retired (11 s later).
+// once the executor's idle workers have retired (11 s later); then with a
+// session that started 5 background shell commands (yolo), once idle again.
 #include <signal.h>
 #include <unistd.h>
 
@@ -68,14 +69,42 @@ bool listed(const fs::path& log) {
   return text.find("tools/list") != std::string::npos;
 }
 
+// Children of `pid` running `sleep` (the background commands that started;
+// a session title's model call may take one of the scripted replies).
+int sleepingChildren(pid_t pid) {
+  int count = 0;
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    std::ifstream stat(entry.path() / "stat");
+    std::string text;
+    std::getline(stat, text);
+    size_t close = text.rfind(')');
+    if (close == std::string::npos || text.find("(sleep)") == std::string::npos) continue;
+    int ppid = 0;
+    if (std::sscanf(text.c_str() + close + 2, "%*c %d", &ppid) == 1 && ppid == pid) ++count;
+  }
+  return count;
+}
+
 struct Counts {
-  int idle = -1, mcpStarted = -1, mcpIdle = -1;
+  int idle = -1, mcpStarted = -1, mcpIdle = -1, background = -1, commands = -1;
 };
 
-Counts measure(const std::string& binary, const FakeGeminiServer& fake) {
+// One prompt whose turn starts `count` background `sleep 300`s, answered.
+void startBackground(AcpTestClient& client, FakeGeminiServer& fake, const std::string& ws, int count) {
+  std::string session = client.newSession(ws);
+  for (int i = 0; i < count; ++i) {
+    fake.push(ScriptedReply::functionCall("run_shell_command", R"({"command":"sleep 300","is_background":true})"));
+  }
+  fake.push(ScriptedReply::text("Started."));
+  auto id = client.request("session/prompt",
+                           R"({"sessionId":")" + session + R"(","prompt":[{"type":"text","text":"start them"}]})");
+  (void)client.waitResponse(id, 30s);
+}
+
+Counts measure(const std::string& binary, FakeGeminiServer& fake) {
   TempDir home, ws, logs;
   SubprocessOptions spawn;
-  spawn.argv = {binary, "--acp"};
+  spawn.argv = {binary, "--acp", "--approval-mode", "yolo"};
   spawn.cwd = ws.str();
   spawn.env = {{"GEMINI_API_KEY", "dummy"}, {"GOOGLE_GEMINI_BASE_URL", fake.baseUrl()}, {"GEMINI_MODEL", "gemini-bench"},
                {"HOME", home.str()}, {"XDG_STATE_HOME", (home.path / "state").string()}};
@@ -104,6 +133,10 @@ Counts measure(const std::string& binary, const FakeGeminiServer& fake) {
   counts.mcpStarted = threadsOf((*process)->pid());
   std::this_thread::sleep_for(11s);
   counts.mcpIdle = threadsOf((*process)->pid());
+  startBackground(client, fake, ws.str(), 5);
+  std::this_thread::sleep_for(11s);
+  counts.background = threadsOf((*process)->pid());
+  counts.commands = sleepingChildren((*process)->pid());
   (*process)->closeStdin();
   if (!(*process)->wait(10s)) (*process)->kill(9);
   return counts;
@@ -122,10 +155,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "fake Gemini server: %s\n", started.error().message.c_str());
     return 1;
   }
-  std::printf("%-40s %14s %20s %20s\n", "threads of one process", "11 idle", "+3 MCP stdio, fresh", "+3 MCP stdio, 11 s");
+  std::printf("%-40s %14s %20s %20s %22s\n", "threads of one process", "11 idle", "+3 MCP stdio, fresh",
+              "+3 MCP stdio, 11 s", "+background, 11 s (n)");
   for (int i = 1; i < argc; ++i) {
     Counts c = measure(fs::absolute(argv[i]).string(), fake);
-    std::printf("%-40s %14d %20d %20d\n", argv[i], c.idle, c.mcpStarted, c.mcpIdle);
+    std::printf("%-40s %14d %20d %20d %18d (%d)\n", argv[i], c.idle, c.mcpStarted, c.mcpIdle, c.background,
+                c.commands);
   }
   return 0;
 }

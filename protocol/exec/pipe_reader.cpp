@@ -1,11 +1,13 @@
 // PipeReader over an Asio stream_descriptor; LineSplitter.
 #include "protocol/exec/pipe_reader.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <array>
 #include <boost/asio/post.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
+#include <cerrno>
 
 #include "protocol/exec/callback_gate.h"
 #include "protocol/exec/executor_impl.h"
@@ -15,19 +17,53 @@ namespace lathe::exec {
 struct PipeReader::State : std::enable_shared_from_this<PipeReader::State> {
   State(asio::io_context& context, int fd) : io(context), pipe(context, fd) {}
 
-  // Reactor only.
-  void readNext() {
-    pipe.async_read_some(asio::buffer(buffer), [self = shared_from_this()](const boost::system::error_code& error,
-                                                                           size_t n) { self->arrived(error, n); });
+  enum class Read { empty, limit, end, stopped };
+
+  // Reactor only. Reading happens only here, in a handler, never as Asio's
+  // speculative read: readAvailable() may then read between two handlers
+  // without a chunk read earlier still waiting to be delivered. Asio watches
+  // edge-triggered, so a wait is queued only once a read found the pipe
+  // empty (in the same handler), never while data or its end already waits.
+  void readThenWait() {
+    switch (readSome(kPerWakeup)) {
+      case Read::empty:
+        return waitNext();
+      case Read::limit:  // more may be there: after other handlers had their turn
+        return asio::post(io, [self = shared_from_this()] { self->readThenWait(); });
+      case Read::end:
+        return end();
+      case Read::stopped:
+        return;
+    }
   }
 
-  void arrived(const boost::system::error_code& error, size_t n) {
-    if (error == asio::error::operation_aborted) return;
-    if (n > 0 && !gate.run([&] { onData(std::string_view(buffer.data(), n)); })) return;
-    if (!error) {
-      if (!gate.closed()) readNext();
-      return;
+  void waitNext() {
+    pipe.async_wait(asio::posix::descriptor_base::wait_read,
+                    [self = shared_from_this()](const boost::system::error_code& error) {
+                      if (error == asio::error::operation_aborted) return;
+                      if (error) return self->end();
+                      self->readThenWait();
+                    });
+  }
+
+  // Reads until the pipe is empty, `limit` bytes were read, at end of input
+  // or an error (end), or once the callbacks were closed (stopped).
+  Read readSome(size_t limit) {
+    for (size_t total = 0; total < limit;) {
+      ssize_t n = ::read(pipe.native_handle(), buffer.data(), buffer.size());
+      if (n > 0) {
+        if (!gate.run([&] { onData(std::string_view(buffer.data(), static_cast<size_t>(n))); })) return Read::stopped;
+        total += static_cast<size_t>(n);
+        continue;
+      }
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return Read::empty;
+      return Read::end;
     }
+    return Read::limit;
+  }
+
+  void end() {
     ended = true;
     gate.run([&] { onEnd(); });
     gate.close();
@@ -39,6 +75,7 @@ struct PipeReader::State : std::enable_shared_from_this<PipeReader::State> {
     pipe.close(ignored);
   }
 
+  static constexpr size_t kPerWakeup = 1024 * 1024;
   asio::io_context& io;
   asio::posix::stream_descriptor pipe;  // reactor only
   std::array<char, 64 * 1024> buffer{};
@@ -65,7 +102,8 @@ PipeReader PipeReader::start(Executor& executor, int fd, DataFn onData, EndFn on
   auto state = std::make_shared<State>(io, fd);
   state->onData = std::move(onData);
   state->onEnd = std::move(onEnd);
-  asio::post(io, [state] { state->readNext(); });
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+  asio::post(io, [state] { state->readThenWait(); });
   return PipeReader(std::move(state));
 }
 
@@ -74,6 +112,10 @@ void PipeReader::stop() {
   state_->gate.close();
   auto& io = state_->io;
   asio::post(io, [s = std::move(state_)] { s->close(); });
+}
+
+void PipeReader::readAvailable(size_t limit) {
+  if (state_ && state_->pipe.is_open()) state_->readSome(limit);  // end of input: left to waitNext's handler
 }
 
 bool PipeReader::reading() const { return state_ && !state_->ended.load() && !state_->gate.closed(); }

@@ -34,6 +34,11 @@ class PipeReader {
   void stop();
   // True until onEnd ran or stop() was called.
   bool reading() const;
+  // From a reactor callback only: reads what the pipe holds right now (up to
+  // `limit` bytes) into onData without waiting, e.g. what a child wrote just
+  // before the exit that callback is about. End of input is left to the
+  // reader's own wait.
+  void readAvailable(size_t limit);
 
   struct State;
 

@@ -10,20 +10,26 @@
 #include <chrono>
 #include <future>
 #include <latch>
+#include <optional>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "protocol/exec/executor.h"
+#include "protocol/exec/fd_watch.h"
 #include "protocol/exec/pipe_reader.h"
+#include "protocol/exec/pipe_writer.h"
 #include "protocol/exec/signal_watcher.h"
 #include "protocol/exec/task_group.h"
 
 using namespace std::chrono_literals;
 using lathe::CancelToken;
 using lathe::exec::Executor;
+using lathe::exec::FdWatch;
 using lathe::exec::LineSplitter;
 using lathe::exec::PipeReader;
+using lathe::exec::PipeWriter;
 using lathe::exec::SignalWatcher;
 using lathe::exec::TaskGroup;
 using lathe::exec::Timer;
@@ -145,6 +151,55 @@ TEST_CASE("manual mode: a stopped pipe reader calls nothing more") {
   pipe.closeWrite();
   executor.drain();
   CHECK(calls == 0);
+}
+
+TEST_CASE("manual mode: a pipe writer writes as the reader takes, then closes the pipe") {
+  Executor executor(manual());
+  Pipe pipe;
+  ::fcntl(pipe.read, F_SETFL, O_NONBLOCK);
+  const std::string bytes(1024 * 1024, 'x');  // many times a pipe's buffer
+  std::optional<bool> done;
+  PipeWriter writer = PipeWriter::start(executor, std::exchange(pipe.write, -1), bytes, [&](bool all) { done = all; });
+  std::string got;
+  bool atEnd = false;
+  while (!atEnd) {
+    executor.drain();  // writes what fits, then waits for room
+    char buffer[65536];
+    ssize_t n = ::read(pipe.read, buffer, sizeof buffer);
+    if (n > 0) got.append(buffer, static_cast<size_t>(n));
+    atEnd = n == 0;
+    REQUIRE((n > 0 || n == 0 || errno == EAGAIN));
+  }
+  CHECK(got == bytes);
+  CHECK(done == true);
+  ::close(pipe.read);
+}
+
+TEST_CASE("manual mode: a pipe writer whose reader is gone ends early, without SIGPIPE") {
+  Executor executor(manual());
+  Pipe pipe;
+  ::close(pipe.read);
+  std::optional<bool> done;
+  PipeWriter writer = PipeWriter::start(executor, std::exchange(pipe.write, -1), "lost", [&](bool all) { done = all; });
+  executor.drain();
+  CHECK(done == false);  // and this process is still here
+}
+
+TEST_CASE("manual mode: a descriptor watch tells once, when it is ready") {
+  Executor executor(manual());
+  Pipe pipe;
+  int told = 0;
+  FdWatch watch = FdWatch::start(executor, pipe.read, FdWatch::Ready::read, [&] { ++told; });
+  REQUIRE(watch.watching());
+  executor.drain();
+  CHECK(told == 0);
+  pipe.put("x");
+  executor.drain();
+  CHECK(told == 1);
+  pipe.put("y");
+  executor.drain();
+  CHECK(told == 1);
+  ::close(pipe.read);  // the watch holds its own copy
 }
 
 TEST_CASE("lines are split, a long one cut, the last one counted at the end") {

@@ -2,7 +2,9 @@
 // stderr captured apart (discovery and call commands of discovered tools):
 // the JSON goes to stdin, stdout is the answer, stderr explains a failure.
 // Bounded by a deadline and an output cap; cancel, the deadline or the cap
-// kill the whole tree. Runs on the calling thread (poll()).
+// kill the whole tree. The pipes (input written as the child takes it, so big
+// input and big output cannot deadlock), the exit and the deadline are
+// watched on the executor's reactor; the calling thread waits, and kills.
 #pragma once
 
 #include <chrono>
@@ -11,6 +13,7 @@
 
 #include "protocol/base/cancel.h"
 #include "protocol/base/result.h"
+#include "protocol/exec/executor.h"
 #include "tools/process/child_process.h"
 
 namespace lathe::tools::process {
@@ -35,6 +38,7 @@ struct CapturedRun {
 };
 
 // An error only when the command could not be started.
-Result<CapturedRun> runCaptured(const CapturedRunSpec& spec, const CancelToken& cancel);
+Result<CapturedRun> runCaptured(const CapturedRunSpec& spec, const CancelToken& cancel,
+                                exec::Executor& executor = exec::Executor::shared());
 
 }  // namespace lathe::tools::process

@@ -1,5 +1,7 @@
-// Background commands: one thread per command (spawn, read, wait, kill), the
-// registry guarded by mutex_, each entry's state by its own mutex.
+// Background commands: each entry's life is spawned and watched on the
+// reactor, ended by whoever claims it first (the reactor once the whole tree
+// is gone, or kill() on its caller's thread); the registry is guarded by
+// mutex_, each entry's state by its own mutex.
 #include "tools/shell/background_processes.h"
 
 #include <fcntl.h>
@@ -8,16 +10,24 @@
 #include <algorithm>
 #include <condition_variable>
 #include <filesystem>
-#include <thread>
 
+#include "tools/process/process_tree.h"
 #include "tools/shell/terminal_text.h"
 
 namespace lathe::tools::shell {
+namespace {
 
-struct BackgroundProcesses::Entry {
-  explicit Entry(const BackgroundOptions& options) : keepBytes(options.keepBytes), killGrace(options.killGrace) {}
+// How often a command whose shell exited is looked at for the rest of its
+// tree (a /proc scan), besides when its output ends.
+constexpr std::chrono::milliseconds kTreeCheck{500};
 
-  CancelToken cancel = CancelToken::create();
+}  // namespace
+
+struct BackgroundProcesses::Entry : std::enable_shared_from_this<BackgroundProcesses::Entry> {
+  Entry(const BackgroundOptions& options, exec::Executor& e)
+      : executor(e), keepBytes(options.keepBytes), killGrace(options.killGrace) {}
+
+  exec::Executor& executor;
   size_t keepBytes;
   std::chrono::milliseconds killGrace;
   std::string logDir;
@@ -29,10 +39,12 @@ struct BackgroundProcesses::Entry {
   uint64_t dropped = 0;      // guarded by m
   bool started = false;      // guarded by m: spawned, or failed to
   std::optional<Error> spawnError;  // guarded by m
+  bool ending = false;       // guarded by m: claimed by whoever ends it
   bool finished = false;     // guarded by m
 
-  std::thread thread;  // joined by whoever removes the entry
-  int logFd = -1;      // the command's thread only
+  // The reactor (watch callbacks) until the entry is claimed, then the claimant.
+  std::unique_ptr<process::ProcessRunner> runner;
+  int logFd = -1;
 
   void openLog(int64_t id) {
     if (logDir.empty()) return;
@@ -74,10 +86,10 @@ struct BackgroundProcesses::Entry {
     }
   }
 
-  // The command's thread: spawn (unless adopted), read, wait for the tree.
-  void run(std::optional<process::RunSpec> spec, std::unique_ptr<process::ProcessRunner> runner) {
+  // On the reactor: spawns the command (unless adopted) and starts watching it.
+  void begin(std::optional<process::RunSpec> spec) {
     if (!runner) {
-      auto spawned = process::ProcessRunner::spawn(*spec);
+      auto spawned = process::ProcessRunner::spawn(*spec, executor);
       if (!spawned) {
         std::lock_guard lock(m);
         spawnError = spawned.error();
@@ -91,18 +103,53 @@ struct BackgroundProcesses::Entry {
       info.id = runner->pgid();
     }
     openLog(runner->pgid());
-    {
-      std::lock_guard lock(m);
-      started = true;
-      cv.notify_all();
-    }
-    process::ChunkSink sink = [this](std::string_view chunk) { append(chunk); };
-    if (!runner->exited()) {
-      process::WaitOptions options;
-      options.killGrace = killGrace;
-      runner->waitForExit(cancel, options, sink);
-    }
-    runner->waitForTree(cancel, sink, killGrace);  // kills the tree at once if cancelled already
+    process::WatchCallbacks callbacks;
+    callbacks.onOutput = [this](std::string_view chunk) { append(chunk); };
+    callbacks.onExit = [this] {
+      runner->reapIfExited();
+      checkTree();
+    };
+    callbacks.onOutputEnd = [this] { checkTree(); };
+    callbacks.onTick = [this] { checkTree(); };
+    runner->watch({std::chrono::milliseconds(0), kTreeCheck}, std::move(callbacks));
+    std::lock_guard lock(m);
+    started = true;
+    cv.notify_all();
+  }
+
+  // A watch callback: once the shell exited and nothing of its tree is left,
+  // the entry ends (outside the callback, which cannot unwatch).
+  void checkTree() {
+    if (!runner->exited() || !process::processTree(runner->pgid()).empty()) return;
+    executor.defer([weak = weak_from_this()] {
+      if (auto self = weak.lock()) self->endByItself();
+    });
+  }
+
+  bool claim() {
+    std::lock_guard lock(m);
+    if (ending || finished) return false;
+    ending = true;
+    return true;
+  }
+
+  // On the reactor.
+  void endByItself() {
+    if (!claim()) return;
+    runner->readAvailable();  // what the tree wrote last
+    runner->unwatch();
+    finish(false);
+  }
+
+  // Any thread but the reactor: the kill waits out a grace.
+  void endByKill() {
+    if (!claim()) return waitFinished();
+    runner->unwatch();  // from here on this thread alone touches the runner
+    runner->killTree(killGrace);
+    finish(true);
+  }
+
+  void finish(bool killed) {
     process::RunExit exit = runner->exit();
     runner.reset();
     if (logFd >= 0) ::close(logFd);
@@ -111,9 +158,14 @@ struct BackgroundProcesses::Entry {
     info.running = false;
     info.exitCode = exit.exitCode;
     info.signal = exit.signal;
-    info.killed = cancel.cancelled();
+    info.killed = killed;
     finished = true;
     cv.notify_all();
+  }
+
+  void waitFinished() {
+    std::unique_lock lock(m);
+    cv.wait(lock, [&] { return finished; });
   }
 
   BackgroundInfo snapshot() const {
@@ -122,12 +174,13 @@ struct BackgroundProcesses::Entry {
   }
 };
 
-BackgroundProcesses::BackgroundProcesses(BackgroundOptions options) : options_(options) {}
+BackgroundProcesses::BackgroundProcesses(BackgroundOptions options)
+    : options_(options), executor_(options.executor ? *options.executor : exec::Executor::shared()) {}
 
 BackgroundProcesses::~BackgroundProcesses() { killAll(); }
 
 Result<BackgroundInfo> BackgroundProcesses::start(process::RunSpec spec, std::string command, std::string logDir) {
-  auto entry = std::make_shared<Entry>(options_);
+  auto entry = std::make_shared<Entry>(options_, executor_);
   entry->info.command = std::move(command);
   entry->info.cwd = spec.cwd;
   entry->logDir = std::move(logDir);
@@ -138,14 +191,14 @@ Result<BackgroundInfo> BackgroundProcesses::adopt(std::unique_ptr<process::Proce
                                                   std::string cwd, std::string_view earlierOutput,
                                                   std::string logDir) {
   if (!runner) return makeError(Errc::invalid_params, "adopt: no process");
-  auto entry = std::make_shared<Entry>(options_);
+  auto entry = std::make_shared<Entry>(options_, executor_);
   entry->info.id = runner->pgid();
   entry->info.command = std::move(command);
   entry->info.cwd = std::move(cwd);
   entry->info.exitCode = runner->exit().exitCode;
   entry->info.signal = runner->exit().signal;
   entry->logDir = std::move(logDir);
-  entry->append(earlierOutput);  // no log yet: the thread writes it when it opens the log
+  entry->append(earlierOutput);  // no log yet: begin() writes it when it opens the log
   return launch(std::move(entry), nullptr, std::move(runner));
 }
 
@@ -156,35 +209,33 @@ Result<BackgroundInfo> BackgroundProcesses::launch(std::shared_ptr<Entry> entry,
     if (closed_) return makeError(Errc::cancelled, "the session has ended; no new background commands");
   }
   entry->info.started = std::chrono::system_clock::now();
+  entry->runner = std::move(runner);
   std::optional<process::RunSpec> specCopy;
   if (spec) specCopy = std::move(*spec);
-  // The command's own thread spawns it: bwrap --die-with-parent ties the
-  // sandbox to the thread that started it, which lives as long as the command.
-  entry->thread = std::thread([e = entry.get(), s = std::move(specCopy), p = std::move(runner)]() mutable {
-    e->run(std::move(s), std::move(p));
-  });
+  // Spawned on the reactor thread, not on this worker: bwrap's
+  // --die-with-parent (PR_SET_PDEATHSIG) follows the *thread* that spawned
+  // the sandbox, and executor workers retire when idle, which would kill a
+  // sandboxed command that outlives this call; the reactor lives as long as
+  // the process.
+  executor_.defer([entry, s = std::move(specCopy)]() mutable { entry->begin(std::move(s)); });
   {
     std::unique_lock lock(entry->m);
     entry->cv.wait(lock, [&] { return entry->started; });
-    if (entry->spawnError) {
-      Error error = *entry->spawnError;
-      lock.unlock();
-      entry->thread.join();
-      return error;
-    }
+    if (entry->spawnError) return *entry->spawnError;
   }
   std::unique_lock lock(mutex_);
   if (closed_) {  // killAll ran meanwhile
     lock.unlock();
-    entry->cancel.cancel();
-    entry->thread.join();
+    entry->endByKill();
     return makeError(Errc::cancelled, "the session has ended; no new background commands");
   }
   int64_t id = entry->snapshot().id;
-  if (auto old = entries_.find(id); old != entries_.end()) {  // a pid reused after the old one finished
-    old->second->cancel.cancel();
-    if (old->second->thread.joinable()) old->second->thread.join();
+  if (auto old = entries_.find(id); old != entries_.end()) {  // a pid reused after the old tree ended
+    std::shared_ptr<Entry> previous = old->second;
     entries_.erase(old);
+    lock.unlock();
+    previous->endByKill();
+    lock.lock();
   }
   entries_[id] = entry;
   pruneFinished();
@@ -200,10 +251,7 @@ void BackgroundProcesses::pruneFinished() {
   if (finished.size() <= options_.keepFinished) return;
   std::sort(finished.begin(), finished.end(),
             [](auto a, auto b) { return a->second->snapshot().started < b->second->snapshot().started; });
-  for (size_t i = 0; i + options_.keepFinished < finished.size(); ++i) {
-    if (finished[i]->second->thread.joinable()) finished[i]->second->thread.join();
-    entries_.erase(finished[i]);
-  }
+  for (size_t i = 0; i + options_.keepFinished < finished.size(); ++i) entries_.erase(finished[i]);
 }
 
 std::vector<BackgroundInfo> BackgroundProcesses::list() const {
@@ -281,10 +329,7 @@ Status BackgroundProcesses::kill(int64_t id) {
     if (it == entries_.end()) return makeError(Errc::not_found, "no background command with id " + std::to_string(id));
     entry = it->second;
   }
-  entry->cancel.cancel();
-  std::unique_lock lock(entry->m);
-  bool done = entry->cv.wait_for(lock, options_.killGrace + std::chrono::seconds(5), [&] { return entry->finished; });
-  if (!done) return makeError(Errc::timeout, "background command " + std::to_string(id) + " did not end in time");
+  entry->endByKill();  // returns when the tree is gone (killProcessTree gives up a second past the grace)
   return {};
 }
 
@@ -295,10 +340,19 @@ void BackgroundProcesses::killAll() {
     closed_ = true;
     entries.swap(entries_);
   }
-  for (auto& [id, entry] : entries) entry->cancel.cancel();  // all trees end in parallel
+  // All trees end in parallel, each kill waiting out its own grace on a
+  // worker (inline in manual mode, where nothing runs unless driven).
+  std::shared_ptr<Entry> here;
   for (auto& [id, entry] : entries) {
-    if (entry->thread.joinable()) entry->thread.join();
+    if (!here || executor_.manual()) {
+      if (here) here->endByKill();
+      here = entry;
+    } else {
+      executor_.post([e = entry] { e->endByKill(); });
+    }
   }
+  if (here) here->endByKill();
+  for (auto& [id, entry] : entries) entry->waitFinished();
 }
 
 }  // namespace lathe::tools::shell

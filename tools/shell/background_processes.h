@@ -1,8 +1,10 @@
 // The background commands of one session: started by run_shell_command with
 // is_background (or left running by a foreground command), listed, read and
-// killed by id, all ended with the session. Each command has its own thread
-// that spawns it, reads its output into a ring buffer of recent output (and a
-// log file with all of it) and waits for its whole tree. Thread-safe.
+// killed by id, all ended with the session. No thread of their own: each
+// command is spawned on the executor's reactor, its output read there into a
+// ring buffer of recent output (and a log file with all of it), its exit and
+// then the end of its whole tree noticed there; kill() ends a tree on the
+// caller's thread. Thread-safe (not to be called from the reactor).
 #pragma once
 
 #include <chrono>
@@ -16,6 +18,7 @@
 #include <vector>
 
 #include "protocol/base/result.h"
+#include "protocol/exec/executor.h"
 #include "tools/process/process_runner.h"
 
 namespace lathe::tools::shell {
@@ -45,6 +48,9 @@ struct BackgroundOptions {
   size_t keepBytes = 1024 * 1024;  // recent output kept in memory per command
   std::chrono::milliseconds killGrace{2000};
   size_t keepFinished = 50;        // finished commands still listed
+  // Where commands are spawned and watched (threaded: start() waits for its
+  // reactor); nullptr: Executor::shared().
+  exec::Executor* executor = nullptr;
 };
 
 class BackgroundProcesses {
@@ -54,8 +60,8 @@ class BackgroundProcesses {
   BackgroundProcesses(const BackgroundProcesses&) = delete;
   BackgroundProcesses& operator=(const BackgroundProcesses&) = delete;
 
-  // Spawns the command on its own thread and returns once it runs (or could
-  // not start). `logDir`, when not empty, receives background-<id>.log.
+  // Spawns the command on the reactor and returns once it runs (or could not
+  // start). `logDir`, when not empty, receives background-<id>.log.
   Result<BackgroundInfo> start(process::RunSpec spec, std::string command, std::string logDir = {});
   // Takes over a foreground command whose shell exited but whose tree still
   // runs; `earlierOutput` is what it printed so far.
@@ -77,6 +83,7 @@ class BackgroundProcesses {
   void pruneFinished();  // caller holds mutex_
 
   BackgroundOptions options_;
+  exec::Executor& executor_;
   mutable std::mutex mutex_;
   std::map<int64_t, std::shared_ptr<Entry>> entries_;
   bool closed_ = false;
