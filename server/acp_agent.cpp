@@ -97,10 +97,10 @@ Result<acp::Empty> AcpAgent::logout(const acp::LogoutRequest&) {
 }
 
 void AcpAgent::newSession(const acp::NewSessionRequest& request, rpc::Responder responder) {
-  offReader(std::move(responder), [this, request](rpc::Responder& responder) {
+  offReader(std::move(responder), [this, request](rpc::Responder& answer) {
     auto opened = sessions_.newSession(request);
-    if (!opened) return responder.fail(opened.error());
-    responder.reply(newSessionResponse(opened->id).toJson());
+    if (!opened) return answer.fail(opened.error());
+    answer.reply(newSessionResponse(opened->id).toJson());
     (void)sessions_.announceCommands(opened->id);
   });
 }
@@ -159,11 +159,11 @@ Result<acp::LoadSessionResponse> AcpAgent::reopen(const acp::LoadSessionRequest&
 void AcpAgent::loadSession(const acp::LoadSessionRequest& request, rpc::Responder responder) {
   // Reserved here, before the next request is read: one naming this id waits for the answer.
   auto opening = std::make_shared<engine::SessionTable::Opening>(sessions_.reserve(request.sessionId));
-  offReader(std::move(responder), [this, request, opening](rpc::Responder& responder) {
+  offReader(std::move(responder), [this, request, opening](rpc::Responder& answer) {
     opening->claim();
     auto response = reopen(request, true);
-    if (!response) return responder.fail(response.error());
-    responder.reply(response->toJson());
+    if (!response) return answer.fail(response.error());
+    answer.reply(response->toJson());
     (void)sessions_.announceCommands(request.sessionId);
   });
 }
@@ -171,11 +171,11 @@ void AcpAgent::loadSession(const acp::LoadSessionRequest& request, rpc::Responde
 void AcpAgent::resumeSession(const acp::ResumeSessionRequest& request, rpc::Responder responder) {
   // Reserved here, before the next request is read: one naming this id waits for the answer.
   auto opening = std::make_shared<engine::SessionTable::Opening>(sessions_.reserve(request.sessionId));
-  offReader(std::move(responder), [this, request, opening](rpc::Responder& responder) {
+  offReader(std::move(responder), [this, request, opening](rpc::Responder& answer) {
     opening->claim();
     auto response = reopen(request, false);
-    if (!response) return responder.fail(response.error());
-    responder.reply(response->toJson());
+    if (!response) return answer.fail(response.error());
+    answer.reply(response->toJson());
     (void)sessions_.announceCommands(request.sessionId);
   });
 }

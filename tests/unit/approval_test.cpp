@@ -22,12 +22,12 @@ tools::ConfirmationDetails editOf(const std::string& path) {
 tools::ConfirmationDetails execOf(std::vector<std::string> roots, bool readOnly = false) {
   std::vector<std::vector<std::string>> commands;
   for (const auto& root : roots) commands.push_back({root});
-  return tools::ExecConfirmation{"cmd", std::move(roots), std::move(commands), {}, readOnly, true, true, {}};
+  return tools::ExecConfirmation{"cmd", std::move(roots), std::move(commands), {}, readOnly, true, true, {}, {}};
 }
 tools::ConfirmationDetails execWords(std::vector<std::vector<std::string>> commands) {
   std::vector<std::string> roots;
   for (const auto& words : commands) roots.push_back(words.front());
-  return tools::ExecConfirmation{"cmd", std::move(roots), std::move(commands), {}, false, true, true, {}};
+  return tools::ExecConfirmation{"cmd", std::move(roots), std::move(commands), {}, false, true, true, {}, {}};
 }
 tools::ConfirmationDetails mcpOf() { return tools::McpConfirmation{"srv", "do_it"}; }
 tools::ConfirmationDetails infoOf() { return tools::InfoConfirmation{"fetch it", {"https://example.com"}}; }
