@@ -100,7 +100,7 @@ TEST_CASE("refusals and questions carry the reason of the rule that decided") {
   CHECK(decideApproval(ApprovalMode::plan, {"run_shell_command", Kind::execute, &rm}, excludeRm).forPerson ==
         excluded.forPerson);
 
-  tools::ExecConfirmation sedE{"sed 's/^/rm /e' f", {"sed"}, {{"sed"}}, {}, false, true, true, {}};
+  tools::ExecConfirmation sedE{"sed 's/^/rm /e' f", {"sed"}, {{"sed"}}, {}, false, true, true, {}, {}};
   sedE.runsUnseen = "sed's e command";
   tools::ConfirmationDetails unseen = sedE;
   ApprovalDecision cannotCheck =
@@ -281,7 +281,7 @@ TEST_CASE("remembered approvals are exactly as wide as what was allowed") {
 
 TEST_CASE("shell lines: read-only parses, configured prefixes, exclusions") {
   auto readOnly = execOf({"ls", "grep"}, true);
-  auto notUnderstood = tools::ConfirmationDetails(tools::ExecConfirmation{"x $(y)", {}, {}, {}, true, false, false, {}});
+  auto notUnderstood = tools::ConfirmationDetails(tools::ExecConfirmation{"x $(y)", {}, {}, {}, true, false, false, {}, {}});
   auto gitStatus = execWords({{"git", "status", "--short"}});
   auto gitPush = execWords({{"git", "push"}});
   auto statusThenRm = execWords({{"git", "status"}, {"rm", "-rf", "x"}});
@@ -379,7 +379,7 @@ TEST_CASE("permission options per confirmation, and unknown answers mean no") {
   CHECK_FALSE(choiceFor("proceed_always", edit).has_value());
   CHECK_FALSE(choiceFor("allow_always_tool", edit).has_value());  // not offered for edits
 
-  auto unparsed = tools::ConfirmationDetails(tools::ExecConfirmation{"x", {}, {}, {}, false, false, false, {}});
+  auto unparsed = tools::ConfirmationDetails(tools::ExecConfirmation{"x", {}, {}, {}, false, false, false, {}, {}});
   auto execOptions = permissionOptions(unparsed, "Shell");
   CHECK(execOptions.size() == 2);  // nothing to remember for a command we could not read
   CHECK_FALSE(choiceFor("allow_always_edits", execOf({"make"})).has_value());  // offered for edits only
