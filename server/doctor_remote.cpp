@@ -1,13 +1,11 @@
 // `lathe doctor`'s checks that reach out: the model endpoint and the MCP
 // servers. Each is bounded, so a silent endpoint is a failure, never a hang.
 #include <algorithm>
-#include <condition_variable>
-#include <mutex>
-#include <thread>
 
 #include "engine/config/program_settings.h"
 #include "engine/model/gemini/gemini_provider.h"
 #include "engine/model/openai/openai_provider.h"
+#include "protocol/http/deadline.h"
 #include "server/doctor.h"
 #include "tools/mcp/mcp_client.h"
 
@@ -19,28 +17,16 @@ using namespace std::chrono_literals;
 // The last four characters of a key, enough to tell keys apart.
 std::string keyHint(const std::string& key) { return key.size() > 8 ? "..." + key.substr(key.size() - 4) : "(short)"; }
 
-// Runs `call` on its own thread; past `deadline` the token is cancelled and
-// the check reports a timeout (the call ends on the token soon after).
+// Runs `call` with a token that a timer on the executor cancels at
+// `deadline`; the check then reports a timeout (the call ends on the token
+// soon after). No thread of its own: the call stops itself.
 Status boundedCall(std::chrono::milliseconds deadline, const std::function<Status(const CancelToken&)>& call) {
-  auto cancel = CancelToken::create();
-  std::mutex mutex;
-  std::condition_variable done;
-  std::optional<Status> result;
-  std::thread worker([&] {
-    auto status = call(cancel);
-    std::lock_guard lock(mutex);
-    result = std::move(status);
-    done.notify_all();
-  });
-  bool timedOut = false;
-  {
-    std::unique_lock lock(mutex);
-    timedOut = !done.wait_for(lock, deadline, [&] { return result.has_value(); });
+  http::Deadline bound(CancelToken(), deadline);
+  Status status = call(bound.token());
+  if (!status && bound.expired()) {
+    return makeError(Errc::timeout, "gave up after " + std::to_string(deadline.count() / 1000) + " s");
   }
-  if (timedOut) cancel.cancel();
-  worker.join();
-  if (timedOut) return makeError(Errc::timeout, "gave up after " + std::to_string(deadline.count() / 1000) + " s");
-  return *result;
+  return status;
 }
 
 CheckResult checkCredentials(const ModelInEffect& model, const std::string& url) {

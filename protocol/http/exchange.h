@@ -24,7 +24,7 @@ struct RawRequest {
   std::vector<std::pair<std::string, std::string>> headers;
   std::string body;  // sent when not empty
   std::chrono::milliseconds connectTimeout{10'000};
-  std::chrono::milliseconds readTimeout{300'000};  // silence allowed between bytes
+  std::chrono::milliseconds readTimeout{300'000};  // silence allowed (transfer.h: a watchdog timer)
 };
 
 // Sends the request. onHead sees the status and headers, onBody each piece of

@@ -19,7 +19,6 @@
 namespace lathe::http {
 namespace {
 
-using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
 constexpr size_t kMaxErrorBody = 64 * 1024;
@@ -117,12 +116,6 @@ struct Client::Attempt {
   }
 };
 
-namespace {
-bool timedOutReading(httplib::Error error, Clock::time_point lastActivity, milliseconds readTimeout) {
-  return error == httplib::Error::Read && Clock::now() - lastActivity >= readTimeout - milliseconds(500);
-}
-}  // namespace
-
 Client::Client(Endpoint endpoint, Options options) : endpoint_(std::move(endpoint)), options_(std::move(options)) {
   if (!options_.sleep) options_.sleep = cancellableSleep;
 }
@@ -168,7 +161,7 @@ struct Exchange {
   httplib::Error error = httplib::Error::Success;
   bool ok = false;
   bool capped = false;  // the body was longer than the cap asked for
-  Clock::time_point lastActivity = Clock::now();
+  bool silent = false;  // the server said nothing for a whole read timeout
 };
 
 // One request on a client; the receiver sees the status first, then body bytes.
@@ -183,7 +176,7 @@ Exchange sendOn(httplib::Client& client, const Endpoint& endpoint, const Client:
   for (const auto& [name, value] : options.headers) req.headers.emplace(name, value);
   req.body = body;
   Transfer done = transfer(
-      client, std::move(req), {options.connectTimeout, options.readTimeout, maxBody},
+      client, std::move(req), {options.connectTimeout, options.readTimeout, maxBody, options.executor},
       [&](const ResponseHead& head) {
         ex.status = head.status;
         ex.retryAfterHeader = head.header("Retry-After");
@@ -194,7 +187,7 @@ Exchange sendOn(httplib::Client& client, const Endpoint& endpoint, const Client:
   ex.error = done.error;
   ex.ok = done.complete;
   ex.capped = done.capped;
-  ex.lastActivity = done.lastActivity;
+  ex.silent = done.silent;
   return ex;
 }
 
@@ -286,18 +279,16 @@ Status Client::streamEvents(const std::string& path, const std::string& body, co
     }
     if (ex.status == 200) {  // the transport failed after the headers
       std::string why = describeTransport(ex.error);
-      bool silent = timedOutReading(ex.error, ex.lastActivity, options_.readTimeout);
-      if (silent) why = "no data arrived for " + inSeconds(options_.readTimeout) + " (httplib: Read)";
-      Error broken = makeError(silent ? Errc::timeout : Errc::http, api + " stream from " + url + " broke off: " + why);
+      if (ex.silent) why = "no data arrived for " + inSeconds(options_.readTimeout) + " (httplib: Read)";
+      Error broken = makeError(ex.silent ? Errc::timeout : Errc::http, api + " stream from " + url + " broke off: " + why);
       if (delivered) return Attempt::fail(broken);
-      return silent ? Attempt::silence(broken) : Attempt::retry(broken);
+      return ex.silent ? Attempt::silence(broken) : Attempt::retry(broken);
     }
     if (ex.status < 0) {
-      bool silent = timedOutReading(ex.error, ex.lastActivity, options_.readTimeout);
-      Errc code = ex.error == httplib::Error::ConnectionTimeout || silent ? Errc::timeout : Errc::http;
+      Errc code = ex.error == httplib::Error::ConnectionTimeout || ex.silent ? Errc::timeout : Errc::http;
       Error unreachable = makeError(code, "Could not reach the " + options_.apiName + " at " + url + ": " +
                                               describeTransport(ex.error));
-      return silent ? Attempt::silence(unreachable) : Attempt::retry(unreachable);
+      return ex.silent ? Attempt::silence(unreachable) : Attempt::retry(unreachable);
     }
     StatusError problem = callbacks.describeStatus(ex.status, kept);
     std::optional<milliseconds> after = parseRetryAfter(ex.retryAfterHeader);

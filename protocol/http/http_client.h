@@ -16,6 +16,7 @@
 
 #include "protocol/base/cancel.h"
 #include "protocol/base/result.h"
+#include "protocol/exec/executor.h"
 #include "protocol/http/retry_policy.h"
 #include "protocol/http/sse.h"
 
@@ -70,9 +71,12 @@ class Client {
     std::string apiName = "the API";  // in messages: "The Gemini API at URL ..."
     Headers headers;                  // sent with every request
     std::chrono::milliseconds connectTimeout{10'000};
-    std::chrono::milliseconds readTimeout{300'000};  // silence allowed between bytes
+    // Silence allowed before the answer and then within it: a watchdog timer
+    // on `executor` ends the attempt when it runs out (transfer.h).
+    std::chrono::milliseconds readTimeout{300'000};
     RetryPolicy retry;
     SleepFn sleep;  // empty: a real wait that cancellation interrupts
+    exec::Executor* executor = &exec::Executor::shared();
   };
 
   Client(Endpoint endpoint, Options options);

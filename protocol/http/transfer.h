@@ -2,7 +2,9 @@
 // a cpp-httplib client for an origin (through the person's proxy, optionally
 // pinned to one checked address), and one exchange on it that a cancel token
 // (the person's, or a deadline's) stops at once from the cancelling thread,
-// whatever the exchange waits for, with the body read only up to a cap.
+// whatever the exchange waits for, with the body read only up to a cap. The
+// silence allowed is a watchdog timer on the executor that stops the exchange
+// the same way (silence_watchdog.h).
 // Blocking; any thread; one exchange per client at a time.
 #pragma once
 
@@ -17,6 +19,7 @@
 #include <vector>
 
 #include "protocol/base/cancel.h"
+#include "protocol/exec/executor.h"
 
 namespace httplib {
 class Client;
@@ -47,8 +50,10 @@ std::unique_ptr<httplib::Client> openClient(const std::string& origin, const Pin
 
 struct TransferLimits {
   std::chrono::milliseconds connectTimeout{10'000};
-  std::chrono::milliseconds readTimeout{300'000};  // silence allowed between bytes
+  // Silence allowed from the start to the headers, and then between pieces of the body.
+  std::chrono::milliseconds readTimeout{300'000};
   size_t maxBodyBytes = std::numeric_limits<size_t>::max();  // given to onBody; reading stops past it
+  exec::Executor* executor = &exec::Executor::shared();    // runs the silence watchdog
 };
 
 struct Transfer {
@@ -58,8 +63,8 @@ struct Transfer {
   bool stopped = false;    // onHead or onBody asked to stop (not an error)
   bool capped = false;     // the body is longer than maxBodyBytes: reading stopped there
   bool cancelled = false;  // the token was cancelled
+  bool silent = false;     // the server said nothing for readTimeout: stopped (error is Read)
   size_t bodyBytes = 0;    // given to onBody
-  std::chrono::steady_clock::time_point lastActivity;  // the last bytes, or the start
 
   // The answer came and was read as far as the caller (or the cap) wanted.
   bool answered() const { return complete || stopped || capped; }

@@ -1,5 +1,6 @@
-// JSON-RPC peer. Outgoing calls time out by waiting with a deadline on their
-// own thread; no timer thread is needed.
+// JSON-RPC peer. A blocking call's deadline is a timer on the executor that
+// completes the call with a timeout, as an answer or a cancel would: the
+// caller only ever waits for its one completion.
 #include "protocol/jsonrpc/peer.h"
 
 #include <future>
@@ -36,7 +37,8 @@ std::shared_ptr<Peer> Peer::create(ByteChannel& channel, Options options) {
   return std::shared_ptr<Peer>(new Peer(channel, options));
 }
 
-Peer::Peer(ByteChannel& channel, Options options) : channel_(channel), framing_(options.framing) {}
+Peer::Peer(ByteChannel& channel, Options options)
+    : channel_(channel), executor_(*options.executor), framing_(options.framing) {}
 
 Peer::~Peer() { close(); }
 
@@ -187,20 +189,26 @@ ParamsWriter rawParams(const json::Raw& params) {
 }  // namespace
 
 std::string Peer::start(const std::string& method, const ParamsWriter& params, ResponseCallback callback) {
-  std::string id;
-  {
-    std::unique_lock lock(mutex_);
-    if (closed_) {
-      lock.unlock();
-      callback(makeError(Errc::io, "the connection is closed"));
-      return {};
-    }
-    id = std::to_string(++nextId_);
-    pending_.emplace(id, std::move(callback));
+  std::string id = enlist(std::move(callback));
+  if (!id.empty()) sendRequest(id, method, params);
+  return id;
+}
+
+std::string Peer::enlist(ResponseCallback callback) {
+  std::unique_lock lock(mutex_);
+  if (closed_) {
+    lock.unlock();
+    callback(makeError(Errc::io, "the connection is closed"));
+    return {};
   }
+  std::string id = std::to_string(++nextId_);
+  pending_.emplace(id, std::move(callback));
+  return id;
+}
+
+void Peer::sendRequest(const std::string& id, const std::string& method, const ParamsWriter& params) {
   send(encodeRequest(Id{json::Raw{id}}, method, params));
   if (outputBroken()) complete(id, makeError(Errc::io, "cannot send " + method + ": the connection is closed"));
-  return id;
 }
 
 std::string Peer::request(const std::string& method, const json::Raw& params, ResponseCallback callback) {
@@ -223,14 +231,17 @@ Result<Response> Peer::call(const std::string& method, const ParamsWriter& param
   if (cancel.cancelled()) return makeError(Errc::cancelled, method + " was cancelled");  // no dialog for a dead turn
   auto promise = std::make_shared<std::promise<Result<Response>>>();
   auto future = promise->get_future();
-  std::string id = start(method, params, [promise](Result<Response> result) { promise->set_value(std::move(result)); });
+  std::string id = enlist([promise](Result<Response> result) { promise->set_value(std::move(result)); });
   if (id.empty()) return future.get();
+  // complete() runs the callback at most once: an answer racing the deadline
+  // or the cancel wins or loses cleanly. Both are armed before the request
+  // goes out, and disarmed (waiting for a running one) before `this` can go.
   CancelToken::Registration stop =
       cancel.onCancel([this, id, method] { complete(id, makeError(Errc::cancelled, method + " was cancelled")); });
-  if (future.wait_for(timeout) == std::future_status::timeout) {
-    // complete() runs the callback at most once: an answer racing the deadline wins or loses cleanly.
+  exec::Timer deadline = executor_.after(timeout, [this, id, method, timeout] {
     complete(id, makeError(Errc::timeout, "no answer to " + method + " within " + std::to_string(timeout.count()) + " ms"));
-  }
+  });
+  sendRequest(id, method, params);
   return future.get();
 }
 

@@ -18,6 +18,7 @@
 
 #include "protocol/base/cancel.h"
 #include "protocol/base/result.h"
+#include "protocol/exec/executor.h"
 #include "protocol/jsonrpc/channel.h"
 #include "protocol/jsonrpc/framing.h"
 #include "protocol/jsonrpc/message.h"
@@ -59,6 +60,7 @@ class Peer : public std::enable_shared_from_this<Peer> {
 
   struct Options {
     Framing framing = Framing::unknown;  // unknown: detect from the first bytes, answer in kind
+    exec::Executor* executor = &exec::Executor::shared();  // where call()'s deadlines run
   };
 
   static std::shared_ptr<Peer> create(ByteChannel& channel, Options options);
@@ -109,10 +111,14 @@ class Peer : public std::enable_shared_from_this<Peer> {
   void send(const std::string& json);
   // Sends a request; returns its id, or empty after failing the callback.
   std::string start(const std::string& method, const ParamsWriter& params, ResponseCallback callback);
+  // start() in two steps, so that call() arms its deadline before sending.
+  std::string enlist(ResponseCallback callback);
+  void sendRequest(const std::string& id, const std::string& method, const ParamsWriter& params);
   void complete(const std::string& id, Result<Response> result);
   void dispatch(Incoming& msg);
 
   ByteChannel& channel_;
+  exec::Executor& executor_;
   FrameDecoder decoder_;  // reading thread only
   std::atomic<Framing> framing_;
   mutable std::mutex writeMutex_;

@@ -1,16 +1,22 @@
 // The HTTP core (protocol/http/transfer.h) against a local server: a pinned
-// address, the body cap, cancellation while the server withholds its answer;
-// deadlines as cancellation; host lookups through the resolver seam.
+// address, the body cap, cancellation while the server withholds its answer,
+// a stream's silence deadline on the executor's clock; deadlines as
+// cancellation; host lookups through the resolver seam.
 #include <catch2/catch.hpp>
+
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <condition_variable>
 #include <future>
 #include <mutex>
 
 #include "protocol/http/deadline.h"
+#include "protocol/http/http_client.h"
 #include "protocol/http/resolver.h"
 #include "protocol/http/transfer.h"
 #include "tests/support/local_http_server.h"
+#include "tests/support/wait.h"
 
 using namespace lathe;
 using namespace lathe::http;
@@ -112,6 +118,78 @@ TEST_CASE("http core: cancelling stops an exchange whose answer is withheld", "[
   CHECK(out.cancelled);
   CHECK_FALSE(out.answered());
   CHECK(out.head.status == 0);
+}
+
+namespace {
+
+// A server whose event stream sends one event at once, then one more each
+// time the test allows it, then says nothing until the test ends.
+struct StallingStream {
+  testing::LocalHttpServer http;
+  testing::Notice notice;
+  int allowed = 0;  // events after the first
+  bool ending = false;
+
+  explicit StallingStream(int events) {
+    http.server.Post("/stream", [this, events](const httplib::Request&, httplib::Response& res) {
+      res.set_chunked_content_provider("text/event-stream", [this, events](size_t, httplib::DataSink& sink) {
+        for (int i = 0; i < events; ++i) {
+          notice.waitFor([&] { return ending || allowed >= i; }, 60s);
+          std::string event = "data: {\"n\":" + std::to_string(i) + "}\n\n";
+          if (ending || !sink.write(event.data(), event.size())) return false;
+        }
+        notice.waitFor([&] { return ending; }, 60s);
+        return false;
+      });
+    });
+    REQUIRE(http.start());
+  }
+  ~StallingStream() { notice.update([&] { ending = true; }); }
+  void allowOne() { notice.update([&] { ++allowed; }); }
+};
+
+}  // namespace
+
+TEST_CASE("http client: a stream that goes silent ends at the silence deadline, on the executor's clock", "[http][exec]") {
+  exec::Executor manual(exec::Executor::Options{exec::Executor::Mode::manual});
+  StallingStream server(3);
+  Client::Options options;
+  options.apiName = "test API";
+  options.readTimeout = 1000ms;
+  options.executor = &manual;
+  options.sleep = [](std::chrono::milliseconds, const CancelToken&) {};
+  Client client(Endpoint{server.http.url(), ""}, options);
+  testing::Notice seen;
+  int events = 0;
+  StreamCallbacks callbacks;
+  callbacks.onEvent = [&](const SseEvent&) -> std::optional<EventError> {
+    seen.update([&] { ++events; });
+    return std::nullopt;
+  };
+  std::promise<pid_t> reader;
+  auto streamed = std::async(std::launch::async, [&] {
+    reader.set_value(static_cast<pid_t>(::gettid()));
+    return client.streamEvents("/stream", "{}", callbacks, CancelToken());
+  });
+  const pid_t tid = reader.get_future().get();
+  // Each event handled, the client waits on its socket again: the watchdog is re-armed.
+  auto handled = [&](int n) {
+    return seen.waitFor([&] { return events >= n; }) &&
+           testing::waitUntilBlocked(tid, [](long call) { return call == SYS_poll || call == SYS_ppoll || call == SYS_recvfrom; });
+  };
+  REQUIRE(handled(1));
+  for (int n = 2; n <= 3; ++n) {
+    manual.advance(999ms);  // just short of the silence allowed: the stream goes on
+    server.allowOne();
+    REQUIRE(handled(n));
+  }
+  manual.advance(999ms);
+  manual.advance(1ms);
+  Status status = streamed.get();
+  REQUIRE_FALSE(status.ok());
+  CHECK(status.error().code == Errc::timeout);
+  CHECK_THAT(status.error().message, Catch::Contains("stream from " + server.http.url() + "/stream broke off: no data arrived for 1 second (httplib: Read)"));
+  CHECK(events == 3);
 }
 
 TEST_CASE("http core: a deadline's token is cancelled by its parent or when the time is up", "[http]") {

@@ -22,10 +22,12 @@ struct Harness {
   int out[2];
   std::unique_ptr<ByteChannel> channel;
   std::shared_ptr<Peer> peer;
-  Harness() {
+  explicit Harness(exec::Executor& executor = exec::Executor::shared()) {
     REQUIRE(::pipe(out) == 0);
     channel = makeFdChannel(-1, out[1]);
-    peer = Peer::create(*channel);
+    Peer::Options options;
+    options.executor = &executor;
+    peer = Peer::create(*channel, options);
   }
   ~Harness() {
     peer->close();
@@ -110,6 +112,31 @@ TEST_CASE("outgoing requests are correlated by id, answered once, and time out c
   CHECK(timedOut.error().message.find("slow/method") != std::string::npos);
   h.readLine();
   h.feed(R"({"jsonrpc":"2.0","id":3,"result":{}})");  // too late: ignored, no crash
+}
+
+TEST_CASE("a call's deadline is a timer on the peer's executor", "[exec]") {
+  exec::Executor manual(exec::Executor::Options{exec::Executor::Mode::manual});
+  Harness h(manual);
+  auto call = [&] {
+    return std::async(std::launch::async, [&] { return h.peer->call("slow/method", json::Raw{"{}"}, 1h, CancelToken()); });
+  };
+  // Just short of the deadline the call still takes its answer.
+  auto answered = call();
+  CHECK(h.readLine().find(R"("id":1)") != std::string::npos);  // sent, its deadline armed before
+  manual.advance(1h - 1ms);
+  h.feed(R"({"jsonrpc":"2.0","id":1,"result":{"in":"time"}})");
+  auto first = answered.get();
+  REQUIRE(first.ok());
+  CHECK(json::getStr(*first->result, "in") == "time");
+  // At the deadline (an hour: real waiting would fail the test) it times out.
+  auto unanswered = call();
+  CHECK(h.readLine().find(R"("id":2)") != std::string::npos);
+  manual.advance(1h);
+  auto second = unanswered.get();
+  REQUIRE_FALSE(second.ok());
+  CHECK(second.error().code == Errc::timeout);
+  CHECK(second.error().message == "no answer to slow/method within 3600000 ms");
+  h.feed(R"({"jsonrpc":"2.0","id":2,"result":{}})");  // too late: ignored
 }
 
 TEST_CASE("a cancelled call returns at once, close fails what is pending") {

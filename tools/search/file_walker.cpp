@@ -1,5 +1,6 @@
 // The parallel directory walk: a mutex-guarded LIFO stack of directory jobs
-// and file batches, drained by the caller's thread plus helpers. readdir's
+// and file batches, drained by the caller's thread plus helpers (tasks on the
+// shared executor, whose workers are kept between walks). readdir's
 // d_type avoids a stat per entry; only symlinks and unknown types are stat'ed.
 #include "tools/search/file_walker.h"
 
@@ -18,6 +19,8 @@
 #include <set>
 #include <thread>
 #include <vector>
+
+#include "protocol/exec/task_group.h"
 
 namespace lathe::tools {
 namespace {
@@ -58,11 +61,10 @@ class Walk {
     first.parentRules = std::move(startRules);
     push(std::move(first));
     unsigned threads = walkThreads(options_);
-    std::vector<std::thread> helpers;
-    helpers.reserve(threads - 1);
-    for (unsigned i = 1; i < threads; ++i) helpers.emplace_back([this, i] { work(i); });
+    exec::TaskGroup helpers;  // a helper that starts after the walk ended finds nothing to do
+    for (unsigned i = 1; i < threads; ++i) helpers.post([this, i](const CancelToken&) { work(i); });
     work(0);
-    for (auto& t : helpers) t.join();
+    helpers.join();
     WalkStats stats;
     stats.files = files_.load();
     stats.dirs = dirs_.load();
