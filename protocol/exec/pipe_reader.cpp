@@ -4,15 +4,56 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include <array>
 #include <boost/asio/post.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <cerrno>
+#include <memory>
 
 #include "protocol/exec/callback_gate.h"
 #include "protocol/exec/executor_impl.h"
 
 namespace lathe::exec {
+namespace {
+
+// The buffer reads go through: one per reading thread (the reactor), not one
+// per pipe, so a hundred children's pipes cost no 64 KB each. A read nested in
+// another's callback (the buffer still lent out) gets one of its own.
+class ReadBuffer {
+ public:
+  static constexpr size_t kSize = 64 * 1024;
+  ReadBuffer() : data_(lend()) {}
+  ~ReadBuffer() {
+    if (own_) return;
+    shared().busy = false;
+  }
+  ReadBuffer(const ReadBuffer&) = delete;
+  ReadBuffer& operator=(const ReadBuffer&) = delete;
+  char* data() { return data_; }
+
+ private:
+  struct Shared {
+    std::unique_ptr<char[]> data;
+    bool busy = false;
+  };
+  static Shared& shared() {
+    thread_local Shared buffer;
+    return buffer;
+  }
+  char* lend() {
+    Shared& s = shared();
+    if (s.busy) {
+      own_ = std::make_unique<char[]>(kSize);
+      return own_.get();
+    }
+    if (!s.data) s.data = std::make_unique_for_overwrite<char[]>(kSize);
+    s.busy = true;
+    return s.data.get();
+  }
+  std::unique_ptr<char[]> own_;
+  char* data_;
+};
+
+}  // namespace
 
 struct PipeReader::State : std::enable_shared_from_this<PipeReader::State> {
   State(asio::io_context& context, int fd) : io(context), pipe(context, fd) {}
@@ -49,8 +90,9 @@ struct PipeReader::State : std::enable_shared_from_this<PipeReader::State> {
   // Reads until the pipe is empty, `limit` bytes were read, at end of input
   // or an error (end), or once the callbacks were closed (stopped).
   Read readSome(size_t limit) {
+    ReadBuffer buffer;
     for (size_t total = 0; total < limit;) {
-      ssize_t n = ::read(pipe.native_handle(), buffer.data(), buffer.size());
+      ssize_t n = ::read(pipe.native_handle(), buffer.data(), ReadBuffer::kSize);
       if (n > 0) {
         if (!gate.run([&] { onData(std::string_view(buffer.data(), static_cast<size_t>(n))); })) return Read::stopped;
         total += static_cast<size_t>(n);
@@ -78,7 +120,6 @@ struct PipeReader::State : std::enable_shared_from_this<PipeReader::State> {
   static constexpr size_t kPerWakeup = 1024 * 1024;
   asio::io_context& io;
   asio::posix::stream_descriptor pipe;  // reactor only
-  std::array<char, 64 * 1024> buffer{};
   DataFn onData;
   EndFn onEnd;
   CallbackGate gate;
