@@ -5,6 +5,7 @@
 
 #include <future>
 #include <mutex>
+#include <thread>
 
 #include "protocol/base/json.h"
 #include "protocol/base/log.h"
@@ -135,7 +136,7 @@ Status McpClient::start() {
     http_ = std::make_unique<HttpChannel>(*http);
     peer_ = rpc::Peer::create(*http_, rpc::Peer::Options{Framing::newline});
     installHandlers();
-    reader_ = std::thread([this] { readLoop(); });
+    reading_.post([this](const CancelToken&) { readLoop(); });  // ends when the channel closes
     return {};
   }
   const auto& stdio = std::get<StdioTransport>(config_.transport);
@@ -417,7 +418,7 @@ McpClient::~McpClient() {
     child_->stopReading();  // no callback touches this client after here
   }
   if (http_) http_->closeWrite();
-  if (reader_.joinable()) reader_.join();
+  reading_.join();
   if (peer_) peer_->close();
 }
 

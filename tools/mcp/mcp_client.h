@@ -7,8 +7,9 @@
 // McpServer makes a new one.
 //
 // Threads: connect() and the blocking calls run on the caller's thread; the
-// connection's reading thread (over HTTP) or the executor's reactor (over
-// stdio: the server's output is read there) runs the server's requests and
+// connection's reading task (over HTTP: a blocking read of the stream, a
+// task on the executor) or the executor's reactor (over stdio: the server's
+// output is read there) runs the server's requests and
 // notifications and the callbacks in ClientHooks (which must not block).
 // Destruction ends the child (closes its stdin, then kills its tree) and
 // stops or joins the reader.
@@ -22,11 +23,11 @@
 #include <mutex>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <vector>
 
 #include "protocol/base/cancel.h"
 #include "protocol/base/result.h"
+#include "protocol/exec/task_group.h"
 #include "protocol/jsonrpc/peer.h"
 #include "tools/mcp/prompts.h"
 #include "tools/mcp/server_config.h"
@@ -141,7 +142,7 @@ class McpClient {
   std::unique_ptr<rpc::ByteChannel> stdio_;        // child_'s pipes, closed only between writes
   std::unique_ptr<HttpChannel> http_;              // HTTP
   std::shared_ptr<rpc::Peer> peer_;
-  std::thread reader_;  // HTTP only
+  exec::TaskGroup reading_;  // HTTP only: the blocking stream reader, a task on the executor
   std::atomic<bool> closed_{false};
   std::atomic<int> badLines_{0};
   std::string protocolVersion_;
