@@ -57,6 +57,34 @@ void reapOrphans() {
   }
 }
 
+// Runs reapOrphans on a worker, never on the reactor: a look reads every
+// thread's children file, and with a hundred turns and their children that
+// would hold up every pipe and exit the reactor serves. Wake-ups that come
+// while a look runs fold into one more look.
+void scheduleReap() {
+  static std::mutex mutex;
+  static bool running = false, again = false;
+  {
+    std::lock_guard lock(mutex);
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+  }
+  exec::Executor::shared().post([] {
+    for (;;) {
+      reapOrphans();
+      std::lock_guard lock(mutex);
+      if (!again) {
+        running = false;
+        return;
+      }
+      again = false;
+    }
+  });
+}
+
 }  // namespace
 
 std::unique_lock<std::mutex> OwnChildren::lock() { return std::unique_lock(ownedMutex()); }
@@ -72,7 +100,7 @@ void OwnChildren::add(pid_t pid) {
     if (signalFd() < 0) return;
     static auto* reader = new exec::PipeReader(exec::PipeReader::start(
         exec::Executor::shared(), signalFd(),
-        [](std::string_view) { reapOrphans(); },  // signals merge: one wake-up may stand for many exits
+        [](std::string_view) { scheduleReap(); },  // signals merge: one wake-up may stand for many exits
         [] {}));
     (void)reader;
   });
