@@ -1,6 +1,6 @@
 // The reaper: woken by SIGCHLD through a signalfd (read on the executor's
-// reactor), it lists this process's children (/proc/self/task/*/children) and
-// reaps those that exited and that nobody owns.
+// reactor), it lists this process's children (/proc/self/task/*/children) on
+// a worker and reaps those that exited and that nobody owns.
 #include "tools/process/subreaper.h"
 
 #include <sys/prctl.h>
