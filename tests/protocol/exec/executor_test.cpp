@@ -36,12 +36,6 @@ using lathe::exec::Timer;
 
 namespace {
 
-Executor::Options manual() {
-  Executor::Options options;
-  options.mode = Executor::Mode::manual;
-  return options;
-}
-
 // A pipe's two ends; the reading end goes to a PipeReader.
 struct Pipe {
   int read = -1, write = -1;
@@ -64,7 +58,7 @@ struct Pipe {
 }  // namespace
 
 TEST_CASE("manual mode: posted work runs only when the test drains") {
-  Executor executor(manual());
+  Executor executor({Executor::Mode::manual});
   std::vector<int> ran;
   executor.post([&] { ran.push_back(1); });
   executor.post([&] { executor.post([&] { ran.push_back(3); }); ran.push_back(2); });
@@ -75,7 +69,7 @@ TEST_CASE("manual mode: posted work runs only when the test drains") {
 }
 
 TEST_CASE("manual mode: timers fire in deadline order when the clock reaches them") {
-  Executor executor(manual());
+  Executor executor({Executor::Mode::manual});
   std::vector<std::string> fired;
   Timer late = executor.after(200ms, [&] { fired.push_back("late"); });
   Timer early = executor.after(100ms, [&] { fired.push_back("early"); });
@@ -97,7 +91,7 @@ TEST_CASE("manual mode: timers fire in deadline order when the clock reaches the
 }
 
 TEST_CASE("manual mode: a destroyed timer never fires") {
-  Executor executor(manual());
+  Executor executor({Executor::Mode::manual});
   int calls = 0;
   { Timer timer = executor.after(10ms, [&] { ++calls; }); }
   Timer kept = executor.after(10ms, [&] { ++calls; });
@@ -106,7 +100,7 @@ TEST_CASE("manual mode: a destroyed timer never fires") {
 }
 
 TEST_CASE("manual mode: task groups hand out tokens that cancelAll cancels") {
-  Executor executor(manual());
+  Executor executor({Executor::Mode::manual});
   TaskGroup group(executor);
   std::vector<bool> seen;
   auto first = group.post([&](const CancelToken& token) { seen.push_back(token.cancelled()); });
@@ -123,7 +117,7 @@ TEST_CASE("manual mode: task groups hand out tokens that cancelAll cancels") {
 }
 
 TEST_CASE("manual mode: a pipe's chunks and end arrive when drained") {
-  Executor executor(manual());
+  Executor executor({Executor::Mode::manual});
   Pipe pipe;
   std::string got;
   bool ended = false;
@@ -142,7 +136,7 @@ TEST_CASE("manual mode: a pipe's chunks and end arrive when drained") {
 }
 
 TEST_CASE("manual mode: a stopped pipe reader calls nothing more") {
-  Executor executor(manual());
+  Executor executor({Executor::Mode::manual});
   Pipe pipe;
   int calls = 0;
   PipeReader reader = PipeReader::start(executor, pipe.read, [&](std::string_view) { ++calls; }, [&] { ++calls; });
@@ -154,7 +148,7 @@ TEST_CASE("manual mode: a stopped pipe reader calls nothing more") {
 }
 
 TEST_CASE("manual mode: a pipe writer writes as the reader takes, then closes the pipe") {
-  Executor executor(manual());
+  Executor executor({Executor::Mode::manual});
   Pipe pipe;
   ::fcntl(pipe.read, F_SETFL, O_NONBLOCK);
   const std::string bytes(1024 * 1024, 'x');  // many times a pipe's buffer
@@ -176,7 +170,7 @@ TEST_CASE("manual mode: a pipe writer writes as the reader takes, then closes th
 }
 
 TEST_CASE("manual mode: a pipe writer whose reader is gone ends early, without SIGPIPE") {
-  Executor executor(manual());
+  Executor executor({Executor::Mode::manual});
   Pipe pipe;
   ::close(pipe.read);
   std::optional<bool> done;
@@ -186,7 +180,7 @@ TEST_CASE("manual mode: a pipe writer whose reader is gone ends early, without S
 }
 
 TEST_CASE("manual mode: a descriptor watch tells once, when it is ready") {
-  Executor executor(manual());
+  Executor executor({Executor::Mode::manual});
   Pipe pipe;
   int told = 0;
   FdWatch watch = FdWatch::start(executor, pipe.read, FdWatch::Ready::read, [&] { ++told; });

@@ -36,12 +36,6 @@ using lathe::testing::TempDir;
 
 namespace {
 
-Executor::Options manual() {
-  Executor::Options options;
-  options.mode = Executor::Mode::manual;
-  return options;
-}
-
 std::unique_ptr<ProcessRunner> spawnSh(const std::string& script, Executor& executor = Executor::shared()) {
   RunSpec spec;
   spec.argv = {"sh", "-c", script};
@@ -62,7 +56,7 @@ size_t threadCount() {
 }  // namespace
 
 TEST_CASE("process wait: inactivity is a timer on the manual clock, moved on by each output") {
-  Executor executor(manual());
+  Executor executor({Executor::Mode::manual});
   TempDir dir;
   std::string fifo = (dir.path / "more").string();
   REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
@@ -96,7 +90,7 @@ TEST_CASE("process wait: inactivity is a timer on the manual clock, moved on by 
 }
 
 TEST_CASE("process wait: the exit is told after the output written before it") {
-  Executor executor(manual());
+  Executor executor({Executor::Mode::manual});
   auto runner = spawnSh("printf 'last words'; exit 3", executor);
   std::string got, atExit;
   bool exited = false;
@@ -115,7 +109,7 @@ TEST_CASE("process wait: the exit is told after the output written before it") {
 }
 
 TEST_CASE("process wait: ticks come on the manual clock until unwatched") {
-  Executor executor(manual());
+  Executor executor({Executor::Mode::manual});
   auto runner = spawnSh("exec sleep 30", executor);
   int ticks = 0;
   WatchCallbacks callbacks;
