@@ -12,6 +12,16 @@ pkg_check_modules(PCRE2 REQUIRED IMPORTED_TARGET libpcre2-8)
 # Gumbo: the HTML5 parser web_fetch reads pages with (libgumbo-dev).
 pkg_check_modules(GUMBO REQUIRED IMPORTED_TARGET gumbo)
 
+# yaml-cpp (libyaml-cpp-dev): the frontmatter of skills and agents; only
+# protocol/formats/yaml.cpp includes it.
+pkg_check_modules(YAMLCPP REQUIRED IMPORTED_TARGET yaml-cpp)
+
+# toml++ (libtomlplusplus-dev), used header-only by protocol/formats/toml.cpp
+# alone (its header is large), so nothing links Debian's shared build of it.
+find_path(TOMLPLUSPLUS_INCLUDE_DIR toml++/toml.h REQUIRED)
+add_library(lathe_tomlplusplus INTERFACE)
+target_include_directories(lathe_tomlplusplus SYSTEM INTERFACE ${TOMLPLUSPLUS_INCLUDE_DIR})
+
 # RapidJSON 1.1.0: header-only. std::string support is switched on for everyone.
 find_path(RAPIDJSON_INCLUDE_DIR rapidjson/document.h REQUIRED)
 add_library(lathe_rapidjson INTERFACE)

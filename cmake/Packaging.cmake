@@ -14,6 +14,8 @@ set(_licenses
   gumbo /usr/share/doc/libgumbo1/copyright
   brotli /usr/share/doc/libbrotli1/copyright
   rapidjson /usr/share/doc/rapidjson-dev/copyright
+  yaml-cpp /usr/share/doc/libyaml-cpp-dev/copyright
+  tomlplusplus /usr/share/doc/libtomlplusplus-dev/copyright
   libstdc++ /usr/share/doc/libstdc++6/copyright
   tree-sitter "${LATHE_NODE_MODULES}/tree-sitter/LICENSE"
 )
@@ -26,7 +28,7 @@ foreach(_i RANGE 0 ${_last} 2)
   math(EXPR _j "${_i} + 1")
   list(GET _licenses ${_i} _name)
   list(GET _licenses ${_j} _file)
-  if(LATHE_PORTABLE OR _name MATCHES "^(rapidjson|tree-sitter)")
+  if(LATHE_PORTABLE OR _name MATCHES "^(rapidjson|tomlplusplus|tree-sitter)")
     install(FILES "${_file}" DESTINATION ${CMAKE_INSTALL_DOCDIR}/licenses RENAME ${_name}.txt COMPONENT lathe)
   endif()
 endforeach()

@@ -1,6 +1,6 @@
 # LATHE_PORTABLE: the lathe binary runs on any x86-64 glibc Linux (Debian 12,
 # Ubuntu 22.04/24.04) with none of the -dev packages: libstdc++, libgcc, PCRE2,
-# Gumbo, Brotli and cpp-httplib are linked statically (Boost.Asio is header-only:
+# Gumbo, yaml-cpp, Brotli and cpp-httplib are linked statically (Boost.Asio is header-only:
 # nothing to link); glibc, OpenSSL and zlib
 # stay system libraries (every system has them, and they get security updates).
 # The compile flags of Lathe's own files do not change, so a portable build
@@ -28,6 +28,7 @@ function(lathe_static_library out name)
 endfunction()
 lathe_static_library(LATHE_PCRE2_A pcre2-8)
 lathe_static_library(LATHE_GUMBO_A gumbo)
+lathe_static_library(LATHE_YAMLCPP_A yaml-cpp)
 lathe_static_library(LATHE_BROTLIENC_A brotlienc)
 lathe_static_library(LATHE_BROTLIDEC_A brotlidec)
 lathe_static_library(LATHE_BROTLICOMMON_A brotlicommon)
@@ -47,6 +48,7 @@ target_link_libraries(lathe_httplib PUBLIC OpenSSL::SSL OpenSSL::Crypto ZLIB::ZL
 set_target_properties(PkgConfig::HTTPLIB PROPERTIES INTERFACE_LINK_LIBRARIES lathe_httplib INTERFACE_LINK_DIRECTORIES "" INTERFACE_LINK_OPTIONS "")
 set_target_properties(PkgConfig::PCRE2 PROPERTIES INTERFACE_LINK_LIBRARIES "${LATHE_PCRE2_A}" INTERFACE_LINK_DIRECTORIES "" INTERFACE_LINK_OPTIONS "")
 set_target_properties(PkgConfig::GUMBO PROPERTIES INTERFACE_LINK_LIBRARIES "${LATHE_GUMBO_A}" INTERFACE_LINK_DIRECTORIES "" INTERFACE_LINK_OPTIONS "")
+set_target_properties(PkgConfig::YAMLCPP PROPERTIES INTERFACE_LINK_LIBRARIES "${LATHE_YAMLCPP_A}" INTERFACE_LINK_DIRECTORIES "" INTERFACE_LINK_OPTIONS "")
 
 # For the lathe executable (server/CMakeLists.txt): the C++ and GCC runtimes too.
 set(LATHE_PORTABLE_LINK_OPTIONS -static-libstdc++ -static-libgcc)
