@@ -108,6 +108,34 @@ void generationConfig(SettingSource& in, Settings& out) {
   }
 }
 
+// {"gemini-2.5-pro": {"input": 1.25, "output": 10, "cachedInput": 0.125}}: USD per million tokens.
+void pricing(SettingSource& in, Settings& out) {
+  auto entries = in.parent.optObject(in.key);
+  if (!entries) return;
+  for (const auto& member : entries->value()->GetObject()) {
+    std::string model = nameOf(member.name);
+    const std::string where = in.where() + "." + model;
+    if (!member.value.IsObject()) {
+      entries->fail(where, "must be an object of prices (input, output, cachedInput)");
+      return;
+    }
+    Price price;
+    for (const char* key : {"input", "output", "cachedInput"}) {
+      const json::Value* value = json::find(member.value, key);
+      if (!value && std::string_view(key) == "cachedInput") continue;
+      if (!value || !value->IsNumber() || value->GetDouble() < 0) {
+        entries->fail(where + "." + key, "must be a number of US dollars per million tokens, 0 or more");
+        return;
+      }
+      double dollars = value->GetDouble();
+      if (std::string_view(key) == "input") price.input = dollars;
+      else if (std::string_view(key) == "output") price.output = dollars;
+      else price.cachedInput = dollars;
+    }
+    out.pricing[model] = price;
+  }
+}
+
 void compressionThreshold(SettingSource& in, Settings& out) {
   auto share = checkedNumber(in, [](double v) { return v > 0 && v <= 1; },
                              "must be a share of the context window, above 0 and at most 1");

@@ -161,7 +161,8 @@ TEST_CASE("settings table: a workspace's keys are sorted by their rows") {
   std::ofstream(dir.path / ".gemini/settings.json") << R"({
       "model": {"name": "m", "provider": "openai", "choices": {"openai": ["m"]}, "contextLimits": {"m": 10},
                 "generationConfig": {"m": {"temperature": 1}}, "compressionThreshold": 0.4,
-                "disableLoopDetection": true, "summarizeToolOutput": {"glob": true}},
+                "disableLoopDetection": true, "summarizeToolOutput": {"glob": true},
+                "pricing": {"m": {"input": 1, "output": 2}}},
       "tools": {"core": ["glob"], "exclude": ["x"], "allowed": ["glob"], "sandbox": false, "sandboxNetwork": true,
                 "truncateToolOutputThreshold": 2000, "webFetch": {"allowPrivateHosts": ["localhost"]},
                 "discoveryCommand": "d", "callCommand": "c"},
