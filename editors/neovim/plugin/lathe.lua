@@ -23,6 +23,14 @@ cmd('LatheModel', function(o) lathe().model(o.args) end, {
     return vim.tbl_map(function(v) return v.value end, lathe().select_values(option))
   end,
 })
+cmd('LatheEffort', function(o) lathe().effort(o.args) end, {
+  nargs = '?', desc = 'Choose how much the model thinks, when Lathe offers it',
+  complete = function()
+    local option = require('lathe.client').effort_option()
+    if not option then return {} end
+    return vim.tbl_map(function(v) return v.value end, lathe().select_values(option))
+  end,
+})
 cmd('LatheSessions', function() lathe().sessions() end, { desc = 'Reopen a past Lathe session, when supported' })
 cmd('LatheNew', function() lathe().new_session() end, { desc = 'Start a new Lathe session' })
 cmd('LatheImage', function(o) lathe().image(o.args) end,

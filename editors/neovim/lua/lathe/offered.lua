@@ -1,5 +1,5 @@
--- Pickers for what Lathe offers in a session: modes, a model option, past
--- sessions. Each says so plainly when Lathe does not offer it.
+-- Pickers for what Lathe offers in a session: modes, a model option, the
+-- effort, past sessions. Each says so plainly when Lathe does not offer it.
 local client = require('lathe.client')
 local chat = require('lathe.chat')
 local M = {}
@@ -55,6 +55,25 @@ function M.model(arg)
     end
     if arg and arg ~= '' then return set(arg) end
     pick(M.select_values(option), 'Lathe model', function(v) return v.name or v.value end, function(v) set(v.value) end)
+  end)
+end
+
+-- :LatheEffort [value]: how much the model thinks, when Lathe offers it (config
+-- option of category thought_level); it applies from the next request.
+function M.effort(arg)
+  ensure_setup()
+  client.with_session(function(err)
+    if err then return notify(err.message or 'not running', vim.log.levels.ERROR) end
+    local option = client.effort_option()
+    if not option then return notify('the model of this session has no effort to choose') end
+    local function set(value)
+      client.set_config(option.id, value, function(e)
+        if e then notify('cannot set the effort: ' .. (e.message or ''), vim.log.levels.ERROR) else notify('effort ' .. value) end
+      end)
+    end
+    if arg and arg ~= '' then return set(arg) end
+    pick(M.select_values(option), 'Lathe effort (from the next request)',
+      function(v) return (v.name or v.value) .. (v.description and (' — ' .. v.description) or '') end, function(v) set(v.value) end)
   end)
 end
 
