@@ -14,29 +14,34 @@ constexpr const char* kForms = R"({"elicitation":{"form":{},"url":{}}})";
 const std::string kEverything =
     std::string(LATHE_SOURCE_DIR) + "/.deps/node/node_modules/@modelcontextprotocol/server-everything/dist/index.js";
 
-std::string idParams(const std::string& key, int64_t id) {
-  return json::build([&](json::Writer& w) {
-    w.StartObject();
-    json::put(w, key, id);
-    w.EndObject();
-  });
+std::string cancelParams(int64_t id) {
+  return json::buildObject([&](json::Writer& w) { json::put(w, "requestId", id); });
 }
 
 std::string sessionParams(const std::string& sid) {
-  return json::build([&](json::Writer& w) {
-    w.StartObject();
-    json::put(w, "sessionId", sid);
-    w.EndObject();
+  return json::buildObject([&](json::Writer& w) { json::put(w, "sessionId", sid); });
+}
+
+std::string newSessionParams(const std::string& cwd) {
+  return json::buildObject([&](json::Writer& w) {
+    json::put(w, "cwd", cwd);
+    json::put(w, "mcpServers", json::Raw{"[]"});
   });
 }
 
 std::string loadParams(const std::string& sid, const std::string& cwd) {
-  return json::build([&](json::Writer& w) {
-    w.StartObject();
+  return json::buildObject([&](json::Writer& w) {
     json::put(w, "sessionId", sid);
     json::put(w, "cwd", cwd);
     json::put(w, "mcpServers", json::Raw{"[]"});
-    w.EndObject();
+  });
+}
+
+std::string effortParams(const std::string& sid, const std::string& value) {
+  return json::buildObject([&](json::Writer& w) {
+    json::put(w, "sessionId", sid);
+    json::put(w, "configId", "effort");
+    json::put(w, "value", value);
   });
 }
 
@@ -82,7 +87,7 @@ std::vector<std::string> pricedArgs(const TempDir& home) {
 
 }  // namespace
 
-TEST_CASE("e2e: $/cancel_request ends a prompt at once as cancelled; the session takes the next one", "[e2e][acp]") {
+TEST_CASE("e2e: $/cancel_request ends a prompt at once as cancelled, and the session takes the next one", "[e2e][acp]") {
   TempDir ws;
   auto fake = startFake();
   fake->push(ScriptedReply::hang({textChunk("Starting")}));
@@ -93,24 +98,19 @@ TEST_CASE("e2e: $/cancel_request ends a prompt at once as cancelled; the session
   std::string sid = client.newSession(ws.str());
   int64_t prompt = client.request("session/prompt", promptParams(sid, "go"));
   REQUIRE(fake->waitForRequests(1, 10s));
-  client.notify("$/cancel_request", idParams("requestId", prompt));
+  client.notify("$/cancel_request", cancelParams(prompt));
   Message answered = client.waitResponse(prompt, kCancelGuard);
   INFO("lathe stderr:\n" << agent->stderrText());
   CHECK(stopReasonOf(answered) == "cancelled");
   // A cancel for a request answered already changes nothing.
-  client.notify("$/cancel_request", idParams("requestId", prompt));
+  client.notify("$/cancel_request", cancelParams(prompt));
   auto next = client.prompt(sid, "again");
   CHECK(next.stopReason == "end_turn");
   CHECK(joinedText(next.updates, "agent_message_chunk") == "Fine.");
 
   // A session/new withdrawn at once is answered -32800 (not created).
-  int64_t opening = client.request("session/new", json::build([&](json::Writer& w) {
-                                     w.StartObject();
-                                     json::put(w, "cwd", ws.str());
-                                     json::put(w, "mcpServers", json::Raw{"[]"});
-                                     w.EndObject();
-                                   }));
-  client.notify("$/cancel_request", idParams("requestId", opening));
+  int64_t opening = client.request("session/new", newSessionParams(ws.str()));
+  client.notify("$/cancel_request", cancelParams(opening));
   CHECK(errorCode(client.waitResponse(opening)) == -32800);
   checkAgainstSchema(client);
   finish(*agent);
@@ -137,7 +137,7 @@ TEST_CASE("e2e: Lathe withdraws its own permission question when the turn is can
   finish(*agent);
 }
 
-TEST_CASE("e2e: session/delete removes the record; list forgets it, load names it as not found", "[e2e][acp]") {
+TEST_CASE("e2e: session/delete removes the record, list forgets it, load names it as not found", "[e2e][acp]") {
   TempDir ws, state;
   auto fake = startFake();
   fake->push(textStream({"one"}));
@@ -188,7 +188,7 @@ TEST_CASE("e2e: session/delete removes the record; list forgets it, load names i
   finish(*agent);
 }
 
-TEST_CASE("e2e: ask_user asks through a form elicitation tied to the call; the answers reach the model",
+TEST_CASE("e2e: ask_user asks through a form elicitation tied to the call, and the answers reach the model",
           "[e2e][acp][elicitation]") {
   TempDir ws;
   auto fake = startFake();
@@ -232,7 +232,7 @@ TEST_CASE("e2e: ask_user asks through a form elicitation tied to the call; the a
   finish(*agent);
 }
 
-TEST_CASE("e2e: without elicitation ask_user is not declared; a cancelled turn withdraws its question",
+TEST_CASE("e2e: without elicitation ask_user is not declared, and a cancelled turn withdraws its question",
           "[e2e][acp][elicitation]") {
   TempDir ws;
   auto fake = startFake();
@@ -271,15 +271,23 @@ TEST_CASE("e2e: server-everything's elicitation during its tool call is asked th
   fake->push(textStream({"Thanks."}));
   fake->push(ScriptedReply::functionCall("everything__trigger-elicitation-request", "{}"));
   fake->push(textStream({"Okay."}));
+  fake->push(ScriptedReply::functionCall("everything__trigger-url-elicitation",
+                                         R"({"url":"https://example.com/login","message":"Log in there"})"));
+  fake->push(textStream({"Logged in."}));
   auto agent = startLathe(*fake, LatheOptions{{"--yolo"}});
   AcpClientOptions options;
   options.moreCapabilities = kForms;
   AcpTestClient client(*agent, options);
   int asked = 0;
-  std::string askedCall;
+  std::string askedCall, askedMessage, askedUrl;
   client.setHandler("elicitation/create", [&](const std::string&, const json::Value& request) {
     const json::Value& params = *member(request, "params");
     askedCall = json::getStr(params, "toolCallId").value_or("");
+    askedMessage = json::getStr(params, "message").value_or("");
+    if (json::getStr(params, "mode") == "url") {
+      askedUrl = json::getStr(params, "url").value_or("") + " " + json::getStr(params, "elicitationId").value_or("");
+      return HandlerReply::result(R"({"action":"accept"})");
+    }
     if (++asked == 1) return HandlerReply::result(R"({"action":"accept","content":{"name":"Ada Lovelace","check":true}})");
     return HandlerReply::result(R"({"action":"decline"})");
   });
@@ -302,6 +310,7 @@ TEST_CASE("e2e: server-everything's elicitation during its tool call is asked th
   auto calls = ofKind(turn.updates, "tool_call");
   REQUIRE(calls.size() == 1);
   CHECK(askedCall == field(calls[0], "toolCallId"));
+  CHECK(askedMessage == "The MCP server \"everything\" asks: Please provide inputs for the following fields:");
   CHECK(field(calls[0], "name") == "everything__trigger-elicitation-request");
   std::string output = lastToolOutput(*fake);
   CHECK_THAT(output, Catch::Contains("User provided the requested information"));
@@ -309,6 +318,11 @@ TEST_CASE("e2e: server-everything's elicitation during its tool call is asked th
 
   REQUIRE(client.prompt(sid, "again", 60s).stopReason == "end_turn");
   CHECK_THAT(lastToolOutput(*fake), Catch::Contains("declined"));
+  // A URL to open (the client offers url elicitation): forwarded with its id.
+  REQUIRE(client.prompt(sid, "log in", 60s).stopReason == "end_turn");
+  CHECK_THAT(askedUrl, Catch::StartsWith("https://example.com/login "));
+  CHECK(askedUrl.size() > std::string("https://example.com/login ").size());
+  CHECK_THAT(lastToolOutput(*fake), Catch::Contains("User completed the URL elicitation flow"));
   checkAgainstSchema(client);
   finish(*agent);
 }
@@ -387,7 +401,7 @@ TEST_CASE("e2e: live events are notices where the client shows them, else today'
   }
 }
 
-TEST_CASE("e2e: usage_update.cost adds up per session and survives a reload; the prompt answer has the turn's usage",
+TEST_CASE("e2e: usage_update.cost adds up per session and survives a reload, the prompt answer has the turn's usage",
           "[e2e][acp][cost]") {
   TempDir ws, state, home;
   auto fake = startFake();
@@ -437,12 +451,7 @@ TEST_CASE("e2e: the effort picker (thought_level) sets the thinking of the next 
   auto agent = startLathe(*fake, {{}, "gemini-2.5-flash", ""});
   AcpTestClient client(*agent);
   REQUIRE(client.initialize());
-  Message created = client.call("session/new", json::build([&](json::Writer& w) {
-                                  w.StartObject();
-                                  json::put(w, "cwd", ws.str());
-                                  json::put(w, "mcpServers", json::Raw{"[]"});
-                                  w.EndObject();
-                                }));
+  Message created = client.call("session/new", newSessionParams(ws.str()));
   REQUIRE(resultOf(created));
   std::string sid = json::getStr(*resultOf(created), "sessionId").value_or("");
   const json::Value* effort = nullptr;
@@ -455,23 +464,11 @@ TEST_CASE("e2e: the effort picker (thought_level) sets the thinking of the next 
   CHECK((*effort)["options"].Size() == 4);  // default, low, medium, high
   REQUIRE(client.prompt(sid, "one").stopReason == "end_turn");
   CHECK(fake->generateRequests().back().body.find(R"("thinkingBudget":8192)") != std::string::npos);
-  Message set = client.call("session/set_config_option", json::build([&](json::Writer& w) {
-                              w.StartObject();
-                              json::put(w, "sessionId", sid);
-                              json::put(w, "configId", "effort");
-                              json::put(w, "value", "high");
-                              w.EndObject();
-                            }));
+  Message set = client.call("session/set_config_option", effortParams(sid, "high"));
   REQUIRE(resultOf(set));
   REQUIRE(client.prompt(sid, "two").stopReason == "end_turn");
   CHECK(fake->generateRequests().back().body.find(R"("thinkingBudget":24576)") != std::string::npos);
-  Message bad = client.call("session/set_config_option", json::build([&](json::Writer& w) {
-                              w.StartObject();
-                              json::put(w, "sessionId", sid);
-                              json::put(w, "configId", "effort");
-                              json::put(w, "value", "extreme");
-                              w.EndObject();
-                            }));
+  Message bad = client.call("session/set_config_option", effortParams(sid, "extreme"));
   CHECK(errorCode(bad) == -32602);
   checkAgainstSchema(client);
   finish(*agent);

@@ -179,7 +179,8 @@ class AskUserInvocation final : public ToolInvocation {
   acp::ElicitationRequest request() const {
     acp::ElicitationRequest ask;
     ask.toolCallId = callId_;
-    ask.message = questions_.size() == 1 ? "The agent asks: " + questions_[0].question
+    // Each field carries its question; the message only heads the form.
+    ask.message = questions_.size() == 1 ? std::string("The agent has a question for you.")
                                          : "The agent has " + std::to_string(questions_.size()) + " questions for you.";
     ask.requestedSchema = json::Raw{json::buildObject([&](json::Writer& w) {
       json::put(w, "type", "object");

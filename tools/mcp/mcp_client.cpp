@@ -259,6 +259,8 @@ void McpClient::elicit(const rpc::Incoming& msg, rpc::Responder responder) {
                                     "Lathe forwards a server's elicitation to the person only during one of its tool calls"));
   }
   request->toolCallId = scope->callId;
+  // The person must see who asks: a server's words are not Lathe's.
+  request->message = "The MCP server \"" + config_.name + "\" asks: " + request->message;
   auto shared = std::make_shared<rpc::Responder>(std::move(responder));
   auto posted = asking_.post([asker = hooks_.asker, ask = std::move(request).value(), scope = *scope,
                               shared](const CancelToken& closing) mutable {
@@ -267,7 +269,10 @@ void McpClient::elicit(const rpc::Incoming& msg, rpc::Responder responder) {
     CancelToken::Registration byCall = scope.cancel.onCancel([cancel] { cancel.cancel(); });
     CancelToken::Registration byServer = shared->cancelled().onCancel([cancel] { cancel.cancel(); });
     auto answer = asker->ask(std::move(ask), cancel);
-    if (!answer) return shared->fail(answer.error().code == Errc::cancelled ? makeError(Errc::cancelled, "the elicitation was cancelled") : answer.error());
+    if (!answer && answer.error().code == Errc::cancelled) {
+      return shared->fail(makeError(Errc::cancelled, "the elicitation was cancelled"));
+    }
+    if (!answer) return shared->fail(answer.error());
     shared->reply(elicitationResultForMcp(*answer));
   });
   if (!posted) shared->fail(makeError(Errc::cancelled, "the connection is closing"));

@@ -188,3 +188,26 @@ TEST_CASE("settings table: a workspace's keys are sorted by their rows") {
     CHECK(row.isSet(sorted->tuning) == (row.scope == KeyScope::tuning));
   }
 }
+
+TEST_CASE("settings table: model.pricing reads prices per model and names a bad one") {
+  testing::TempDir dir;
+  const auto path = dir.path / "settings.json";
+  std::ofstream(path) << R"({"model": {"pricing": {"gemini-2.5-pro": {"input": 1, "output": 8.5, "cachedInput": 0.1},
+                                                 "local": {"input": 0, "output": 0}}}})";
+  Settings settings;
+  REQUIRE(mergeSettingsFile(path.string(), settings));
+  AgentConfig config;
+  REQUIRE(applySettings(config, settings, SettingApplies::processStart));
+  CHECK(config.pricing.at("gemini-2.5-pro").output == 8.5);
+  CHECK(config.pricing.at("gemini-2.5-pro").cachedInput == 0.1);
+  CHECK_FALSE(config.pricing.at("local").cachedInput);
+  std::ofstream(path) << R"({"model": {"pricing": {"m": {"input": -1, "output": 1}}}})";
+  Settings bad;
+  auto refused = mergeSettingsFile(path.string(), bad);
+  REQUIRE_FALSE(refused);
+  CHECK_THAT(refused.error().message, Catch::Contains("model.pricing.m.input"));
+  CHECK_THAT(refused.error().message, Catch::Contains("US dollars per million tokens"));
+  std::ofstream(path) << R"({"model": {"pricing": {"m": 3}}})";
+  Settings notObject;
+  CHECK_THAT(mergeSettingsFile(path.string(), notObject).error().message, Catch::Contains("model.pricing.m"));
+}

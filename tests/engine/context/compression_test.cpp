@@ -302,7 +302,7 @@ TEST_CASE("context settings: compressionThreshold, disableLoopDetection, truncat
   }
 }
 
-TEST_CASE("an editor that shows compactions sees one: in progress, its summary, completed; no note", "[context]") {
+TEST_CASE("an editor that shows compactions sees one: in progress, its summary, completed, and no note", "[context]") {
   acp::ClientCapabilities caps;
   caps.compaction = true;
   ContextFixture f([](AgentConfig& c) { c.contextWindow = 8000; }, caps);

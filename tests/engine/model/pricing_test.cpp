@@ -34,7 +34,7 @@ TEST_CASE("cost: cached prompt tokens at their price, thoughts as output", "[pri
   CHECK(costOf(usage, Price{1.0, 10.0, std::nullopt}) == Approx(1.0 + 2.0));  // no cache price: as input
 }
 
-TEST_CASE("the meter adds up every reply; one of no known price makes the cost unknown", "[pricing]") {
+TEST_CASE("the meter adds up every reply, and one of no known price makes the cost unknown", "[pricing]") {
   UsageMeter meter({{"known", {1.0, 1.0, std::nullopt}}});
   CHECK(meter.cost() == 0.0);
   CHECK_FALSE(meter.takeSinceLast());
@@ -79,7 +79,7 @@ TEST_CASE("efforts: what each family offers and what each maps to", "[effort]") 
   CHECK_FALSE(parseEffort("extreme"));
 }
 
-TEST_CASE("OpenAI: reasoning_effort goes out; reasoning and cached tokens come back apart", "[effort][openai]") {
+TEST_CASE("OpenAI: reasoning_effort goes out, reasoning and cached tokens come back apart", "[effort][openai]") {
   ModelRequest request;
   request.model = "gpt-5";
   request.config.reasoningEffort = "medium";

@@ -228,7 +228,7 @@ TEST_CASE("persist: chunks join per message (role and messageId), notices are ne
   CHECK_THAT(record->shown[1], Catch::Contains(R"("text":"Next"},"messageId":"msg_2")"));
 }
 
-TEST_CASE("persist: the effort is kept in the metadata; a deleted session is gone for good", "[persist]") {
+TEST_CASE("persist: the effort is kept in the metadata, and a deleted session is gone for good", "[persist]") {
   TempDir dir;
   SessionStore store(dir.str());
   {

@@ -20,6 +20,20 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// Returns once `cancel` fires (at once if it has).
+void waitForCancel(const CancelToken& cancel) {
+  std::mutex m;
+  std::condition_variable cv;
+  bool done = false;
+  auto reg = cancel.onCancel([&] {
+    std::lock_guard lock(m);
+    done = true;
+    cv.notify_all();
+  });
+  std::unique_lock lock(m);
+  cv.wait(lock, [&] { return done; });
+}
+
 // A model that answers from a script and keeps a copy of every request's history.
 class ScriptedModel final : public ModelProvider {
  public:
@@ -52,16 +66,7 @@ class ScriptedModel final : public ModelProvider {
     if (requests.size() > script.size()) return makeError(Errc::model, "script exhausted");
     const Reply& reply = script[requests.size() - 1];
     if (reply.blockUntilCancelled) {
-      std::mutex m;
-      std::condition_variable cv;
-      bool done = false;
-      auto reg = cancel.onCancel([&] {
-        std::lock_guard lock(m);
-        done = true;
-        cv.notify_all();
-      });
-      std::unique_lock lock(m);
-      cv.wait(lock, [&] { return done; });
+      waitForCancel(cancel);
       return makeError(Errc::cancelled, "cancelled");
     }
     if (reply.error) return *reply.error;
@@ -389,7 +394,7 @@ TEST_CASE("every message has its id: one model reply's chunks share it, each rep
   CHECK(calls[0].name == "read_file");
 }
 
-TEST_CASE("usage_update carries the session's cost from the price table; the turn's tokens add up") {
+TEST_CASE("usage_update carries the session's cost from the price table, and the turn's tokens add up") {
   Fixture f([](AgentConfig& config, Recorder&) {
     config.model = "test-model";
     config.pricing["test-"] = Price{1.0, 2.0, std::nullopt};  // USD per million tokens
@@ -498,7 +503,7 @@ TEST_CASE("ask_user asks through the editor's form, tied to the call, and the mo
   CHECK(calls[0].name == "ask_user");
 }
 
-TEST_CASE("ask_user: a decline and a cancel reach the model in those words; plan mode asks too") {
+TEST_CASE("ask_user: a decline and a cancel reach the model in those words, and plan mode asks too") {
   for (auto action : {acp::ElicitationResponse::Action::decline, acp::ElicitationResponse::Action::cancel}) {
     Fixture f([](AgentConfig& config, Recorder& editor) {
       editor.caps.elicitationForm = true;
@@ -531,17 +536,8 @@ TEST_CASE("a turn cancelled while ask_user waits withdraws the question and ends
   testing::Notice asking;
   bool asked = false;
   f.editor.elicitAnswer = [&](const acp::ElicitationRequest&, const CancelToken& cancel) -> Result<acp::ElicitationResponse> {
-    std::mutex m;
-    std::condition_variable cv;
-    bool done = false;
-    auto reg = cancel.onCancel([&] {
-      std::lock_guard lock(m);
-      done = true;
-      cv.notify_all();
-    });
     asking.update([&] { asked = true; });
-    std::unique_lock lock(m);
-    cv.wait(lock, [&] { return done; });
+    waitForCancel(cancel);
     return makeError(Errc::cancelled, "elicitation/create was cancelled");
   };
   f.model->script.push_back({{call("ask_user", kTwoQuestions)}});

@@ -359,8 +359,8 @@ await step("the agent's question is a form in the chat; the answer reaches the a
   await prompt("Ask me how to log in");
   const form = chat.locator(".question form.q-form");
   await form.waitFor();
-  await chat.locator(".question .q-message", { hasText: "Which login should the app use?" }).waitFor();
-  await form.locator("fieldset", { hasText: "Auth" }).waitFor();
+  await chat.locator(".question .q-message", { hasText: "The agent has a question for you." }).waitFor();
+  await form.locator("fieldset", { hasText: "Which login should the app use?" }).waitFor();
   await page.screenshot({ path: path.join(out, "shots", "question-form.png") });
   await form.locator("label.choice", { hasText: "OAuth — the standard" }).locator("input").check();
   await chat.locator(".question button.q-submit").click();
