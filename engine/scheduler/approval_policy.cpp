@@ -160,15 +160,21 @@ ApprovalDecision decideApproval(ApprovalMode mode, const ApprovalQuery& query, c
   }
   // Plan mode is read-only, whatever the tool says about confirmation; a
   // think tool (write_todos) changes nothing outside the session, nor does
-  // asking the person (ask_user).
+  // asking the person (ask_user) or leaving plan mode (exit_plan_mode asks).
+  // Its plans are the one thing it writes, unasked (Gemini CLI's plan.toml),
+  // asked about when a workspace's settings put the plans folder in it.
+  const auto* edit = query.details ? std::get_if<tools::EditConfirmation>(query.details) : nullptr;
+  if (mode == ApprovalMode::plan && edit && edit->planFile) {
+    return edit->sensitive.empty() ? allow() : ask("A plan written inside the workspace: " + edit->sensitive + ".");
+  }
   if (mode == ApprovalMode::plan && !tools::isReadOnlyKind(query.kind) && query.kind != tools::Kind::think &&
-      query.kind != tools::Kind::communicate) {
+      query.kind != tools::Kind::communicate && query.kind != tools::Kind::switch_mode) {
     return refusedByPlanMode();
   }
   if (!query.details) return allow();
   if (mode == ApprovalMode::yolo) return allow();
   // An edit to a file that changes how tools run is always asked about.
-  if (auto* edit = std::get_if<tools::EditConfirmation>(query.details); edit && !edit->sensitive.empty()) {
+  if (edit && !edit->sensitive.empty()) {
     return ask("Asked even when edits are allowed: " + edit->sensitive + ".");
   }
   // Allowing a read tool covers the workspace's files, not what the person

@@ -27,8 +27,17 @@ acp::PermissionOption always(AlwaysScope scope, std::string name) {
 
 }  // namespace
 
+// Leaving plan mode: the mode to carry out the plan in, or more planning;
+// never "always" (each plan is the person's to approve).
+std::vector<acp::PermissionOption> planOptions() {
+  return {{"autoEdit", "Yes, and allow edits", Kind::allow_always},
+          {"default", "Yes, and ask before each edit", Kind::allow_once},
+          {kRejectOnce, "No, keep planning", Kind::reject_once}};
+}
+
 std::vector<acp::PermissionOption> permissionOptions(const tools::ConfirmationDetails& details,
                                                      const std::string& toolDisplayName) {
+  if (std::holds_alternative<tools::PlanConfirmation>(details)) return planOptions();
   std::vector<acp::PermissionOption> options{{kAllowOnce, "Allow once", Kind::allow_once}};
   if (auto* edit = std::get_if<tools::EditConfirmation>(&details)) {
     std::string file = std::filesystem::path(edit->diff.path).filename().string();
@@ -56,6 +65,9 @@ std::vector<acp::PermissionOption> permissionOptions(const tools::ConfirmationDe
 std::optional<PermissionChoice> choiceFor(const std::string& optionId, const tools::ConfirmationDetails& details) {
   for (const auto& option : permissionOptions(details, "")) {
     if (option.optionId != optionId) continue;
+    if (std::holds_alternative<tools::PlanConfirmation>(details)) {
+      return PermissionChoice{option.kind != Kind::reject_once, std::nullopt};
+    }
     if (optionId == kAllowOnce) return PermissionChoice{true, std::nullopt};
     if (optionId == kRejectOnce) return PermissionChoice{false, std::nullopt};
     if (auto scope = valueOf(kAlwaysIds, optionId)) return PermissionChoice{true, scope};

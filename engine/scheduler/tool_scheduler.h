@@ -57,6 +57,9 @@ class ToolScheduler {
   // Adds approvals granted after the session started (a workspace's
   // settings the person allowed at its first turn). Any thread.
   void grant(const SessionApprovals& more);
+  // The editor shows display-only terminals (_meta.terminal_output): calls
+  // that run commands stream their output there. Set before the first run().
+  void setTerminalOutput(bool shown) { terminalOutput_ = shown; }
 
  private:
   struct Outcome {
@@ -95,6 +98,7 @@ class ToolScheduler {
   std::atomic<bool> cancelledByPerson_{false};
   ContextSource contextSource_;
   ResponseShaper shaper_;
+  bool terminalOutput_ = false;
   size_t roundSize_ = 1;  // of the run in progress
 };
 

@@ -15,9 +15,12 @@
 #include "tools/core/asker.h"
 #include "tools/core/file_store.h"
 #include "tools/core/one_shot_model.h"
+#include "tools/core/terminal_host.h"
 #include "tools/core/workspace.h"
 
 namespace lathe::tools {
+
+class PlanMode;  // tools/plan/plan_mode.h
 
 struct ToolLimits {
   int64_t readDefaultLines = 2000;
@@ -56,6 +59,12 @@ struct ToolContext {
   WebFetchOptions web;
   std::shared_ptr<OneShotModel> model;  // null: no model to ask (web tools return what they can)
   std::shared_ptr<Asker> asker;          // null: the editor cannot ask the person (no ask_user)
+  // The editor's terminals (terminal/*), where approved commands run when
+  // settings say so; null: commands run here.
+  std::shared_ptr<TerminalHost> terminals;
+  // Plan mode (its plans folder, on or off, the switch); null: the session
+  // has nowhere to keep plans, so plan mode stays read-only and has no tools.
+  std::shared_ptr<PlanMode> plan;
 };
 
 }  // namespace lathe::tools
