@@ -120,7 +120,7 @@ it('an edit\'s options offer all edits for the session; chosen, the next edit to
   vim.ui.select = original
   eq('end_turn', stop)
   eq(1, asked, 'one question for two edits')
-  ok(vim.tbl_contains(names, 'Allow all edits for the rest of this session'), vim.inspect(names))
+  ok(vim.tbl_contains(names, 'Allow all edits for this session'), vim.inspect(names))
   eq('hello all\n', H.read(file))
   eq('other\n', H.read(dir .. '/sub/other.txt'), 'the second edit ran unasked')
   eq(0, #require('lathe.permission').open, 'nothing left to answer')
