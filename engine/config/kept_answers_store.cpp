@@ -185,6 +185,10 @@ Result<std::string> KeptAnswersStore::rewrite(
   return std::string();
 }
 
+bool KeptAnswersStore::canKeep(Lasting where) const {
+  return where == Lasting::everywhere ? !files_.everywhere.empty() : where == Lasting::workspace && !files_.workspace.empty();
+}
+
 Result<std::string> KeptAnswersStore::keep(const KeptAnswer& answer) {
   const std::string& path = answer.where == Lasting::everywhere ? files_.everywhere : files_.workspace;
   if (answer.where == Lasting::session || path.empty()) return makeError(Errc::invalid_params, "there is no file to keep it in");

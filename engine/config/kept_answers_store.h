@@ -38,6 +38,7 @@ class KeptAnswersStore final : public KeptAnswers {
   explicit KeptAnswersStore(Files files);
 
   std::shared_ptr<const PolicyRules> rules() override;
+  bool canKeep(Lasting where) const override;
   Result<std::string> keep(const KeptAnswer& answer) override;
 
   struct Entry {

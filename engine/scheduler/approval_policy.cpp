@@ -158,11 +158,21 @@ bool planRefuses(ApprovalMode mode, const ApprovalQuery& query) {
   return !tools::isReadOnlyKind(query.kind) && query.kind != tools::Kind::think;
 }
 
-// The call as the rules see it; the strings it points to live in here.
+bool anyRule(const PolicyList& rules, bool (*test)(const PolicyRule&) = nullptr) {
+  return std::any_of(rules.begin(), rules.end(), [&](const auto& set) {
+    return set && std::any_of(set->rules.begin(), set->rules.end(), [&](const PolicyRule& r) { return !test || test(r); });
+  });
+}
+bool hasPattern(const PolicyRule& rule) { return rule.argsPattern.has_value(); }
+
+// The call as the rules see it; the strings it points to live in here. The
+// arguments' stable JSON (a copy of a whole file for write_file) is made only
+// when a rule has a pattern to match it with.
 class RuleView {
  public:
   RuleView(ApprovalMode mode, const ApprovalQuery& query, const SessionApprovals& approvals)
-      : names_(policyNames(query.toolName, query.calledAs)), args_(stableArgs(query.args)) {
+      : names_(policyNames(query.toolName, query.calledAs)),
+        args_(anyRule(approvals.policies, hasPattern) ? stableArgs(query.args) : "{}") {
     if (query.source && !query.source->annotations.empty()) {
       if (auto parsed = json::parse(query.source->annotations); parsed && parsed->IsObject()) {
         annotations_ = std::move(parsed).value();
@@ -264,7 +274,7 @@ ApprovalDecision byModeShell(ApprovalMode mode, const ApprovalQuery& query, cons
 // answers or settings allow the call and the rule is not the person's own.
 ApprovalDecision decideTool(ApprovalMode mode, const ApprovalQuery& query, const SessionApprovals& approvals) {
   const ApprovalSet& allowed = approvals.allowed;
-  if (!approvals.policies.empty()) {
+  if (anyRule(approvals.policies)) {
     RuleView view(mode, query, approvals);
     if (const PolicyRule* rule = topRule(approvals.policies, view.whole())) {
       bool read = query.details && std::holds_alternative<tools::ReadConfirmation>(*query.details);
@@ -282,26 +292,25 @@ struct CommandVerdict {
   bool allowed = false;              // by that rule, or by the session's answers and settings
 };
 
-// A shell line, command by command: every command the analysis found is
-// judged by the rules that see it (its words and its text as if it were the
-// whole line; a command spelled by path also by its bare name, for rules that
-// refuse or ask) and by the rules that judge the whole line's text (refusing
-// or asking only). A line that hides commands cannot pass a rule that judges
-// commands: one that refuses refuses it, one that asks asks.
-ApprovalDecision decideShell(ApprovalMode mode, const ApprovalQuery& query, const tools::ExecConfirmation& exec,
-                             const SessionApprovals& approvals) {
-  const ApprovalSet& allowed = approvals.allowed;
-  if (approvals.policies.empty()) return byModeShell(mode, query, exec, allowed);
-  RuleView view(mode, query, approvals);
-  const PolicyList& rules = approvals.policies;
-  const PolicyRule* wholeLine = topRule(rules, view.whole(), refusesOrAsks);
+struct LineVerdict {
+  std::vector<CommandVerdict> commands;
+  bool hidden = false;  // the line may run commands nobody can see
+};
+
+// Each command the analysis found, judged by the rules that see it (its
+// words, and its text as if it were the whole line; a command spelled by
+// path also by its bare name, for rules that refuse or ask) and by the rule
+// that refuses or asks about the whole line's text, against the session's
+// answers and settings for it.
+LineVerdict judgeCommands(const RuleView& view, const PolicyList& rules, const PolicyRule* wholeLine,
+                          const ApprovalQuery& query, const tools::ExecConfirmation& exec, const ApprovalSet& allowed) {
+  LineVerdict out;
+  out.hidden = !exec.parsed || !exec.understood || !exec.runsUnseen.empty() || exec.commands.empty();
   const bool toolKey = toolAllowed(query, allowed);
   const Prefixes prefixes = prefixesIn(allowed);
-  std::vector<CommandVerdict> verdicts;
-  bool hidden = !exec.parsed || !exec.understood || !exec.runsUnseen.empty() || exec.commands.empty();
   for (const auto& words : exec.commands) {
     if (words.empty()) {
-      hidden = true;
+      out.hidden = true;
       continue;
     }
     std::string args, bareArgs;
@@ -313,29 +322,53 @@ ApprovalDecision decideShell(ApprovalMode mode, const ApprovalQuery& query, cons
     }
     bool keyed = toolKey || allowed.contains({ApprovalKind::command, words.front()}) || anyPrefix(words, prefixes);
     if (rule && !personTier(*rule) && keyed) rule = nullptr;  // the person's answer stands over it
-    verdicts.push_back({rule, rule ? rule->decision == PolicyDecision::allow : keyed});
+    out.commands.push_back({rule, rule ? rule->decision == PolicyDecision::allow : keyed});
   }
-  auto decidedBy = [&](PolicyDecision decision) {
-    const PolicyRule* found = nullptr;
-    for (const auto& v : verdicts) {
-      if (v.rule && v.rule->decision == decision) found = higher(found, v.rule);
-    }
-    // A line with no command to see: the whole line's rule, unless the tool is allowed and it yields.
-    if (!found && verdicts.empty() && wholeLine && wholeLine->decision == decision &&
-        !(toolKey && !personTier(*wholeLine))) {
-      found = wholeLine;
-    }
-    return found;
-  };
-  if (const PolicyRule* refused = decidedBy(PolicyDecision::deny)) return refusedByRule(*refused);
-  const PolicyRule* unseenDeny = hidden ? topRule(rules, view.unseen(), refusesCommands) : nullptr;
-  if (unseenDeny) return refusedByRule(*unseenDeny, kUnseen);
-  if (const PolicyRule* asked = decidedBy(PolicyDecision::askUser)) return byRule(*asked, mode, query, allowed);
-  if (const PolicyRule* unseenAsk = hidden ? topRule(rules, view.unseen(), asksCommands) : nullptr) {
-    if (planRefuses(mode, query)) return refusedByPlanMode();
-    return askedByRule(*unseenAsk, kUnseen);
+  return out;
+}
+
+// The highest rule of a kind among the commands' (or, for a line with no
+// command to see, the whole line's, unless it yields to the tool allowed).
+const PolicyRule* decidedBy(PolicyDecision decision, const LineVerdict& line, const PolicyRule* wholeLine,
+                            bool toolAllowed) {
+  const PolicyRule* found = nullptr;
+  for (const auto& v : line.commands) {
+    if (v.rule && v.rule->decision == decision) found = higher(found, v.rule);
   }
-  bool all = !hidden && std::all_of(verdicts.begin(), verdicts.end(), [](const CommandVerdict& v) { return v.allowed; });
+  if (!found && line.commands.empty() && wholeLine && wholeLine->decision == decision &&
+      (personTier(*wholeLine) || !toolAllowed)) {
+    found = wholeLine;
+  }
+  return found;
+}
+
+// A shell line, command by command: any refused command refuses the line,
+// any asked one asks, and only a line whose every command is allowed (some
+// by rules) runs by the rules. A line that hides commands cannot pass a rule
+// that judges commands: one that refuses refuses it, one that asks asks.
+ApprovalDecision decideShell(ApprovalMode mode, const ApprovalQuery& query, const tools::ExecConfirmation& exec,
+                             const SessionApprovals& approvals) {
+  const ApprovalSet& allowed = approvals.allowed;
+  if (!anyRule(approvals.policies)) return byModeShell(mode, query, exec, allowed);
+  RuleView view(mode, query, approvals);
+  const PolicyList& rules = approvals.policies;
+  const PolicyRule* wholeLine = topRule(rules, view.whole(), refusesOrAsks);
+  const LineVerdict line = judgeCommands(view, rules, wholeLine, query, exec, allowed);
+  const bool toolKey = toolAllowed(query, allowed);
+  if (const PolicyRule* refused = decidedBy(PolicyDecision::deny, line, wholeLine, toolKey)) return refusedByRule(*refused);
+  if (line.hidden) {
+    if (const PolicyRule* unseen = topRule(rules, view.unseen(), refusesCommands)) return refusedByRule(*unseen, kUnseen);
+  }
+  if (const PolicyRule* asked = decidedBy(PolicyDecision::askUser, line, wholeLine, toolKey)) {
+    return byRule(*asked, mode, query, allowed);
+  }
+  if (line.hidden) {
+    if (const PolicyRule* unseen = topRule(rules, view.unseen(), asksCommands)) {
+      return planRefuses(mode, query) ? refusedByPlanMode() : askedByRule(*unseen, kUnseen);
+    }
+  }
+  const auto& verdicts = line.commands;
+  bool all = !line.hidden && std::all_of(verdicts.begin(), verdicts.end(), [](const CommandVerdict& v) { return v.allowed; });
   bool byRules = std::any_of(verdicts.begin(), verdicts.end(), [](const CommandVerdict& v) { return v.rule; });
   if (!all || !byRules) return byModeShell(mode, query, exec, allowed);
   // Every command is allowed, some by rules. What the line writes through

@@ -79,7 +79,7 @@ struct ApprovalQuery {
   // spelling (server__tool, mcp_server_tool). Null: a built-in.
   const tools::ToolSource* source = nullptr;
   std::string_view args = "{}";  // the call's arguments as JSON text (rules' argsPattern)
-  std::string calledAs;          // the name the model called it by, when another (an alias)
+  std::string calledAs{};        // the name the model called it by, when another (an alias)
 };
 
 ApprovalDecision decideApproval(ApprovalMode mode, const ApprovalQuery& query, const SessionApprovals& approvals);

@@ -40,6 +40,8 @@ class KeptAnswers {
   // The kept answers as rules, as they are now (files changed by another
   // session or process are read again).
   virtual std::shared_ptr<const PolicyRules> rules() = 0;
+  // Whether answers can be kept there at all (a folder is known).
+  virtual bool canKeep(Lasting where) const = 0;
   // Keeps one; the text says where, for the person. An error says why not.
   virtual Result<std::string> keep(const KeptAnswer& answer) = 0;
 };

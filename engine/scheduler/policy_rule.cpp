@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <cstdio>
 
 #include "protocol/base/enum_names.h"
 
@@ -26,32 +25,6 @@ constexpr std::string_view kMcpPrefix = "mcp_";
 
 // Gemini CLI's renamed tools: the old name still names the tool in rules.
 constexpr std::pair<std::string_view, std::string_view> kLegacyNames[] = {{"search_file_content", "grep_search"}};
-
-// A string as JavaScript's JSON.stringify writes it: only ", \ and control
-// characters escaped (\b \f \n \r \t by letter, others as lower-case \u00xx).
-void putString(std::string& out, std::string_view text) {
-  out += '"';
-  for (char c : text) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char escaped[8];
-          std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
-          out += escaped;
-        } else {
-          out += c;
-        }
-    }
-  }
-  out += '"';
-}
 
 // Numbers as JavaScript prints them where it matters for patterns: whole
 // numbers without a fraction.
@@ -79,7 +52,7 @@ void putValue(std::string& out, const json::Value& v, bool topLevel) {
     for (size_t i = 0; i < members.size(); ++i) {
       if (i) out += ',';
       if (topLevel) out += '\0';
-      putString(out, members[i].first);
+      json::appendJsString(out, members[i].first);
       out += ':';
       putValue(out, *members[i].second, false);
       if (topLevel) out += '\0';
@@ -93,7 +66,7 @@ void putValue(std::string& out, const json::Value& v, bool topLevel) {
     }
     out += ']';
   } else if (v.IsString()) {
-    putString(out, std::string_view(v.GetString(), v.GetStringLength()));
+    json::appendJsString(out, std::string_view(v.GetString(), v.GetStringLength()));
   } else if (v.IsNumber()) {
     putNumber(out, v);
   } else if (v.IsBool()) {
@@ -178,7 +151,7 @@ std::string PolicyOrigin::describe() const {
 
 std::string jsString(std::string_view text) {
   std::string out;
-  putString(out, text);
+  json::appendJsString(out, text);
   return out;
 }
 

@@ -292,8 +292,8 @@ ApprovalDecision ToolScheduler::decide(const ApprovalQuery& query) {
 AlwaysOffers ToolScheduler::offersFor(const ApprovalDecision& decision) const {
   const int asked = decision.askedAt;
   return {.session = asked < static_cast<int>(PolicyTier::user) * 1000,
-          .workspace = kept_ && keptAnswerRank(Lasting::workspace) > asked,
-          .everywhere = kept_ && keptAnswerRank(Lasting::everywhere) > asked};
+          .workspace = kept_ && kept_->canKeep(Lasting::workspace) && keptAnswerRank(Lasting::workspace) > asked,
+          .everywhere = kept_ && kept_->canKeep(Lasting::everywhere) && keptAnswerRank(Lasting::everywhere) > asked};
 }
 
 void ToolScheduler::rememberAlways(const PermissionChoice& choice, const ApprovalQuery& query, CallRun& run) {

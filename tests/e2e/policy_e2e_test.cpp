@@ -13,39 +13,17 @@ using namespace lathe::testing::e2e;
 
 namespace {
 
-struct Home {
-  TempDir home;
-  TempDir state;
-  std::vector<std::pair<std::string, std::string>> env() const {
-    return {{"HOME", home.str()}, {"XDG_STATE_HOME", state.str()}, {"GEMINI_CLI_HOME", home.str()}};
-  }
-  fs::path policies() const { return home.path / ".gemini/policies"; }
-};
+using Home = PrivateHome;
 
-struct Agent {
-  std::unique_ptr<FakeGeminiServer> fake = startFake();
-  std::unique_ptr<Subprocess> lathe;
-  std::unique_ptr<AcpTestClient> client;
+fs::path policiesOf(const Home& home) { return home.home.path / ".gemini/policies"; }
 
-  Agent(const Home& home, const std::string& permissionKind) {
-    lathe = startLathe(*fake, {}, home.env());
-    AcpClientOptions clientOptions;
-    clientOptions.permissionKind = permissionKind;
-    client = std::make_unique<AcpTestClient>(*lathe, clientOptions);
-    client->initialize();
-  }
-  ~Agent() {
-    client.reset();
-    if (lathe) finish(*lathe);
-  }
+struct Agent : HomeAgent {
+  using HomeAgent::HomeAgent;
   // One turn in which the model runs `command`, then answers.
   PromptOutcome run(const std::string& session, const std::string& command) {
     fake->push(ScriptedReply::functionCall("run_shell_command", shellArgs(command)));
     fake->push(ScriptedReply::text("Done."));
     return client->prompt(session, "run " + command);
-  }
-  static std::string shellArgs(const std::string& command) {
-    return json::buildObject([&](json::Writer& w) { json::put(w, "command", command); });
   }
   size_t asked() const { return permissionRequests(*client).size(); }
 };
@@ -102,7 +80,7 @@ priority = 100
 TEST_CASE("e2e: the person's policy file allows, refuses with its denyMessage, and asks", "[e2e][policy]") {
   Home home;
   TempDir ws;
-  writeFile(home.policies() / "rules.toml", kRules);
+  writeFile(policiesOf(home) / "rules.toml", kRules);
   writeFile(ws.path / "keep.txt", "keep\n");
   Agent agent(home, "reject_once");
   std::string session = agent.client->newSession(ws.str());
@@ -118,7 +96,7 @@ TEST_CASE("e2e: the person's policy file allows, refuses with its denyMessage, a
   CHECK(agent.asked() == 0);
   CHECK(fs::exists(ws.path / "keep.txt"));
   CHECK(responseField(lastResponse(*agent.fake), "error") == "Refused by policy. Deleting files is not allowed here.");
-  const std::string rulesFile = (home.policies() / "rules.toml").string();
+  const std::string rulesFile = (policiesOf(home) / "rules.toml").string();
   CHECK_THAT(cardTexts(refused.updates), Catch::Contains("Not run: refused by your policy rule 2 (line 7) of " + rulesFile +
                                                          ". Deleting files is not allowed here."));
 
@@ -140,7 +118,7 @@ TEST_CASE("e2e: tiers outrank each other: the admin's over the person's over the
   const fs::path admin = home.home.path / "admin/policies.toml";
   writeFile(admin, "[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"mkdir\"\ndecision = \"deny\"\npriority = 0\n");
   writeFile(home.home.path / ".gemini/settings.json", "{\"adminPolicyPaths\": [\"" + admin.string() + "\"]}");
-  writeFile(home.policies() / "mine.toml",
+  writeFile(policiesOf(home) / "mine.toml",
             "[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = [\"touch\", \"mkdir\"]\ndecision = \"allow\"\n"
             "priority = 1\n");
   // A workspace's refusal applies at once (no consent needed to refuse), but ranks below the person's.
@@ -244,7 +222,7 @@ TEST_CASE("e2e: an always answer for every workspace lands in Gemini CLI's auto-
     agent.run(session, "touch a.txt");
     CHECK(agent.asked() == 1);
   }
-  const fs::path saved = home.policies() / "auto-saved.toml";
+  const fs::path saved = policiesOf(home) / "auto-saved.toml";
   REQUIRE(fs::exists(saved));
   CHECK_THAT(readFile(saved), Catch::Contains("toolName = 'run_shell_command'"));
   CHECK((fs::status(saved).permissions() & fs::perms::all) == (fs::perms::owner_read | fs::perms::owner_write));
@@ -261,7 +239,7 @@ TEST_CASE("e2e: an always answer for every workspace lands in Gemini CLI's auto-
 TEST_CASE("e2e: /permissions lists what runs unasked and where from, and revoke removes a kept answer", "[e2e][policy]") {
   Home home;
   TempDir ws;
-  writeFile(home.policies() / "mine.toml", "[[rule]]\ntoolName = \"glob\"\ndecision = \"allow\"\npriority = 3\n");
+  writeFile(policiesOf(home) / "mine.toml", "[[rule]]\ntoolName = \"glob\"\ndecision = \"allow\"\npriority = 3\n");
   Agent agent(home, "allow_workspace_command");
   std::string session = agent.client->newSession(ws.str());
   agent.run(session, "touch a.txt");
@@ -275,7 +253,7 @@ TEST_CASE("e2e: /permissions lists what runs unasked and where from, and revoke 
   auto kept = keptFiles(home);
   REQUIRE(kept.size() == 1);
   CHECK_THAT(text, Catch::Contains("1. `touch` (shell commands) — in this workspace (" + kept[0].string() + ")"));
-  CHECK_THAT(text, Catch::Contains("2. `glob` — your policy rule 1 (line 1) of " + (home.policies() / "mine.toml").string()));
+  CHECK_THAT(text, Catch::Contains("2. `glob` — your policy rule 1 (line 1) of " + (policiesOf(home) / "mine.toml").string()));
 
   auto refused = agent.client->prompt(session, "/permissions revoke 2");
   CHECK_THAT(joinedText(refused.updates, "agent_message_chunk"), Catch::Contains("comes from your policy rule 1"));
@@ -295,9 +273,9 @@ TEST_CASE("e2e: /permissions lists what runs unasked and where from, and revoke 
 TEST_CASE("e2e: broken policy files are told once, naming the file, line and key, and the session goes on", "[e2e][policy]") {
   Home home;
   TempDir ws;
-  writeFile(home.policies() / "typo.toml", "[[rule]]\ntoolName = \"glob\"\ndecision = \"allow\"\npriority = \"high\"\n");
-  writeFile(home.policies() / "syntax.toml", "[[rule]\ntoolName = \"glob\"\n");
-  writeFile(home.policies() / "good.toml",
+  writeFile(policiesOf(home) / "typo.toml", "[[rule]]\ntoolName = \"glob\"\ndecision = \"allow\"\npriority = \"high\"\n");
+  writeFile(policiesOf(home) / "syntax.toml", "[[rule]\ntoolName = \"glob\"\n");
+  writeFile(policiesOf(home) / "good.toml",
             "[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"touch\"\ndecision = \"allow\"\npriority = 1\n");
   Agent agent(home, "reject_once");
   std::string session = agent.client->newSession(ws.str());
@@ -305,8 +283,8 @@ TEST_CASE("e2e: broken policy files are told once, naming the file, line and key
   CHECK(first.stopReason == "end_turn");
   std::string cards = cardTexts(first.updates);
   CHECK_THAT(cards, Catch::Contains("Policy files not used"));
-  CHECK_THAT(cards, Catch::Contains((home.policies() / "typo.toml").string() + ":4: rule[0].priority: expected an integer"));
-  CHECK_THAT(cards, Catch::Contains((home.policies() / "syntax.toml").string() + ":1:"));
+  CHECK_THAT(cards, Catch::Contains((policiesOf(home) / "typo.toml").string() + ":4: rule[0].priority: expected an integer"));
+  CHECK_THAT(cards, Catch::Contains((policiesOf(home) / "syntax.toml").string() + ":1:"));
   CHECK(fs::exists(ws.path / "made.txt"));  // the good file still counts
   CHECK(agent.asked() == 0);
 

@@ -38,4 +38,7 @@ console.log([
   // 11. With lathe.followAgent off again: a read that opens nothing.
   line(call("read_file", { file_path: `${ws}/notes.txt` })),
   line(say("Read notes.txt.")),
+  // 12. A shell command allowed for good in this workspace (then /permissions lists and revokes it, without the model).
+  line(call("run_shell_command", { command: "touch kept-by-answer.txt" })),
+  line(say("Kept the file.")),
 ].join("\n"));
