@@ -104,6 +104,7 @@ bool KeptAnswersStore::refreshOne(const std::string& path, PolicyTier tier, Load
   auto rules = parsePolicyFile(*text, path, tier);
   if (rules) {
     loaded.rules = std::move(rules).value();
+    for (auto& rule : loaded.rules.rules) rule.origin.kept = true;
   } else {
     loaded.problem = rules.error().message;
   }

@@ -122,12 +122,10 @@ bool refusesOrAsks(const PolicyRule& rule) { return rule.decision != PolicyDecis
 bool refusesCommands(const PolicyRule& rule) { return rule.decision == PolicyDecision::deny && rule.judgesCommands(); }
 bool asksCommands(const PolicyRule& rule) { return rule.decision == PolicyDecision::askUser && rule.judgesCommands(); }
 
-// The one of two rules that decides: the higher rank, deny and then ask first between equals.
+// The one of two rules that decides (decidesOver).
 const PolicyRule* higher(const PolicyRule* a, const PolicyRule* b) {
   if (!a || !b) return a ? a : b;
-  if (a->rank() != b->rank()) return a->rank() > b->rank() ? a : b;
-  auto severity = [](const PolicyRule* r) { return r->decision == PolicyDecision::deny ? 2 : refusesOrAsks(*r) ? 1 : 0; };
-  return severity(a) >= severity(b) ? a : b;
+  return decidesOver(*b, *a) ? b : a;
 }
 
 // Whose rule it is, as the person reads it.

@@ -231,16 +231,23 @@ bool ruleMatches(const PolicyRule& rule, const PolicyCall& call) {
   return true;
 }
 
+bool decidesOver(const PolicyRule& a, const PolicyRule& b) {
+  auto personsOwnCheck = [](const PolicyRule& r) {
+    return r.decision != PolicyDecision::allow && r.origin.tier >= PolicyTier::user && !r.origin.kept;
+  };
+  if (a.origin.kept && personsOwnCheck(b)) return false;
+  if (b.origin.kept && personsOwnCheck(a)) return true;
+  if (a.rank() != b.rank()) return a.rank() > b.rank();
+  return severity(a.decision) > severity(b.decision);
+}
+
 const PolicyRule* topRule(const PolicyList& rules, const PolicyCall& call, bool (*only)(const PolicyRule&)) {
   const PolicyRule* best = nullptr;
   for (const auto& set : rules) {
     if (!set) continue;
     for (const auto& rule : set->rules) {
       if (only && !only(rule)) continue;
-      if (best && (rule.rank() < best->rank() ||
-                   (rule.rank() == best->rank() && severity(rule.decision) <= severity(best->decision)))) {
-        continue;
-      }
+      if (best && !decidesOver(rule, *best)) continue;
       if (ruleMatches(rule, call)) best = &rule;
     }
   }

@@ -36,6 +36,7 @@ struct PolicyOrigin {
   int number = 0;     // 1-based, in the file's order
   std::string owner;  // the extension that brought it; empty for the person's own files
   std::string name;   // the rule's own `name`, when it has one
+  bool kept = false;  // an "always" answer kept from an earlier session
   // "rule 2 (line 7) of /home/me/.gemini/policies/git.toml".
   std::string describe() const;
   // Whose rule it is: "your policy", "this workspace's policy", "extension X's policy".
@@ -110,8 +111,16 @@ std::vector<std::string> policyNames(const std::string& name, const std::string&
 
 bool ruleMatches(const PolicyRule& rule, const PolicyCall& call);
 
-// The rule that decides the call: the highest rank among those that match;
-// between equal ranks deny wins, then ask_user (the safe side). Null: none.
+// Whether `a` decides over `b` when both match: the higher rank, and
+// between equal ranks a refusal, then a question (the safe side). A kept
+// answer never decides over a refusal or a question of the person's own
+// files (user, admin), whatever its rank: "always allow rm" must not undo
+// the person's rule against "rm -rf" (in Gemini CLI it would, at priority
+// 950 over theirs).
+bool decidesOver(const PolicyRule& a, const PolicyRule& b);
+
+// The rule that decides the call: the one that decides over every other
+// that matches (decidesOver). Null: none.
 // `only`, when set, keeps the rules it accepts.
 const PolicyRule* topRule(const PolicyList& rules, const PolicyCall& call,
                           bool (*only)(const PolicyRule&) = nullptr);

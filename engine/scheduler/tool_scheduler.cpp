@@ -286,14 +286,15 @@ ApprovalDecision ToolScheduler::decide(const ApprovalQuery& query) {
   return decideApproval(mode_.load(), query, approvals_);
 }
 
-// Only answers that would stop the question next time are offered: this
-// session's outrank a workspace's or an extension's rule, kept ones rank as
-// Gemini CLI ranks them.
+// Only answers that would stop the question next time are offered: none
+// for a question of the person's own files (nothing outranks those), this
+// session's over a workspace's or an extension's rule, kept ones where their
+// rank (Gemini CLI's) is above the rule's.
 AlwaysOffers ToolScheduler::offersFor(const ApprovalDecision& decision) const {
   const int asked = decision.askedAt;
-  return {.session = asked < static_cast<int>(PolicyTier::user) * 1000,
-          .workspace = kept_ && kept_->canKeep(Lasting::workspace) && keptAnswerRank(Lasting::workspace) > asked,
-          .everywhere = kept_ && kept_->canKeep(Lasting::everywhere) && keptAnswerRank(Lasting::everywhere) > asked};
+  if (asked >= static_cast<int>(PolicyTier::user) * 1000) return {.session = false};
+  auto keep = [&](Lasting where) { return kept_ && kept_->canKeep(where) && keptAnswerRank(where) > asked; };
+  return {.session = true, .workspace = keep(Lasting::workspace), .everywhere = keep(Lasting::everywhere)};
 }
 
 void ToolScheduler::rememberAlways(const PermissionChoice& choice, const ApprovalQuery& query, CallRun& run) {

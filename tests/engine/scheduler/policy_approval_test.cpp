@@ -238,6 +238,24 @@ TEST_CASE("policy rules: ranks between tiers, equal ranks, and the session's ans
     INFO(row.why);
     CHECK(decisions(push, row.approvals) == row.expected);
   }
+
+  // A kept "always allow rm" (priority 950 of the user tier) never undoes the
+  // person's own rule against rm -rf (priority 100), nor their question.
+  auto keptRm = std::const_pointer_cast<PolicyRules>(rulesOf(
+      "[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = [\"rm\"]\ndecision = \"allow\"\npriority = 950\n"));
+  keptRm->rules[0].origin.kept = true;
+  auto denyRmRf = rulesOf("[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"rm -rf\"\n"
+                          "decision = \"deny\"\npriority = 100\n");
+  auto askRmI = rulesOf("[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"rm -i\"\n"
+                        "decision = \"ask_user\"\npriority = 100\n");
+  SessionApprovals keptAndOwn = with({keptRm, denyRmRf, askRmI});
+  CHECK(decisions(shellCall("rm x"), keptAndOwn) == "allow allow allow deny");
+  CHECK(decisions(shellCall("rm -rf x"), keptAndOwn) == "deny deny deny deny");
+  CHECK(decisions(shellCall("rm -i x"), keptAndOwn) == "ask ask ask deny");
+  // A workspace's refusal below 950 is outranked by it, as in Gemini CLI.
+  auto workspaceDeny = rulesOf("[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"rm -rf\"\n"
+                               "decision = \"deny\"\npriority = 999\n", PolicyTier::workspace);
+  CHECK(decisions(shellCall("rm -rf x"), with({keptRm, workspaceDeny})) == "allow allow allow deny");
 }
 
 TEST_CASE("policy rules: interactive, and the words that name the rule") {

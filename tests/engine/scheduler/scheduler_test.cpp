@@ -560,7 +560,8 @@ TEST_CASE("answers kept beyond the session: offered after the session's, kept as
   CHECK(f.edit->runs == 4);
 }
 
-TEST_CASE("a policy rule asks about a tool that asks nothing itself; answers it outranks are not offered") {
+TEST_CASE("a policy rule asks about a tool that asks nothing itself, and answers it outranks are not offered") {
+  auto kept = std::make_shared<FakeKept>();
   Fixture f;
   auto rule = std::make_shared<PolicyRules>();
   rule->rules.emplace_back();
@@ -572,16 +573,25 @@ TEST_CASE("a policy rule asks about a tool that asks nothing itself; answers it 
   SessionApprovals granted;
   granted.policies.push_back(rule);
   f.scheduler->grant(granted);
-  f.scheduler->setKeptAnswers(std::make_shared<FakeKept>());
+  f.scheduler->setKeptAnswers(kept);
   f.editor.answer = [](auto&) { return select("allow_once"); };
   f.scheduler->run({callOf("fake_read")}, CancelToken());
   REQUIRE(f.editor.asked.size() == 1);
-  // Your own rule outranks this session's answers and those kept for the
-  // workspace (3.950); one kept for every workspace (4.950) outranks it (4.010).
-  CHECK(optionIdsOf(f.editor.asked[0]) == std::vector<std::string>{"allow_once", "allow_everywhere_tool", "reject_once"});
+  // Nothing outranks your own rule: no "always" is offered.
+  CHECK(optionIdsOf(f.editor.asked[0]) == std::vector<std::string>{"allow_once", "reject_once"});
   REQUIRE(f.editor.asked[0].toolCall.content);
   CHECK((*f.editor.asked[0].toolCall.content)[0].text == "Run Fake: /w/file.txt?");
   CHECK((*f.editor.asked[0].toolCall.content)[1].text ==
         "Asked because of your policy rule 1 (line 1) of /home/me/.gemini/policies/p.toml.");
   CHECK(f.reader->runs == 1);
+
+  // A workspace's question at priority 960 is outranked by this session's
+  // answer and one kept for every workspace (4.950), not by one kept for the
+  // workspace (3.950 < 3.960).
+  asks.origin.tier = PolicyTier::workspace;
+  asks.priority = 960;
+  f.scheduler->run({callOf("fake_read")}, CancelToken());
+  REQUIRE(f.editor.asked.size() == 2);
+  CHECK(optionIdsOf(f.editor.asked[1]) ==
+        std::vector<std::string>{"allow_once", "allow_always_tool", "allow_everywhere_tool", "reject_once"});
 }
