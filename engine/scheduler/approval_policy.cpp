@@ -147,13 +147,15 @@ ApprovalDecision askedEveryTime(std::string why) { return {Decision::ask, {}, st
 
 constexpr const char* kUnseen = "this line may run commands it does not name, so the rule cannot be checked";
 
-// Plan mode refuses this call whatever allows it.
+// Plan mode refuses this call whatever allows it: plan mode is read-only,
+// whatever the tool says about confirmation; a think tool (write_todos)
+// changes nothing outside the session, nor does asking the person (ask_user).
 bool planRefuses(ApprovalMode mode, const ApprovalQuery& query) {
   if (mode != ApprovalMode::plan) return false;
   if (query.details) {
     if (auto* exec = std::get_if<tools::ExecConfirmation>(query.details)) return !exec->readOnly;
   }
-  return !tools::isReadOnlyKind(query.kind) && query.kind != tools::Kind::think;
+  return !tools::isReadOnlyKind(query.kind) && query.kind != tools::Kind::think && query.kind != tools::Kind::communicate;
 }
 
 bool anyRule(const PolicyList& rules, bool (*test)(const PolicyRule&) = nullptr) {
@@ -234,8 +236,6 @@ ApprovalDecision byRule(const PolicyRule& rule, ApprovalMode mode, const Approva
 // --- the mode and the session's answers, when no rule decides ---
 
 ApprovalDecision byModeTool(ApprovalMode mode, const ApprovalQuery& query, const ApprovalSet& allowed) {
-  // Plan mode is read-only, whatever the tool says about confirmation; a
-  // think tool (write_todos) changes nothing outside the session.
   if (planRefuses(mode, query)) return refusedByPlanMode();
   if (!query.details) return allow();
   if (mode == ApprovalMode::yolo) return allow();
