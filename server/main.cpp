@@ -133,6 +133,11 @@ Result<engine::AgentConfig> buildConfig(const server::Options& options) {
   config.stateDir = stateDirectory();
   config.userSettingsPath = userSettingsPath();
   config.memory.globalDir = geminiDirectory();
+  if (!config.memory.globalDir.empty()) {
+    config.policies.user = config.memory.globalDir + "/policies";
+    config.policies.keptEverywhere = config.policies.user + "/auto-saved.toml";  // Gemini CLI's own file
+  }
+  config.policies.keptDir = stateDirectory() + "/policies";
   config.trustWorkspace = options.trustWorkspace;
   // Flags and the environment first: the settings rows leave what they pinned.
   config.overrides = {std::move(lastFile), modelPinned, options.approvalMode.has_value(), options.sandbox,

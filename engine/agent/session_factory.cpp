@@ -7,6 +7,7 @@
 #include "engine/agent/session_programs.h"
 #include "engine/agent/workspace_setup.h"
 #include "engine/commands/builtin_commands.h"
+#include "engine/commands/permissions_command.h"
 #include "engine/commands/session_commands.h"
 #include "engine/context/context_hooks.h"
 #include "engine/context/memory_command.h"
@@ -110,9 +111,10 @@ void SessionFactory::addHooks(Session& session, const std::string& root, Workspa
       .ignoredNotice = std::move(setup.ignoredNotice),
       .notices = std::move(setup.notices),
   };
-  if (setup.widened) {
-    programs.grantWidening = [raw, &editor = editor_, widened = setup.widened, keys = setup.wideningKeys] {
-      return grantWidening(*raw, editor, *widened, keys);
+  if (setup.widened || setup.wideningPolicies) {
+    programs.grantWidening = [raw, &editor = editor_, widened = setup.widened, keys = setup.wideningKeys,
+                              policies = setup.wideningPolicies] {
+      return grantWidening(*raw, editor, widened.get(), keys, policies);
     };
   }
   session.addHooks(std::make_shared<SessionPrograms>(std::move(programs), session.config(), editor_, session.registry()));
@@ -120,6 +122,7 @@ void SessionFactory::addHooks(Session& session, const std::string& root, Workspa
   addContextHooks(session, commands->registry());
   addBuiltinCommands(session, commands->registry());
   addMemoryCommand(session, commands->registry());
+  addPermissionsCommand(session, commands->registry(), std::move(setup.kept));
   session.addHooks(std::move(commands));
 }
 
@@ -131,6 +134,10 @@ Result<AssembledSession> SessionFactory::assemble(SessionSpec spec) const {
   WorkspaceSetup setup = workspaceSetupFor(root, config_, *consent_);
   AssembledSession out;
   out.session = std::make_shared<Session>(spec.id, *workspace, std::move(setup.config), editor_);
+  SessionApprovals rules;
+  rules.policies = std::move(setup.policies);
+  out.session->grantApprovals(rules);
+  if (setup.kept) out.session->setKeptAnswers(setup.kept);
   addHooks(*out.session, root, std::move(setup));
   if (spec.record) {
     restore(*out.session, *spec.record);

@@ -32,7 +32,7 @@ void finish(EditorClient& editor, const std::string& sessionId, const std::strin
   done.status = allowed ? acp::ToolCallStatus::completed : acp::ToolCallStatus::failed;
   done.content = std::vector<acp::ToolCallContent>{
       text(allowed ? "Allowed: the workspace's configuration applies." : "Not allowed: the workspace's programs do not start "
-                                                                        "and its settings that let more run unasked are ignored.")};
+                                                                        "and its settings and policy rules that let more run unasked are ignored.")};
   editor.sendUpdate(sessionId, acp::SessionUpdate(std::move(done)));
 }
 
@@ -58,6 +58,7 @@ std::string describePrograms(const WorkspacePrograms& programs) {
   if (programs.programs.discoveryCommand) out += "- tool discovery: `" + *programs.programs.discoveryCommand + "`\n";
   if (programs.programs.callCommand) out += "- tool calls: `" + *programs.programs.callCommand + " <tool>`\n";
   if (!programs.widening.empty()) out += "- settings that let more run without asking: " + programs.widening + "\n";
+  if (!programs.policies.empty()) out += "- policy rules that let more run without asking:" + programs.policies + "\n";
   return out;
 }
 
@@ -73,8 +74,9 @@ ConsentOutcome askWorkspaceConsent(EditorClient& editor, ConsentStore& store, co
   const std::string id = "workspace_consent";
   acp::ToolCall announce;
   announce.toolCallId = id;
-  announce.title = programs.programs.empty() ? "Apply this workspace's settings that let more run without asking?"
-                                             : "Start the programs this workspace's settings define?";
+  announce.title = !programs.programs.empty() ? "Start the programs this workspace's settings define?"
+                   : programs.widening.empty() ? "Apply this workspace's policy rules that let more run without asking?"
+                                               : "Apply this workspace's settings that let more run without asking?";
   announce.kind = acp::ToolKind::execute;
   announce.locations.push_back({programs.settingsPath, std::nullopt});
   editor.sendUpdate(question.sessionId, acp::SessionUpdate(announce));

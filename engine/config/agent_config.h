@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/config/context_options.h"
+#include "engine/config/policy_folders.h"
 #include "engine/config/program_settings.h"
 #include "engine/scheduler/approval_policy.h"
 #include "engine/model/authenticated_provider.h"
@@ -63,6 +64,12 @@ struct AgentConfig {
   // Programs the user's settings start (MCP servers, discovery commands);
   // a workspace's are read per session and wait for consent.
   ProgramSettings programs;
+  // Gemini CLI's policy folders by tier (read for each session) and where
+  // "always" answers are kept beyond the session.
+  PolicyFolders policies;
+  // Someone can be asked (false for `lathe run` without a terminal): policy
+  // rules may hold for one or the other (their `interactive` key).
+  bool interactive = true;
   std::optional<std::vector<std::string>> mcpAllowed;  // settings mcp.allowed
   std::vector<std::string> mcpExcluded;                // settings mcp.excluded
   std::string userSettingsPath;  // the user's settings.json (a workspace at home is not a workspace's)

@@ -45,6 +45,8 @@ struct Settings {
   std::optional<std::vector<std::string>> mcpExcluded;   // mcp.excluded: these servers never start
   std::optional<std::vector<std::string>> contextFileNames;  // context.fileName: a name or a list of names
   std::optional<int64_t> contextDiscoveryMaxDirs;        // context.discoveryMaxDirs: folders scanned below a root
+  std::optional<std::vector<std::string>> policyPaths;       // policyPaths: the person's policy files or folders
+  std::optional<std::vector<std::string>> adminPolicyPaths;  // adminPolicyPaths: more of the administrator's
   // mcpServers and the discovery commands of the user's files (a workspace's
   // are read per session, under consent: workspace_programs.h).
   ProgramSettings programs;

@@ -298,6 +298,24 @@ const SettingKey kTable[] = {
      .readInWorkspace = false, .read = readString<&Settings::authSelectedType>,
      .isSet = isSetField<&Settings::authSelectedType>, .take = takeField<&Settings::authSelectedType>,
      .doc = "the login the person picked in Gemini CLI"},
+    // Only the person says where their policies are: a repository naming a
+    // folder of its own here would get the user tier, or the admin's.
+    {.name = "policyPaths", .scope = kPersonal, .merge = SettingMerge::replace, .applies = kStart,
+     .toldInWorkspace = true, .read = decode::policyPaths, .isSet = isSetField<&Settings::policyPaths>,
+     .take = takeField<&Settings::policyPaths>,
+     .apply = [](AgentConfig& config, const Settings& s) -> Status {
+       config.policies.userPaths = *s.policyPaths;
+       return {};
+     },
+     .doc = "policy files or folders read instead of ~/.gemini/policies, at the user tier"},
+    {.name = "adminPolicyPaths", .scope = kPersonal, .merge = SettingMerge::replace, .applies = kStart,
+     .toldInWorkspace = true, .read = decode::adminPolicyPaths, .isSet = isSetField<&Settings::adminPolicyPaths>,
+     .take = takeField<&Settings::adminPolicyPaths>,
+     .apply = [](AgentConfig& config, const Settings& s) -> Status {
+       config.policies.adminPaths = *s.adminPolicyPaths;
+       return {};
+     },
+     .doc = "more policy files or folders at the admin tier (ignored when /etc/gemini-cli/policies has files)"},
     // The three program keys are decoded together (program_settings_decode.h).
     {.name = "mcpServers", .scope = kPrograms, .merge = SettingMerge::byName, .applies = kStart,
      .readInWorkspace = false, .read = decode::programs,

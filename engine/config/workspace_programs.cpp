@@ -35,4 +35,10 @@ void addWideningSettings(WorkspacePrograms& programs, const std::string& widenin
   programs.text += (programs.text.empty() ? "" : "\n") + wideningText;
 }
 
+void addWideningPolicies(WorkspacePrograms& programs, const std::string& policyText, std::string shown) {
+  if (policyText.empty()) return;
+  programs.policies = std::move(shown);
+  programs.text += (programs.text.empty() ? "" : "\n") + policyText;
+}
+
 }  // namespace lathe::engine

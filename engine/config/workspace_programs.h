@@ -20,10 +20,15 @@ struct WorkspacePrograms {
   std::string text;
   ProgramSettings programs;  // servers with origin workspaceSettings
   std::string widening;      // the settings that let more run unasked, as JSON; empty: none
+  std::string policies;      // its policy rules that let more run unasked, as the person reads them; empty: none
 };
 
 // Adds a workspace's widening settings to what its consent covers.
 void addWideningSettings(WorkspacePrograms& programs, const std::string& wideningText);
+// Adds a workspace's allow rules (policyText: canonical, see
+// policy_folders.h) to what its consent covers; `shown` is how the person
+// reads them.
+void addWideningPolicies(WorkspacePrograms& programs, const std::string& policyText, std::string shown);
 
 // nullopt when the file is absent, defines no programs, or is the user's own
 // settings file (a workspace at the home folder). A broken file is an error

@@ -136,6 +136,8 @@ class ToolScheduler::CallRun {
   // The person saw the diff in the permission request, where the editor
   // took it as this call's content; `line` is its first changed line.
   void setDiffShown(int64_t line) { shownDiffLine_ = line; }
+  // A line for the person on the call's final update (where an answer was kept).
+  void addNote(std::string note) { notes_.push_back(std::move(note)); }
 
   // Ends the call: the model reads `forModel`; the person sees `forPerson`
   // (the same when empty).
@@ -144,7 +146,9 @@ class ToolScheduler::CallRun {
     outcome_.response.response = responseJson("error", forModel);
     shape();
     acp::ToolCallUpdate update = updateOf(machine_.state());
-    update.content = std::vector<acp::ToolCallContent>{textContent(forPerson.empty() ? forModel : forPerson)};
+    std::vector<acp::ToolCallContent> content{textContent(forPerson.empty() ? forModel : forPerson)};
+    for (auto& note : notes_) content.push_back(textContent(std::move(note)));
+    update.content = std::move(content);
     update.rawOutput = outcome_.response.response;
     owner_.editor_.sendUpdate(owner_.sessionId_, acp::SessionUpdate(std::move(update)));
     return std::move(outcome_);
@@ -180,12 +184,13 @@ class ToolScheduler::CallRun {
       // updates replace only the fields they carry: the diff the permission
       // request carried stays the call's content, so megabytes of text are
       // not sent again. Notes replace the whole collection, diff included.
-      if (shownDiffLine_ && result.displayNotes.empty()) return sendSuccess(std::move(done));
+      if (shownDiffLine_ && result.displayNotes.empty() && notes_.empty()) return sendSuccess(std::move(done));
       content.push_back(diffContent(std::move(*diff)));
     } else if (auto* text = std::get_if<std::string>(&result.returnDisplay); text && !text->empty()) {
       content.push_back(textContent(display(*text)));
     }
     for (auto& note : result.displayNotes) content.push_back(textContent(std::move(note)));
+    for (auto& note : notes_) content.push_back(textContent(std::move(note)));
     done.content = std::move(content);
     return sendSuccess(std::move(done));
   }
@@ -226,6 +231,7 @@ class ToolScheduler::CallRun {
   std::string id_;
   bool markdown_ = true;
   std::optional<int64_t> shownDiffLine_;
+  std::vector<std::string> notes_;
   CallStateMachine machine_;
   Outcome outcome_;
   std::mutex outputMutex_;
@@ -238,11 +244,72 @@ ToolScheduler::ToolScheduler(const tools::ToolRegistry& registry, CallChannel& e
       editor_(editor),
       sessionId_(std::move(sessionId)),
       mode_(mode),
-      approvals_(std::move(configured)) {}
+      approvals_(std::move(configured)),
+      configured_(approvals_.allowed) {}
 
 void ToolScheduler::grant(const SessionApprovals& more) {
   std::lock_guard lock(approvalsMutex_);
   approvals_.add(more);
+  configured_.add(more.allowed);
+}
+
+void ToolScheduler::setKeptAnswers(std::shared_ptr<KeptAnswers> kept) {
+  std::lock_guard lock(approvalsMutex_);
+  kept_ = std::move(kept);
+  keptSlot_ = approvals_.policies.size();
+  approvals_.policies.push_back(nullptr);
+}
+
+SessionApprovals ToolScheduler::approvals() const {
+  std::lock_guard lock(approvalsMutex_);
+  return approvals_;
+}
+
+ApprovalSet ToolScheduler::sessionAnswers() const {
+  std::lock_guard lock(approvalsMutex_);
+  return answered_;
+}
+
+bool ToolScheduler::forget(const ApprovalKey& key) {
+  std::lock_guard lock(approvalsMutex_);
+  if (!answered_.contains(key)) return false;
+  answered_.remove(key);
+  if (!configured_.contains(key)) approvals_.allowed.remove(key);
+  return true;
+}
+
+ApprovalDecision ToolScheduler::decide(const ApprovalQuery& query) {
+  std::lock_guard lock(approvalsMutex_);
+  // The kept answers as they are now: another session (or process) may
+  // have kept or revoked one since.
+  if (kept_) approvals_.policies[keptSlot_] = kept_->rules();
+  return decideApproval(mode_.load(), query, approvals_);
+}
+
+// Only answers that would stop the question next time are offered: none
+// for a question of the person's own files (nothing outranks those), this
+// session's over a workspace's or an extension's rule, kept ones where their
+// rank (Gemini CLI's) is above the rule's.
+AlwaysOffers ToolScheduler::offersFor(const ApprovalDecision& decision) const {
+  const int asked = decision.askedAt;
+  if (asked >= static_cast<int>(PolicyTier::user) * 1000) return {.session = false};
+  auto keep = [&](Lasting where) { return kept_ && kept_->canKeep(where) && keptAnswerRank(where) > asked; };
+  return {.session = true, .workspace = keep(Lasting::workspace), .everywhere = keep(Lasting::everywhere)};
+}
+
+void ToolScheduler::rememberAlways(const PermissionChoice& choice, const ApprovalQuery& query, CallRun& run) {
+  std::vector<ApprovalKey> keys = alwaysKeys(*choice.always, query);
+  if (choice.lasting != Lasting::session && kept_) {
+    auto kept = kept_->keep({choice.lasting, query.toolName, keys, mode_.load()});
+    if (kept) {
+      run.addNote(*kept);
+      return;
+    }
+    run.addNote("Allowed for this session only: the answer could not be kept (" + kept.error().message + ").");
+  }
+  std::lock_guard lock(approvalsMutex_);
+  approvals_.allowed.add(keys);
+  answered_.add(keys);
 }
 
 constexpr std::string_view kCallIdPrefix = "call_";
@@ -409,21 +476,25 @@ std::optional<ToolScheduler::Outcome> ToolScheduler::approve(const FunctionCall&
   auto details = prepared.invocation->shouldConfirmExecute(cancel);
   if (!details) return run.finish(CallState::error, details.error().message);
   std::optional<tools::ToolSource> source = registry_.sourceOf(call.name);
-  ApprovalQuery query{call.name, tool.kind(), details->has_value() ? &**details : nullptr, source ? &*source : nullptr};
-  ApprovalDecision decision;
-  {
-    std::lock_guard lock(approvalsMutex_);
-    decision = decideApproval(mode_.load(), query, approvals_);
-  }
+  ApprovalQuery query{tool.name(), tool.kind(), details->has_value() ? &**details : nullptr, source ? &*source : nullptr,
+                      call.args.empty() ? std::string_view("{}") : std::string_view(call.args.text), call.name};
+  ApprovalDecision decision = decide(query);
   // What allowed the call decides how it runs: a line allowed only by the
   // judgement runs sealed.
   const Decision verdict = decision.verdict;
   prepared.invocation->setApproval(verdict == Decision::allowSealed ? tools::Approval::judged : tools::Approval::person);
   if (verdict == Decision::allow || verdict == Decision::allowSealed) return std::nullopt;
   if (verdict == Decision::deny) return run.finish(CallState::error, decision.forModel, decision.forPerson);
+  // A policy rule may ask about a tool that asks nothing itself.
+  tools::ConfirmationDetails asked = details->has_value()
+                                         ? std::move(**details)
+                                         : tools::ConfirmationDetails(tools::InfoConfirmation{
+                                               "Run " + tool.info().displayName + ": " + prepared.invocation->description() + "?", {}});
+  query.details = &asked;
   run.moveTo(CallState::awaiting_approval);
-  acp::RequestPermissionRequest ask = permissionRequest(run, prepared, **details, decision.forPerson);
-  const bool showsDiff = std::holds_alternative<tools::EditConfirmation>(**details);
+  const AlwaysOffers offers = offersFor(decision);
+  acp::RequestPermissionRequest ask = permissionRequest(run, prepared, asked, decision.forPerson, offers);
+  const bool showsDiff = std::holds_alternative<tools::EditConfirmation>(asked);
   auto answer = editor_.requestPermission(ask, cancel);
   // Fail closed: anything but a selected option we offered means no.
   if (cancel.cancelled()) return run.finish(CallState::cancelled, "Cancelled: the user stopped the turn.");
@@ -436,24 +507,20 @@ std::optional<ToolScheduler::Outcome> ToolScheduler::approve(const FunctionCall&
   if (!answer) {
     return run.finish(CallState::error, "Not run: permission could not be obtained (" + answer.error().message + ").");
   }
-  std::optional<PermissionChoice> choice;
-  if (!answer->cancelled) choice = choiceFor(answer->optionId, **details);
+  std::optional<PermissionChoice> choice = choiceFor(answer->optionId, asked, offers);
   if (!choice || !choice->allow) {
     return run.finish(CallState::error,
                       "The user rejected this tool call. Do not retry it; ask what they want instead if it is unclear.",
                       "You rejected this call; it did not run.");
   }
-  if (choice->always) {
-    std::lock_guard lock(approvalsMutex_);
-    remember(approvals_, *choice->always, query);
-  }
+  if (choice->always) rememberAlways(*choice, query, run);
   if (showsDiff) run.setDiffShown(ask.toolCall.locations->front().line.value_or(1));
   return std::nullopt;
 }
 
 acp::RequestPermissionRequest ToolScheduler::permissionRequest(const CallRun& run, const Prepared& prepared,
-                                                               tools::ConfirmationDetails& details,
-                                                               const std::string& why) const {
+                                                               tools::ConfirmationDetails& details, const std::string& why,
+                                                               AlwaysOffers offers) const {
   acp::RequestPermissionRequest ask;
   ask.sessionId = sessionId_;
   ask.toolCall.toolCallId = run.id();
@@ -468,7 +535,7 @@ acp::RequestPermissionRequest ToolScheduler::permissionRequest(const CallRun& ru
   ask.toolCall.rawInput = prepared.announce.rawInput;
   ask.toolCall.content = confirmationContent(details);
   if (!why.empty()) ask.toolCall.content->push_back(textContent(why));
-  ask.options = permissionOptions(details, prepared.tool->info().displayName);
+  ask.options = permissionOptions(details, prepared.tool->info().displayName, offers);
   return ask;
 }
 

@@ -111,6 +111,14 @@ void recordPrompt(ObservedEditor& editor, const std::vector<acp::ContentBlock>& 
   if (!words.empty()) editor.record(acp::MessageChunk{acp::MessageChunk::Role::user, words, newMessageId()});
 }
 
+// What the session's settings let run unasked, and whether anyone can be asked.
+SessionApprovals approvalsOf(const AgentConfig& config) {
+  SessionApprovals approvals = configuredApprovals(config.allowedTools, config.excludeTools,
+                                                   unaskedMcpServers(config.programs, config.mcpAllowed));
+  approvals.interactive = config.interactive;
+  return approvals;
+}
+
 Part responsePart(const FunctionCall& call, const std::string& error) {
   Part part;
   part.functionResponse = FunctionResponse{
@@ -132,8 +140,7 @@ Session::Session(std::string id, std::shared_ptr<const tools::Workspace> workspa
       provider_(config.provider ? std::make_shared<MeteredProvider>(config.provider, meter_) : nullptr),
       registry_(tools::ToolFilter{config.coreTools, config.excludeTools}),
       memory_(std::make_shared<ProjectMemory>(workspace_, config.memory)),
-      scheduler_(registry_, editor_, id_, mode_, configuredApprovals(config.allowedTools, config.excludeTools,
-                                                             unaskedMcpServers(config.programs, config.mcpAllowed))),
+      scheduler_(registry_, editor_, id_, mode_, approvalsOf(config)),
       mcp_(registry_, workspace_->roots()) {
   auto context = makeToolContext(id_, workspace_, config, editor_);
   // Web tools ask the session's current model; they live in registry_, so never outlive this session.

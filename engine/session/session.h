@@ -92,8 +92,15 @@ class Session {
   // for servers still starting. Any thread.
   void startMcpServers(std::vector<tools::mcp::ServerConfig> servers) { mcp_.start(std::move(servers)); }
   tools::mcp::SessionServers& mcpServers() { return mcp_; }
-  // Lets more calls run unasked from now on (settings allowed mid-session). Any thread.
+  // Lets more calls run unasked from now on (settings allowed mid-session),
+  // or adds policy rules. Any thread.
   void grantApprovals(const SessionApprovals& more) { scheduler_.grant(more); }
+  // Where "always" answers are kept beyond the session; before the first turn.
+  void setKeptAnswers(std::shared_ptr<KeptAnswers> kept) { scheduler_.setKeptAnswers(std::move(kept)); }
+  // What is allowed now, and this session's own answers (forget removes one). Any thread.
+  SessionApprovals approvals() const { return scheduler_.approvals(); }
+  ApprovalSet sessionAnswers() const { return scheduler_.sessionAnswers(); }
+  bool forgetAnswer(const ApprovalKey& key) { return scheduler_.forget(key); }
 
   // The context files (GEMINI.md) of this session; loaded at the first turn.
   ProjectMemory& memory() { return *memory_; }

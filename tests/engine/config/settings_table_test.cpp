@@ -170,6 +170,7 @@ TEST_CASE("settings table: a workspace's keys are sorted by their rows") {
       "mcp": {"allowed": ["s"], "excluded": ["t"]},
       "context": {"fileName": "A.md", "discoveryMaxDirs": 3},
       "proxy": "http://127.0.0.1:1", "security": {"auth": {"selectedType": "gemini-api-key"}},
+      "policyPaths": ["p"], "adminPolicyPaths": ["/a"],
       "mcpServers": {"s": {"command": "true"}}})";
   Settings all;
   REQUIRE(mergeSettingsFile((dir.path / ".gemini/settings.json").string(), all, SettingsScope::workspace));

@@ -495,3 +495,103 @@ TEST_CASE("a large edit's diff is cut to the changed region with whole lines of 
   CHECK(tailNew.ends_with("line 99999\nlast\n"));
   CHECK(tail->ends_with("line 99999\n"));
 }
+
+namespace {
+
+// Kept answers in memory: what was kept, and whether keeping fails.
+struct FakeKept final : KeptAnswers {
+  std::vector<KeptAnswer> kept;
+  bool fails = false;
+  bool everywhere = true;
+  std::shared_ptr<const PolicyRules> rules() override { return std::make_shared<PolicyRules>(); }
+  bool canKeep(Lasting where) const override { return where != Lasting::everywhere || everywhere; }
+  Result<std::string> keep(const KeptAnswer& answer) override {
+    if (fails) return makeError(Errc::internal, "the disk is full");
+    kept.push_back(answer);
+    return std::string("Kept it.");
+  }
+};
+
+std::vector<std::string> optionIdsOf(const acp::RequestPermissionRequest& ask) {
+  std::vector<std::string> ids;
+  for (const auto& option : ask.options) ids.push_back(option.optionId);
+  return ids;
+}
+
+std::string lastContent(FakeEditor& editor) {
+  const auto updates = editor.all<acp::ToolCallUpdate>();
+  std::string text;
+  if (!updates.empty() && updates.back().content) {
+    for (const auto& item : *updates.back().content) text += item.text + "\n";
+  }
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("answers kept beyond the session: offered after the session's, kept as the keys shown, told on the call") {
+  Fixture f;
+  auto kept = std::make_shared<FakeKept>();
+  f.scheduler->setKeptAnswers(kept);
+  f.editor.answer = [](auto&) { return select("allow_workspace_file"); };
+  f.scheduler->run({callOf("fake_edit", "/w/a")}, CancelToken());
+  REQUIRE(f.editor.asked.size() == 1);
+  // A file is one workspace's: no "every workspace" for it; all edits are for the session only.
+  CHECK(optionIdsOf(f.editor.asked[0]) ==
+        std::vector<std::string>{"allow_once", "allow_always_file", "allow_always_edits", "allow_workspace_file", "reject_once"});
+  REQUIRE(kept->kept.size() == 1);
+  CHECK(kept->kept[0].where == Lasting::workspace);
+  CHECK(kept->kept[0].keys == std::vector<ApprovalKey>{{ApprovalKind::edit, "/w/a"}});
+  CHECK(lastContent(f.editor).find("Kept it.") != std::string::npos);
+  CHECK(f.scheduler->sessionAnswers().empty());  // kept, not a session answer
+  CHECK(f.edit->runs == 1);
+
+  // When it cannot be kept, the call still runs and the answer holds for the session.
+  kept->fails = true;
+  f.scheduler->run({callOf("fake_edit", "/w/b")}, CancelToken());
+  CHECK(lastContent(f.editor).find("Allowed for this session only: the answer could not be kept (the disk is full).") !=
+        std::string::npos);
+  CHECK(f.scheduler->sessionAnswers().contains({ApprovalKind::edit, "/w/b"}));
+  f.scheduler->run({callOf("fake_edit", "/w/b")}, CancelToken());
+  CHECK(f.editor.asked.size() == 2);
+  CHECK(f.scheduler->forget({ApprovalKind::edit, "/w/b"}));
+  f.scheduler->run({callOf("fake_edit", "/w/b")}, CancelToken());
+  CHECK(f.editor.asked.size() == 3);  // forgotten: asked again
+  CHECK(f.edit->runs == 4);
+}
+
+TEST_CASE("a policy rule asks about a tool that asks nothing itself, and answers it outranks are not offered") {
+  auto kept = std::make_shared<FakeKept>();
+  Fixture f;
+  auto rule = std::make_shared<PolicyRules>();
+  rule->rules.emplace_back();
+  PolicyRule& asks = rule->rules.back();
+  asks.toolNames = {"fake_read"};
+  asks.decision = PolicyDecision::askUser;
+  asks.priority = 10;
+  asks.origin = {PolicyTier::user, "/home/me/.gemini/policies/p.toml", 1, 1, "", ""};
+  SessionApprovals granted;
+  granted.policies.push_back(rule);
+  f.scheduler->grant(granted);
+  f.scheduler->setKeptAnswers(kept);
+  f.editor.answer = [](auto&) { return select("allow_once"); };
+  f.scheduler->run({callOf("fake_read")}, CancelToken());
+  REQUIRE(f.editor.asked.size() == 1);
+  // Nothing outranks your own rule: no "always" is offered.
+  CHECK(optionIdsOf(f.editor.asked[0]) == std::vector<std::string>{"allow_once", "reject_once"});
+  REQUIRE(f.editor.asked[0].toolCall.content);
+  CHECK((*f.editor.asked[0].toolCall.content)[0].text == "Run Fake: /w/file.txt?");
+  CHECK((*f.editor.asked[0].toolCall.content)[1].text ==
+        "Asked because of your policy rule 1 (line 1) of /home/me/.gemini/policies/p.toml.");
+  CHECK(f.reader->runs == 1);
+
+  // A workspace's question at priority 960 is outranked by this session's
+  // answer and one kept for every workspace (4.950), not by one kept for the
+  // workspace (3.950 < 3.960).
+  asks.origin.tier = PolicyTier::workspace;
+  asks.priority = 960;
+  f.scheduler->run({callOf("fake_read")}, CancelToken());
+  REQUIRE(f.editor.asked.size() == 2);
+  CHECK(optionIdsOf(f.editor.asked[1]) ==
+        std::vector<std::string>{"allow_once", "allow_always_tool", "allow_everywhere_tool", "reject_once"});
+}

@@ -380,6 +380,27 @@ await step("the effort picker changes the effort from the toolbar and the palett
   await until("the effort picker to show Low", async () => (await effort.inputValue()) === "low" || await effort.inputValue());
 });
 
+await step("an answer kept for the workspace is offered apart from the session's; /permissions lists it and revokes it", async () => {
+  await prompt("Make the kept file");
+  const card = chat.locator(".tool", { hasText: "touch kept-by-answer.txt" }).last();
+  await card.locator("button.opt", { hasText: "Allow touch for this session" }).waitFor();
+  await card.locator("button.opt", { hasText: "Always allow touch in every workspace" }).waitFor();
+  await card.locator("button.opt", { hasText: "Always allow touch in this workspace" }).click();
+  await card.locator(".status", { hasText: "completed" }).waitFor();
+  await card.getByText("allowed in this workspace from now on").waitFor();
+  await chat.locator(".agent", { hasText: "Kept the file." }).waitFor();
+  await turnDone();
+  if (!fs.existsSync(path.join(ws, "kept-by-answer.txt"))) throw new Error("the command did not run");
+  await prompt("/permissions");
+  // Answered in autoEdit mode (an earlier step chose it): kept for autoEdit and yolo, as Gemini CLI keeps it.
+  await chat.locator(".agent", { hasText: "touch (shell commands) (in autoEdit, yolo mode) — in this workspace" }).waitFor();
+  await turnDone();
+  await page.screenshot({ path: path.join(out, "shots", "permissions.png") });
+  await prompt("/permissions revoke 1");
+  await chat.locator(".agent", { hasText: "Revoked: touch (shell commands) (in autoEdit, yolo mode) in this workspace is asked about again." }).waitFor();
+  await turnDone();
+});
+
 await step("in a long chat, the toolbar's Sessions button opens the session picker in view", async () => {
   if (await chat.locator("#log").evaluate((log) => log.scrollHeight <= log.clientHeight)) throw new Error("the chat is not long enough to scroll");
   await chat.locator("#sessions").click();

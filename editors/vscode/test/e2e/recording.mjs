@@ -42,4 +42,7 @@ console.log([
   line(call("ask_user", { questions: [{ question: "Which login should the app use?", header: "Auth", type: "choice",
     options: [{ label: "OAuth", description: "the standard" }, { label: "API keys", description: "simple" }] }] })),
   line(say("OAuth it is.")),
+  // 13. A shell command allowed for good in this workspace (then /permissions lists and revokes it, without the model).
+  line(call("run_shell_command", { command: "touch kept-by-answer.txt" })),
+  line(say("Kept the file.")),
 ].join("\n"));
