@@ -21,6 +21,11 @@ WorkspaceSetup workspaceSetupFor(const std::string& root, const AgentConfig& use
       out.programs = std::move(programs).value();
     }
   }
+  if (out.programs) {
+    // Told whatever the answer: a definition left out must not go unnoticed.
+    for (auto& problem : out.programs->hooks.problems) out.notices.emplace_back("Some hooks were not read", problem);
+    out.programs->hooks.problems.clear();
+  }
   if (!broken.empty()) {
     // A broken file is ignored as a whole: nothing of it is half applied.
     out.notices.emplace_back("Workspace settings not read",
@@ -37,11 +42,17 @@ WorkspaceSetup workspaceSetupFor(const std::string& root, const AgentConfig& use
                                                                ": only your own settings choose the provider, the models offered and the context file names.");
   }
   if (!settings->wideningText.empty()) {
-    if (!out.programs) out.programs = WorkspacePrograms{settings->path, "", {}, ""};
+    if (!out.programs) {
+      out.programs.emplace();
+      out.programs->settingsPath = settings->path;
+    }
     addWideningSettings(*out.programs, settings->wideningText);
   }
+  if (out.programs && out.programs->text.empty()) out.programs.reset();  // only problems: nothing to ask
+  if (out.programs) out.trust = geminiFolderTrust(root);
   bool widen = !settings->wideningKeys.empty() &&
-               (user.trustWorkspace || consent.lookup(root, out.programs->text) == Consent::allowed);
+               (user.trustWorkspace || out.trust.trust == FolderTrust::trusted ||
+                (out.trust.trust == FolderTrust::unknown && consent.lookup(root, out.programs->text) == Consent::allowed));
   auto config = sessionConfigFor(user, *settings, widen);
   if (!config) {
     out.notices.emplace_back("Workspace settings not read",

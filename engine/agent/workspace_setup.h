@@ -1,6 +1,7 @@
 // What a session takes from its workspace's `.gemini/settings.json` when it
 // is assembled: its own config (the person's with the workspace's keys merged
-// in, widening ones only with consent on record or --trust-workspace), the
+// in, widening ones only with consent on record, Gemini CLI's trust in the
+// folder or --trust-workspace), the
 // programs consent is asked for at the first turn, and what the person is
 // told. Reads files: never call it on the thread that reads stdin.
 #pragma once
@@ -13,6 +14,7 @@
 
 #include "engine/config/agent_config.h"
 #include "engine/config/consent_store.h"
+#include "engine/config/trusted_folders.h"
 #include "engine/config/workspace_programs.h"
 #include "engine/session/session.h"
 
@@ -21,6 +23,7 @@ namespace lathe::engine {
 struct WorkspaceSetup {
   std::shared_ptr<const AgentConfig> config;   // the person's, the workspace's merged in
   std::optional<WorkspacePrograms> programs;   // what consent is asked for at the first turn
+  FolderTrustVerdict trust;                    // Gemini CLI's own trust in the folder (counts as the answer)
   std::shared_ptr<const AgentConfig> widened;  // with the widening settings too, when they wait for consent
   std::vector<std::string> wideningKeys;       // those settings' names, when they wait
   std::string ignoredNotice;
