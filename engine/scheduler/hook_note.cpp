@@ -19,6 +19,7 @@ json::Raw hookNotesMeta(const std::vector<HookNote>& notes) {
             json::put(w, "event", note.event);
             json::put(w, "decision", note.decision);
             json::put(w, "message", note.message);
+            json::put(w, "text", hookNoteText(note));  // the card's content item that tells it
           });
         }
       });

@@ -23,7 +23,9 @@ struct HookNote {
 // "Hook security-check (BeforeTool) blocked: no writes under /etc".
 std::string hookNoteText(const HookNote& note);
 
-// The notes as _meta of a tool call update: {"lathe":{"hooks":[{hook, event, decision, message}...]}}.
+// The notes as _meta of a tool call update: {"lathe":{"hooks":[{hook, event,
+// decision, message, text}...]}}, `text` being the content item that tells
+// the same (an editor that shows the notes its own way leaves that item out).
 json::Raw hookNotesMeta(const std::vector<HookNote>& notes);
 
 }  // namespace lathe::engine
