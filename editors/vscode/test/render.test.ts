@@ -92,3 +92,12 @@ test("render: the plan is pinned with its progress; the write_todos card does no
 test("render: a prompt's images show in the chat", () => {
   assert.match(itemHtml({ kind: "user", text: "look", images: ["data:image/png;base64,AAAA"] }), /<img class="thumb" alt="attached image" src="data:image\/png;base64,AAAA">/);
 });
+
+test("render: a hook's decision shows on the card it touched, its words escaped", () => {
+  const s = emptyState();
+  applyUpdate(s, { sessionUpdate: "tool_call", toolCallId: "c1", title: "Write", kind: "edit", status: "failed",
+    _meta: { lathe: { hooks: [{ hook: "guard", event: "BeforeTool", decision: "blocked", message: "no <b>writes</b>", text: "Hook guard (BeforeTool) blocked: no <b>writes</b>" }] } } });
+  const html = itemHtml(s.items[0]);
+  assert.match(html, /<div class="hook hook-blocked"/);
+  assert.match(html, /<span class="hook-name">Hook guard<\/span> <span class="hook-event">BeforeTool<\/span> <span class="hook-decision">blocked<\/span>: no &#60;b&#62;writes/);
+});

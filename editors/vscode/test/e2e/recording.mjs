@@ -38,4 +38,7 @@ console.log([
   // 11. With lathe.followAgent off again: a read that opens nothing.
   line(call("read_file", { file_path: `${ws}/notes.txt` })),
   line(say("Read notes.txt.")),
+  // 12. A search the person's BeforeTool hook blocks (e2e.sh writes the hook into GEMINI_CLI_HOME's settings).
+  line(call("glob", { pattern: "*.txt" })),
+  line(say("The hook kept the search out.")),
 ].join("\n"));
