@@ -81,15 +81,7 @@ json::Raw overlaid(const json::Raw& args, const json::Value& changes) {
   } else {
     merged.SetObject();
   }
-  auto& alloc = merged.GetAllocator();
-  for (const auto& member : changes.GetObject()) {
-    json::Value copy(member.value, alloc);
-    if (auto it = merged.FindMember(member.name); it != merged.MemberEnd()) {
-      it->value = std::move(copy);
-    } else {
-      merged.AddMember(json::Value(member.name, alloc), std::move(copy), alloc);
-    }
-  }
+  overlayMembers(merged, changes, merged.GetAllocator());
   return {json::stringify(merged)};
 }
 
@@ -204,8 +196,8 @@ AfterCall SessionHooks::afterCall(const GatedCall& call, const tools::ToolResult
   return out;
 }
 
-std::vector<HookNote> SessionHooks::onPermissionAsked(const GatedCall& call, const tools::ConfirmationDetails& details,
-                                                      const std::string& title, const CancelToken& cancel) {
+std::vector<HookNote> SessionHooks::onPermissionAsked(const tools::ConfirmationDetails& details, const std::string& title,
+                                                      const CancelToken& cancel) {
   if (!dispatcher_.has(HookEvent::Notification)) return {};
   auto [kind, message] = notificationOf(details, title);
   std::string fields = json::buildObject([&](json::Writer& w) {
@@ -213,7 +205,6 @@ std::vector<HookNote> SessionHooks::onPermissionAsked(const GatedCall& call, con
     json::put(w, "message", message);
     writeDetails(w, details, kind, title);
   });
-  (void)call;
   return fire(HookEvent::Notification, {}, fields, cancel).notes;
 }
 

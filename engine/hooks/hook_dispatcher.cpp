@@ -25,8 +25,9 @@ std::string isoTimestamp() {
   return out;
 }
 
-// Copies `from`'s members over `into`'s of the same name (a shallow merge).
-void mergeObject(json::Value& into, const json::Value& from, json::Document::AllocatorType& alloc) {
+}  // namespace
+
+void overlayMembers(json::Value& into, const json::Value& from, json::Document::AllocatorType& alloc) {
   if (!into.IsObject() || !from.IsObject()) return;
   for (const auto& member : from.GetObject()) {
     json::Value copy(member.value, alloc);
@@ -37,8 +38,6 @@ void mergeObject(json::Value& into, const json::Value& from, json::Document::All
     }
   }
 }
-
-}  // namespace
 
 void chainHookInput(HookEvent event, const HookResult& result, json::Document& input) {
   const json::Value* specific = result.specific();
@@ -58,7 +57,7 @@ void chainHookInput(HookEvent event, const HookResult& result, json::Document& i
   } else if (event == HookEvent::BeforeModel || event == HookEvent::BeforeTool) {
     const char* field = event == HookEvent::BeforeModel ? "llm_request" : "tool_input";
     const json::Value* change = json::find(*specific, field);
-    if (json::Value* current = member(field); change && current) mergeObject(*current, *change, alloc);
+    if (json::Value* current = member(field); change && current) overlayMembers(*current, *change, alloc);
   }
 }
 

@@ -48,4 +48,8 @@ class HookDispatcher {
 // What a sequential hook's answer changes in the input the next one reads.
 void chainHookInput(HookEvent event, const HookResult& result, json::Document& input);
 
+// Copies `from`'s members over `into`'s of the same name, adding the others
+// (a shallow merge of two objects; anything else is left alone).
+void overlayMembers(json::Value& into, const json::Value& from, json::Document::AllocatorType& alloc);
+
 }  // namespace lathe::engine

@@ -35,14 +35,7 @@ void mergeSpecific(HookEvent event, const json::Value& specific, json::Document&
     auto it = into.FindMember(member.name);
     if (event == HookEvent::BeforeTool && name == "tool_input" && it != into.MemberEnd() && it->value.IsObject() &&
         member.value.IsObject()) {
-      for (const auto& key : member.value.GetObject()) {
-        json::Value copy(key.value, alloc);
-        if (auto k = it->value.FindMember(key.name); k != it->value.MemberEnd()) {
-          k->value = std::move(copy);
-        } else {
-          it->value.AddMember(json::Value(key.name, alloc), std::move(copy), alloc);
-        }
-      }
+      overlayMembers(it->value, member.value, alloc);
       continue;
     }
     json::Value copy(member.value, alloc);

@@ -75,8 +75,8 @@ class SessionHooks final : public TurnHooks, public CallGate {
 
   BeforeCall beforeCall(const GatedCall& call, const CancelToken& cancel) override;
   AfterCall afterCall(const GatedCall& call, const tools::ToolResult& result, const CancelToken& cancel) override;
-  std::vector<HookNote> onPermissionAsked(const GatedCall& call, const tools::ConfirmationDetails& details,
-                                          const std::string& title, const CancelToken& cancel) override;
+  std::vector<HookNote> onPermissionAsked(const tools::ConfirmationDetails& details, const std::string& title,
+                                          const CancelToken& cancel) override;
 
  private:
   HookVerdict fire(HookEvent event, const std::vector<std::string>& targets, const std::string& fields,

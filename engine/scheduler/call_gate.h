@@ -51,8 +51,9 @@ class CallGate {
   // `result` is what the tool returned (its error too), before output budgets.
   virtual AfterCall afterCall(const GatedCall& call, const tools::ToolResult& result, const CancelToken& cancel) = 0;
   // The person is about to be asked about the call; notes join the question.
-  virtual std::vector<HookNote> onPermissionAsked(const GatedCall& call, const tools::ConfirmationDetails& details,
-                                                  const std::string& title, const CancelToken& cancel) = 0;
+  // `title`: the call's, as the question shows it.
+  virtual std::vector<HookNote> onPermissionAsked(const tools::ConfirmationDetails& details, const std::string& title,
+                                                  const CancelToken& cancel) = 0;
 };
 
 }  // namespace lathe::engine

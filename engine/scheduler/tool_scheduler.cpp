@@ -362,7 +362,7 @@ ToolScheduler::Outcome ToolScheduler::runOne(const FunctionCall& call, const Can
   if (cancel.cancelled()) return run.finish(CallState::cancelled, "Cancelled before it ran: the user stopped the turn.");
   bool ask = false;
   if (auto stopped = gateBefore(call, run, prepared, originalName, ask, cancel)) return std::move(*stopped);
-  if (auto refused = approve(call, run, prepared, ask, originalName, cancel)) return std::move(*refused);
+  if (auto refused = approve(call, run, prepared, ask, cancel)) return std::move(*refused);
   run.moveTo(CallState::scheduled);
   run.moveTo(CallState::executing);
 
@@ -507,7 +507,6 @@ std::optional<ToolScheduler::Outcome> ToolScheduler::prepare(const FunctionCall&
 // so. An outcome only when the call does not run.
 std::optional<ToolScheduler::Outcome> ToolScheduler::approve(const FunctionCall& call, CallRun& run,
                                                              Prepared& prepared, bool forceAsk,
-                                                             const std::string& originalName,
                                                              const CancelToken& cancel) {
   const tools::Tool& tool = *prepared.tool;
   auto details = prepared.invocation->shouldConfirmExecute(cancel);
@@ -530,10 +529,7 @@ std::optional<ToolScheduler::Outcome> ToolScheduler::approve(const FunctionCall&
   if (!details->has_value()) *details = tools::InfoConfirmation{"A hook asks you to confirm this call before it runs.", {}};
   run.moveTo(CallState::awaiting_approval);
   std::vector<HookNote> notes;  // heard before the question takes the edit's texts
-  if (gate_) {
-    GatedCall gated{call.name, prepared.args, source ? &*source : nullptr, originalName};
-    notes = gate_->onPermissionAsked(gated, **details, prepared.announce.title, cancel);
-  }
+  if (gate_) notes = gate_->onPermissionAsked(**details, prepared.announce.title, cancel);
   acp::RequestPermissionRequest ask = permissionRequest(run, prepared, **details, decision.forPerson);
   // The person answers knowing what the hooks said of the call so far.
   for (const auto& note : run.notes()) ask.toolCall.content->push_back(textContent(hookNoteText(note)));

@@ -89,8 +89,9 @@ class ToolScheduler {
   // The gate's say after the call ran: an outcome only when the result is withheld or the turn stops.
   std::optional<Outcome> gateAfter(const FunctionCall& call, CallRun& run, const Prepared& prepared,
                                    const std::string& originalName, tools::ToolResult& result, const CancelToken& cancel);
+  // forceAsk: a hook asked for the person (an allow becomes a question, a deny stays).
   std::optional<Outcome> approve(const FunctionCall& call, CallRun& run, Prepared& prepared, bool forceAsk,
-                                 const std::string& originalName, const CancelToken& cancel);
+                                 const CancelToken& cancel);
   // Moves an edit's texts out of `details` into the request; `why` (the
   // decision's words for the person, if any) follows what is shown.
   acp::RequestPermissionRequest permissionRequest(const CallRun& run, const Prepared& prepared,

@@ -516,8 +516,7 @@ struct FakeGate final : CallGate {
     after = {};  // once: a tail call is not chained again
     return out;
   }
-  std::vector<HookNote> onPermissionAsked(const GatedCall&, const tools::ConfirmationDetails&, const std::string&,
-                                          const CancelToken&) override {
+  std::vector<HookNote> onPermissionAsked(const tools::ConfirmationDetails&, const std::string&, const CancelToken&) override {
     ++permissionsHeard;
     return asked;
   }
