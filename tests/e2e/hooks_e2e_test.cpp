@@ -125,7 +125,7 @@ bool alive(pid_t pid) { return ::kill(pid, 0) == 0; }
 
 }  // namespace
 
-TEST_CASE("e2e hooks: BeforeTool denies with a reason; the model reads it, the card shows the hook", "[e2e][hooks]") {
+TEST_CASE("e2e hooks: BeforeTool denies with a reason, the model reads it, the card shows the hook", "[e2e][hooks]") {
   Setup s;
   std::string guard = s.script("guard", "cat > " + s.log("guard").string() +
                                            "\necho '{\"decision\":\"deny\",\"reason\":\"no writes here\"}'");
@@ -201,7 +201,7 @@ TEST_CASE("e2e hooks: exit 2, exit 1, garbage and a timeout all keep the call fr
   }
 }
 
-TEST_CASE("e2e hooks: BeforeTool changes the input; the call runs with it and the model is told", "[e2e][hooks]") {
+TEST_CASE("e2e hooks: BeforeTool changes the input, the call runs with it and the model is told", "[e2e][hooks]") {
   Setup s;
   std::string rewrite = s.script(
       "rewrite", "cat >/dev/null; echo '{\"hookSpecificOutput\":{\"tool_input\":{\"content\":\"from the hook\"}}}'");
@@ -233,7 +233,7 @@ TEST_CASE("e2e hooks: BeforeTool asks: the person is asked even in yolo, and a n
   CHECK_FALSE(fs::exists(file));
 }
 
-TEST_CASE("e2e hooks: continue false in BeforeTool ends the turn; the model is not asked again", "[e2e][hooks]") {
+TEST_CASE("e2e hooks: continue false in BeforeTool ends the turn, the model is not asked again", "[e2e][hooks]") {
   Setup s;
   std::string stop = s.script("stop", "cat >/dev/null; echo '{\"continue\":false,\"stopReason\":\"enough for today\"}'");
   s.settings(hookJson("BeforeTool", stop, "stopper"));
@@ -422,7 +422,7 @@ esac)");
   CHECK_THAT(requests[1].body, !Catch::Contains("secret-token"));
 }
 
-TEST_CASE("e2e hooks: SessionStart opens the first prompt; SessionEnd runs when the session closes", "[e2e][hooks]") {
+TEST_CASE("e2e hooks: SessionStart opens the first prompt, SessionEnd runs when the session closes", "[e2e][hooks]") {
   Setup s;
   std::string start = s.script("start", "cat > " + s.log("start").string() +
                                             "; echo '{\"systemMessage\":\"welcome back\",\"hookSpecificOutput\":{\"additionalContext\":\"today is release day\"}}'");
@@ -445,7 +445,7 @@ TEST_CASE("e2e hooks: SessionStart opens the first prompt; SessionEnd runs when 
   CHECK(pollUntil([&] { return readText(s.log("end")).find(R"("reason":"exit")") != std::string::npos; }));
 }
 
-TEST_CASE("e2e hooks: PreCompress hears /compress; Notification hears the permission question", "[e2e][hooks]") {
+TEST_CASE("e2e hooks: PreCompress hears /compress, Notification hears the permission question", "[e2e][hooks]") {
   Setup s;
   std::string logger = s.script("logger", "cat >> " + s.log("events").string() + "; echo >> " + s.log("events").string() +
                                               "; echo '{\"systemMessage\":\"seen\"}'");
@@ -468,7 +468,7 @@ TEST_CASE("e2e hooks: PreCompress hears /compress; Notification hears the permis
                                             Catch::Contains(R"("trigger":"manual")"));
 }
 
-TEST_CASE("e2e hooks: sequential hooks see what the one before changed; parallel hooks run at once", "[e2e][hooks]") {
+TEST_CASE("e2e hooks: sequential hooks see what the one before changed, parallel hooks run at once", "[e2e][hooks]") {
   SECTION("sequential") {
     Setup s;
     std::string first = s.script("first", "cat >/dev/null; echo '{\"hookSpecificOutput\":{\"tool_input\":{\"content\":\"one\"}}}'");
@@ -526,7 +526,7 @@ TEST_CASE("e2e hooks: the environment: Gemini CLI's variables, no secrets, the w
   CHECK_THAT(seen, Catch::Contains("token=\n"));
 }
 
-TEST_CASE("e2e hooks: bad hook settings are told once, naming the file and the problem; the rest runs",
+TEST_CASE("e2e hooks: bad hook settings are told once, naming the file and the problem, the rest runs",
           "[e2e][hooks]") {
   Setup s;
   std::string good = s.script("good", "cat >/dev/null; touch " + s.log("good").string() + "; echo '{}'");

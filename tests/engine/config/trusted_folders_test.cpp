@@ -62,7 +62,7 @@ TEST_CASE("trusted folders: the variables win over the file") {
   CHECK(geminiFolderTrust(home.folder("p"), home.env()).trust == FolderTrust::untrusted);
 }
 
-TEST_CASE("trusted folders: a rule covers its folder and below; TRUST_PARENT the folder above") {
+TEST_CASE("trusted folders: a rule covers its folder and below, TRUST_PARENT the folder above") {
   Home home;
   home.rules("// comments are allowed\n{\"" + home.folder("work/a") + "\": \"TRUST_FOLDER\", \"" +
              home.folder("mine/project") + "\": \"TRUST_PARENT\"}");

@@ -266,7 +266,7 @@ TEST_CASE("hook registry: matchers, triggers, duplicates, disabled hooks, source
   CHECK(off.empty());
 }
 
-TEST_CASE("hook dispatcher: the input's base fields; sequential hooks read what the one before changed") {
+TEST_CASE("hook dispatcher: the input's base fields, sequential hooks read what the one before changed") {
   HookSet set = decode(R"({"BeforeTool": [{"sequential": true, "hooks": [
       {"type": "command", "command": "one"}, {"type": "command", "command": "two"}]}],
     "BeforeAgent": [{"sequential": true, "hooks": [
@@ -301,7 +301,7 @@ TEST_CASE("hook command: Gemini CLI's variables are replaced, quoted as one word
         "run '/my ws'/x 's'\\''1' '/my ws' '/my ws' ${HOME}");
 }
 
-TEST_CASE("llm payloads: hooks see the request's text; their changes keep calls and responses in place") {
+TEST_CASE("llm payloads: hooks see the request's text, their changes keep calls and responses in place") {
   std::vector<Content> contents{Content{Role::user, {Part::makeText("question")}}, Content{Role::model, {}},
                                 Content{Role::user, {}}};
   Part call;
