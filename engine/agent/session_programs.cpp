@@ -15,9 +15,9 @@ SessionPrograms::SessionPrograms(Setup setup, const AgentConfig& config, EditorC
 
 // A card of its own, not the agent's answer: headless prints those on
 // stderr, so a script reading the answer on stdout never sees it.
-void SessionPrograms::tell(const std::string& title, const std::string& message) {
+void SessionPrograms::tell(const std::string& title, const std::string& message, acp::NoticeSeverity severity) {
   log(LogLevel::info, message);
-  showNoticeCard(editor_, setup_.sessionId, "lathe_notice_" + std::to_string(++notices_), title, message);
+  showNotice(editor_, setup_.sessionId, acp::Notice{severity, title, message});
 }
 
 std::optional<TurnStop> SessionPrograms::onPrompt(const std::vector<Part>&, History&, const CancelToken& cancel) {
@@ -49,10 +49,13 @@ bool SessionPrograms::consent(const CancelToken& cancel, bool& cancelled) {
   if (!config_.trustWorkspace && trust.trust != FolderTrust::unknown) {
     tell(allowed ? "Workspace trusted in Gemini CLI" : "Workspace distrusted in Gemini CLI",
          std::string(allowed ? "Lathe applied " : "Lathe did not apply ") + workspace.settingsPath +
-             " without asking: " + trust.why + ".");
+             " without asking: " + trust.why + ".",
+         allowed ? acp::NoticeSeverity::info : acp::NoticeSeverity::warning);
   }
   if (allowed && setup_.grantWidening) {
-    if (std::string later = setup_.grantWidening(); !later.empty()) tell("Some workspace settings apply later", later);
+    if (std::string later = setup_.grantWidening(); !later.empty()) {
+      tell("Some workspace settings apply later", later, acp::NoticeSeverity::info);
+    }
   }
   if (!allowed && !setup_.ignoredNotice.empty()) tell("Workspace settings ignored", setup_.ignoredNotice);
   if (!allowed && workspace.startsPrograms()) {

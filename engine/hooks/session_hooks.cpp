@@ -66,8 +66,13 @@ void SessionHooks::tellHooks(const std::vector<HookNote>& notes) {
                                         : "Hooks (" + notes[0].event + ")";
   if (title.back() == '.') title.pop_back();
   std::string text;
-  for (const auto& note : notes) text += (text.empty() ? "" : "\n") + hookNoteText(note);
-  showNoticeCard(editor_, setup_.sessionId, "lathe_hook_" + std::to_string(++cards_), title, text);
+  bool stopped = false;
+  for (const auto& note : notes) {
+    text += (text.empty() ? "" : "\n") + hookNoteText(note);
+    stopped = stopped || (note.decision != "allowed" && note.decision != "ran");
+  }
+  showNotice(editor_, setup_.sessionId,
+             acp::Notice{stopped ? acp::NoticeSeverity::warning : acp::NoticeSeverity::info, title, text});
 }
 
 std::optional<TurnStop> SessionHooks::startSession(std::vector<Part>& prompt, const CancelToken& cancel) {
@@ -75,7 +80,7 @@ std::optional<TurnStop> SessionHooks::startSession(std::vector<Part>& prompt, co
   if (!setup_.hooks.problems.empty()) {
     std::string text;
     for (const auto& problem : setup_.hooks.problems) text += (text.empty() ? "" : "\n") + problem;
-    showNoticeCard(editor_, setup_.sessionId, "lathe_hook_" + std::to_string(++cards_), "Some hooks were not read", text);
+    showNotice(editor_, setup_.sessionId, acp::Notice{acp::NoticeSeverity::warning, "Some hooks were not read", text});
   }
   if (!dispatcher_.has(HookEvent::SessionStart)) return std::nullopt;
   const std::string source = setup_.reopened ? "resume" : "startup";

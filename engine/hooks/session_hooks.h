@@ -92,7 +92,6 @@ class SessionHooks final : public TurnHooks, public CallGate {
   EditorClient& editor_;
   std::shared_ptr<HookRegistry> registry_;
   HookDispatcher dispatcher_;
-  int cards_ = 0;
   // The turn's (its thread).
   bool started_ = false;
   bool reviewing_ = false;       // AfterAgent sent the model back: stop_hook_active

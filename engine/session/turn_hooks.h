@@ -9,8 +9,8 @@
 // send the model back to work), when the turn has ended (titles), and on every update the editor is shown
 // (persistence; the user's prompt is offered here as user_message_chunk too,
 // so a recording can replay it). Besides the turn: the person changing the
-// mode or the model, compression about to happen, and the session closing.
-// A session calls its hooks in the order they were added.
+// mode, the model or the effort, compression about to happen, and the
+// session closing. A session calls its hooks in the order they were added.
 #pragma once
 
 #include <functional>
@@ -114,6 +114,7 @@ class TurnHooks {
   // The person chose another mode or model (any thread).
   virtual void onModeChanged(ApprovalMode) {}
   virtual void onModelChanged(const std::string&) {}
+  virtual void onEffortChanged(const std::string&) {}
   // The history is about to be compressed (onDemand: /compress); the turn's thread.
   virtual void beforeCompression(bool onDemand, const CancelToken&) { (void)onDemand; }
   // The editor has the session now (after answering session/new, load or
