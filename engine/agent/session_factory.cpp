@@ -11,6 +11,7 @@
 #include "engine/commands/session_commands.h"
 #include "engine/context/context_hooks.h"
 #include "engine/context/memory_command.h"
+#include "engine/hooks/session_hooks.h"
 #include "engine/persistence/session_meta.h"
 #include "protocol/base/log.h"
 #include "tools/mcp/acp_servers.h"
@@ -78,6 +79,21 @@ void restore(Session& session, persist::SessionRecorder::Opened& record) {
   if (auto cost = lastCost(record.shown)) session.meter().restore(*cost);
 }
 
+// The person's hooks (and extensions'), and the workspace's once agreed to;
+// none when no source has any: a session without hooks pays nothing for them.
+std::shared_ptr<SessionHooks> hooksFor(Session& session, const std::string& root, const WorkspaceSetup& setup,
+                                       bool reopened, EditorClient& editor) {
+  const AgentConfig& config = session.config();
+  const bool workspaceHooks = setup.programs && !setup.programs->hooks.definitions.empty();
+  if (!config.hookOptions.enabled || (config.hooks.empty() && !workspaceHooks)) return nullptr;
+  return std::make_shared<SessionHooks>(SessionHooks::Setup{.sessionId = session.id(),
+                                                            .workspaceRoot = root,
+                                                            .hooks = config.hooks,
+                                                            .options = config.hookOptions,
+                                                            .reopened = reopened},
+                                        editor);
+}
+
 }  // namespace
 
 Result<std::shared_ptr<const tools::Workspace>> workspaceFor(const std::string& cwd,
@@ -99,18 +115,22 @@ Result<std::shared_ptr<const tools::Workspace>> workspaceFor(const std::string& 
   return std::make_shared<const tools::Workspace>(std::move(workspace).value());
 }
 
-void SessionFactory::addHooks(Session& session, const std::string& root, WorkspaceSetup setup) const {
+void SessionFactory::addHooks(Session& session, const std::string& root, WorkspaceSetup setup, bool reopened) const {
   Session* raw = &session;  // the hooks are owned by the session: no cycle
+  std::shared_ptr<SessionHooks> hooks = hooksFor(session, root, setup, reopened, editor_);
   SessionPrograms::Setup programs{
       .sessionId = session.id(),
       .workspaceRoot = root,
       .workspace = std::move(setup.programs),
       .consent = consent_,
       .startMcpServers = [raw](std::vector<tools::mcp::ServerConfig> servers) { raw->startMcpServers(std::move(servers)); },
+      .startHooks = nullptr,
+      .trust = std::move(setup.trust),
       .grantWidening = nullptr,
       .ignoredNotice = std::move(setup.ignoredNotice),
       .notices = std::move(setup.notices),
   };
+  if (hooks) programs.startHooks = [raw = hooks.get()](HookSet set) { raw->addWorkspaceHooks(std::move(set)); };
   if (setup.widened || setup.wideningPolicies) {
     programs.grantWidening = [raw, &editor = editor_, widened = setup.widened, keys = setup.wideningKeys,
                               policies = setup.wideningPolicies] {
@@ -118,6 +138,12 @@ void SessionFactory::addHooks(Session& session, const std::string& root, Workspa
     };
   }
   session.addHooks(std::make_shared<SessionPrograms>(std::move(programs), session.config(), editor_, session.registry()));
+  if (hooks) {
+    // After the programs (the workspace's hooks join once agreed to), before
+    // the rest: a stop they ask for comes before compression or the request.
+    session.setCallGate(hooks.get());
+    session.addHooks(std::move(hooks));
+  }
   auto commands = std::make_shared<SessionCommands>(session);
   addContextHooks(session, commands->registry());
   addBuiltinCommands(session, commands->registry());
@@ -138,7 +164,7 @@ Result<AssembledSession> SessionFactory::assemble(SessionSpec spec) const {
   rules.policies = std::move(setup.policies);
   out.session->grantApprovals(rules);
   if (setup.kept) out.session->setKeptAnswers(setup.kept);
-  addHooks(*out.session, root, std::move(setup));
+  addHooks(*out.session, root, std::move(setup), spec.record.has_value());
   if (spec.record) {
     restore(*out.session, *spec.record);
     out.recorder = std::move(spec.record->recorder);

@@ -27,6 +27,11 @@ std::optional<WorkspaceSettings> readSettings(const std::string& root, const Age
     return std::nullopt;
   }
   out.programs = std::move(programs).value();
+  if (out.programs) {
+    // Told whatever the answer: a definition left out must not go unnoticed.
+    for (auto& problem : out.programs->hooks.problems) out.notices.emplace_back("Some hooks were not read", problem);
+    out.programs->hooks.problems.clear();
+  }
   std::optional<WorkspaceSettings> settings = std::move(read).value();
   if (settings && !settings->processKeys.empty()) {
     std::string keys;
@@ -85,8 +90,12 @@ WorkspaceSetup workspaceSetupFor(const std::string& root, const AgentConfig& use
     if (wideningSettings) addWideningSettings(*out.programs, settings->wideningText);
     if (wideningRules) addWideningPolicies(*out.programs, policies.wideningText, describeWideningRules(policies.widening));
   }
+  if (out.programs && out.programs->text.empty()) out.programs.reset();  // only problems: nothing to ask
+  if (out.programs) out.trust = geminiFolderTrust(root);
+  // Gemini CLI's trust in the folder counts as consent; its distrust refuses.
   const bool widen = (wideningSettings || wideningRules) &&
-                     (user.trustWorkspace || consent.lookup(root, out.programs->text) == Consent::allowed);
+                     (user.trustWorkspace || out.trust.trust == FolderTrust::trusted ||
+                      (out.trust.trust == FolderTrust::unknown && consent.lookup(root, out.programs->text) == Consent::allowed));
   if (wideningRules) {
     auto rules = std::make_shared<const PolicyRules>(std::move(policies.widening));
     if (widen) {

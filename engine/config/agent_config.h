@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/config/context_options.h"
+#include "engine/config/hook_settings.h"
 #include "engine/config/policy_folders.h"
 #include "engine/config/program_settings.h"
 #include "engine/scheduler/approval_policy.h"
@@ -70,6 +71,10 @@ struct AgentConfig {
   // Someone can be asked (false for `lathe run` without a terminal): policy
   // rules may hold for one or the other (their `interactive` key).
   bool interactive = true;
+  // Hooks that run without consent: the person's settings' and extensions'
+  // (a workspace's are read per session and wait for consent).
+  HookSet hooks;
+  HookOptions hookOptions;  // settings hooksConfig
   std::optional<std::vector<std::string>> mcpAllowed;  // settings mcp.allowed
   std::vector<std::string> mcpExcluded;                // settings mcp.excluded
   std::string userSettingsPath;  // the user's settings.json (a workspace at home is not a workspace's)

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/config/hook_settings.h"
 #include "engine/config/program_settings.h"
 #include "engine/model/generation_settings.h"
 #include "engine/model/pricing.h"
@@ -50,6 +51,11 @@ struct Settings {
   // mcpServers and the discovery commands of the user's files (a workspace's
   // are read per session, under consent: workspace_programs.h).
   ProgramSettings programs;
+  // hooks of the user's files, in file order (a workspace's: workspace_programs.h).
+  HookSet hooks;
+  std::optional<bool> hooksEnabled;                      // hooksConfig.enabled
+  std::optional<std::vector<std::string>> hooksDisabled;  // hooksConfig.disabled: hook names (or commands) that do not run
+  std::optional<bool> hookNotifications;                 // hooksConfig.notifications
 };
 
 // Whose file it is: a workspace's may not start programs by itself, so its

@@ -250,4 +250,14 @@ void adminPolicyPaths(SettingSource& in, Settings& out) {
   if (auto list = paths(in)) out.adminPolicyPaths = std::move(list);
 }
 
+// The person's files only, like programs: a workspace's hooks wait for
+// consent (workspace_programs.h). A bad definition is left out and named
+// for the person; the file still applies.
+void hooks(SettingSource& in, Settings& out) {
+  if (in.file != SettingsScope::user) return;
+  const json::Value* hooks = json::find(*in.parent.value(), in.key);
+  if (!hooks) return;
+  out.hooks.add(decodeHooks(*hooks, HookSource{HookOrigin::user, in.parent.path(), ""}));
+}
+
 }  // namespace lathe::engine::decode

@@ -21,5 +21,6 @@ void discoveryMaxDirs(SettingSource& in, Settings& out);      // context.discove
 void programs(SettingSource& in, Settings& out);              // mcpServers and the discovery commands
 void policyPaths(SettingSource& in, Settings& out);           // policyPaths
 void adminPolicyPaths(SettingSource& in, Settings& out);      // adminPolicyPaths
+void hooks(SettingSource& in, Settings& out);                 // hooks (problems are kept, never fail the file)
 
 }  // namespace lathe::engine::decode

@@ -347,6 +347,49 @@ const SettingKey kTable[] = {
        return {};
      },
      .doc = "runs a discovered tool"},
+    // A workspace's hooks are programs too (workspace_programs.h); a bad
+    // definition is told to the person and left out, never failing the file.
+    {.name = "hooks", .scope = kPrograms, .merge = SettingMerge::add, .applies = kStart, .readInWorkspace = false,
+     .read = decode::hooks, .isSet = [](const Settings& s) { return !s.hooks.empty(); },
+     .take = [](Settings& from, Settings& to) { to.hooks = std::exchange(from.hooks, {}); },
+     .apply = [](AgentConfig& config, const Settings& s) -> Status {
+       config.hooks.add(s.hooks);
+       return {};
+     },
+     .doc = "commands run at Gemini CLI's hook events (BeforeTool, AfterTool, BeforeAgent, AfterAgent, BeforeModel, "
+            "AfterModel, BeforeToolSelection, SessionStart, SessionEnd, PreCompress, Notification) with `matcher`, "
+            "`sequential` and `hooks` (`type`, `command`, `name`, `description`, `timeout`)"},
+    // The person's hooks may guard them: a repository may not turn them off.
+    {.name = "hooksConfig.enabled", .scope = kPersonal, .merge = SettingMerge::replace, .applies = kStart,
+     .toldInWorkspace = true, .read = readBool<&Settings::hooksEnabled>, .isSet = isSetField<&Settings::hooksEnabled>,
+     .take = takeField<&Settings::hooksEnabled>,
+     .apply = [](AgentConfig& config, const Settings& s) -> Status {
+       config.hookOptions.enabled = *s.hooksEnabled;
+       return {};
+     },
+     .doc = "false: no hook runs"},
+    {.name = "hooksConfig.disabled", .scope = kPersonal, .merge = SettingMerge::add, .applies = kStart,
+     .toldInWorkspace = true,
+     .read = [](SettingSource& in, Settings& out) {
+       auto names = in.parent.optStrings(in.key);
+       if (!names) return;
+       if (!out.hooksDisabled) out.hooksDisabled.emplace();
+       addAll(*out.hooksDisabled, *names);
+     },
+     .isSet = isSetField<&Settings::hooksDisabled>, .take = takeField<&Settings::hooksDisabled>,
+     .apply = [](AgentConfig& config, const Settings& s) -> Status {
+       addAll(config.hookOptions.disabled, *s.hooksDisabled);
+       return {};
+     },
+     .doc = "hooks that do not run, by name (or command when they have none)"},
+    {.name = "hooksConfig.notifications", .scope = kTuning, .merge = SettingMerge::replace, .applies = kSession,
+     .read = readBool<&Settings::hookNotifications>, .isSet = isSetField<&Settings::hookNotifications>,
+     .take = takeField<&Settings::hookNotifications>,
+     .apply = [](AgentConfig& config, const Settings& s) -> Status {
+       config.hookOptions.notifications = *s.hookNotifications;
+       return {};
+     },
+     .doc = "false: hooks that ran and allowed are not told (failures, blocks and their messages still are)"},
 };
 
 }  // namespace

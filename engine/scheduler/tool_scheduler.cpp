@@ -8,6 +8,7 @@
 
 #include "engine/scheduler/call_state.h"
 #include "engine/scheduler/changed_region.h"
+#include "engine/scheduler/hook_note.h"
 #include "engine/scheduler/markdown_fence.h"
 #include "engine/scheduler/permission_options.h"
 #include "protocol/exec/task_group.h"
@@ -118,6 +119,25 @@ std::vector<acp::ToolCallContent> confirmationContent(tools::ConfirmationDetails
   return {textContent(text)};
 }
 
+// The top-level keys whose values differ between two argument objects.
+std::vector<std::string> changedKeys(const json::Raw& before, const json::Value& after) {
+  std::vector<std::string> keys;
+  auto old = json::parse(before.text);
+  if (!after.IsObject()) return keys;
+  for (const auto& member : after.GetObject()) {
+    std::string name(member.name.GetString(), member.name.GetStringLength());
+    const json::Value* was = old && old->IsObject() ? json::find(*old, name.c_str()) : nullptr;
+    if (!was || json::stringify(*was) != json::stringify(member.value)) keys.push_back(std::move(name));
+  }
+  if (old && old->IsObject()) {
+    for (const auto& member : old->GetObject()) {
+      std::string name(member.name.GetString(), member.name.GetStringLength());
+      if (!json::find(after, name.c_str())) keys.push_back(std::move(name));
+    }
+  }
+  return keys;
+}
+
 }  // namespace
 
 // One call's journey through its states, and its reports to the editor.
@@ -137,7 +157,12 @@ class ToolScheduler::CallRun {
   // took it as this call's content; `line` is its first changed line.
   void setDiffShown(int64_t line) { shownDiffLine_ = line; }
   // A line for the person on the call's final update (where an answer was kept).
-  void addNote(std::string note) { notes_.push_back(std::move(note)); }
+  void addNote(std::string note) { lines_.push_back(std::move(note)); }
+  // Hooks' parts in this call: shown with its final update.
+  void addNotes(std::vector<HookNote> notes) {
+    for (auto& note : notes) notes_.push_back(std::move(note));
+  }
+  const std::vector<HookNote>& notes() const { return notes_; }
 
   // Ends the call: the model reads `forModel`; the person sees `forPerson`
   // (the same when empty).
@@ -147,8 +172,9 @@ class ToolScheduler::CallRun {
     shape();
     acp::ToolCallUpdate update = updateOf(machine_.state());
     std::vector<acp::ToolCallContent> content{textContent(forPerson.empty() ? forModel : forPerson)};
-    for (auto& note : notes_) content.push_back(textContent(std::move(note)));
+    for (auto& line : lines_) content.push_back(textContent(std::move(line)));
     update.content = std::move(content);
+    addNoteContent(update);
     update.rawOutput = outcome_.response.response;
     owner_.editor_.sendUpdate(owner_.sessionId_, acp::SessionUpdate(std::move(update)));
     return std::move(outcome_);
@@ -184,18 +210,26 @@ class ToolScheduler::CallRun {
       // updates replace only the fields they carry: the diff the permission
       // request carried stays the call's content, so megabytes of text are
       // not sent again. Notes replace the whole collection, diff included.
-      if (shownDiffLine_ && result.displayNotes.empty() && notes_.empty()) return sendSuccess(std::move(done));
+      if (shownDiffLine_ && result.displayNotes.empty() && lines_.empty() && notes_.empty()) return sendSuccess(std::move(done));
       content.push_back(diffContent(std::move(*diff)));
     } else if (auto* text = std::get_if<std::string>(&result.returnDisplay); text && !text->empty()) {
       content.push_back(textContent(display(*text)));
     }
     for (auto& note : result.displayNotes) content.push_back(textContent(std::move(note)));
-    for (auto& note : notes_) content.push_back(textContent(std::move(note)));
+    for (auto& line : lines_) content.push_back(textContent(std::move(line)));
     done.content = std::move(content);
+    addNoteContent(done);
     return sendSuccess(std::move(done));
   }
 
  private:
+  // The hooks' notes after the call's own content, and as _meta for editors that mark them.
+  void addNoteContent(acp::ToolCallUpdate& update) const {
+    if (notes_.empty()) return;
+    if (!update.content) update.content.emplace();
+    for (const auto& note : notes_) update.content->push_back(textContent(hookNoteText(note)));
+    update.meta = hookNotesMeta(notes_);
+  }
   // The response as the model will read it, before the person is shown it.
   void shape() {
     if (owner_.shaper_) owner_.shaper_(outcome_.response, owner_.roundSize_);
@@ -231,7 +265,8 @@ class ToolScheduler::CallRun {
   std::string id_;
   bool markdown_ = true;
   std::optional<int64_t> shownDiffLine_;
-  std::vector<std::string> notes_;
+  std::vector<std::string> lines_;
+  std::vector<HookNote> notes_;
   CallStateMachine machine_;
   Outcome outcome_;
   std::mutex outputMutex_;
@@ -385,13 +420,16 @@ ToolScheduler::Outcome ToolScheduler::guarded(const FunctionCall& call, const Ca
   }
 }
 
-ToolScheduler::Outcome ToolScheduler::runOne(const FunctionCall& call, const CancelToken& cancel, int depth) {
+ToolScheduler::Outcome ToolScheduler::runOne(const FunctionCall& call, const CancelToken& cancel, int depth,
+                                             const std::string& originalName) {
   CallRun run(*this, call);
   if (cancelledByPerson_) return run.finish(CallState::cancelled, "Not run: the user cancelled the turn.");
   Prepared prepared;
   if (auto failed = prepare(call, run, prepared)) return std::move(*failed);
   if (cancel.cancelled()) return run.finish(CallState::cancelled, "Cancelled before it ran: the user stopped the turn.");
-  if (auto refused = approve(call, run, prepared, cancel)) return std::move(*refused);
+  bool ask = false;
+  if (auto stopped = gateBefore(call, run, prepared, originalName, ask, cancel)) return std::move(*stopped);
+  if (auto refused = approve(call, run, prepared, ask, cancel)) return std::move(*refused);
   run.moveTo(CallState::scheduled);
   run.moveTo(CallState::executing);
   prepared.invocation->setCallId(run.id());
@@ -406,19 +444,84 @@ ToolScheduler::Outcome ToolScheduler::runOne(const FunctionCall& call, const Can
     std::string forPerson = shown && !shown->empty() ? run.display(*shown) + "\n\nCancelled." : "";
     return run.finish(CallState::cancelled, "Cancelled: the user stopped the turn.", forPerson);
   }
+  if (!prepared.changedKeys.empty()) {
+    // The model must know it did not get the call it asked for.
+    std::string keys;
+    for (const auto& key : prepared.changedKeys) keys += (keys.empty() ? "" : ", ") + key;
+    result.llmContent.push_back(
+        tools::LlmPart{"\n\n[Lathe] A hook changed these arguments before the call ran: " + keys + ".", {}, {}});
+  }
+  if (auto withheld = gateAfter(call, run, prepared, originalName, result, cancel)) return std::move(*withheld);
   if (result.error) return run.finish(CallState::error, result.error->message);
   addFoundContext(*prepared.tool, *prepared.invocation, result);
   if (!result.tailToolCallRequest || depth >= kMaxTailDepth) return run.succeed(result);
 
-  // The tool asked for another to run right after it: the model sees the
-  // tail's result as the answer to its call.
+  // The tool (or a hook) asked for another to run right after it: the model
+  // sees the tail's result as the answer to its call.
   Outcome first = run.succeed(result);
   FunctionCall tail{call.id, result.tailToolCallRequest->name, result.tailToolCallRequest->args};
-  Outcome tailOutcome = runOne(tail, cancel, depth + 1);
+  Outcome tailOutcome = runOne(tail, cancel, depth + 1, originalName.empty() ? call.name : originalName);
   tailOutcome.response.name = call.name;
   tailOutcome.inlineParts.insert(tailOutcome.inlineParts.begin(), std::make_move_iterator(first.inlineParts.begin()),
                                  std::make_move_iterator(first.inlineParts.end()));
   return tailOutcome;
+}
+
+std::optional<ToolScheduler::Outcome> ToolScheduler::gateBefore(const FunctionCall& call, CallRun& run,
+                                                                Prepared& prepared, const std::string& originalName,
+                                                                bool& ask, const CancelToken& cancel) {
+  if (!gate_) return std::nullopt;
+  std::optional<tools::ToolSource> source = registry_.sourceOf(call.name);
+  BeforeCall before = gate_->beforeCall({call.name, prepared.args, source ? &*source : nullptr, originalName}, cancel);
+  run.addNotes(std::move(before.notes));
+  if (before.action == BeforeCall::Action::refuse) {
+    return run.finish(CallState::error, "Tool execution blocked: " + before.reason);
+  }
+  if (before.action == BeforeCall::Action::stop) {
+    return run.finish(CallState::error, "Agent execution stopped by hook: " + before.reason);
+  }
+  ask = before.ask;
+  if (!before.args) return std::nullopt;
+  // The call runs with the hook's arguments: built and judged again, and the person sees them.
+  auto args = json::parse(before.args->text);
+  tools::BuildResult built = args ? prepared.tool->build(*args) : tools::BuildResult{};
+  if (!built.invocation) {
+    std::string why = args ? (built.error ? built.error->message : "refused") : args.error().message;
+    return run.finish(CallState::error, "Tool parameter modification by hook failed validation: " + why);
+  }
+  prepared.changedKeys = changedKeys(prepared.args, *args);
+  prepared.invocation = std::move(built.invocation);
+  prepared.args = *before.args;
+  acp::ToolCallUpdate changed;
+  changed.toolCallId = run.id();
+  changed.title = prepared.tool->info().displayName + ": " + prepared.invocation->description();
+  changed.rawInput = *before.args;
+  changed.locations.emplace();
+  for (const auto& loc : prepared.invocation->locations()) changed.locations->push_back({loc.path, loc.line});
+  prepared.announce.title = *changed.title;
+  prepared.announce.rawInput = changed.rawInput;
+  prepared.announce.locations = *changed.locations;
+  editor_.sendUpdate(sessionId_, acp::SessionUpdate(std::move(changed)));
+  return std::nullopt;
+}
+
+std::optional<ToolScheduler::Outcome> ToolScheduler::gateAfter(const FunctionCall& call, CallRun& run,
+                                                               const Prepared& prepared,
+                                                               const std::string& originalName,
+                                                               tools::ToolResult& result, const CancelToken& cancel) {
+  if (!gate_) return std::nullopt;
+  std::optional<tools::ToolSource> source = registry_.sourceOf(call.name);
+  AfterCall after = gate_->afterCall({call.name, prepared.args, source ? &*source : nullptr, originalName}, result, cancel);
+  run.addNotes(std::move(after.notes));
+  if (after.action == AfterCall::Action::withhold) {
+    return run.finish(CallState::error, "Tool result blocked: " + after.reason);
+  }
+  if (after.action == AfterCall::Action::stop) {
+    return run.finish(CallState::error, "Agent execution stopped by hook: " + after.reason);
+  }
+  if (!after.addedContext.empty()) result.llmContent.push_back(tools::LlmPart{"\n\n" + after.addedContext, {}, {}});
+  if (after.tail) result.tailToolCallRequest = std::move(after.tail);
+  return std::nullopt;
 }
 
 // A call that read, searched or edited inside a folder holding a context file
@@ -442,6 +545,7 @@ std::optional<ToolScheduler::Outcome> ToolScheduler::prepare(const FunctionCall&
   announce.title = call.name;
   announce.name = call.name;
   announce.rawInput = call.args.empty() ? json::Raw{"{}"} : call.args;
+  prepared.args = announce.rawInput;
   auto args = json::parse(announce.rawInput.text);
   // Arguments that are not JSON (a model's mistake) reach the editor as a string, never spliced raw.
   if (!args) announce.rawInput = json::Raw{json::build([&](json::Writer& w) { json::str(w, call.args.text); })};
@@ -471,29 +575,39 @@ std::optional<ToolScheduler::Outcome> ToolScheduler::prepare(const FunctionCall&
 // Decides whether the call may run, asking the person when the policy says
 // so. An outcome only when the call does not run.
 std::optional<ToolScheduler::Outcome> ToolScheduler::approve(const FunctionCall& call, CallRun& run,
-                                                             Prepared& prepared, const CancelToken& cancel) {
+                                                             Prepared& prepared, bool forceAsk,
+                                                             const CancelToken& cancel) {
   const tools::Tool& tool = *prepared.tool;
   auto details = prepared.invocation->shouldConfirmExecute(cancel);
   if (!details) return run.finish(CallState::error, details.error().message);
   std::optional<tools::ToolSource> source = registry_.sourceOf(call.name);
   ApprovalQuery query{tool.name(), tool.kind(), details->has_value() ? &**details : nullptr, source ? &*source : nullptr,
-                      call.args.empty() ? std::string_view("{}") : std::string_view(call.args.text), call.name};
+                      // the arguments the call runs with (a hook may have changed them)
+                      prepared.args.empty() ? std::string_view("{}") : std::string_view(prepared.args.text), call.name};
   ApprovalDecision decision = decide(query);
+  // A hook that asks for the person overrules an allow, never a deny.
+  const bool allowed = decision.verdict == Decision::allow || decision.verdict == Decision::allowSealed;
+  const Decision verdict = forceAsk && allowed ? Decision::ask : decision.verdict;
   // What allowed the call decides how it runs: a line allowed only by the
   // judgement runs sealed.
-  const Decision verdict = decision.verdict;
   prepared.invocation->setApproval(verdict == Decision::allowSealed ? tools::Approval::judged : tools::Approval::person);
   if (verdict == Decision::allow || verdict == Decision::allowSealed) return std::nullopt;
   if (verdict == Decision::deny) return run.finish(CallState::error, decision.forModel, decision.forPerson);
-  // A policy rule may ask about a tool that asks nothing itself.
+  // A policy rule or a hook may ask about a tool that asks nothing itself.
   tools::ConfirmationDetails asked = details->has_value()
                                          ? std::move(**details)
                                          : tools::ConfirmationDetails(tools::InfoConfirmation{
                                                "Run " + tool.info().displayName + ": " + prepared.invocation->description() + "?", {}});
   query.details = &asked;
   run.moveTo(CallState::awaiting_approval);
-  const AlwaysOffers offers = offersFor(decision);
+  std::vector<HookNote> notes;  // heard before the question takes the edit's texts
+  if (gate_) notes = gate_->onPermissionAsked(asked, prepared.announce.title, cancel);
+  // An answer kept for good is offered only where the policy's verdict asked, not a hook.
+  const AlwaysOffers offers = verdict == decision.verdict ? offersFor(decision) : AlwaysOffers{};
   acp::RequestPermissionRequest ask = permissionRequest(run, prepared, asked, decision.forPerson, offers);
+  // The person answers knowing what the hooks said of the call so far.
+  for (const auto& note : run.notes()) ask.toolCall.content->push_back(textContent(hookNoteText(note)));
+  for (const auto& note : notes) ask.toolCall.content->push_back(textContent(hookNoteText(note)));
   const bool showsDiff = std::holds_alternative<tools::EditConfirmation>(asked);
   auto answer = editor_.requestPermission(ask, cancel);
   // Fail closed: anything but a selected option we offered means no.

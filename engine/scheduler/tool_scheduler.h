@@ -19,6 +19,7 @@
 #include "engine/model/content.h"
 #include "engine/scheduler/call_channel.h"
 #include "engine/scheduler/kept_answers.h"
+#include "engine/scheduler/call_gate.h"
 #include "protocol/acp/client_calls.h"
 #include "protocol/acp/tool_call.h"
 #include "protocol/base/cancel.h"
@@ -67,6 +68,9 @@ class ToolScheduler {
   ApprovalSet sessionAnswers() const;
   // Forgets one of this session's answers (settings that allow the same stay). False: no such answer.
   bool forget(const ApprovalKey& key);
+  // What stands before and after each call besides approval (the session's
+  // hooks); null: nothing. Set before the first run(); it outlives the scheduler.
+  void setGate(CallGate* gate) { gate_ = gate; }
 
  private:
   struct Outcome {
@@ -77,6 +81,8 @@ class ToolScheduler {
   // A call that passed lookup and validation.
   struct Prepared {
     acp::ToolCall announce;
+    json::Raw args;  // what the invocation was built from (a hook may have changed them)
+    std::vector<std::string> changedKeys;  // the arguments a hook changed
     std::shared_ptr<const tools::Tool> tool;
     std::unique_ptr<tools::ToolInvocation> invocation;
   };
@@ -84,9 +90,18 @@ class ToolScheduler {
   void runBatch(const std::vector<FunctionCall>& calls, size_t begin, size_t end, std::vector<Outcome>& outcomes,
                 const CancelToken& cancel);
   Outcome guarded(const FunctionCall& call, const CancelToken& cancel);
-  Outcome runOne(const FunctionCall& call, const CancelToken& cancel, int depth);
+  // originalName: the call the model made, when this is a tail call.
+  Outcome runOne(const FunctionCall& call, const CancelToken& cancel, int depth, const std::string& originalName = "");
   std::optional<Outcome> prepare(const FunctionCall& call, CallRun& run, Prepared& prepared);
-  std::optional<Outcome> approve(const FunctionCall& call, CallRun& run, Prepared& prepared, const CancelToken& cancel);
+  // The gate's say before the call; an outcome only when the call ends here.
+  std::optional<Outcome> gateBefore(const FunctionCall& call, CallRun& run, Prepared& prepared,
+                                    const std::string& originalName, bool& ask, const CancelToken& cancel);
+  // The gate's say after the call ran: an outcome only when the result is withheld or the turn stops.
+  std::optional<Outcome> gateAfter(const FunctionCall& call, CallRun& run, const Prepared& prepared,
+                                   const std::string& originalName, tools::ToolResult& result, const CancelToken& cancel);
+  // forceAsk: a hook asked for the person (an allow becomes a question, a deny stays).
+  std::optional<Outcome> approve(const FunctionCall& call, CallRun& run, Prepared& prepared, bool forceAsk,
+                                 const CancelToken& cancel);
   ApprovalDecision decide(const ApprovalQuery& query);
   // Acts on an "always" answer: this session's, or kept (telling the person where).
   void rememberAlways(const PermissionChoice& choice, const ApprovalQuery& query, CallRun& run);
@@ -114,6 +129,7 @@ class ToolScheduler {
   std::atomic<bool> cancelledByPerson_{false};
   ContextSource contextSource_;
   ResponseShaper shaper_;
+  CallGate* gate_ = nullptr;
   size_t roundSize_ = 1;  // of the run in progress
 };
 

@@ -119,6 +119,30 @@ SessionApprovals approvalsOf(const AgentConfig& config) {
   return approvals;
 }
 
+// The reply keeps the answer the person was shown: when a hook rewrote the
+// streamed text, the reply's text parts become that text (in the place of
+// the first, keeping its signature), its calls and thoughts untouched.
+void keepShownAnswer(Content& reply, const std::string& shown) {
+  std::string replied;
+  for (const Part& part : reply.parts) {
+    if (part.text && !part.thought && !part.functionCall) replied += *part.text;
+  }
+  if (replied == shown) return;
+  std::vector<Part> parts;
+  bool placed = false;
+  for (Part& part : reply.parts) {
+    if (!part.text || part.thought || part.functionCall) {
+      parts.push_back(std::move(part));
+    } else if (!placed) {
+      part.text = shown;
+      parts.push_back(std::move(part));
+      placed = true;
+    }
+  }
+  if (!placed && !shown.empty()) parts.insert(parts.begin(), Part::makeText(shown));
+  reply.parts = std::move(parts);
+}
+
 Part responsePart(const FunctionCall& call, const std::string& error) {
   Part part;
   part.functionResponse = FunctionResponse{
@@ -222,6 +246,10 @@ void Session::close() {
   for (const auto& hook : hooks_) hook->onClose();
 }
 
+void Session::beforeCompression(bool onDemand, const CancelToken& cancel) {
+  for (const auto& hook : hooks_) hook->beforeCompression(onDemand, cancel);
+}
+
 const std::vector<tools::ToolDeclaration>& Session::declarations() {
   if (uint64_t now = registry_.generation(); now != declarationsGeneration_) {
     declarations_ = registry_.declarations();
@@ -268,9 +296,19 @@ Result<ModelReply> Session::callModel(const CancelToken& cancel, std::optional<T
   request.onRetry = [this](const std::string& notice) {
     notify(acp::Notice{acp::NoticeSeverity::warning, "Lathe is retrying the model request", notice});
   };
+  RequestRevision revision;
+  for (const auto& hook : hooks_) {
+    if ((stop = hook->reviseRequest(request, revision, cancel))) return ModelReply{};
+  }
   const std::string messageId = newMessageId();  // every chunk of this reply
   CancelToken call = cancel.child();  // a hook's stop ends this stream only
-  auto onChunk = [&](const ModelChunk& chunk) {
+  std::string answer;  // the answer's text as shown, after the hooks revised it
+  auto onChunk = [&](const ModelChunk& streamed) {
+    ModelChunk chunk = streamed;
+    for (const auto& hook : hooks_) {
+      if (stop) break;
+      if ((stop = hook->reviseChunk(chunk, call))) call.cancel();
+    }
     for (const auto& hook : hooks_) {
       if (stop) break;
       if ((stop = hook->onChunk(chunk))) call.cancel();
@@ -279,10 +317,18 @@ Result<ModelReply> Session::callModel(const CancelToken& cancel, std::optional<T
     for (const Part& part : chunk.parts) {
       if (!part.text || part.text->empty() || part.functionCall) continue;
       auto role = part.thought ? acp::MessageChunk::Role::thought : acp::MessageChunk::Role::agent;
+      if (!part.thought) answer += *part.text;
       editor_.sendUpdate(id_, acp::MessageChunk{role, *part.text, messageId});
     }
   };
-  return provider_->stream(request, onChunk, call);
+  if (revision.reply) {
+    // Answered without the model: shown as if streamed.
+    onChunk(ModelChunk{revision.reply->content.parts, revision.reply->finishReason, std::nullopt, {}, ""});
+    return std::move(*revision.reply);
+  }
+  auto reply = provider_->stream(request, onChunk, call);
+  if (reply && !stop) keepShownAnswer(reply->content, answer);
+  return reply;
 }
 
 std::vector<Part> Session::runCalls(const std::vector<FunctionCall>& calls, const CancelToken& cancel,
@@ -371,6 +417,9 @@ Result<acp::StopReason> Session::runTurn(const std::vector<acp::ContentBlock>& b
   for (const auto& hook : hooks_) {
     if (auto stop = hook->onPrompt(userParts, history_, cancel)) return stopWith(*stop);
   }
+  for (const auto& hook : hooks_) {
+    if (auto stop = hook->revisePrompt(userParts, history_, cancel)) return stopWith(*stop);
+  }
   const History::Checkpoint before = history_.checkpoint();
   if (auto status = history_.appendUser(std::move(userParts)); !status) return status.error();
   if (!claimed) recordPrompt(editor_, blocks);
@@ -422,7 +471,18 @@ Result<acp::StopReason> Session::runTurn(const std::vector<acp::ContentBlock>& b
     if (auto status = history_.appendModel(std::move(modelContent)); !status) return status.error();
     modelAnswered = true;
     contextDue_ = false;
-    if (calls.empty()) return stopReasonFor(reply->finishReason);
+    if (calls.empty()) {
+      for (const auto& hook : hooks_) {
+        if ((stop = hook->onAnswer(history_, cancel))) break;
+      }
+      if (stop && stop->retry && !cancel.cancelled()) {
+        // Reviewed and sent back to work: the model is told why.
+        if (auto status = history_.appendUser({Part::makeText(stop->message)}); !status) return status.error();
+        continue;
+      }
+      if (stop) return stopWith(*stop);
+      return stopReasonFor(reply->finishReason);
+    }
 
     std::vector<Part> responses = runCalls(calls, cancel, stop);
     if (auto status = history_.appendResponses(std::move(responses)); !status) return status.error();

@@ -67,6 +67,10 @@ class Session {
   const std::optional<acp::TurnUsage>& turnUsage() const { return turnUsage_; }
   // The session is closed: its hooks hear it (onClose). Any thread.
   void close();
+  // The history is about to be compressed: the hooks hear it (beforeCompression). The turn's thread.
+  void beforeCompression(bool onDemand, const CancelToken& cancel);
+  // What stands before and after each tool call besides approval; before the first turn.
+  void setCallGate(CallGate* gate) { scheduler_.setGate(gate); }
 
   void addHooks(std::shared_ptr<TurnHooks> hooks) { hooks_.push_back(std::move(hooks)); }
   // Shows the editor an update of this session, through the hooks like every

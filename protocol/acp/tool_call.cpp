@@ -72,6 +72,7 @@ void writeToolCallUpdateFields(json::Writer& w, const ToolCallUpdate& u) {
   if (u.locations) writeLocations(w, *u.locations);
   if (!u.rawInput.empty()) json::put(w, "rawInput", u.rawInput);
   if (!u.rawOutput.empty()) json::put(w, "rawOutput", u.rawOutput);
+  if (!u.meta.empty()) json::put(w, "_meta", u.meta);
 }
 
 }  // namespace lathe::acp

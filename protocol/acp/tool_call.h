@@ -47,6 +47,7 @@ struct ToolCallUpdate {
   std::optional<std::vector<ToolCallLocation>> locations;
   json::Raw rawInput;
   json::Raw rawOutput;
+  json::Raw meta;  // _meta: an object of extensions (Lathe's own under "lathe")
 };
 
 // Writes the fields of a tool call (inside an object the caller opened).

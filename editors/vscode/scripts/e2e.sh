@@ -19,6 +19,13 @@ seq 1 60 | sed 's/^/far line /' > "$WS/far.txt"
 # A 1x1 PNG for the image attachment.
 echo 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==' | base64 -d > "$WS/dot.png"
 node "$HERE/test/e2e/recording.mjs" "$WS" > "$OUT/model.jsonl"
+# The person's Gemini CLI settings: a BeforeTool hook that blocks searches.
+mkdir -p "$OUT/gemini-home/.gemini"
+cat > "$OUT/gemini-home/.gemini/settings.json" <<'JSON'
+{"hooks": {"BeforeTool": [{"matcher": "glob", "hooks": [{"type": "command", "name": "guard",
+  "command": "cat >/dev/null; echo '{\"decision\":\"deny\",\"reason\":\"no searching here\"}'"}]}]}}
+JSON
+export GEMINI_CLI_HOME="$OUT/gemini-home"
 node -e '
 const [ud, rec, out] = process.argv.slice(1);
 require("fs").writeFileSync(ud + "/User/settings.json", JSON.stringify({

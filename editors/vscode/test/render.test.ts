@@ -94,6 +94,14 @@ test("render: a prompt's images show in the chat", () => {
   assert.match(itemHtml({ kind: "user", text: "look", images: ["data:image/png;base64,AAAA"] }), /<img class="thumb" alt="attached image" src="data:image\/png;base64,AAAA">/);
 });
 
+test("render: a hook's decision shows on the card it touched, its words escaped", () => {
+  const s = emptyState();
+  applyUpdate(s, { sessionUpdate: "tool_call", toolCallId: "c1", title: "Write", kind: "edit", status: "failed",
+    _meta: { lathe: { hooks: [{ hook: "guard", event: "BeforeTool", decision: "blocked", message: "no <b>writes</b>", text: "Hook guard (BeforeTool) blocked: no <b>writes</b>" }] } } });
+  const html = itemHtml(s.items[0]);
+  assert.match(html, /<div class="hook hook-blocked"/);
+  assert.match(html, /<span class="hook-name">Hook guard<\/span> <span class="hook-event">BeforeTool<\/span> <span class="hook-decision">blocked<\/span>: no &#60;b&#62;writes/);
+
 test("render: a question is a form of its fields with Submit, Decline and Cancel; settled, what became of it", () => {
   const fields = formFields({ type: "object", required: ["q1"], properties: {
     q1: { type: "string", title: "DB", description: "Which database?", oneOf: [{ const: "pg", title: "Postgres" }, { const: "lite", title: "SQLite" }] },

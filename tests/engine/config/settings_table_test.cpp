@@ -171,7 +171,9 @@ TEST_CASE("settings table: a workspace's keys are sorted by their rows") {
       "context": {"fileName": "A.md", "discoveryMaxDirs": 3},
       "proxy": "http://127.0.0.1:1", "security": {"auth": {"selectedType": "gemini-api-key"}},
       "policyPaths": ["p"], "adminPolicyPaths": ["/a"],
-      "mcpServers": {"s": {"command": "true"}}})";
+      "mcpServers": {"s": {"command": "true"}},
+      "hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "true"}]}]},
+      "hooksConfig": {"enabled": false, "disabled": ["x"], "notifications": false}})";
   Settings all;
   REQUIRE(mergeSettingsFile((dir.path / ".gemini/settings.json").string(), all, SettingsScope::workspace));
   auto sorted = classifyWorkspaceSettings("ws", all);

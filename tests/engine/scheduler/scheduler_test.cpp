@@ -595,3 +595,120 @@ TEST_CASE("a policy rule asks about a tool that asks nothing itself, and answers
   CHECK(optionIdsOf(f.editor.asked[1]) ==
         std::vector<std::string>{"allow_once", "allow_always_tool", "allow_everywhere_tool", "reject_once"});
 }
+
+namespace {
+
+// A gate with scripted verdicts that records what it heard.
+struct FakeGate final : CallGate {
+  BeforeCall before;
+  AfterCall after;
+  std::vector<HookNote> asked;
+  std::vector<std::string> beforeArgs;
+  std::vector<std::string> afterNames;
+  int permissionsHeard = 0;
+  BeforeCall beforeCall(const GatedCall& call, const CancelToken&) override {
+    beforeArgs.push_back(call.args.text);
+    return before;
+  }
+  AfterCall afterCall(const GatedCall& call, const tools::ToolResult&, const CancelToken&) override {
+    afterNames.push_back(call.name + (call.originalName.empty() ? "" : "<-" + call.originalName));
+    AfterCall out = after;
+    after = {};  // once: a tail call is not chained again
+    return out;
+  }
+  std::vector<HookNote> onPermissionAsked(const tools::ConfirmationDetails&, const std::string&, const CancelToken&) override {
+    ++permissionsHeard;
+    return asked;
+  }
+};
+
+HookNote note(const std::string& decision, const std::string& message) { return {"guard", "BeforeTool", decision, message}; }
+
+}  // namespace
+
+TEST_CASE("call gate: a refusal or a stop keeps the call from running, told to the model and on the card") {
+  for (auto action : {BeforeCall::Action::refuse, BeforeCall::Action::stop}) {
+    Fixture f;
+    f.mode = ApprovalMode::yolo;
+    FakeGate gate;
+    gate.before.action = action;
+    gate.before.reason = "not here";
+    gate.before.notes = {note("blocked", "not here")};
+    f.scheduler->setGate(&gate);
+    auto parts = f.scheduler->run({callOf("fake_edit")}, CancelToken());
+    CHECK(f.edit->runs == 0);
+    CHECK_THAT(responseText(parts[0]), Catch::Contains(action == BeforeCall::Action::refuse ? "Tool execution blocked: not here"
+                                                                                         : "Agent execution stopped by hook: not here"));
+    auto final = f.editor.all<acp::ToolCallUpdate>().back();
+    CHECK(*final.status == acp::ToolCallStatus::failed);
+    CHECK(final.content->back().text == "Hook guard (BeforeTool) blocked: not here");
+    CHECK_THAT(final.meta.text, Catch::Contains(R"("decision":"blocked")"));
+    CHECK(gate.afterNames.empty());
+  }
+}
+
+TEST_CASE("call gate: changed arguments are built, judged and shown again, and the model is told") {
+  Fixture f(FakeTool::Behaviour(false));
+  FakeGate gate;
+  gate.before.args = json::Raw{R"({"path":"/w/other.txt"})"};
+  f.scheduler->setGate(&gate);
+  auto parts = f.scheduler->run({callOf("fake_edit", "/w/file.txt")}, CancelToken());
+  CHECK(f.edit->runs == 1);
+  CHECK_THAT(responseText(parts[0]), Catch::Contains("ran /w/other.txt"));
+  CHECK_THAT(responseText(parts[0]), Catch::Contains("A hook changed these arguments before the call ran: path"));
+  bool shown = false;
+  for (const auto& update : f.editor.all<acp::ToolCallUpdate>()) {
+    shown = shown || update.rawInput.text == R"({"path":"/w/other.txt"})";
+  }
+  CHECK(shown);
+  // Arguments the tool refuses never run.
+  gate.before.args = json::Raw{R"({"path":7})"};
+  parts = f.scheduler->run({callOf("fake_edit")}, CancelToken());
+  CHECK(f.edit->runs == 1);
+  CHECK_THAT(responseText(parts[0]), Catch::Contains("Tool parameter modification by hook failed validation"));
+}
+
+TEST_CASE("call gate: a hook that asks overrules an allow (never a deny), and hears the question") {
+  Fixture f(FakeTool::Behaviour(false), FakeTool::Behaviour(false));
+  f.mode = ApprovalMode::yolo;
+  FakeGate gate;
+  gate.before.ask = true;
+  gate.before.notes = {note("asked for your approval", "look first")};
+  gate.asked = {HookNote{"log", "Notification", "ran", "heard"}};
+  f.scheduler->setGate(&gate);
+  f.editor.answer = [](auto&) { return select("reject_once"); };
+  f.scheduler->run({callOf("fake_read")}, CancelToken());
+  CHECK(f.reader->runs == 0);
+  REQUIRE(f.editor.asked.size() == 1);
+  std::string shown;
+  for (const auto& item : *f.editor.asked[0].toolCall.content) shown += item.text + "\n";
+  CHECK_THAT(shown, Catch::Contains("A hook asks you to confirm this call"));
+  CHECK_THAT(shown, Catch::Contains("Hook guard (BeforeTool) asked for your approval: look first"));
+  CHECK_THAT(shown, Catch::Contains("Hook log (Notification) ran: heard"));
+  CHECK(gate.permissionsHeard == 1);
+  f.mode = ApprovalMode::plan;  // plan mode refuses edits: the ask does not turn that into a question
+  f.scheduler->run({callOf("fake_edit")}, CancelToken());
+  CHECK(f.editor.asked.size() == 1);
+  CHECK(f.edit->runs == 0);
+}
+
+TEST_CASE("call gate: after a call, withhold its result, add to it, or chain a tail call") {
+  Fixture f(FakeTool::Behaviour(false));
+  FakeGate gate;
+  f.scheduler->setGate(&gate);
+  gate.after.action = AfterCall::Action::withhold;
+  gate.after.reason = "private";
+  auto parts = f.scheduler->run({callOf("fake_edit")}, CancelToken());
+  CHECK(f.edit->runs == 1);
+  CHECK(responseText(parts[0]) == R"({"error":"Tool result blocked: private"})");
+
+  gate.after.addedContext = "<hook_context source=\"g (AfterTool)\">note</hook_context>";
+  parts = f.scheduler->run({callOf("fake_edit")}, CancelToken());
+  CHECK_THAT(responseText(parts[0]), Catch::Contains("ran /w/file.txt") && Catch::Contains("note</hook_context>"));
+
+  gate.after.tail = tools::TailCall{"fake_read", json::Raw{R"({"path":"/w/tail.txt"})"}};
+  parts = f.scheduler->run({callOf("fake_edit")}, CancelToken());
+  CHECK_THAT(responseText(parts[0]), Catch::Contains("ran /w/tail.txt"));
+  CHECK(parts[0].functionResponse->name == "fake_edit");
+  CHECK(gate.afterNames.back() == "fake_read<-fake_edit");  // the tail's hooks know the call it answers
+}

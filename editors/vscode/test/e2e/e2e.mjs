@@ -355,6 +355,17 @@ await step("with Follow off, the file Lathe reads does not open", async () => {
   await page.locator('.tab.active[aria-label^="far.txt"]').waitFor();
 });
 
+await step("a hook's decision shows on the tool call it touched", async () => {
+  await prompt("Find the text files");
+  const card = chat.locator(".tool", { hasText: "*.txt" }).last();
+  await card.locator(".hook.hook-blocked", { hasText: "no searching here" }).waitFor();
+  await card.locator(".hook-name", { hasText: "Hook guard" }).waitFor();
+  await card.locator(".status", { hasText: "failed" }).waitFor();
+  await chat.locator(".agent", { hasText: "The hook kept the search out." }).waitFor();
+  await turnDone();
+  if (await card.locator(".md", { hasText: "Hook guard" }).count()) throw new Error("the note is repeated among the output");
+});
+
 await step("the agent's question is a form in the chat; the answer reaches the agent", async () => {
   await prompt("Ask me how to log in");
   const form = chat.locator(".question form.q-form");

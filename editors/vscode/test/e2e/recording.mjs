@@ -38,7 +38,10 @@ console.log([
   // 11. With lathe.followAgent off again: a read that opens nothing.
   line(call("read_file", { file_path: `${ws}/notes.txt` })),
   line(say("Read notes.txt.")),
-  // 12. A question to the person (ask_user), answered in the chat's form.
+  // 12. A search the person's BeforeTool hook blocks (e2e.sh writes the hook into GEMINI_CLI_HOME's settings).
+  line(call("glob", { pattern: "*.txt" })),
+  line(say("The hook kept the search out.")),
+  // 13. A question to the person (ask_user), answered in the chat's form.
   line(call("ask_user", { questions: [{ question: "Which login should the app use?", header: "Auth", type: "choice",
     options: [{ label: "OAuth", description: "the standard" }, { label: "API keys", description: "simple" }] }] })),
   line(say("OAuth it is.")),
