@@ -14,9 +14,12 @@
 #include "protocol/http/resolver.h"
 #include "tools/core/file_store.h"
 #include "tools/core/one_shot_model.h"
+#include "tools/core/readable_folders.h"
 #include "tools/core/workspace.h"
 
 namespace lathe::tools {
+
+class SkillSet;  // tools/skills/skill_set.h
 
 struct ToolLimits {
   int64_t readDefaultLines = 2000;
@@ -54,6 +57,9 @@ struct ToolContext {
   std::function<void(const acp::PlanUpdate&)> showPlan;
   WebFetchOptions web;
   std::shared_ptr<OneShotModel> model;  // null: no model to ask (web tools return what they can)
+  // Folders outside the workspace read tools may read (activated skills'); null: none.
+  std::shared_ptr<ReadableFolders> readableFolders;
+  std::shared_ptr<SkillSet> skills;  // the session's skills (activate_skill); null: none
 };
 
 }  // namespace lathe::tools
@@ -72,5 +78,8 @@ struct ResolvedPath {
   std::optional<ToolError> error;
 };
 ResolvedPath resolveToolPath(const Workspace& workspace, std::string_view path);
+// The same for a tool that only reads: an absolute path inside one of the
+// context's readable folders resolves too.
+ResolvedPath resolveReadPath(const ToolContext& context, std::string_view path);
 
 }  // namespace lathe::tools
