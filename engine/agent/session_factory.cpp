@@ -7,7 +7,10 @@
 #include "engine/agent/session_programs.h"
 #include "engine/agent/workspace_setup.h"
 #include "engine/commands/builtin_commands.h"
+#include "engine/commands/custom_commands.h"
+#include "engine/commands/extensions_command.h"
 #include "engine/commands/session_commands.h"
+#include "engine/commands/skill_commands.h"
 #include "engine/context/context_hooks.h"
 #include "engine/context/memory_command.h"
 #include "engine/persistence/session_meta.h"
@@ -80,7 +83,8 @@ Result<std::shared_ptr<const tools::Workspace>> workspaceFor(const std::string& 
   return std::make_shared<const tools::Workspace>(std::move(workspace).value());
 }
 
-void SessionFactory::addHooks(Session& session, const std::string& root, WorkspaceSetup setup) const {
+void SessionFactory::addHooks(Session& session, const std::string& root, WorkspaceSetup setup,
+                              SessionAddOns addOns) const {
   Session* raw = &session;  // the hooks are owned by the session: no cycle
   SessionPrograms::Setup programs{
       .sessionId = session.id(),
@@ -102,7 +106,20 @@ void SessionFactory::addHooks(Session& session, const std::string& root, Workspa
   addContextHooks(session, commands->registry());
   addBuiltinCommands(session, commands->registry());
   addMemoryCommand(session, commands->registry());
+  tools::FoundSkills skills = findSkills(root, session.config(), addOns.extensions);
+  for (auto& problem : skills.problems) addOns.problems.push_back({"Skill problem", std::move(problem)});
+  session.setSkills(std::move(skills.skills));
+  session.setExtensionContext(std::move(addOns.extensionContext));
+  addSkillCommands(session, commands->registry(), [raw, root, extensions = addOns.extensions] {
+    return findSkills(root, raw->config(), extensions);
+  });
+  addExtensionsCommand(commands->registry(), std::move(addOns.extensions));
+  auto custom = std::make_shared<CustomCommands>(session, commands->registry(), std::move(addOns.commandFolders),
+                                                 std::move(addOns.problems));
+  custom->load();
+  custom->watch();
   session.addHooks(std::move(commands));
+  session.addHooks(std::move(custom));
 }
 
 Result<AssembledSession> SessionFactory::assemble(SessionSpec spec) const {
@@ -111,9 +128,13 @@ Result<AssembledSession> SessionFactory::assemble(SessionSpec spec) const {
   const std::string root = (*workspace)->cwd();
   // The session's config is its workspace's: read before the session exists.
   WorkspaceSetup setup = workspaceSetupFor(root, config_, *consent_);
+  // Extensions join the session's config as the person's own settings would.
+  auto config = std::make_shared<AgentConfig>(*setup.config);
+  SessionAddOns addOns = addOnsFor(root, *config);
+  setup.config = std::move(config);
   AssembledSession out;
-  out.session = std::make_shared<Session>(spec.id, *workspace, std::move(setup.config), editor_);
-  addHooks(*out.session, root, std::move(setup));
+  out.session = std::make_shared<Session>(spec.id, *workspace, setup.config, editor_);
+  addHooks(*out.session, root, std::move(setup), std::move(addOns));
   if (spec.record) {
     restore(*out.session, *spec.record);
     out.recorder = std::move(spec.record->recorder);

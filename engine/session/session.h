@@ -7,6 +7,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,7 @@
 #include "tools/core/workspace.h"
 #include "tools/mcp/server_config.h"
 #include "tools/mcp/session_servers.h"
+#include "tools/skills/skill_set.h"
 
 namespace lathe::engine {
 
@@ -70,6 +72,28 @@ class Session {
   tools::mcp::SessionServers& mcpServers() { return mcp_; }
   // Lets more calls run unasked from now on (settings allowed mid-session). Any thread.
   void grantApprovals(const SessionApprovals& more) { scheduler_.grant(more); }
+
+  // The session's agent skills (engine/agent assigns them): what the system
+  // prompt announces and activate_skill reads. Replacing them declares
+  // activate_skill again with the new names (before a turn or on its thread).
+  const tools::SkillSet& skills() const { return *skills_; }
+  void setSkills(std::vector<tools::Skill> skills);
+  // The person's own use of a skill (/<skill>): activates it as the tool
+  // would, and returns the text the model gets.
+  std::string activateSkill(const tools::Skill& skill);
+  // The context files of the session's extensions, for the session's context.
+  void setExtensionContext(std::string blocks) { extensionContext_ = std::move(blocks); }
+
+  // Calls the person's own command asked for (a custom command's
+  // injections), through the scheduler (ToolScheduler::runForPerson). The
+  // turn's thread.
+  Result<std::vector<tools::ToolResult>> runForPerson(const std::vector<FunctionCall>& calls, const CancelToken& cancel) {
+    return scheduler_.runForPerson(calls, cancel);
+  }
+  // Tells the person something that is not the model's answer nor history
+  // (a bad command file, a refused injection), on a card of its own; with
+  // `once`, not again when the same words were told before. Any thread.
+  void showNotice(const std::string& title, const std::string& text, bool once = false);
 
   // The context files (GEMINI.md) of this session; loaded at the first turn.
   ProjectMemory& memory() { return *memory_; }
@@ -119,9 +143,15 @@ class Session {
   std::vector<tools::ToolDeclaration> declarations_;
   uint64_t declarationsGeneration_ = ~uint64_t{0};
   std::shared_ptr<ProjectMemory> memory_;  // shared with the scheduler's context source
+  std::shared_ptr<tools::SkillSet> skills_ = std::make_shared<tools::SkillSet>();
+  tools::ToolContext toolContext_;  // what the built-in tools were given (activate_skill is made again from it)
+  std::string extensionContext_;
   std::string contextFiles_;  // the context files' prompt section, once loaded
   bool contextDue_ = true;     // the next prompt opens with the session's context (the turn's thread)
   int retryNotices_ = 0;  // retry notice cards shown (turn's thread)
+  std::atomic<int> notices_{0};  // notice cards shown (any thread)
+  std::mutex toldMutex_;
+  std::set<std::string> told_;  // notices shown once
   ToolScheduler scheduler_;
   History history_;
   // Gone before the members its work uses (editor, config, model).
