@@ -78,8 +78,8 @@ void listOne(const engine::Extension& ext, const ExtensionsCliSetup& setup, std:
   section("Excluded tools", ext.excludeTools);
   section("Agent skills", skills);
   section("Settings", settings);
-  if (!ext.hooksFile.empty()) section("Hooks", {ext.hooksFile});
-  if (!ext.policiesDir.empty()) section("Policies", {ext.policiesDir});
+  if (!ext.hooksFile.empty()) section("Hooks (not run: this Lathe has no hook runner)", {ext.hooksFile});
+  if (!ext.policiesDir.empty()) section("Policies (not applied: this Lathe has no policy engine)", {ext.policiesDir});
 }
 
 // The person's yes: --consent, or an answer on the terminal.

@@ -35,8 +35,9 @@ std::string describeExtensions(const std::vector<Extension>& extensions) {
       for (const auto& [name, value] : ext.settingValues) set = set || name == setting.envVar;
       text += "\n- setting " + setting.name + " (" + setting.envVar + "): " + (set ? "set" : "not set");
     }
-    if (!ext.hooksFile.empty()) text += "\n- hooks: " + ext.hooksFile;
-    if (!ext.policiesDir.empty()) text += "\n- policies: " + ext.policiesDir;
+    // Read and kept, but nothing in this build runs them: said so, never implied.
+    if (!ext.hooksFile.empty()) text += "\n- hooks: " + ext.hooksFile + " (not run: this Lathe has no hook runner)";
+    if (!ext.policiesDir.empty()) text += "\n- policies: " + ext.policiesDir + " (not applied: this Lathe has no policy engine)";
   }
   return text;
 }

@@ -22,28 +22,21 @@ namespace {
 const std::string kEverything =
     std::string(LATHE_SOURCE_DIR) + "/.deps/node/node_modules/@modelcontextprotocol/server-everything/dist/index.js";
 
-std::vector<std::string> commandNames(const Message& m) {
-  std::vector<std::string> names;
-  const json::Value* u = updateOf(m);
-  const json::Value* list = u ? member(*u, "availableCommands") : nullptr;
-  if (!list || !list->IsArray()) return names;
-  for (const auto& c : list->GetArray()) names.push_back(json::getStr(c, "name").value_or(""));
-  return names;
-}
-
-bool has(const std::vector<std::string>& names, const std::string& name) {
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
-
-// The newest available_commands_update that names (or, with present false, no longer names) `name`.
-Message commandsNaming(AcpTestClient& client, const std::string& name, bool present = true) {
+// The first available_commands_update (after any earlier) whose commands satisfy `holds`.
+Message commandsWhere(AcpTestClient& client, const std::function<bool(const json::Value& commands)>& holds) {
   return client.waitFor([&](const json::Value& m) {
     const json::Value* params = member(m, "params");
     const json::Value* u = params ? member(*params, "update") : nullptr;
     if (!u || json::getStr(*u, "sessionUpdate").value_or("") != "available_commands_update") return false;
-    const json::Value* list = member(*u, "availableCommands");
+    return holds(*member(*u, "availableCommands"));
+  });
+}
+
+// An update that names (or, with present false, no longer names) `name`.
+Message commandsNaming(AcpTestClient& client, const std::string& name, bool present = true) {
+  return commandsWhere(client, [&](const json::Value& commands) {
     bool named = false;
-    for (const auto& c : list->GetArray()) named = named || json::getStr(c, "name").value_or("") == name;
+    for (const auto& c : commands.GetArray()) named = named || json::getStr(c, "name").value_or("") == name;
     return named == present;
   });
 }
@@ -97,8 +90,23 @@ struct Home {
   }
 };
 
-std::unique_ptr<Subprocess> start(const FakeGeminiServer& fake, const Home& h) {
-  return startLathe(fake, LatheOptions{{}, "gemini-e2e-model", h.state.str()}, h.env());
+// Lathe started on the home against a fake model, initialized, with a session in the workspace.
+struct Running {
+  std::unique_ptr<FakeGeminiServer> fake;
+  std::unique_ptr<Subprocess> agent;
+  std::unique_ptr<AcpTestClient> client;
+  std::string sid;
+};
+
+Running startSession(const Home& h) {
+  Running r;
+  r.fake = startFake();
+  r.agent = startLathe(*r.fake, LatheOptions{{}, "gemini-e2e-model", h.state.str()}, h.env());
+  r.client = std::make_unique<AcpTestClient>(*r.agent);
+  REQUIRE(r.client->initialize());
+  r.sid = r.client->newSession(h.ws.str());
+  REQUIRE_FALSE(r.sid.empty());
+  return r;
 }
 
 }  // namespace
@@ -112,12 +120,9 @@ TEST_CASE("e2e: custom commands are offered by folder, the workspace's win, {{ar
   writeFile(h.ws.path / ".gemini" / "commands" / "hello.toml", "prompt = \"the workspace's hello to {{args}}!\"\n");
   writeFile(h.ws.path / ".gemini" / "commands" / "broken.toml", "prompt = \"unclosed\n");
   writeFile(h.ws.path / ".gemini" / "commands" / "empty.toml", "description = \"no prompt here\"\n");
-  auto fake = startFake();
-  auto agent = start(*fake, h);
-  AcpTestClient client(*agent);
-  REQUIRE(client.initialize());
-  std::string sid = client.newSession(h.ws.str());
-  REQUIRE_FALSE(sid.empty());
+  Running r = startSession(h);
+  auto& [fake, agent, clientPtr, sid] = r;
+  AcpTestClient& client = *clientPtr;
   INFO("lathe stderr:\n" << agent->stderrText());
 
   Message offered = commandsNaming(client, "git:msg");
@@ -152,11 +157,8 @@ TEST_CASE("e2e: custom commands are offered by folder, the workspace's win, {{ar
   fs::remove(h.gemini() / "commands" / "git" / "msg.toml");
   REQUIRE(commandsNaming(client, "git:msg", false));
   fs::remove(h.ws.path / ".gemini" / "commands" / "hello.toml");
-  REQUIRE(client.waitFor([&](const json::Value& m) {
-    const json::Value* params = member(m, "params");
-    const json::Value* u = params ? member(*params, "update") : nullptr;
-    if (!u || json::getStr(*u, "sessionUpdate").value_or("") != "available_commands_update") return false;
-    for (const auto& c : member(*u, "availableCommands")->GetArray()) {
+  REQUIRE(commandsWhere(client, [](const json::Value& commands) {
+    for (const auto& c : commands.GetArray()) {
       if (json::getStr(c, "name").value_or("") == "hello") return json::getStr(c, "description").value_or("") == "the person's";
     }
     return false;
@@ -173,7 +175,7 @@ TEST_CASE("e2e: custom commands are offered by folder, the workspace's win, {{ar
   finish(*agent);
 }
 
-TEST_CASE("e2e: a command's !{…} and @{…} are asked about like the model's calls; a refusal sends nothing",
+TEST_CASE("e2e: a command's !{…} and @{…} are asked about like the model's calls, and a refusal sends nothing",
           "[e2e][extensions]") {
   Home h;
   writeFile(h.ws.path / "notes.txt", "NOTES-CONTENT\n");
@@ -182,12 +184,9 @@ TEST_CASE("e2e: a command's !{…} and @{…} are asked about like the model's c
             "prompt = \"\"\"Marked: !{touch marked && printf '%s' {{args}}} and notes: @{notes.txt}\"\"\"\n");
   writeFile(h.ws.path / ".gemini" / "commands" / "secret.toml", "prompt = \"Here: @{.env}\"\n");
   writeFile(h.ws.path / ".gemini" / "commands" / "outside.toml", "prompt = \"Here: @{/etc/hostname}\"\n");
-  auto fake = startFake();
-  auto agent = start(*fake, h);
-  AcpTestClient client(*agent);
-  REQUIRE(client.initialize());
-  std::string sid = client.newSession(h.ws.str());
-  REQUIRE_FALSE(sid.empty());
+  Running r = startSession(h);
+  auto& [fake, agent, clientPtr, sid] = r;
+  AcpTestClient& client = *clientPtr;
   INFO("lathe stderr:\n" << agent->stderrText());
   REQUIRE(commandsNaming(client, "mark"));
 
@@ -236,12 +235,9 @@ TEST_CASE("e2e: skills are announced, activated by the model after asking, their
   writeFile(h.ws.path / ".agents" / "skills" / "lint" / "SKILL.md",
             "---\nname: lint\ndescription: Runs the linters\n---\nLINT-BODY\n");
   writeFile(h.ws.path / ".gemini" / "skills" / "nameless" / "SKILL.md", "---\ndescription: no name\n---\nbody\n");
-  auto fake = startFake();
-  auto agent = start(*fake, h);
-  AcpTestClient client(*agent);
-  REQUIRE(client.initialize());
-  std::string sid = client.newSession(h.ws.str());
-  REQUIRE_FALSE(sid.empty());
+  Running r = startSession(h);
+  auto& [fake, agent, clientPtr, sid] = r;
+  AcpTestClient& client = *clientPtr;
   INFO("lathe stderr:\n" << agent->stderrText());
   Message offered = commandsNaming(client, "review");
   REQUIRE(offered);
@@ -297,7 +293,7 @@ TEST_CASE("e2e: skills are announced, activated by the model after asking, their
   finish(*agent);
 }
 
-TEST_CASE("e2e: an extension brings its MCP server, context file, excluded tools, commands and skills; a bad one is told",
+TEST_CASE("e2e: an extension brings its MCP server, context file, excluded tools, commands and skills, and a bad one is told",
           "[e2e][extensions]") {
   Home h;
   const fs::path ext = h.gemini() / "extensions" / "tools-ext";
@@ -323,12 +319,9 @@ TEST_CASE("e2e: an extension brings its MCP server, context file, excluded tools
   writeFile(ext / "commands" / "deploy" / "prod.toml", "prompt = \"Deploy from ${extensionPath}\"\n");
   writeFile(ext / "skills" / "audit" / "SKILL.md", "---\nname: audit\ndescription: Audits\n---\nAUDIT-BODY\n");
   writeFile(h.gemini() / "extensions" / "no-manifest" / "README.md", "nothing\n");
-  auto fake = startFake();
-  auto agent = start(*fake, h);
-  AcpTestClient client(*agent);
-  REQUIRE(client.initialize());
-  std::string sid = client.newSession(h.ws.str());
-  REQUIRE_FALSE(sid.empty());
+  Running r = startSession(h);
+  auto& [fake, agent, clientPtr, sid] = r;
+  AcpTestClient& client = *clientPtr;
   INFO("lathe stderr:\n" << agent->stderrText());
   Message offered = commandsNaming(client, "deploy:prod");
   REQUIRE(offered);

@@ -168,7 +168,9 @@ TEST_CASE("settings table: a workspace's keys are sorted by their rows") {
       "general": {"defaultApprovalMode": "yolo"},
       "mcp": {"allowed": ["s"], "excluded": ["t"]},
       "context": {"fileName": "A.md", "discoveryMaxDirs": 3},
-      "proxy": "http://127.0.0.1:1", "security": {"auth": {"selectedType": "gemini-api-key"}},
+      "skills": {"enabled": false, "disabled": ["review"]},
+      "proxy": "http://127.0.0.1:1", "security": {"auth": {"selectedType": "gemini-api-key"},
+                                                  "blockGitExtensions": true, "allowedExtensions": ["x"]},
       "mcpServers": {"s": {"command": "true"}}})";
   Settings all;
   REQUIRE(mergeSettingsFile((dir.path / ".gemini/settings.json").string(), all, SettingsScope::workspace));

@@ -43,7 +43,7 @@ TEST_CASE("extension variables: ${…} hydrated, $VAR from the .env then the env
   CHECK(env[3].second == "v");
 }
 
-TEST_CASE("extension enablement: the last matching rule wins; enabling below a folder replaces what it covers") {
+TEST_CASE("extension enablement: the last matching rule wins, and enabling below a folder replaces what it covers") {
   CHECK(ExtensionEnablement::enabledIn({}, "/any"));
   CHECK_FALSE(ExtensionEnablement::enabledIn({"!/home/me/*"}, "/home/me/project"));
   CHECK_FALSE(ExtensionEnablement::enabledIn({"!/home/me/*"}, "/home/me"));

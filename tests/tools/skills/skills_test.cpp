@@ -57,7 +57,7 @@ TEST_CASE("skills: a folder's own SKILL.md and its subfolders', problems named, 
   CHECK(loadSkillsFromDir(dir.str() + "/missing").skills.empty());
 }
 
-TEST_CASE("skills: a later tier replaces a skill of the same name, and says so; disabled names any case") {
+TEST_CASE("skills: a later tier replaces a skill of the same name and says so, disabled names in any case") {
   Skill ext{"review", "from the extension", "/ext/review/SKILL.md", "E", "tools", false};
   Skill user{"review", "the person's", "/home/.gemini/skills/review/SKILL.md", "U", "", false};
   Skill lint{"Lint", "lints", "/home/.agents/skills/lint/SKILL.md", "L", "", false};
