@@ -1,11 +1,17 @@
-// inotify watches, renewed after each burst of changes.
+// FolderWatch: the process's one inotify descriptor per executor, shared by
+// every watch (a person's limit on inotify instances is small, 128 by
+// default, and editors use many), its watches counted per folder.
 #include "protocol/exec/folder_watch.h"
 
 #include <sys/inotify.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <mutex>
+#include <map>
+#include <set>
 
 #include "protocol/base/thread_annotations.h"
 #include "protocol/exec/callback_gate.h"
@@ -18,6 +24,7 @@ namespace fs = std::filesystem;
 
 constexpr uint32_t kChanges = IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO |
                               IN_DELETE_SELF | IN_MOVE_SELF | IN_ATTRIB;
+constexpr uint32_t kAppears = IN_CREATE | IN_MOVED_TO;
 constexpr size_t kMaxFolders = 1000;  // watches per tree, at most
 
 bool isDir(const std::string& path) {
@@ -27,71 +34,71 @@ bool isDir(const std::string& path) {
 
 }  // namespace
 
+// One inotify descriptor and who watches what through it.
+class InotifyHub {
+ public:
+  static std::shared_ptr<InotifyHub> of(Executor& executor);
+  ~InotifyHub() {
+    readable_.stop();
+    if (fd_ >= 0) ::close(fd_);
+  }
+
+  // Adds a watch for `state` (the same folder from two states is one watch).
+  void add(const std::shared_ptr<FolderWatch::State>& state, const std::string& folder, uint32_t mask) EXCLUDES(mutex_);
+  // Forgets `state`'s watches; a folder nobody watches any more is let go.
+  void remove(const FolderWatch::State* state) EXCLUDES(mutex_);
+
+ private:
+  bool start(Executor& executor);
+  void arm(const std::shared_ptr<InotifyHub>& self) EXCLUDES(mutex_);
+  void onReadable(const std::shared_ptr<InotifyHub>& self) EXCLUDES(mutex_);
+
+  Executor* executor_ = nullptr;
+  int fd_ = -1;
+  Mutex mutex_;
+  FdWatch readable_ GUARDED_BY(mutex_);
+  std::map<int, std::map<const FolderWatch::State*, std::weak_ptr<FolderWatch::State>>> watchers_ GUARDED_BY(mutex_);
+};
+
 struct FolderWatch::State {
   Executor* executor = nullptr;
+  std::shared_ptr<InotifyHub> hub;
   std::vector<std::string> folders;
   std::function<void()> onChange;
   std::chrono::milliseconds quiet{100};
-  int fd = -1;
-  CallbackGate gate;  // onChange and the renewals
+  CallbackGate gate;  // the renewals and onChange
   Mutex mutex;
-  FdWatch readable GUARDED_BY(mutex);
   Timer settle GUARDED_BY(mutex);
   bool renewing GUARDED_BY(mutex) = false;  // a renewal is posted or running
   bool again GUARDED_BY(mutex) = false;     // changes came during it
 
-  ~State() {
-    if (fd >= 0) ::close(fd);
-  }
-
-  // Watches every folder of each tree, or a missing one's nearest parent.
-  void addWatches() {
+  // Every folder of each tree, or a missing one's nearest existing parent.
+  void addWatches(const std::shared_ptr<State>& self) {
     size_t count = 0;
     for (const auto& folder : folders) {
       std::string at = folder;
       while (!at.empty() && at != "/" && !isDir(at)) at = fs::path(at).parent_path().string();
       if (at != folder) {
-        if (!at.empty()) ::inotify_add_watch(fd, at.c_str(), IN_CREATE | IN_MOVED_TO | IN_ONLYDIR | IN_MASK_ADD);
+        if (!at.empty()) hub->add(self, at, kAppears);
         continue;
       }
-      ::inotify_add_watch(fd, folder.c_str(), kChanges | IN_ONLYDIR | IN_MASK_ADD);
+      hub->add(self, folder, kChanges);
       std::error_code ec;
       const auto options = fs::directory_options::follow_directory_symlink | fs::directory_options::skip_permission_denied;
       for (fs::recursive_directory_iterator it(folder, options, ec), end; !ec && it != end && count < kMaxFolders;
            it.increment(ec)) {
         if (it.depth() > 16) it.disable_recursion_pending();
         if (it->is_directory(ec)) {
-          ::inotify_add_watch(fd, it->path().c_str(), kChanges | IN_ONLYDIR | IN_MASK_ADD);
+          hub->add(self, it->path().string(), kChanges);
           ++count;
         }
       }
     }
   }
 
-  void arm(const std::shared_ptr<State>& self) {
+  // On the reactor: something changed; the call waits for the burst to end.
+  void changed(const std::shared_ptr<State>& self) {
     if (gate.closed()) return;
-    MutexLock lock(mutex);
-    std::weak_ptr<State> weak = self;
-    readable = FdWatch::start(*executor, fd, FdWatch::Ready::read, [weak] {
-      if (auto state = weak.lock()) state->onReadable(state);
-    });
-  }
-
-  // On the reactor: drain the events, wait for the burst to end. A watch
-  // that went with its folder (IN_IGNORED) changes nothing by itself.
-  void onReadable(const std::shared_ptr<State>& self) {
-    if (gate.closed()) return;
-    alignas(inotify_event) char buffer[16 * 1024];
-    bool changed = false;
-    for (ssize_t n; (n = ::read(fd, buffer, sizeof buffer)) > 0;) {
-      for (ssize_t at = 0; at + static_cast<ssize_t>(sizeof(inotify_event)) <= n;) {
-        const auto* event = reinterpret_cast<const inotify_event*>(buffer + at);
-        if ((event->mask & ~IN_IGNORED) != 0) changed = true;
-        at += static_cast<ssize_t>(sizeof(inotify_event) + event->len);
-      }
-    }
-    arm(self);
-    if (!changed) return;
     MutexLock lock(mutex);
     std::weak_ptr<State> weak = self;
     settle = executor->after(quiet, [weak] {
@@ -117,7 +124,7 @@ struct FolderWatch::State {
           self->again = false;
         }
         self->gate.run([&] {
-          self->addWatches();  // new folders; the watches of gone ones went with them
+          self->addWatches(self);  // new folders; the watches of gone ones went with them
           self->onChange();
         });
         MutexLock lock(self->mutex);
@@ -129,6 +136,80 @@ struct FolderWatch::State {
     });
   }
 };
+
+std::shared_ptr<InotifyHub> InotifyHub::of(Executor& executor) {
+  static std::mutex mutex;
+  static std::map<Executor*, std::weak_ptr<InotifyHub>> hubs;
+  std::lock_guard lock(mutex);
+  if (auto hub = hubs[&executor].lock()) return hub;
+  auto hub = std::make_shared<InotifyHub>();
+  if (!hub->start(executor)) return nullptr;
+  hub->arm(hub);
+  hubs[&executor] = hub;
+  return hub;
+}
+
+bool InotifyHub::start(Executor& executor) {
+  executor_ = &executor;
+  fd_ = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+  return fd_ >= 0;
+}
+
+void InotifyHub::add(const std::shared_ptr<FolderWatch::State>& state, const std::string& folder, uint32_t mask) {
+  int wd = ::inotify_add_watch(fd_, folder.c_str(), mask | IN_ONLYDIR | IN_MASK_ADD);
+  if (wd < 0) return;
+  MutexLock lock(mutex_);
+  watchers_[wd][state.get()] = state;
+}
+
+void InotifyHub::remove(const FolderWatch::State* state) {
+  MutexLock lock(mutex_);
+  for (auto it = watchers_.begin(); it != watchers_.end();) {
+    it->second.erase(state);
+    if (!it->second.empty()) {
+      ++it;
+      continue;
+    }
+    ::inotify_rm_watch(fd_, it->first);
+    it = watchers_.erase(it);
+  }
+}
+
+void InotifyHub::arm(const std::shared_ptr<InotifyHub>& self) {
+  std::weak_ptr<InotifyHub> weak = self;
+  MutexLock lock(mutex_);
+  readable_ = FdWatch::start(*executor_, fd_, FdWatch::Ready::read, [weak] {
+    if (auto hub = weak.lock()) hub->onReadable(hub);
+  });
+}
+
+// On the reactor: the events drained, each watcher of a changed folder told
+// once. A watch that went with its folder (IN_IGNORED) changes nothing by itself.
+void InotifyHub::onReadable(const std::shared_ptr<InotifyHub>& self) {
+  alignas(inotify_event) char buffer[16 * 1024];
+  std::vector<std::shared_ptr<FolderWatch::State>> told;
+  {
+    MutexLock lock(mutex_);
+    for (ssize_t n; (n = ::read(fd_, buffer, sizeof buffer)) > 0;) {
+      for (ssize_t at = 0; at + static_cast<ssize_t>(sizeof(inotify_event)) <= n;) {
+        const auto* event = reinterpret_cast<const inotify_event*>(buffer + at);
+        at += static_cast<ssize_t>(sizeof(inotify_event) + event->len);
+        auto watchers = watchers_.find(event->wd);
+        if (watchers == watchers_.end()) continue;
+        if (event->mask & IN_IGNORED) {
+          watchers_.erase(watchers);
+          continue;
+        }
+        for (const auto& [key, weak] : watchers->second) {
+          auto state = weak.lock();
+          if (state && std::find(told.begin(), told.end(), state) == told.end()) told.push_back(std::move(state));
+        }
+      }
+    }
+  }
+  arm(self);
+  for (const auto& state : told) state->changed(state);
+}
 
 FolderWatch::FolderWatch() = default;
 FolderWatch::FolderWatch(std::shared_ptr<State> state) : state_(std::move(state)) {}
@@ -144,32 +225,29 @@ FolderWatch::~FolderWatch() { stop(); }
 
 FolderWatch FolderWatch::start(Executor& executor, std::vector<std::string> folders, std::function<void()> onChange,
                                std::chrono::milliseconds quiet) {
-  int fd = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-  if (fd < 0) return FolderWatch();
+  auto hub = InotifyHub::of(executor);
+  if (!hub) return FolderWatch();
   auto state = std::make_shared<State>();
   state->executor = &executor;
+  state->hub = std::move(hub);
   state->folders = std::move(folders);
   state->onChange = std::move(onChange);
   state->quiet = quiet;
-  state->fd = fd;
-  state->addWatches();
-  state->arm(state);
+  state->addWatches(state);
   return FolderWatch(std::move(state));
 }
 
 void FolderWatch::stop() {
   if (!state_) return;
   state_->gate.close();
-  FdWatch readable;
   Timer settle;
   {
-    // Stopped outside the lock: a callback waiting for it must be able to finish.
+    // Cancelled outside the lock: a callback waiting for it must be able to finish.
     MutexLock lock(state_->mutex);
-    readable = std::move(state_->readable);
     settle = std::move(state_->settle);
   }
-  readable.stop();
   settle.cancel();
+  state_->hub->remove(state_.get());
   state_.reset();
 }
 

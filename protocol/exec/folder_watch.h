@@ -1,6 +1,7 @@
 // Tells when files change in some folders and everything below them
 // (created, written, removed, renamed), through inotify on the executor's
-// reactor: no thread or polling of its own. A folder that does not exist
+// reactor: no thread or polling of its own, and one inotify descriptor per
+// executor however many watches there are. A folder that does not exist
 // yet is watched for through its nearest existing parent, so creating it
 // counts too. A burst of changes is told once, `quiet` after the last; the
 // watches are then renewed (new subfolders included) and onChange runs on

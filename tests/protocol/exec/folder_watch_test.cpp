@@ -88,3 +88,31 @@ TEST_CASE("folder watch: a folder that does not exist yet counts once it is made
   settle(executor);
   CHECK(calls == made + 1);
 }
+
+TEST_CASE("folder watch: watches share one inotify descriptor, so many can run, and stopping one leaves the rest") {
+  TempDir dir;
+  fs::create_directories(dir.path / "shared");
+  Executor executor({Executor::Mode::manual});
+  // More watches than a person may have inotify instances (128 by default).
+  std::vector<FolderWatch> many;
+  std::atomic<int> manyCalls{0};
+  for (int i = 0; i < 200; ++i) {
+    many.push_back(FolderWatch::start(executor, {(dir.path / ("tree" + std::to_string(i))).string()}, [&] { ++manyCalls; }));
+    REQUIRE(many.back().watching());
+  }
+  std::atomic<int> first{0}, second{0};
+  FolderWatch a = FolderWatch::start(executor, {(dir.path / "shared").string()}, [&] { ++first; });
+  FolderWatch b = FolderWatch::start(executor, {(dir.path / "shared").string()}, [&] { ++second; });
+  touch(dir.path / "shared" / "one.toml");
+  settle(executor);
+  CHECK(first == 1);
+  CHECK(second == 1);
+  a.stop();
+  touch(dir.path / "shared" / "two.toml");
+  settle(executor);
+  CHECK(first == 1);
+  CHECK(second == 2);  // the folder is still watched for b
+  touch(dir.path / "tree7" / "x.toml");
+  settle(executor);
+  CHECK(manyCalls >= 1);
+}
