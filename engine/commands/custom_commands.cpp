@@ -130,8 +130,6 @@ CustomCommands::CustomCommands(Session& session, CommandRegistry& registry, std:
       folders_(std::move(folders)),
       assemblyProblems_(std::move(assemblyProblems)) {}
 
-CustomCommands::~CustomCommands() { watch_.stop(); }
-
 void CustomCommands::load() {
   const CommandRegistry& registry = registry_;
   FileCommandScan scan = loadFileCommands(folders_, [&registry](const std::string& name) {
@@ -154,10 +152,10 @@ void CustomCommands::load() {
   tell(scan.problems);
 }
 
-void CustomCommands::watch(exec::Executor& executor) {
+void CustomCommands::watch() {
   std::vector<std::string> paths;
   for (const auto& folder : folders_) paths.push_back(folder.path);
-  watch_ = exec::FolderWatch::start(executor, std::move(paths), [this] { load(); });
+  session_.watchFolders(std::move(paths), [this] { load(); });
 }
 
 void CustomCommands::tell(const std::vector<std::string>& problems) {
@@ -181,7 +179,5 @@ void CustomCommands::onEditorReady() {
   for (const auto& notice : assemblyProblems_) session_.showNotice(notice.title, notice.text, true);
   tell(pending);
 }
-
-void CustomCommands::onClose() { watch_.stop(); }
 
 }  // namespace lathe::engine

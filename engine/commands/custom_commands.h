@@ -1,6 +1,6 @@
 // The session's custom commands (file_commands.h) as one of its hooks: they
 // join its registry as the group "files", are loaded again when a file in
-// their folders changes (a FolderWatch on the executor), and each problem
+// their folders changes (the session's folder watch), and each problem
 // (a broken file, a missing prompt) is told to the person once, from when
 // the editor has the session; so are the problems found while the session
 // was assembled (extensions, skills), given to it. Running a command
@@ -21,7 +21,6 @@
 #include "engine/commands/file_commands.h"
 #include "engine/session/session.h"
 #include "engine/session/turn_hooks.h"
-#include "protocol/exec/folder_watch.h"
 
 namespace lathe::engine {
 
@@ -34,16 +33,14 @@ class CustomCommands final : public TurnHooks {
  public:
   CustomCommands(Session& session, CommandRegistry& registry, std::vector<CommandFolder> folders,
                  std::vector<Notice> assemblyProblems = {});
-  ~CustomCommands() override;
 
   // Reads the folders and puts their commands in the registry (once now,
   // again on every change when watching). Any thread.
   void load();
-  // Loads again whenever the folders change (the executor's reactor and a worker).
-  void watch(exec::Executor& executor = exec::Executor::shared());
+  // Loads again whenever the folders change, as long as the session lasts (Session::watchFolders).
+  void watch();
 
   void onEditorReady() override;
-  void onClose() override;
 
   static constexpr const char* kGroup = "files";
 
@@ -57,7 +54,6 @@ class CustomCommands final : public TurnHooks {
   bool ready_ = false;                      // the editor has the session
   std::vector<std::string> pending_;        // problems until then
   std::vector<Notice> assemblyProblems_;
-  exec::FolderWatch watch_;
 };
 
 }  // namespace lathe::engine

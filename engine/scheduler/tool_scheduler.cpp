@@ -303,7 +303,7 @@ Result<std::vector<tools::ToolResult>> ToolScheduler::runForPerson(const std::ve
   // What was allowed does not run when a later one may not.
   auto refuse = [&](const std::string& why) -> Error {
     for (auto& call : approved) call.run->finish(CallState::cancelled, "Not run: " + why);
-    return makeError(cancel.cancelled() ? Errc::cancelled : Errc::forbidden, why);
+    return makeError(cancel.cancelled() || cancelledByPerson_ ? Errc::cancelled : Errc::forbidden, why);
   };
   for (const FunctionCall& call : calls) {
     auto run = std::make_unique<CallRun>(*this, call);

@@ -136,6 +136,10 @@ void Session::setSkills(std::vector<tools::Skill> skills) {
 
 std::string Session::activateSkill(const tools::Skill& skill) { return tools::activateSkill(toolContext_, skill); }
 
+void Session::watchFolders(std::vector<std::string> folders, std::function<void()> onChange) {
+  folderWatch_ = exec::FolderWatch::start(exec::Executor::shared(), std::move(folders), std::move(onChange));
+}
+
 void Session::showNotice(const std::string& title, const std::string& text, bool once) {
   if (once) {
     std::lock_guard lock(toldMutex_);
@@ -180,6 +184,7 @@ void Session::editorReady() {
 }
 
 void Session::close() {
+  folderWatch_.stop();  // nothing changes in a closed session
   for (const auto& hook : hooks_) hook->onClose();
 }
 

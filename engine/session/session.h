@@ -26,6 +26,7 @@
 #include "tools/core/workspace.h"
 #include "tools/mcp/server_config.h"
 #include "tools/mcp/session_servers.h"
+#include "protocol/exec/folder_watch.h"
 #include "tools/skills/skill_set.h"
 
 namespace lathe::engine {
@@ -90,6 +91,12 @@ class Session {
   Result<std::vector<tools::ToolResult>> runForPerson(const std::vector<FunctionCall>& calls, const CancelToken& cancel) {
     return scheduler_.runForPerson(calls, cancel);
   }
+  // Calls onChange on a worker whenever files change in these folders
+  // (custom commands'), until the session goes: the watch is the first thing
+  // to end then, so onChange may use the session and its hooks. Before the
+  // first turn.
+  void watchFolders(std::vector<std::string> folders, std::function<void()> onChange);
+
   // Tells the person something that is not the model's answer nor history
   // (a bad command file, a refused injection), on a card of its own; with
   // `once`, not again when the same words were told before. Any thread.
@@ -158,6 +165,8 @@ class Session {
   FollowUp followUp_;
   // Last: its servers end (and their tools stop working) before anything else goes.
   tools::mcp::SessionServers mcp_;
+  // After them: the first to end, so no change is told to a session going away.
+  exec::FolderWatch folderWatch_;
 };
 
 }  // namespace lathe::engine
