@@ -206,7 +206,7 @@ int extensions(const server::Options& options, const std::string& cwd) {
 
 int serveAcp(engine::AgentConfig config) {
   auto channel = rpc::makeFdChannel(STDIN_FILENO, STDOUT_FILENO);
-  auto peer = rpc::Peer::create(*channel);
+  auto peer = rpc::Peer::create(*channel, rpc::Peer::Options{.cancelMethod = acp::kCancelRequestMethod});
   server::AcpAgent agent(peer, std::move(config));
   peer->serve();
   // End of input: the client is gone. Stop the turns, then fail pending asks.

@@ -50,7 +50,7 @@ SessionAddOns addOnsFor(const std::string& root, AgentConfig& config) {
   const std::string gemini = geminiDirOf(config);
   ExtensionScan scan = loadExtensions(gemini, root, processEnvironment(),
                                       ExtensionFilter{config.blockGitExtensions, config.allowedExtensions});
-  for (auto& problem : scan.problems) out.problems.push_back({"Extension problem", std::move(problem)});
+  for (auto& problem : scan.problems) out.problems.push_back({acp::NoticeSeverity::warning, "Extension problem", std::move(problem)});
   if (!gemini.empty()) out.commandFolders.push_back({gemini + "/commands", FileCommand::Origin::user, ""});
   if (!atHome(root, config)) out.commandFolders.push_back({root + "/.gemini/commands", FileCommand::Origin::workspace, ""});
   for (const auto& ext : scan.extensions) {
@@ -65,7 +65,7 @@ SessionAddOns addOnsFor(const std::string& root, AgentConfig& config) {
     for (const auto& server : ext.mcpServers) {
       const bool named = std::any_of(servers.begin(), servers.end(), [&](const auto& s) { return s.name == server.name; });
       if (named) {
-        out.problems.push_back({"Extension server not started", "the MCP server \"" + server.name + "\" of the extension " +
+        out.problems.push_back({acp::NoticeSeverity::warning, "Extension server not started", "the MCP server \"" + server.name + "\" of the extension " +
                                                                     ext.name + " is not used: another server has that name"});
         continue;
       }

@@ -23,7 +23,7 @@ struct SessionAddOns {
   std::vector<Extension> extensions;  // every one installed, enabled or not (for /extensions)
   std::vector<CommandFolder> commandFolders;
   std::string extensionContext;  // the enabled extensions' context files, as blocks
-  std::vector<Notice> problems;
+  std::vector<acp::Notice> problems;
 };
 
 // Loads the extensions for `root` and merges the enabled ones' MCP servers

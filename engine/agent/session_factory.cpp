@@ -51,7 +51,23 @@ std::vector<tools::mcp::ServerConfig> mcpServersOf(const std::vector<acp::McpSer
   return servers;
 }
 
-// A recorded session goes on with its history, mode and model (when still offered).
+// The session's cost as its last context meter showed it: nothing when it
+// showed none, nullopt when that meter had no cost (not known).
+std::optional<std::optional<double>> lastCost(const std::vector<std::string>& shown) {
+  for (auto line = shown.rbegin(); line != shown.rend(); ++line) {
+    if (line->find("\"usage_update\"") == std::string::npos) continue;
+    auto doc = json::parse(*line);
+    const json::Value* update = doc && doc->IsObject() ? json::find(*doc, "update") : nullptr;
+    if (!update || json::getStr(*update, "sessionUpdate").value_or("") != "usage_update") continue;
+    const json::Value* cost = json::find(*update, "cost");
+    const json::Value* amount = cost && cost->IsObject() ? json::find(*cost, "amount") : nullptr;
+    return amount && amount->IsNumber() ? std::optional<double>(amount->GetDouble()) : std::nullopt;
+  }
+  return std::nullopt;
+}
+
+// A recorded session goes on with its history, mode, model (when still
+// offered), effort and cost so far.
 void restore(Session& session, persist::SessionRecorder::Opened& record) {
   session.restoreHistory(std::move(record.history), lastCallNumber(record.shown));
   if (auto mode = parseApprovalMode(record.meta.mode)) session.setMode(*mode);
@@ -60,6 +76,8 @@ void restore(Session& session, persist::SessionRecorder::Opened& record) {
   if (!model.empty() && (choices.empty() || std::find(choices.begin(), choices.end(), model) != choices.end())) {
     session.setModel(model);
   }
+  if (auto effort = parseEffort(record.meta.effort)) session.setEffort(*effort);
+  if (auto cost = lastCost(record.shown)) session.meter().restore(*cost);
 }
 
 }  // namespace
@@ -107,7 +125,7 @@ void SessionFactory::addHooks(Session& session, const std::string& root, Workspa
   addBuiltinCommands(session, commands->registry());
   addMemoryCommand(session, commands->registry());
   tools::FoundSkills skills = findSkills(root, session.config(), addOns.extensions);
-  for (auto& problem : skills.problems) addOns.problems.push_back({"Skill problem", std::move(problem)});
+  for (auto& problem : skills.problems) addOns.problems.push_back({acp::NoticeSeverity::warning, "Skill problem", std::move(problem)});
   session.setSkills(std::move(skills.skills));
   session.setExtensionContext(std::move(addOns.extensionContext));
   addSkillCommands(session, commands->registry(), [raw, root, extensions = addOns.extensions] {

@@ -15,9 +15,9 @@ SessionPrograms::SessionPrograms(Setup setup, const AgentConfig& config, EditorC
 
 // A card of its own, not the agent's answer: headless prints those on
 // stderr, so a script reading the answer on stdout never sees it.
-void SessionPrograms::tell(const std::string& title, const std::string& message) {
+void SessionPrograms::tell(const std::string& title, const std::string& message, acp::NoticeSeverity severity) {
   log(LogLevel::info, message);
-  showNoticeCard(editor_, setup_.sessionId, "lathe_notice_" + std::to_string(++notices_), title, message);
+  showNotice(editor_, setup_.sessionId, acp::Notice{severity, title, message});
 }
 
 std::optional<TurnStop> SessionPrograms::beforeModelRequest(History&, const CancelToken& cancel) {
@@ -32,7 +32,9 @@ std::optional<TurnStop> SessionPrograms::beforeModelRequest(History&, const Canc
     if (outcome == ConsentOutcome::cancelled) return std::nullopt;
     workspaceAllowed = outcome == ConsentOutcome::allowed;
     if (workspaceAllowed && setup_.grantWidening) {
-      if (std::string later = setup_.grantWidening(); !later.empty()) tell("Some workspace settings apply later", later);
+      if (std::string later = setup_.grantWidening(); !later.empty()) {
+        tell("Some workspace settings apply later", later, acp::NoticeSeverity::info);
+      }
     }
     if (!workspaceAllowed && !setup_.ignoredNotice.empty()) tell("Workspace settings ignored", setup_.ignoredNotice);
     if (!workspaceAllowed && !setup_.workspace->programs.empty()) {

@@ -52,14 +52,14 @@ class SessionPrograms final : public TurnHooks {
  private:
   void start(bool workspaceAllowed, const CancelToken& cancel);
   void discover(const ProgramSettings& user, const ProgramSettings* workspace, const CancelToken& cancel);
-  void tell(const std::string& title, const std::string& message);
+  void tell(const std::string& title, const std::string& message,
+            acp::NoticeSeverity severity = acp::NoticeSeverity::warning);
 
   Setup setup_;
   const AgentConfig& config_;
   EditorClient& editor_;
   tools::ToolRegistry& registry_;
   bool started_ = false;
-  int notices_ = 0;
 };
 
 }  // namespace lathe::engine

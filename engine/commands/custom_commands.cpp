@@ -7,7 +7,10 @@
 namespace lathe::engine {
 namespace {
 
-constexpr const char* kRefused = "Custom command not sent";
+// A command that was not sent: Lathe's words, never the model's.
+acp::Notice refused(std::string why) {
+  return {acp::NoticeSeverity::warning, "Custom command not sent", std::move(why)};
+}
 
 FunctionCall injectionCall(const TemplatePiece& piece, const std::string& commandName, size_t n) {
   FunctionCall call;
@@ -74,7 +77,7 @@ Result<CommandOutcome> runFileCommand(const FileCommand& command, const CommandC
   const std::string line = "/" + name + (c.input.empty() ? "" : " " + std::string(c.input));
   auto pieces = expandTemplate(command.prompt, c.input, line, name);
   if (!pieces) {
-    c.session.showNotice(kRefused, "/" + name + " (" + command.path + ") was not sent: " + pieces.error().message);
+    c.session.notify(refused("/" + name + " (" + command.path + ") was not sent: " + pieces.error().message));
     return CommandOutcome::done();
   }
   std::vector<FunctionCall> calls;
@@ -86,7 +89,7 @@ Result<CommandOutcome> runFileCommand(const FileCommand& command, const CommandC
     auto ran = c.session.runForPerson(calls, c.cancel);
     if (!ran) {
       if (c.cancel.cancelled() || ran.error().code == Errc::cancelled) return CommandOutcome::done(acp::StopReason::cancelled);
-      c.session.showNotice(kRefused, "/" + name + " was not sent to the model: " + ran.error().message);
+      c.session.notify(refused("/" + name + " was not sent to the model: " + ran.error().message));
       return CommandOutcome::done();
     }
     results = std::move(ran).value();
@@ -104,7 +107,7 @@ Result<CommandOutcome> runFileCommand(const FileCommand& command, const CommandC
       continue;
     }
     if (std::string why = nothingRead(piece.value, result); !why.empty()) {
-      c.session.showNotice(kRefused, "/" + name + " was not sent to the model: " + why);
+      c.session.notify(refused("/" + name + " was not sent to the model: " + why));
       return CommandOutcome::done();
     }
     for (const auto& llm : result.llmContent) {
@@ -124,7 +127,7 @@ Result<CommandOutcome> runFileCommand(const FileCommand& command, const CommandC
 }  // namespace
 
 CustomCommands::CustomCommands(Session& session, CommandRegistry& registry, std::vector<CommandFolder> folders,
-                               std::vector<Notice> assemblyProblems)
+                               std::vector<acp::Notice> assemblyProblems)
     : session_(session),
       registry_(registry),
       folders_(std::move(folders)),
@@ -166,7 +169,7 @@ void CustomCommands::tell(const std::vector<std::string>& problems) {
       return;
     }
   }
-  for (const auto& problem : problems) session_.showNotice("Custom command not loaded", problem, true);
+  for (const auto& problem : problems) session_.notifyOnce({acp::NoticeSeverity::warning, "Custom command not loaded", problem});
 }
 
 void CustomCommands::onEditorReady() {
@@ -176,7 +179,7 @@ void CustomCommands::onEditorReady() {
     ready_ = true;
     pending.swap(pending_);
   }
-  for (const auto& notice : assemblyProblems_) session_.showNotice(notice.title, notice.text, true);
+  for (const auto& notice : assemblyProblems_) session_.notifyOnce(notice);
   tell(pending);
 }
 

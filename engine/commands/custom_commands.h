@@ -24,15 +24,10 @@
 
 namespace lathe::engine {
 
-struct Notice {
-  std::string title;
-  std::string text;
-};
-
 class CustomCommands final : public TurnHooks {
  public:
   CustomCommands(Session& session, CommandRegistry& registry, std::vector<CommandFolder> folders,
-                 std::vector<Notice> assemblyProblems = {});
+                 std::vector<acp::Notice> assemblyProblems = {});
 
   // Reads the folders and puts their commands in the registry (once now,
   // again on every change when watching). Any thread.
@@ -53,7 +48,7 @@ class CustomCommands final : public TurnHooks {
   std::mutex mutex_;
   bool ready_ = false;                      // the editor has the session
   std::vector<std::string> pending_;        // problems until then
-  std::vector<Notice> assemblyProblems_;
+  std::vector<acp::Notice> assemblyProblems_;
 };
 
 }  // namespace lathe::engine

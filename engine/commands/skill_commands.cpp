@@ -86,7 +86,7 @@ void addSkillCommands(Session& session, CommandRegistry& registry, FindSkills fi
         if (sub == "reload" || sub == "refresh") {
           const size_t before = c.session.skills().enabled().size();
           tools::FoundSkills found = find();
-          for (const auto& problem : found.problems) c.session.showNotice("Skill not loaded", problem, true);
+          for (const auto& problem : found.problems) c.session.notifyOnce({acp::NoticeSeverity::warning, "Skill problem", problem});
           c.session.setSkills(std::move(found.skills));
           refresh(c.session, c.commands);
           c.say("Agent skills found again: " + std::to_string(c.session.skills().enabled().size()) + " available (" +

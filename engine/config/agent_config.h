@@ -16,6 +16,7 @@
 #include "engine/model/authenticated_provider.h"
 #include "engine/model/generation_settings.h"
 #include "engine/model/model_provider.h"
+#include "engine/model/pricing.h"
 #include "tools/core/tool_context.h"
 #include "tools/memory/context_files.h"
 #include "tools/shell/shell_setup.h"
@@ -46,6 +47,7 @@ struct AgentConfig {
   int64_t contextWindow = 1'048'576;  // tokens, for models without a configured limit
   std::map<std::string, int64_t> contextLimits;  // tokens per model name (settings model.contextLimits)
   GenerationOverrides generation;  // settings model.generationConfig, over each family's defaults
+  PriceTable pricing;              // settings model.pricing, over the built-in prices
   tools::ToolLimits toolLimits;
   tools::WebFetchOptions webFetch;   // settings tools.webFetch.allowPrivateHosts
   tools::ShellOptions shell;

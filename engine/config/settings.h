@@ -10,6 +10,7 @@
 
 #include "engine/config/program_settings.h"
 #include "engine/model/generation_settings.h"
+#include "engine/model/pricing.h"
 #include "protocol/base/json.h"
 #include "protocol/base/result.h"
 
@@ -23,6 +24,8 @@ struct Settings {
   std::map<std::string, int64_t> contextLimits;          // model.contextLimits: tokens per model name
   // model.generationConfig (Lathe's own): sampling and thinking per model name or beginning
   GenerationOverrides generation;
+  // model.pricing (Lathe's own, the person's files only): USD per million tokens per model name or beginning
+  PriceTable pricing;
   std::optional<std::vector<std::string>> coreTools;     // tools.core
   std::optional<std::vector<std::string>> excludeTools;  // tools.exclude
   std::optional<std::string> approvalMode;               // general.defaultApprovalMode

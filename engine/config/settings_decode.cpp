@@ -2,6 +2,7 @@
 #include "engine/config/settings_decode.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "engine/config/program_settings_decode.h"
 
@@ -91,21 +92,53 @@ void contextLimits(SettingSource& in, Settings& out) {
   }
 }
 
-// {"gemini-2.5": {"temperature": 0.2, "thinkingBudget": 2048}}.
-void generationConfig(SettingSource& in, Settings& out) {
+namespace {
+
+// An object of entries by model name, each an object read by `entry`
+// (nullopt: it failed on the reader); stops at the first problem.
+template <class Entry>
+void forEachModel(SettingSource& in, const char* what,
+                  const std::function<std::optional<Entry>(json::Reader&, const std::string&, const json::Value&)>& entry,
+                  std::map<std::string, Entry>& out) {
   auto entries = in.parent.optObject(in.key);
   if (!entries) return;
   for (const auto& member : entries->value()->GetObject()) {
     std::string model = nameOf(member.name);
     const std::string where = in.where() + "." + model;
-    if (!member.value.IsObject()) {
-      entries->fail(where, "must be an object of generation settings");
-      return;
-    }
-    auto entry = generationEntry(*entries, where, member.value);
-    if (!entry) return;
-    out.generation[model] = std::move(*entry);
+    if (!member.value.IsObject()) return entries->fail(where, std::string("must be an object of ") + what);
+    auto read = entry(*entries, where, member.value);
+    if (!read) return;
+    out[model] = std::move(*read);
   }
+}
+
+// One model's prices, in US dollars per million tokens; cachedInput optional.
+std::optional<Price> priceEntry(json::Reader& reader, const std::string& where, const json::Value& entry) {
+  Price price;
+  for (const char* key : {"input", "output", "cachedInput"}) {
+    const json::Value* value = json::find(entry, key);
+    const bool cached = std::string_view(key) == "cachedInput";
+    if (!value && cached) continue;
+    if (!value || !value->IsNumber() || value->GetDouble() < 0) {
+      reader.fail(where + "." + key, "must be a number of US dollars per million tokens, 0 or more");
+      return std::nullopt;
+    }
+    double& slot = cached ? price.cachedInput.emplace() : std::string_view(key) == "input" ? price.input : price.output;
+    slot = value->GetDouble();
+  }
+  return price;
+}
+
+}  // namespace
+
+// {"gemini-2.5": {"temperature": 0.2, "thinkingBudget": 2048}}.
+void generationConfig(SettingSource& in, Settings& out) {
+  forEachModel<GenerationOverride>(in, "generation settings", generationEntry, out.generation);
+}
+
+// {"gemini-2.5-pro": {"input": 1.25, "output": 10, "cachedInput": 0.125}}.
+void pricing(SettingSource& in, Settings& out) {
+  forEachModel<Price>(in, "prices (input, output, cachedInput)", priceEntry, out.pricing);
 }
 
 void compressionThreshold(SettingSource& in, Settings& out) {

@@ -11,6 +11,7 @@ namespace lathe::engine::decode {
 void modelChoices(SettingSource& in, Settings& out);          // model.choices
 void contextLimits(SettingSource& in, Settings& out);         // model.contextLimits
 void generationConfig(SettingSource& in, Settings& out);      // model.generationConfig
+void pricing(SettingSource& in, Settings& out);               // model.pricing
 void compressionThreshold(SettingSource& in, Settings& out);  // model.compressionThreshold
 void summarizeToolOutput(SettingSource& in, Settings& out);   // model.summarizeToolOutput
 void sandbox(SettingSource& in, Settings& out);               // tools.sandbox

@@ -153,6 +153,15 @@ const SettingKey kTable[] = {
        return {};
      },
      .doc = "sampling and thinking per model name or name beginning"},
+    // What the cost meter counts: the person's own prices, never a workspace's.
+    {.name = "model.pricing", .scope = kPersonal, .merge = SettingMerge::byName, .applies = kStart,
+     .toldInWorkspace = true, .read = decode::pricing, .isSet = isSetField<&Settings::pricing>,
+     .take = takeField<&Settings::pricing>,
+     .apply = [](AgentConfig& config, const Settings& s) -> Status {
+       for (const auto& [model, price] : s.pricing) config.pricing[model] = price;
+       return {};
+     },
+     .doc = "USD per million tokens per model name or beginning (input, output, cachedInput), over the built-in prices"},
     {.name = "model.compressionThreshold", .scope = kTuning, .merge = SettingMerge::replace, .applies = kSession,
      .read = decode::compressionThreshold, .isSet = isSetField<&Settings::compressionThreshold>,
      .take = takeField<&Settings::compressionThreshold>,

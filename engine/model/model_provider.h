@@ -26,6 +26,7 @@ struct GenerationConfig {
   bool includeThoughts = true;
   std::optional<int64_t> thinkingBudget;     // tokens (Gemini 2.5)
   std::optional<std::string> thinkingLevel;  // LOW, HIGH... (Gemini 3)
+  std::optional<std::string> reasoningEffort;  // low, medium, high (OpenAI's reasoning_effort)
 };
 
 // Why a reply ended, whatever the provider called it.

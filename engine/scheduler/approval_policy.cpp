@@ -159,8 +159,10 @@ ApprovalDecision decideApproval(ApprovalMode mode, const ApprovalQuery& query, c
     return person ? allow() : ApprovalDecision{Decision::allowSealed, {}, {}};
   }
   // Plan mode is read-only, whatever the tool says about confirmation; a
-  // think tool (write_todos) changes nothing outside the session.
-  if (mode == ApprovalMode::plan && !tools::isReadOnlyKind(query.kind) && query.kind != tools::Kind::think) {
+  // think tool (write_todos) changes nothing outside the session, nor does
+  // asking the person (ask_user).
+  if (mode == ApprovalMode::plan && !tools::isReadOnlyKind(query.kind) && query.kind != tools::Kind::think &&
+      query.kind != tools::Kind::communicate) {
     return refusedByPlanMode();
   }
   if (!query.details) return allow();

@@ -370,6 +370,7 @@ ToolScheduler::Outcome ToolScheduler::runOne(const FunctionCall& call, const Can
   if (auto refused = approve(call, run, prepared, cancel)) return std::move(*refused);
   run.moveTo(CallState::scheduled);
   run.moveTo(CallState::executing);
+  prepared.invocation->setCallId(run.id());
 
   tools::ToolResult result =
       prepared.invocation->execute(cancel.child(), [&run](const std::string& text) { run.output(text); });
@@ -415,6 +416,7 @@ std::optional<ToolScheduler::Outcome> ToolScheduler::prepare(const FunctionCall&
   acp::ToolCall& announce = prepared.announce;
   announce.toolCallId = run.id();
   announce.title = call.name;
+  announce.name = call.name;
   announce.rawInput = call.args.empty() ? json::Raw{"{}"} : call.args;
   auto args = json::parse(announce.rawInput.text);
   // Arguments that are not JSON (a model's mistake) reach the editor as a string, never spliced raw.
@@ -499,6 +501,7 @@ acp::RequestPermissionRequest ToolScheduler::permissionRequest(const CallRun& ru
   ask.sessionId = sessionId_;
   ask.toolCall.toolCallId = run.id();
   ask.toolCall.title = prepared.announce.title;
+  ask.toolCall.name = prepared.announce.name;
   ask.toolCall.kind = prepared.announce.kind;
   ask.toolCall.status = acp::ToolCallStatus::pending;
   ask.toolCall.locations = prepared.announce.locations;

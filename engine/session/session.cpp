@@ -9,6 +9,7 @@
 #include "engine/model/generation_settings.h"
 #include "engine/model/one_shot_adapter.h"
 #include "engine/session/editor_file_store.h"
+#include "engine/session/message_id.h"
 #include "engine/session/notice_card.h"
 #include "engine/session/system_prompt.h"
 #include "tools/builtin/builtin_tools.h"
@@ -20,6 +21,23 @@ namespace lathe::engine {
 namespace {
 
 constexpr std::chrono::milliseconds kMcpStartWait{5000};
+
+// The person, asked through the session's editor (elicitation/create).
+class EditorAsker final : public tools::Asker {
+ public:
+  EditorAsker(EditorClient& editor, std::string sessionId) : editor_(editor), sessionId_(std::move(sessionId)) {}
+  bool offersForm() const override { return editor_.capabilities().elicitationForm; }
+  bool offersUrl() const override { return editor_.capabilities().elicitationUrl; }
+  Result<acp::ElicitationResponse> ask(acp::ElicitationRequest request, const CancelToken& cancel) override {
+    request.sessionId = sessionId_;
+    return editor_.elicit(request, cancel);
+  }
+  void completed(const std::string& elicitationId) override { editor_.elicitationComplete(elicitationId); }
+
+ private:
+  EditorClient& editor_;
+  std::string sessionId_;
+};
 
 // What every tool of the session shares: its workspace, files, limits and data directory.
 tools::ToolContext makeToolContext(const std::string& id, std::shared_ptr<const tools::Workspace> workspace,
@@ -33,6 +51,7 @@ tools::ToolContext makeToolContext(const std::string& id, std::shared_ptr<const 
   context.globalMemoryFile = tools::globalMemoryFile(config.memory);
   // Through the session's editor: the plan is recorded and replayed on load.
   context.showPlan = [&editor, id](const acp::PlanUpdate& plan) { editor.sendUpdate(id, plan); };
+  if (editor.capabilities().canElicit()) context.asker = std::make_shared<EditorAsker>(editor, id);
   return context;
 }
 
@@ -90,7 +109,7 @@ void recordPrompt(ObservedEditor& editor, const std::vector<acp::ContentBlock>& 
       words += (words.empty() ? "" : std::string(kTextBlockSeparator)) + text->text;
     }
   }
-  if (!words.empty()) editor.record(acp::MessageChunk{acp::MessageChunk::Role::user, words});
+  if (!words.empty()) editor.record(acp::MessageChunk{acp::MessageChunk::Role::user, words, newMessageId()});
 }
 
 Part responsePart(const FunctionCall& call, const std::string& error) {
@@ -110,6 +129,8 @@ Session::Session(std::string id, std::shared_ptr<const tools::Workspace> workspa
       editor_(editor, hooks_),
       mode_(config.approvalMode),
       model_(config.model),
+      meter_(std::make_shared<UsageMeter>(config.pricing)),
+      provider_(config.provider ? std::make_shared<MeteredProvider>(config.provider, meter_) : nullptr),
       registry_(tools::ToolFilter{config.coreTools, config.excludeTools}),
       memory_(std::make_shared<ProjectMemory>(workspace_, config.memory)),
       scheduler_(registry_, editor_, id_, mode_, configuredApprovals(config.allowedTools, config.excludeTools,
@@ -117,10 +138,12 @@ Session::Session(std::string id, std::shared_ptr<const tools::Workspace> workspa
       mcp_(registry_, workspace_->roots()) {
   auto context = makeToolContext(id_, workspace_, config, editor_);
   // Web tools ask the session's current model; they live in registry_, so never outlive this session.
-  context.model = std::make_shared<OneShotAdapter>(config.provider, [this] { return model(); });
+  context.model = std::make_shared<OneShotAdapter>(provider_, [this] { return model(); });
   context.readableFolders = std::make_shared<tools::ReadableFolders>();
   context.skills = skills_;
   tools::registerBuiltinTools(registry_, context, config.shell);
+  mcp_.setAsker(context.asker);
+  mcp_.setNotifier([this](const acp::Notice& notice) { notify(notice); });
   toolContext_ = std::move(context);
   scheduler_.setContextSource([memory = memory_](const std::vector<std::string>& paths) { return memory->contextFor(paths); });
   scheduler_.setResponseShaper([this](FunctionResponse& response, size_t roundSize) {
@@ -140,13 +163,12 @@ void Session::watchFolders(std::vector<std::string> folders, std::function<void(
   folderWatch_ = exec::FolderWatch::start(exec::Executor::shared(), std::move(folders), std::move(onChange));
 }
 
-void Session::showNotice(const std::string& title, const std::string& text, bool once) {
-  if (once) {
+void Session::notifyOnce(const acp::Notice& notice) {
+  {
     std::lock_guard lock(toldMutex_);
-    if (!told_.insert(title + "\n" + text).second) return;
+    if (!told_.insert(notice.title + "\n" + notice.description).second) return;
   }
-  log(LogLevel::info, title + ": " + text);
-  showNoticeCard(editor_.unobserved(), id_, "lathe_session_notice_" + std::to_string(++notices_), title, text);
+  notify(notice);
 }
 
 ProjectMemory::Loaded Session::refreshMemory(const CancelToken& cancel) {
@@ -167,12 +189,42 @@ std::string Session::model() const {
 }
 
 void Session::setModel(std::string model) {
+  bool effortDropped = false;
   {
     std::lock_guard lock(modelMutex_);
     model_ = model;
+    const auto offered = effortsOf(model_);
+    effortDropped = effort_ != Effort::standard && std::find(offered.begin(), offered.end(), effort_) == offered.end();
+    if (effortDropped) effort_ = Effort::standard;
   }
   for (const auto& hook : hooks_) hook->onModelChanged(model);
+  if (effortDropped) {
+    for (const auto& hook : hooks_) hook->onEffortChanged(toString(Effort::standard));
+  }
 }
+
+Effort Session::effort() const {
+  std::lock_guard lock(modelMutex_);
+  return effort_;
+}
+
+void Session::setEffort(Effort effort) {
+  {
+    std::lock_guard lock(modelMutex_);
+    const auto offered = effortsOf(model_);
+    if (std::find(offered.begin(), offered.end(), effort) == offered.end()) effort = Effort::standard;
+    effort_ = effort;
+  }
+  for (const auto& hook : hooks_) hook->onEffortChanged(toString(effort));
+}
+
+std::optional<acp::Cost> Session::cost() const {
+  auto dollars = meter_->cost();
+  if (!dollars) return std::nullopt;
+  return acp::Cost{*dollars, "USD"};
+}
+
+void Session::notify(const acp::Notice& notice) { showNotice(editor_.unobserved(), id_, notice); }
 
 void Session::setMode(ApprovalMode mode) {
   mode_ = mode;
@@ -198,7 +250,12 @@ const std::vector<tools::ToolDeclaration>& Session::declarations() {
 
 void Session::flushMcpNotices() {
   for (auto& notice : mcp_.takeNotices()) {
-    editor_.sendUpdate(id_, acp::MessageChunk{acp::MessageChunk::Role::agent, "⚠️ " + notice + "\n\n"});
+    // Editors without notices are told as before, in the conversation.
+    if (editor_.capabilities().notices) {
+      notify(acp::Notice{acp::NoticeSeverity::warning, "MCP server problem", notice});
+    } else {
+      editor_.sendUpdate(id_, acp::MessageChunk{acp::MessageChunk::Role::agent, "⚠️ " + notice + "\n\n"});
+    }
   }
 }
 
@@ -224,12 +281,13 @@ Result<ModelReply> Session::callModel(const CancelToken& cancel, std::optional<T
   request.tools = &declarations();
   request.systemInstruction = systemPrompt();
   request.config = generationFor(request.model, config_.generation);
+  applyEffort(request.config, request.model, effort());
   // An unreachable or busy server is retried for a while: the person hears
-  // why, as it happens, on a card that is not history and is never replayed.
+  // why, as it happens, in a notice that is not history and is never replayed.
   request.onRetry = [this](const std::string& notice) {
-    showNoticeCard(editor_.unobserved(), id_, "lathe_retry_" + std::to_string(++retryNotices_),
-                   "Lathe is retrying the model request", notice);
+    notify(acp::Notice{acp::NoticeSeverity::warning, "Lathe is retrying the model request", notice});
   };
+  const std::string messageId = newMessageId();  // every chunk of this reply
   CancelToken call = cancel.child();  // a hook's stop ends this stream only
   auto onChunk = [&](const ModelChunk& chunk) {
     for (const auto& hook : hooks_) {
@@ -240,10 +298,10 @@ Result<ModelReply> Session::callModel(const CancelToken& cancel, std::optional<T
     for (const Part& part : chunk.parts) {
       if (!part.text || part.text->empty() || part.functionCall) continue;
       auto role = part.thought ? acp::MessageChunk::Role::thought : acp::MessageChunk::Role::agent;
-      editor_.sendUpdate(id_, acp::MessageChunk{role, *part.text});
+      editor_.sendUpdate(id_, acp::MessageChunk{role, *part.text, messageId});
     }
   };
-  return config_.provider->stream(request, onChunk, call);
+  return provider_->stream(request, onChunk, call);
 }
 
 std::vector<Part> Session::runCalls(const std::vector<FunctionCall>& calls, const CancelToken& cancel,
@@ -280,6 +338,7 @@ std::vector<Part> Session::runCalls(const std::vector<FunctionCall>& calls, cons
 
 Result<acp::StopReason> Session::prompt(const std::vector<acp::ContentBlock>& blocks, const CancelToken& cancel) {
   Result<acp::StopReason> result = makeError(Errc::internal, "the turn ended unexpectedly");
+  (void)meter_->takeSinceLast();  // what ran between turns (a title) is not this turn's
   try {
     // Context files load on the turn's thread, never on the thread that made the session.
     if (!memory_->loaded()) refreshMemory(cancel);
@@ -289,6 +348,11 @@ Result<acp::StopReason> Session::prompt(const std::vector<acp::ContentBlock>& bl
     }
   } catch (const std::exception& e) {
     result = makeError(Errc::internal, std::string("internal error during the turn: ") + e.what());
+  }
+  turnUsage_.reset();
+  if (auto used = meter_->takeSinceLast()) {
+    turnUsage_ = acp::TurnUsage{used->promptTokens, used->candidatesTokens, used->thoughtsTokens, used->cachedTokens,
+                                used->totalTokens};
   }
   // Every turn ends here, whatever went wrong above (the recorder keeps it).
   for (const auto& hook : hooks_) {
@@ -365,7 +429,7 @@ Result<acp::StopReason> Session::runTurn(const std::vector<acp::ContentBlock>& b
       return reply.error();
     }
     if (reply->usage) {
-      editor_.sendUpdate(id_, acp::UsageUpdate{reply->usage->totalTokens, contextWindowOf(config_, model())});
+      editor_.sendUpdate(id_, acp::UsageUpdate{reply->usage->totalTokens, contextWindowOf(config_, model()), cost()});
     }
 
     Content modelContent{Role::model, {}};

@@ -14,6 +14,8 @@
 #include "engine/config/agent_config.h"
 #include "engine/session/project_memory.h"
 #include "engine/model/content.h"
+#include "engine/model/generation_settings.h"
+#include "engine/model/usage_meter.h"
 #include "engine/scheduler/tool_scheduler.h"
 #include "engine/session/editor_client.h"
 #include "engine/session/history.h"
@@ -50,7 +52,22 @@ class Session {
   // change (onModeChanged, onModelChanged). Any thread.
   void setMode(ApprovalMode mode);
   std::string model() const;
+  // A model without the effort chosen goes back to the default effort.
   void setModel(std::string model);
+  // How much the model thinks, from the next request (the editor's effort
+  // picker); one the model does not offer is the default. The hooks hear of
+  // it (onEffortChanged). Any thread.
+  Effort effort() const;
+  void setEffort(Effort effort);
+  // The session's model: every request through it (the turn's and every
+  // one-shot call's) is counted on meter(). Null when the config has none.
+  const std::shared_ptr<ModelProvider>& provider() const { return provider_; }
+  UsageMeter& meter() { return *meter_; }
+  // The session's cost so far, for usage_update (nullopt: not known).
+  std::optional<acp::Cost> cost() const;
+  // The tokens the last turn used (its model requests and one-shot calls),
+  // nullopt when none were reported; read on the turn's thread after prompt().
+  const std::optional<acp::TurnUsage>& turnUsage() const { return turnUsage_; }
   // The session is closed: its hooks hear it (onClose). Any thread.
   void close();
 
@@ -58,6 +75,13 @@ class Session {
   // Shows the editor an update of this session, through the hooks like every
   // other (for hooks that tell the person something; any thread).
   void sendUpdate(const acp::SessionUpdate& update) { editor_.sendUpdate(id_, update); }
+  // Tells the person something live that is not history (a loop noticed, a
+  // server restarted, a hook that failed): an ACP notice where the editor
+  // presents them, else a card of its own; never recorded (notice_card.h).
+  // The one way to do so, for every hook. Any thread.
+  void notify(const acp::Notice& notice);
+  // What the editor can do (forms, notices, compaction updates).
+  acp::ClientCapabilities editorCapabilities() const { return editor_.capabilities(); }
   // Runs work after the turn's answer, on a thread of its own, after earlier
   // such work (see FollowUp). The work must not touch the history.
   bool followUp(FollowUp::Work work) { return followUp_.post(std::move(work)); }
@@ -97,10 +121,8 @@ class Session {
   // first turn.
   void watchFolders(std::vector<std::string> folders, std::function<void()> onChange);
 
-  // Tells the person something that is not the model's answer nor history
-  // (a bad command file, a refused injection), on a card of its own; with
-  // `once`, not again when the same words were told before. Any thread.
-  void showNotice(const std::string& title, const std::string& text, bool once = false);
+  // notify(), unless these very words were told before (bad files: told once). Any thread.
+  void notifyOnce(const acp::Notice& notice);
 
   // The context files (GEMINI.md) of this session; loaded at the first turn.
   ProjectMemory& memory() { return *memory_; }
@@ -146,6 +168,10 @@ class Session {
   std::atomic<ApprovalMode> mode_;
   mutable std::mutex modelMutex_;
   std::string model_;
+  Effort effort_ = Effort::standard;  // guarded by modelMutex_
+  std::shared_ptr<UsageMeter> meter_;
+  std::shared_ptr<ModelProvider> provider_;  // config's, metered
+  std::optional<acp::TurnUsage> turnUsage_;  // the turn's thread
   tools::ToolRegistry registry_;
   std::vector<tools::ToolDeclaration> declarations_;
   uint64_t declarationsGeneration_ = ~uint64_t{0};
@@ -155,10 +181,8 @@ class Session {
   std::string extensionContext_;
   std::string contextFiles_;  // the context files' prompt section, once loaded
   bool contextDue_ = true;     // the next prompt opens with the session's context (the turn's thread)
-  int retryNotices_ = 0;  // retry notice cards shown (turn's thread)
-  std::atomic<int> notices_{0};  // notice cards shown (any thread)
   std::mutex toldMutex_;
-  std::set<std::string> told_;  // notices shown once
+  std::set<std::string> told_;  // notices told once
   ToolScheduler scheduler_;
   History history_;
   // Gone before the members its work uses (editor, config, model).

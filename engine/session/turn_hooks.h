@@ -6,7 +6,7 @@
 // model request (recovery), when the turn has ended (titles), and on every update the editor is shown
 // (persistence; the user's prompt is offered here as user_message_chunk too,
 // so a recording can replay it). Besides the turn: the person changing the
-// mode or the model, and the session closing. A session calls its hooks in
+// mode, the model or the effort, and the session closing. A session calls its hooks in
 // the order they were added.
 #pragma once
 
@@ -85,6 +85,7 @@ class TurnHooks {
   // The person chose another mode or model (any thread).
   virtual void onModeChanged(ApprovalMode) {}
   virtual void onModelChanged(const std::string&) {}
+  virtual void onEffortChanged(const std::string&) {}
   // The editor has the session now (after answering session/new, load or
   // resume): updates about it may follow. Any thread.
   virtual void onEditorReady() {}

@@ -28,6 +28,7 @@ struct ToolCallContent {
 struct ToolCall {
   std::string toolCallId;
   std::string title;
+  std::string name;  // the tool's programmatic name (what the model called); omitted when empty
   ToolKind kind = ToolKind::other;
   ToolCallStatus status = ToolCallStatus::pending;
   std::vector<ToolCallLocation> locations;
@@ -38,6 +39,7 @@ struct ToolCall {
 // Only the fields that changed are sent.
 struct ToolCallUpdate {
   std::string toolCallId;
+  std::string name;  // omitted when empty
   std::optional<ToolCallStatus> status;
   std::optional<std::string> title;
   std::optional<ToolKind> kind;

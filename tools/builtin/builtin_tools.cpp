@@ -1,6 +1,7 @@
 // The built-in tools, registered in one place.
 #include "tools/builtin/builtin_tools.h"
 
+#include "tools/ask/ask_tools.h"
 #include "tools/files/file_tools.h"
 #include "tools/memory/memory_tools.h"
 #include "tools/search/search_tools.h"
@@ -21,6 +22,7 @@ void registerBuiltinTools(ToolRegistry& registry, const ToolContext& context, co
   registerWebTools(registry, context);
   registerMemoryTools(registry, context);
   registerSkillTools(registry, context);
+  registerAskTools(registry, context);
 }
 
 }  // namespace lathe::tools

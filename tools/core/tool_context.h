@@ -12,6 +12,7 @@
 
 #include "protocol/acp/updates.h"
 #include "protocol/http/resolver.h"
+#include "tools/core/asker.h"
 #include "tools/core/file_store.h"
 #include "tools/core/one_shot_model.h"
 #include "tools/core/readable_folders.h"
@@ -60,6 +61,7 @@ struct ToolContext {
   // Folders outside the workspace read tools may read (activated skills'); null: none.
   std::shared_ptr<ReadableFolders> readableFolders;
   std::shared_ptr<SkillSet> skills;  // the session's skills (activate_skill); null: none
+  std::shared_ptr<Asker> asker;          // null: the editor cannot ask the person (no ask_user)
 };
 
 }  // namespace lathe::tools

@@ -64,6 +64,8 @@ TEST_CASE("approval table: mode x kind x confirmation, with the words of the rul
       // A think tool (write_todos) changes nothing outside the session: plan mode runs it.
       {ApprovalMode::plan, Kind::think, nullptr, Decision::allow, ""},
       {ApprovalMode::standard, Kind::think, nullptr, Decision::allow, ""},
+      // Asking the person (ask_user) changes nothing either: plan mode asks too.
+      {ApprovalMode::plan, Kind::communicate, nullptr, Decision::allow, ""},
       {ApprovalMode::plan, Kind::edit, &edit, Decision::deny, kPlan},
       {ApprovalMode::plan, Kind::execute, &exec, Decision::deny, kPlan},
       {ApprovalMode::plan, Kind::fetch, &info, Decision::ask, ""},

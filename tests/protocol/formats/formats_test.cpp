@@ -105,7 +105,7 @@ TEST_CASE("YAML: plain scalars resolve, quoted ones stay text") {
   CHECK(doc->lineOf("tools[1]") == 10);
 }
 
-TEST_CASE("YAML: errors name the file's line; bombs and deep nesting are refused") {
+TEST_CASE("YAML: errors name the file's line, and bombs and deep nesting are refused") {
   auto bad = parseYaml("name: [unclosed\n", "s/SKILL.md", 2);
   REQUIRE_FALSE(bad);
   CHECK(bad.error().message.rfind("s/SKILL.md:", 0) == 0);

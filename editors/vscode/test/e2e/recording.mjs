@@ -38,4 +38,8 @@ console.log([
   // 11. With lathe.followAgent off again: a read that opens nothing.
   line(call("read_file", { file_path: `${ws}/notes.txt` })),
   line(say("Read notes.txt.")),
+  // 12. A question to the person (ask_user), answered in the chat's form.
+  line(call("ask_user", { questions: [{ question: "Which login should the app use?", header: "Auth", type: "choice",
+    options: [{ label: "OAuth", description: "the standard" }, { label: "API keys", description: "simple" }] }] })),
+  line(say("OAuth it is.")),
 ].join("\n"));
