@@ -125,6 +125,7 @@ class TerminalClient final : public engine::EditorClient {
 }  // namespace
 
 int runHeadless(const HeadlessOptions& options, engine::AgentConfig config) {
+  config.interactive = ::isatty(STDIN_FILENO);  // without a terminal nobody can be asked
   TerminalClient terminal;
   engine::SessionManager sessions(std::move(config), terminal);
   // Ctrl-C and SIGTERM arrive on the executor's reactor and cancel the turn

@@ -8,9 +8,14 @@
 #include "engine/agent/session_programs.h"
 #include "engine/agent/workspace_setup.h"
 #include "engine/commands/builtin_commands.h"
+#include "engine/commands/custom_commands.h"
+#include "engine/commands/extensions_command.h"
+#include "engine/commands/permissions_command.h"
 #include "engine/commands/session_commands.h"
+#include "engine/commands/skill_commands.h"
 #include "engine/context/context_hooks.h"
 #include "engine/context/memory_command.h"
+#include "engine/hooks/session_hooks.h"
 #include "engine/persistence/session_meta.h"
 #include "protocol/base/log.h"
 #include "tools/mcp/acp_servers.h"
@@ -78,6 +83,21 @@ void restore(Session& session, persist::SessionRecorder::Opened& record) {
   if (auto cost = lastCost(record.shown)) session.meter().restore(*cost);
 }
 
+// The person's hooks (and extensions'), and the workspace's once agreed to;
+// none when no source has any: a session without hooks pays nothing for them.
+std::shared_ptr<SessionHooks> hooksFor(Session& session, const std::string& root, const WorkspaceSetup& setup,
+                                       bool reopened, EditorClient& editor) {
+  const AgentConfig& config = session.config();
+  const bool workspaceHooks = setup.programs && !setup.programs->hooks.definitions.empty();
+  if (!config.hookOptions.enabled || (config.hooks.empty() && !workspaceHooks)) return nullptr;
+  return std::make_shared<SessionHooks>(SessionHooks::Setup{.sessionId = session.id(),
+                                                            .workspaceRoot = root,
+                                                            .hooks = config.hooks,
+                                                            .options = config.hookOptions,
+                                                            .reopened = reopened},
+                                        editor);
+}
+
 }  // namespace
 
 Result<std::shared_ptr<const tools::Workspace>> workspaceFor(const std::string& cwd,
@@ -99,46 +119,80 @@ Result<std::shared_ptr<const tools::Workspace>> workspaceFor(const std::string& 
   return std::make_shared<const tools::Workspace>(std::move(workspace).value());
 }
 
-void SessionFactory::addHooks(Session& session, const std::string& root, WorkspaceSetup setup) const {
+void SessionFactory::addHooks(Session& session, const std::string& root, WorkspaceSetup setup, SessionAddOns addOns,
+                              bool reopened) const {
   Session* raw = &session;  // the hooks are owned by the session: no cycle
+  std::shared_ptr<SessionHooks> hooks = hooksFor(session, root, setup, reopened, editor_);
   SessionPrograms::Setup programs{
       .sessionId = session.id(),
       .workspaceRoot = root,
       .workspace = std::move(setup.programs),
       .consent = consent_,
       .startMcpServers = [raw](std::vector<tools::mcp::ServerConfig> servers) { raw->startMcpServers(std::move(servers)); },
+      .startHooks = nullptr,
+      .trust = std::move(setup.trust),
       .grantWidening = nullptr,
       .ignoredNotice = std::move(setup.ignoredNotice),
       .notices = std::move(setup.notices),
   };
-  if (setup.widened) {
-    programs.grantWidening = [raw, &editor = editor_, widened = setup.widened, keys = setup.wideningKeys] {
-      return grantWidening(*raw, editor, *widened, keys);
+  if (hooks) programs.startHooks = [raw = hooks.get()](HookSet set) { raw->addWorkspaceHooks(std::move(set)); };
+  if (setup.widened || setup.wideningPolicies) {
+    programs.grantWidening = [raw, &editor = editor_, widened = setup.widened, keys = setup.wideningKeys,
+                              policies = setup.wideningPolicies] {
+      return grantWidening(*raw, editor, widened.get(), keys, policies);
     };
   }
   session.addHooks(std::make_shared<SessionPrograms>(std::move(programs), session.config(), editor_, session.registry()));
+  if (hooks) {
+    // After the programs (the workspace's hooks join once agreed to), before
+    // the rest: a stop they ask for comes before compression or the request.
+    session.setCallGate(hooks.get());
+    session.addHooks(std::move(hooks));
+  }
   auto commands = std::make_shared<SessionCommands>(session);
   addContextHooks(session, commands->registry());
   addBuiltinCommands(session, commands->registry());
   addMemoryCommand(session, commands->registry());
+  addPermissionsCommand(session, commands->registry(), std::move(setup.kept));
+  tools::FoundSkills skills = findSkills(root, session.config(), addOns.extensions);
+  for (auto& problem : skills.problems) addOns.problems.push_back({acp::NoticeSeverity::warning, "Skill problem", std::move(problem)});
+  session.setSkills(std::move(skills.skills));
+  session.setExtensionContext(std::move(addOns.extensionContext));
+  addSkillCommands(session, commands->registry(), [raw, root, extensions = addOns.extensions] {
+    return findSkills(root, raw->config(), extensions);
+  });
+  addExtensionsCommand(commands->registry(), std::move(addOns.extensions));
+  auto custom = std::make_shared<CustomCommands>(session, commands->registry(), std::move(addOns.commandFolders),
+                                                 std::move(addOns.problems));
+  custom->load();
+  custom->watch();
   session.addHooks(std::move(commands));
+  session.addHooks(std::move(custom));
 }
 
 Result<AssembledSession> SessionFactory::assemble(SessionSpec spec) const {
   auto workspace = workspaceFor(spec.cwd, spec.additionalDirectories);
   if (!workspace) return workspace.error();
   const std::string root = (*workspace)->cwd();
-  // The session's config is its workspace's: read before the session exists.
-  WorkspaceSetup setup = workspaceSetupFor(root, config_, *consent_);
+  // Extensions join the person's config as their own settings would (their
+  // policy rules read with the person's, their hooks run as the person's);
+  // then the workspace's settings: all read before the session exists.
+  AgentConfig personal = config_;
+  SessionAddOns addOns = addOnsFor(root, personal);
+  WorkspaceSetup setup = workspaceSetupFor(root, personal, *consent_);
   AssembledSession out;
-  out.session = std::make_shared<Session>(spec.id, *workspace, std::move(setup.config), editor_);
+  out.session = std::make_shared<Session>(spec.id, *workspace, setup.config, editor_);
   if (const auto& plan = out.session->planMode()) {
     // enter_plan_mode and exit_plan_mode switch the mode as the editor's picker does.
     plan->setSwitch([raw = out.session.get(), &editor = editor_](const std::string& modeId) {
       if (auto mode = parseApprovalMode(modeId)) changeMode(*raw, editor, *mode);
     });
   }
-  addHooks(*out.session, root, std::move(setup));
+  SessionApprovals rules;
+  rules.policies = std::move(setup.policies);
+  out.session->grantApprovals(rules);
+  if (setup.kept) out.session->setKeptAnswers(setup.kept);
+  addHooks(*out.session, root, std::move(setup), std::move(addOns), spec.record.has_value());
   if (spec.record) {
     restore(*out.session, *spec.record);
     out.recorder = std::move(spec.record->recorder);

@@ -3,8 +3,10 @@
 // from one spec, with one ordered list of hooks:
 //
 //   programs   consent for the workspace's programs and settings, discovery (first turn)
+//   hooks      the person's hooks (settings `hooks`), and the workspace's once agreed to
 //   context    compression and /compress, loop detection, titles
-//   commands   the built-in slash commands and /memory
+//   commands   the built-in slash commands, /memory, skills, /extensions,
+//              custom commands (watched)
 //   recorder   last: it records the history the others leave
 //
 // Reads settings and records: never call it on the thread that reads stdin.
@@ -15,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/agent/session_addons.h"
 #include "engine/agent/workspace_setup.h"
 #include "engine/config/agent_config.h"
 #include "engine/config/consent_store.h"
@@ -55,7 +58,8 @@ class SessionFactory {
   Result<AssembledSession> assemble(SessionSpec spec) const;
 
  private:
-  void addHooks(Session& session, const std::string& root, WorkspaceSetup setup) const;
+  void addHooks(Session& session, const std::string& root, WorkspaceSetup setup, SessionAddOns addOns,
+                bool reopened) const;
 
   const AgentConfig& config_;
   EditorClient& editor_;

@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "engine/config/context_options.h"
+#include "engine/config/hook_settings.h"
+#include "engine/config/policy_folders.h"
 #include "engine/config/program_settings.h"
 #include "engine/scheduler/approval_policy.h"
 #include "engine/model/authenticated_provider.h"
@@ -66,9 +68,26 @@ struct AgentConfig {
   // Programs the user's settings start (MCP servers, discovery commands);
   // a workspace's are read per session and wait for consent.
   ProgramSettings programs;
+  // Gemini CLI's policy folders by tier (read for each session) and where
+  // "always" answers are kept beyond the session.
+  PolicyFolders policies;
+  // Someone can be asked (false for `lathe run` without a terminal): policy
+  // rules may hold for one or the other (their `interactive` key).
+  bool interactive = true;
+  // Hooks that run without consent: the person's settings' and extensions'
+  // (a workspace's are read per session and wait for consent).
+  HookSet hooks;
+  HookOptions hookOptions;  // settings hooksConfig
   std::optional<std::vector<std::string>> mcpAllowed;  // settings mcp.allowed
   std::vector<std::string> mcpExcluded;                // settings mcp.excluded
   std::string userSettingsPath;  // the user's settings.json (a workspace at home is not a workspace's)
+  // Gemini CLI's home ($GEMINI_CLI_HOME, else $HOME): its .gemini folder's
+  // commands, skills and extensions, and .agents/skills; empty: none read.
+  std::string homeDir;
+  bool skillsEnabled = true;                // settings skills.enabled
+  std::vector<std::string> disabledSkills;  // settings skills.disabled
+  bool blockGitExtensions = false;          // settings security.blockGitExtensions
+  std::vector<std::string> allowedExtensions;  // settings security.allowedExtensions (patterns; empty: all)
   std::string stateDir;          // Lathe's state: remembered workspace consent; empty: nothing remembered
   bool readWorkspacePrograms = true;  // a session reads its workspace's .gemini/settings.json (settings and programs)
   bool trustWorkspace = false;        // --trust-workspace: they start without asking

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/config/hook_settings.h"
 #include "engine/config/program_settings.h"
 #include "engine/model/generation_settings.h"
 #include "engine/model/pricing.h"
@@ -47,9 +48,20 @@ struct Settings {
   std::optional<std::vector<std::string>> mcpExcluded;   // mcp.excluded: these servers never start
   std::optional<std::vector<std::string>> contextFileNames;  // context.fileName: a name or a list of names
   std::optional<int64_t> contextDiscoveryMaxDirs;        // context.discoveryMaxDirs: folders scanned below a root
+  std::optional<std::vector<std::string>> policyPaths;       // policyPaths: the person's policy files or folders
+  std::optional<std::vector<std::string>> adminPolicyPaths;  // adminPolicyPaths: more of the administrator's
+  std::optional<bool> skillsEnabled;                     // skills.enabled
+  std::optional<std::vector<std::string>> skillsDisabled;  // skills.disabled: skill names, any case
+  std::optional<bool> blockGitExtensions;                // security.blockGitExtensions
+  std::optional<std::vector<std::string>> allowedExtensions;  // security.allowedExtensions: patterns of install sources
   // mcpServers and the discovery commands of the user's files (a workspace's
   // are read per session, under consent: workspace_programs.h).
   ProgramSettings programs;
+  // hooks of the user's files, in file order (a workspace's: workspace_programs.h).
+  HookSet hooks;
+  std::optional<bool> hooksEnabled;                      // hooksConfig.enabled
+  std::optional<std::vector<std::string>> hooksDisabled;  // hooksConfig.disabled: hook names (or commands) that do not run
+  std::optional<bool> hookNotifications;                 // hooksConfig.notifications
 };
 
 // Whose file it is: a workspace's may not start programs by itself, so its

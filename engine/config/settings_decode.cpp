@@ -2,6 +2,7 @@
 #include "engine/config/settings_decode.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <functional>
 
 #include "engine/config/program_settings_decode.h"
@@ -217,6 +218,46 @@ void discoveryMaxDirs(SettingSource& in, Settings& out) {
 void programs(SettingSource& in, Settings& out) {
   if (in.file != SettingsScope::user) return;
   decodeProgramSettings(in.parent, tools::mcp::ServerConfig::Origin::userSettings, in.env, out.programs);
+}
+
+namespace {
+
+// Gemini CLI's resolvePath: "~" and "~/..." under the home it uses
+// ($GEMINI_CLI_HOME, else $HOME); a relative path from the current folder.
+std::optional<std::vector<std::string>> paths(SettingSource& in) {
+  auto list = in.parent.optStrings(in.key);
+  if (!list) return std::nullopt;
+  std::string home = in.env("GEMINI_CLI_HOME").value_or("");
+  if (home.empty()) home = in.env("HOME").value_or("");
+  for (auto& path : *list) {
+    if (path.empty()) {
+      in.parent.fail(in.where(), "an empty path names no policy file or folder");
+      return std::nullopt;
+    }
+    if ((path == "~" || path.starts_with("~/")) && !home.empty()) path = home + path.substr(1);
+    path = std::filesystem::absolute(path).lexically_normal().string();
+  }
+  return list;
+}
+
+}  // namespace
+
+void policyPaths(SettingSource& in, Settings& out) {
+  if (auto list = paths(in)) out.policyPaths = std::move(list);
+}
+
+void adminPolicyPaths(SettingSource& in, Settings& out) {
+  if (auto list = paths(in)) out.adminPolicyPaths = std::move(list);
+}
+
+// The person's files only, like programs: a workspace's hooks wait for
+// consent (workspace_programs.h). A bad definition is left out and named
+// for the person; the file still applies.
+void hooks(SettingSource& in, Settings& out) {
+  if (in.file != SettingsScope::user) return;
+  const json::Value* hooks = json::find(*in.parent.value(), in.key);
+  if (!hooks) return;
+  out.hooks.add(decodeHooks(*hooks, HookSource{HookOrigin::user, in.parent.path(), ""}));
 }
 
 }  // namespace lathe::engine::decode

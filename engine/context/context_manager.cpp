@@ -129,6 +129,7 @@ std::optional<int64_t> ContextManager::modelCount(const std::vector<Content>& co
 }
 
 ContextManager::Outcome ContextManager::compress(History& history, const CancelToken& cancel, bool onDemand) {
+  session_.beforeCompression(onDemand, cancel);  // the person's PreCompress hooks
   Outcome outcome;
   const auto& contents = history.contents();
   outcome.before = estimateTokens(contents);

@@ -37,6 +37,7 @@ struct ModelRequest {
   std::string systemInstruction;
   const std::vector<Content>* contents = nullptr;            // owned by the caller
   const std::vector<tools::ToolDeclaration>* tools = nullptr;  // none when null or empty
+  bool requireToolCall = false;  // the reply must call one of the tools (Gemini's mode ANY)
   // Offer the provider's own web search tool (Gemini's googleSearch); only for
   // providers whose supportsWebSearch() is true.
   bool webSearch = false;

@@ -14,6 +14,7 @@
 #include "engine/session/system_prompt.h"
 #include "tools/builtin/builtin_tools.h"
 #include "tools/plan/plan_tools.h"
+#include "tools/skills/skill_tools.h"
 #include "protocol/base/json.h"
 #include "protocol/base/log.h"
 
@@ -170,6 +171,37 @@ void recordPrompt(ObservedEditor& editor, const std::string& sessionId, const st
 constexpr std::string_view kSteerPreface =
     "The person sent this while you were working. Take it into account from here on: change course only as far "
     "as it asks, keep the rest of the work going, and say in a sentence how you adjusted.";
+// What the session's settings let run unasked, and whether anyone can be asked.
+SessionApprovals approvalsOf(const AgentConfig& config) {
+  SessionApprovals approvals = configuredApprovals(config.allowedTools, config.excludeTools,
+                                                   unaskedMcpServers(config.programs, config.mcpAllowed));
+  approvals.interactive = config.interactive;
+  return approvals;
+}
+
+// The reply keeps the answer the person was shown: when a hook rewrote the
+// streamed text, the reply's text parts become that text (in the place of
+// the first, keeping its signature), its calls and thoughts untouched.
+void keepShownAnswer(Content& reply, const std::string& shown) {
+  std::string replied;
+  for (const Part& part : reply.parts) {
+    if (part.text && !part.thought && !part.functionCall) replied += *part.text;
+  }
+  if (replied == shown) return;
+  std::vector<Part> parts;
+  bool placed = false;
+  for (Part& part : reply.parts) {
+    if (!part.text || part.thought || part.functionCall) {
+      parts.push_back(std::move(part));
+    } else if (!placed) {
+      part.text = shown;
+      parts.push_back(std::move(part));
+      placed = true;
+    }
+  }
+  if (!placed && !shown.empty()) parts.insert(parts.begin(), Part::makeText(shown));
+  reply.parts = std::move(parts);
+}
 
 Part responsePart(const FunctionCall& call, const std::string& error) {
   Part part;
@@ -192,8 +224,7 @@ Session::Session(std::string id, std::shared_ptr<const tools::Workspace> workspa
       provider_(config.provider ? std::make_shared<MeteredProvider>(config.provider, meter_) : nullptr),
       registry_(tools::ToolFilter{config.coreTools, config.excludeTools}),
       memory_(std::make_shared<ProjectMemory>(workspace_, config.memory)),
-      scheduler_(registry_, editor_, id_, mode_, configuredApprovals(config.allowedTools, config.excludeTools,
-                                                             unaskedMcpServers(config.programs, config.mcpAllowed))),
+      scheduler_(registry_, editor_, id_, mode_, approvalsOf(config)),
       mcp_(registry_, workspace_->roots()) {
   auto context = makeToolContext(id_, workspace_, config, editor_);
   plan_ = planModeFor(id_, *workspace_, config, planNotice_);
@@ -201,14 +232,37 @@ Session::Session(std::string id, std::shared_ptr<const tools::Workspace> workspa
   context.plan = plan_;
   // Web tools ask the session's current model; they live in registry_, so never outlive this session.
   context.model = std::make_shared<OneShotAdapter>(provider_, [this] { return model(); });
+  context.readableFolders = std::make_shared<tools::ReadableFolders>();
+  context.skills = skills_;
   tools::registerBuiltinTools(registry_, context, config.shell);
   mcp_.setAsker(context.asker);
   scheduler_.setTerminalOutput(editor.capabilities().terminalOutput);
   mcp_.setNotifier([this](const acp::Notice& notice) { notify(notice); });
+  toolContext_ = std::move(context);
   scheduler_.setContextSource([memory = memory_](const std::vector<std::string>& paths) { return memory->contextFor(paths); });
   scheduler_.setResponseShaper([this](FunctionResponse& response, size_t roundSize) {
     for (const auto& hook : hooks_) hook->onToolResponse(response, roundSize);
   });
+}
+
+void Session::setSkills(std::vector<tools::Skill> skills) {
+  skills_->assign(std::move(skills));
+  registry_.remove("activate_skill");
+  tools::registerSkillTools(registry_, toolContext_);
+}
+
+std::string Session::activateSkill(const tools::Skill& skill) { return tools::activateSkill(toolContext_, skill); }
+
+void Session::watchFolders(std::vector<std::string> folders, std::function<void()> onChange) {
+  folderWatch_ = exec::FolderWatch::start(exec::Executor::shared(), std::move(folders), std::move(onChange));
+}
+
+void Session::notifyOnce(const acp::Notice& notice) {
+  {
+    std::lock_guard lock(toldMutex_);
+    if (!told_.insert(notice.title + "\n" + notice.description).second) return;
+  }
+  notify(notice);
 }
 
 ProjectMemory::Loaded Session::refreshMemory(const CancelToken& cancel) {
@@ -277,7 +331,12 @@ void Session::editorReady() {
 }
 
 void Session::close() {
+  folderWatch_.stop();  // nothing changes in a closed session
   for (const auto& hook : hooks_) hook->onClose();
+}
+
+void Session::beforeCompression(bool onDemand, const CancelToken& cancel) {
+  for (const auto& hook : hooks_) hook->beforeCompression(onDemand, cancel);
 }
 
 const std::vector<tools::ToolDeclaration>& Session::declarations() {
@@ -314,6 +373,7 @@ std::string Session::systemPrompt() {
   if (plan_) features.plansFolder = plan_->directory();
   features.sandbox = config_.shell.sandbox;
   features.contextFiles = contextFiles_;
+  if (features.tools.contains("activate_skill")) features.skills = skills_->enabled();
   return buildSystemPrompt(features);
 }
 
@@ -330,9 +390,19 @@ Result<ModelReply> Session::callModel(const CancelToken& cancel, std::optional<T
   request.onRetry = [this](const std::string& notice) {
     notify(acp::Notice{acp::NoticeSeverity::warning, "Lathe is retrying the model request", notice});
   };
+  RequestRevision revision;
+  for (const auto& hook : hooks_) {
+    if ((stop = hook->reviseRequest(request, revision, cancel))) return ModelReply{};
+  }
   const std::string messageId = newMessageId();  // every chunk of this reply
   CancelToken call = cancel.child();  // a hook's stop ends this stream only
-  auto onChunk = [&](const ModelChunk& chunk) {
+  std::string answer;  // the answer's text as shown, after the hooks revised it
+  auto onChunk = [&](const ModelChunk& streamed) {
+    ModelChunk chunk = streamed;
+    for (const auto& hook : hooks_) {
+      if (stop) break;
+      if ((stop = hook->reviseChunk(chunk, call))) call.cancel();
+    }
     for (const auto& hook : hooks_) {
       if (stop) break;
       if ((stop = hook->onChunk(chunk))) call.cancel();
@@ -341,10 +411,18 @@ Result<ModelReply> Session::callModel(const CancelToken& cancel, std::optional<T
     for (const Part& part : chunk.parts) {
       if (!part.text || part.text->empty() || part.functionCall) continue;
       auto role = part.thought ? acp::MessageChunk::Role::thought : acp::MessageChunk::Role::agent;
+      if (!part.thought) answer += *part.text;
       editor_.sendUpdate(id_, acp::MessageChunk{role, *part.text, messageId});
     }
   };
-  return provider_->stream(request, onChunk, call);
+  if (revision.reply) {
+    // Answered without the model: shown as if streamed.
+    onChunk(ModelChunk{revision.reply->content.parts, revision.reply->finishReason, std::nullopt, {}, ""});
+    return std::move(*revision.reply);
+  }
+  auto reply = provider_->stream(request, onChunk, call);
+  if (reply && !stop) keepShownAnswer(reply->content, answer);
+  return reply;
 }
 
 std::vector<Part> Session::runCalls(const std::vector<FunctionCall>& calls, const CancelToken& cancel,
@@ -477,10 +555,15 @@ Result<acp::StopReason> Session::runTurn(const std::vector<acp::ContentBlock>& b
   // The conversation opens (or a loaded one goes on) with where it happens;
   // until the model has answered, a failed turn leaves it due again.
   if (contextDue_) {
-    userParts.insert(userParts.begin(), Part::makeText(buildSessionContext(*workspace_, SessionContextOptions{}, cancel)));
+    SessionContextOptions context;
+    context.extensionContext = extensionContext_;
+    userParts.insert(userParts.begin(), Part::makeText(buildSessionContext(*workspace_, context, cancel)));
   }
   for (const auto& hook : hooks_) {
     if (auto stop = hook->onPrompt(userParts, history_, cancel)) return stopWith(*stop);
+  }
+  for (const auto& hook : hooks_) {
+    if (auto stop = hook->revisePrompt(userParts, history_, cancel)) return stopWith(*stop);
   }
   const History::Checkpoint before = history_.checkpoint();
   if (auto status = history_.appendUser(std::move(userParts)); !status) return status.error();
@@ -535,9 +618,20 @@ Result<acp::StopReason> Session::runTurn(const std::vector<acp::ContentBlock>& b
     if (auto status = history_.appendModel(std::move(modelContent)); !status) return status.error();
     modelAnswered = true;
     contextDue_ = false;
-    // A steer that came while the model answered gets its answer in this turn.
-    if (calls.empty() && endSteering()) return stopReasonFor(reply->finishReason);
-    if (calls.empty()) continue;
+    if (calls.empty()) {
+      for (const auto& hook : hooks_) {
+        if ((stop = hook->onAnswer(history_, cancel))) break;
+      }
+      if (stop && stop->retry && !cancel.cancelled()) {
+        // Reviewed and sent back to work: the model is told why.
+        if (auto status = history_.appendUser({Part::makeText(stop->message)}); !status) return status.error();
+        continue;
+      }
+      if (stop) return stopWith(*stop);
+      // A steer that came while the model answered gets its answer in this turn.
+      if (endSteering()) return stopReasonFor(reply->finishReason);
+      continue;
+    }
 
     std::vector<Part> responses = runCalls(calls, cancel, stop);
     if (auto status = history_.appendResponses(std::move(responses)); !status) return status.error();

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,8 @@
 #include "tools/mcp/server_config.h"
 #include "tools/mcp/session_servers.h"
 #include "tools/plan/plan_mode.h"
+#include "protocol/exec/folder_watch.h"
+#include "tools/skills/skill_set.h"
 
 namespace lathe::engine {
 
@@ -68,6 +71,10 @@ class Session {
   const std::optional<acp::TurnUsage>& turnUsage() const { return turnUsage_; }
   // The session is closed: its hooks hear it (onClose). Any thread.
   void close();
+  // The history is about to be compressed: the hooks hear it (beforeCompression). The turn's thread.
+  void beforeCompression(bool onDemand, const CancelToken& cancel);
+  // What stands before and after each tool call besides approval; before the first turn.
+  void setCallGate(CallGate* gate) { scheduler_.setGate(gate); }
 
   void addHooks(std::shared_ptr<TurnHooks> hooks) { hooks_.push_back(std::move(hooks)); }
   // Shows the editor an update of this session, through the hooks like every
@@ -93,8 +100,41 @@ class Session {
   // for servers still starting. Any thread.
   void startMcpServers(std::vector<tools::mcp::ServerConfig> servers) { mcp_.start(std::move(servers)); }
   tools::mcp::SessionServers& mcpServers() { return mcp_; }
-  // Lets more calls run unasked from now on (settings allowed mid-session). Any thread.
+  // Lets more calls run unasked from now on (settings allowed mid-session),
+  // or adds policy rules. Any thread.
   void grantApprovals(const SessionApprovals& more) { scheduler_.grant(more); }
+  // Where "always" answers are kept beyond the session; before the first turn.
+  void setKeptAnswers(std::shared_ptr<KeptAnswers> kept) { scheduler_.setKeptAnswers(std::move(kept)); }
+  // What is allowed now, and this session's own answers (forget removes one). Any thread.
+  SessionApprovals approvals() const { return scheduler_.approvals(); }
+  ApprovalSet sessionAnswers() const { return scheduler_.sessionAnswers(); }
+  bool forgetAnswer(const ApprovalKey& key) { return scheduler_.forget(key); }
+
+  // The session's agent skills (engine/agent assigns them): what the system
+  // prompt announces and activate_skill reads. Replacing them declares
+  // activate_skill again with the new names (before a turn or on its thread).
+  const tools::SkillSet& skills() const { return *skills_; }
+  void setSkills(std::vector<tools::Skill> skills);
+  // The person's own use of a skill (/<skill>): activates it as the tool
+  // would, and returns the text the model gets.
+  std::string activateSkill(const tools::Skill& skill);
+  // The context files of the session's extensions, for the session's context.
+  void setExtensionContext(std::string blocks) { extensionContext_ = std::move(blocks); }
+
+  // Calls the person's own command asked for (a custom command's
+  // injections), through the scheduler (ToolScheduler::runForPerson). The
+  // turn's thread.
+  Result<std::vector<tools::ToolResult>> runForPerson(const std::vector<FunctionCall>& calls, const CancelToken& cancel) {
+    return scheduler_.runForPerson(calls, cancel);
+  }
+  // Calls onChange on a worker whenever files change in these folders
+  // (custom commands'), until the session goes: the watch is the first thing
+  // to end then, so onChange may use the session and its hooks. Before the
+  // first turn.
+  void watchFolders(std::vector<std::string> folders, std::function<void()> onChange);
+
+  // notify(), unless these very words were told before (bad files: told once). Any thread.
+  void notifyOnce(const acp::Notice& notice);
 
   // Plan mode's folder and switch (null: no plans folder, no plan tools).
   const std::shared_ptr<tools::PlanMode>& planMode() const { return plan_; }
@@ -168,8 +208,13 @@ class Session {
   std::shared_ptr<tools::PlanMode> plan_;
   std::string planNotice_;  // a plans folder settings named but Lathe could not use, told at the first turn
   std::shared_ptr<ProjectMemory> memory_;  // shared with the scheduler's context source
+  std::shared_ptr<tools::SkillSet> skills_ = std::make_shared<tools::SkillSet>();
+  tools::ToolContext toolContext_;  // what the built-in tools were given (activate_skill is made again from it)
+  std::string extensionContext_;
   std::string contextFiles_;  // the context files' prompt section, once loaded
   bool contextDue_ = true;     // the next prompt opens with the session's context (the turn's thread)
+  std::mutex toldMutex_;
+  std::set<std::string> told_;  // notices told once
   ToolScheduler scheduler_;
   History history_;
   std::mutex steerMutex_;
@@ -179,6 +224,8 @@ class Session {
   FollowUp followUp_;
   // Last: its servers end (and their tools stop working) before anything else goes.
   tools::mcp::SessionServers mcp_;
+  // After them: the first to end, so no change is told to a session going away.
+  exec::FolderWatch folderWatch_;
 };
 
 }  // namespace lathe::engine

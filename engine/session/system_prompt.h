@@ -7,6 +7,10 @@
 
 #include <set>
 #include <string>
+#include <string_view>
+#include <vector>
+
+#include "tools/skills/skill.h"
 
 namespace lathe::engine {
 
@@ -16,9 +20,14 @@ struct PromptFeatures {
   std::string plansFolder;      // where plan mode writes plans (with exit_plan_mode declared); empty: none
   bool sandbox = false;         // shell commands run under the sandbox
   std::string contextFiles;     // the context files' section (ProjectMemory::promptSection), last
+  std::vector<tools::Skill> skills;  // announced by name, description and location (activate_skill declared)
 };
 
 std::string buildSystemPrompt(const PromptFeatures& features);
+
+// The guide's section on what the person's hooks add to a conversation
+// (engine/hooks adds it to the requests of sessions that run hooks).
+std::string_view hookContextSection();
 
 // The headings of the sections always present, in order (tests keep the
 // guide's shape against Gemini CLI's with them).

@@ -58,7 +58,7 @@ struct ToolCallUpdate {
   std::optional<std::vector<ToolCallLocation>> locations;
   json::Raw rawInput;
   json::Raw rawOutput;
-  json::Raw meta;  // _meta (an object), when set: the terminal-output extension's terminal_info, _output, _exit
+  json::Raw meta;  // _meta: an object of extensions (Lathe's own under "lathe"; the terminal-output extension's terminal_info, _output, _exit)
 };
 
 // Writes the fields of a tool call (inside an object the caller opened).

@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <sstream>
+#include <variant>
 
 // toml++ 3.3 asserts things about malformed input that its own error paths
 // then handle ("[[>" in a table header), and with NDEBUG under clang it
@@ -101,7 +102,63 @@ std::optional<Error> controlCharacter(std::string_view text, const std::string& 
   return std::nullopt;
 }
 
+// JSON into toml++ nodes, for writing.
+class Builder {
+ public:
+  std::optional<Error> error;
+
+  toml::table table(const json::Value& object, const std::string& path) {
+    toml::table out;
+    for (const auto& member : object.GetObject()) {
+      std::string name(member.name.GetString(), member.name.GetStringLength());
+      std::string childPath = path.empty() ? name : path + "." + name;
+      if (auto node = value(member.value, childPath)) {
+        std::visit([&](auto&& v) { out.insert(name, std::move(v)); }, std::move(*node));
+      }
+    }
+    return out;
+  }
+
+ private:
+  std::optional<toml::array> array(const json::Value& items, const std::string& path) {
+    toml::array out;
+    for (rapidjson::SizeType i = 0; i < items.Size(); ++i) {
+      auto node = value(items[i], path + "[" + std::to_string(i) + "]");
+      if (!node) return std::nullopt;
+      std::visit([&](auto&& v) { out.push_back(std::move(v)); }, std::move(*node));
+    }
+    return out;
+  }
+
+  using Node = std::variant<toml::table, toml::array, std::string, int64_t, double, bool>;
+
+  std::optional<Node> value(const json::Value& v, const std::string& path) {
+    if (v.IsObject()) return Node(table(v, path));
+    if (v.IsArray()) {
+      auto items = array(v, path);
+      if (!items) return std::nullopt;
+      return Node(std::move(*items));
+    }
+    if (v.IsString()) return Node(std::string(v.GetString(), v.GetStringLength()));
+    if (v.IsBool()) return Node(v.GetBool());
+    if (v.IsInt64()) return Node(v.GetInt64());
+    if (v.IsNumber()) return Node(v.GetDouble());
+    if (!error) error = makeError(Errc::invalid_params, path + ": TOML has no null");
+    return std::nullopt;
+  }
+};
+
 }  // namespace
+
+Result<std::string> writeToml(const json::Value& object) {
+  if (!object.IsObject()) return makeError(Errc::invalid_params, "a TOML document is a table");
+  Builder builder;
+  toml::table table = builder.table(object, "");
+  if (builder.error) return *builder.error;
+  std::ostringstream out;
+  out << toml::toml_formatter(table);
+  return out.str() + "\n";
+}
 
 Result<LocatedDocument> parseToml(std::string_view text, std::string source) {
   if (auto bad = controlCharacter(text, source)) return *bad;

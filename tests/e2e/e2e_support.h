@@ -91,6 +91,44 @@ inline void finish(Subprocess& agent) {
   CHECK(status->success());
 }
 
+// A HOME, GEMINI_CLI_HOME and XDG_STATE_HOME of the test's own: no person's
+// settings, policies, kept answers or consent leak in, and none leak out.
+struct PrivateHome {
+  TempDir home;
+  TempDir state;
+  std::vector<std::pair<std::string, std::string>> env() const {
+    return {{"HOME", home.str()}, {"XDG_STATE_HOME", state.str()}, {"GEMINI_CLI_HOME", home.str()}};
+  }
+};
+
+// Lathe (with these arguments) in a private home against a fake model, its
+// client answering permission questions with `permissionKind` (see
+// AcpClientOptions::permissionKind).
+struct HomeAgent {
+  std::unique_ptr<FakeGeminiServer> fake = startFake();
+  std::unique_ptr<Subprocess> lathe;
+  std::unique_ptr<AcpTestClient> client;
+
+  HomeAgent(const PrivateHome& home, const std::string& permissionKind, std::vector<std::string> args = {}) {
+    LatheOptions options{std::move(args)};
+    options.stateHome = home.state.str();
+    lathe = startLathe(*fake, options, home.env());
+    AcpClientOptions clientOptions;
+    clientOptions.permissionKind = permissionKind;
+    client = std::make_unique<AcpTestClient>(*lathe, clientOptions);
+    client->initialize();
+  }
+  ~HomeAgent() {
+    client.reset();
+    if (lathe) finish(*lathe);
+  }
+};
+
+// run_shell_command's arguments for a command line.
+inline std::string shellArgs(const std::string& command) {
+  return json::buildObject([&](json::Writer& w) { json::put(w, "command", command); });
+}
+
 // --- reading messages ---
 
 inline const json::Value* member(const json::Value& v, const char* k) {
@@ -342,6 +380,20 @@ inline void checkAgainstSchema(const AcpTestClient& client, AcpSchema schema = A
   INFO("validator: " << out << (*node)->stderrText() << "\n(run scripts/setup.sh if ajv or the SDK is missing)");
   REQUIRE(status);
   CHECK(status->success());
+}
+
+// The command names of an available_commands_update.
+inline std::vector<std::string> commandNames(const Message& m) {
+  std::vector<std::string> names;
+  const json::Value* u = updateOf(m);
+  const json::Value* list = u ? member(*u, "availableCommands") : nullptr;
+  if (!list || !list->IsArray()) return names;
+  for (const auto& c : list->GetArray()) names.push_back(json::getStr(c, "name").value_or(""));
+  return names;
+}
+
+inline bool has(const std::vector<std::string>& names, const std::string& name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
 }
 
 // Everything the person was shown on tool cards (titles and texts) in these updates.

@@ -27,6 +27,7 @@ struct ToolSource {
   enum class Group { builtin, discovered, mcp } group = Group::builtin;
   std::string server;  // the MCP server's name, for Group::mcp
   std::string tool;    // the server's own name for the tool (never parsed back from ours)
+  std::string annotations{};  // an MCP tool's annotations object as JSON text (policy rules match them); empty: none
 };
 
 // True when a settings entry (tools.exclude, tools.allowed) names this tool:
@@ -53,6 +54,9 @@ class ToolRegistry {
   // holds them. Bumps generation().
   std::vector<std::string> replaceServerTools(const std::string& server,
                                               std::vector<std::pair<std::unique_ptr<Tool>, ToolSource>> tools);
+  // Takes a tool out (activate_skill, when the skills change); false when
+  // none has that name. Bumps generation().
+  bool remove(std::string_view name);
   // Another name the model may call a registered tool by (never declared).
   Status addAlias(const std::string& alias, const std::string& name);
 

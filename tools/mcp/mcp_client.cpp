@@ -77,6 +77,7 @@ ListedTool readTool(const json::Value& tool) {
   if (const json::Value* notes = json::find(tool, "annotations"); notes && notes->IsObject()) {
     listed.readOnlyHint = json::getBool(*notes, "readOnlyHint").value_or(false);
     listed.openWorldHint = json::getBool(*notes, "openWorldHint").value_or(false);
+    listed.annotations = json::stringify(*notes);
   }
   if (listed.title.empty() && json::find(tool, "annotations")) {
     listed.title = json::getStr(*json::find(tool, "annotations"), "title").value_or("");

@@ -56,6 +56,7 @@ struct ListedTool {
   std::string inputSchema;  // JSON text; an empty object schema when the server gave none
   bool readOnlyHint = false;
   bool openWorldHint = false;
+  std::string annotations;  // the server's annotations object as JSON text; empty: none
 };
 
 class McpClient;

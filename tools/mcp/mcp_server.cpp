@@ -97,7 +97,7 @@ void McpServer::registerTools(const std::vector<ListedTool>& tools) {
     });
     names.push_back(name);
     made.emplace_back(makeMcpTool(name, tool, weak_from_this(), config_.name, config_.trust),
-                      ToolSource{ToolSource::Group::mcp, config_.name, tool.name});
+                      ToolSource{ToolSource::Group::mcp, config_.name, tool.name, tool.annotations});
   }
   for (const auto& refused : registry.replaceServerTools(config_.name, std::move(made))) {
     log(LogLevel::warn, "MCP server " + config_.name + ": the tool name " + refused + " is taken; tool left out");

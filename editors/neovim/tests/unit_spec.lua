@@ -146,6 +146,24 @@ it('usage reads short', function()
   eq(nil, render.usage(nil))
 end)
 
+it('a hook\'s decision shows on the tool call it touched, once', function()
+  local t = transcript.new()
+  local text = 'Hook guard (BeforeTool) blocked: no writes here'
+  t:apply({ sessionUpdate = 'tool_call', toolCallId = 'c1', title = 'WriteFile: x.txt', status = 'pending' })
+  t:apply({ sessionUpdate = 'tool_call_update', toolCallId = 'c1', status = 'failed',
+    content = { { type = 'content', content = { type = 'text', text = 'Tool execution blocked: no writes here' } },
+                { type = 'content', content = { type = 'text', text = text } } },
+    _meta = { lathe = { hooks = { { hook = 'guard', event = 'BeforeTool', decision = 'blocked', message = 'no writes here', text = text } } } } })
+  local out = table.concat(lines_of(t), '\n')
+  ok(out:find('> **Hook guard** (BeforeTool) blocked: no writes here', 1, true), out)
+  ok(out:find('Tool execution blocked: no writes here', 1, true), out)
+  ok(not out:find(text, 1, true), 'the note is not repeated among the output:\n' .. out)
+  -- A later update without _meta keeps the notes; other agents' _meta is not a note.
+  t:apply({ sessionUpdate = 'tool_call_update', toolCallId = 'c1', title = 'WriteFile: x.txt' })
+  ok(table.concat(lines_of(t), '\n'):find('**Hook guard**', 1, true))
+  t:apply({ sessionUpdate = 'tool_call', toolCallId = 'c2', title = 'Other', _meta = { other = true } })
+  eq(nil, t:tool('c2').hooks)
+
 it('a question form: its fields from the schema, what the person gave checked and typed', function()
   local question = require('lathe.question')
   local fields = question.fields({ type = 'object', required = { 'q1' }, properties = {

@@ -18,6 +18,21 @@ export interface ToolItem {
   answer?: string;
   /** The call writes the todo list: its list is the plan pinned above the chat, not repeated here. */
   todos?: boolean;
+  /** What the person's hooks decided about this call (Lathe's `_meta.lathe.hooks`), shown apart from its output. */
+  hooks?: HookNote[];
+}
+
+/** One hook's part in a tool call, as Lathe sends it in the update's `_meta.lathe.hooks`. */
+export interface HookNote { hook: string; event: string; decision: string; message: string; text: string }
+
+/** The hook notes of an update's `_meta` (Lathe's), or undefined when it carries none. */
+export function hookNotes(meta: unknown): HookNote[] | undefined {
+  const hooks = (meta as { lathe?: { hooks?: unknown } } | null | undefined)?.lathe?.hooks;
+  if (!Array.isArray(hooks)) return undefined;
+  return hooks
+    .filter((h): h is Record<string, unknown> => typeof h === "object" && h !== null)
+    .map((h) => ({ hook: String(h.hook ?? ""), event: String(h.event ?? ""), decision: String(h.decision ?? ""),
+      message: String(h.message ?? ""), text: String(h.text ?? "") }));
 }
 
 /** A question the agent asks (elicitation/create): a form, or a URL to open. */
@@ -154,10 +169,15 @@ export function upsertTool(state: ChatState, fields: ToolFields): ToolItem {
   if (fields.kind != null) tool.toolKind = fields.kind;
   if (fields.status != null) tool.status = fields.status;
   if (fields.locations != null) tool.locations = fields.locations.map((l) => ({ path: l.path, line: l.line }));
+  const hooks = hookNotes(fields._meta);
+  if (hooks) tool.hooks = hooks;
   if (fields.content != null) {
     tool.text = [];
     tool.diffs = [];
+    // A hook's note travels as content too (for other editors); shown here apart, not twice.
+    const told = new Set((tool.hooks ?? []).map((h) => h.text));
     for (const c of fields.content) {
+      if (c.type === "content" && told.has(contentText(c.content))) continue;
       if (c.type === "content") tool.text.push(contentText(c.content));
       else if (c.type === "diff") tool.diffs.push({ path: c.path, oldText: c.oldText ?? null, newText: c.newText });
       else if (c.type === "terminal") tool.text.push(`(terminal ${c.terminalId})`);

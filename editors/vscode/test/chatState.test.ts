@@ -74,6 +74,20 @@ test("state: the logins offered are the agent's authMethods the editor can give 
   ]);
 });
 
+test("state: a hook's note on a call comes from _meta and is not repeated among its output", () => {
+  const s = emptyState();
+  const note = { hook: "guard", event: "BeforeTool", decision: "blocked", message: "no writes here", text: "Hook guard (BeforeTool) blocked: no writes here" };
+  applyUpdate(s, { sessionUpdate: "tool_call", toolCallId: "c1", title: "Write", kind: "edit" });
+  applyUpdate(s, { sessionUpdate: "tool_call_update", toolCallId: "c1", status: "failed",
+    content: [{ type: "content", content: text("Tool execution blocked: no writes here") }, { type: "content", content: text(note.text) }],
+    _meta: { lathe: { hooks: [note] } } });
+  const tool = s.items[0] as ToolItem;
+  assert.deepEqual(tool.hooks, [note]);
+  assert.deepEqual(tool.text, ["Tool execution blocked: no writes here"]);
+  // Another agent's _meta, or none, is no hook note.
+  applyUpdate(s, { sessionUpdate: "tool_call", toolCallId: "c2", title: "Read", _meta: { other: 1 } });
+  assert.equal((s.items[1] as ToolItem).hooks, undefined);
+
 test("state: a new messageId starts a new message; one id streams into one item", () => {
   const s = emptyState();
   applyUpdate(s, { sessionUpdate: "agent_message_chunk", content: text("First "), messageId: "m1" });

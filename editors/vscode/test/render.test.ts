@@ -58,6 +58,19 @@ test("render: / completion lists the agent's commands, and nothing when it sent 
   assert.equal(completionsHtml(s, "hello /co"), "");
 });
 
+test("render: / completion offers custom commands by their namespaced names, and skills", () => {
+  const s = emptyState();
+  applyUpdate(s, { sessionUpdate: "available_commands_update", availableCommands: [
+    { name: "git:msg", description: "Write a commit message" }, { name: "git:push", description: "Push" },
+    { name: "review", description: "Reviews the change" }, { name: "tools-ext:audit", description: "Audits" }] });
+  const all = completionsHtml(s, "/");
+  for (const name of ["git:msg", "git:push", "review", "tools-ext:audit"]) assert.match(all, new RegExp(`data-name="${name}"`));
+  const git = completionsHtml(s, "/git:");
+  assert.match(git, /\/git:msg <span>Write a commit message<\/span>/);
+  assert.doesNotMatch(git, /review/);
+  assert.match(completionsHtml(s, "/rev"), /\/review <span>Reviews the change<\/span>/);
+});
+
 test("render: changed files list each hunk with Keep and Undo, which wait while a turn runs", () => {
   const s = emptyState();
   s.changes = [{ path: "/w/m.txt", hunks: [{ oldStart: 1, newStart: 1, removed: ["two"], added: ["TWO"] }, { oldStart: 8, newStart: 8, removed: ["nine"], added: ["NINE"] }] }];
@@ -93,6 +106,14 @@ test("render: the plan is pinned with its progress; the write_todos card does no
 test("render: a prompt's images show in the chat", () => {
   assert.match(itemHtml({ kind: "user", text: "look", images: ["data:image/png;base64,AAAA"] }), /<img class="thumb" alt="attached image" src="data:image\/png;base64,AAAA">/);
 });
+
+test("render: a hook's decision shows on the card it touched, its words escaped", () => {
+  const s = emptyState();
+  applyUpdate(s, { sessionUpdate: "tool_call", toolCallId: "c1", title: "Write", kind: "edit", status: "failed",
+    _meta: { lathe: { hooks: [{ hook: "guard", event: "BeforeTool", decision: "blocked", message: "no <b>writes</b>", text: "Hook guard (BeforeTool) blocked: no <b>writes</b>" }] } } });
+  const html = itemHtml(s.items[0]);
+  assert.match(html, /<div class="hook hook-blocked"/);
+  assert.match(html, /<span class="hook-name">Hook guard<\/span> <span class="hook-event">BeforeTool<\/span> <span class="hook-decision">blocked<\/span>: no &#60;b&#62;writes/);
 
 test("render: a question is a form of its fields with Submit, Decline and Cancel; settled, what became of it", () => {
   const fields = formFields({ type: "object", required: ["q1"], properties: {

@@ -384,6 +384,35 @@ test("session: a login Lathe refuses is shown with Lathe's message, and nothing 
   }
 });
 
+test("session: a hook that blocks a call shows on its card, with the real binary", { skip: !bin && "LATHE_BIN not set" }, async () => {
+  const dir = tempDir("lathe-hook-");
+  const home = tempDir("lathe-hook-home-");
+  const file = path.join(dir, "kept-out.txt");
+  fs.mkdirSync(path.join(home, ".gemini"));
+  fs.writeFileSync(path.join(home, ".gemini", "settings.json"), JSON.stringify({ hooks: { BeforeTool: [{ matcher: "write_file",
+    hooks: [{ type: "command", name: "guard", command: "cat >/dev/null; echo '{\"decision\":\"deny\",\"reason\":\"not in this folder\"}'" }] }] } }));
+  const rec = path.join(dir, "model.jsonl");
+  const write = { functionCall: { name: "write_file", args: { file_path: file, content: "x\n" } } };
+  fs.writeFileSync(rec, [line([write]), line([{ text: "Blocked, as the hook said." }])].join("\n") + "\n");
+  const writes: string[] = [];
+  const host = quietHost(bin!, dir, [], rec);
+  const base = host.launchOptions();
+  host.launchOptions = () => ({ ...base, args: [...base.args, "--yolo"], env: { HOME: home, GEMINI_CLI_HOME: home } });
+  host.writeText = async (p, t) => { writes.push(t); };
+  const session = new LatheSession(host);
+  try {
+    await session.start();
+    await session.prompt([{ type: "text", text: "write it" }], "write");
+    assert.deepEqual(writes, []);
+    const card = session.state.items.find((i) => i.kind === "tool") as ToolItem;
+    assert.equal(card.status, "failed");
+    assert.deepEqual(card.hooks?.map((h) => [h.hook, h.event, h.decision, h.message]), [["guard", "BeforeTool", "blocked", "not in this folder"]]);
+    assert.ok(!card.text.some((t) => t.startsWith("Hook guard")), "the note is not repeated among the output");
+  } finally {
+    session.dispose();
+  }
+});
+
 test("session: ask_user's form is answered in the chat; the meter shows the cost; the effort picker sets the effort",
   { skip: !bin && "LATHE_BIN not set" }, async () => {
     const dir = tempDir("lathe-ask-");

@@ -271,6 +271,9 @@ std::string buildRequestBody(const ModelRequest& request) {
         if (request.webSearch) json::object(w, [&] { json::object(w, "googleSearch", [] {}); });
       });
     }
+    if (declarations && request.requireToolCall) {
+      json::object(w, "toolConfig", [&] { json::object(w, "functionCallingConfig", [&] { json::put(w, "mode", "ANY"); }); });
+    }
 
     const GenerationConfig& config = request.config;
     const bool thinking = config.includeThoughts || config.thinkingBudget || config.thinkingLevel;

@@ -49,7 +49,7 @@ void writeParameters(json::Writer& w, const std::string& schema) {
   json::put(w, "parameters", json::Raw{json::stringify(*doc)});
 }
 
-void writeTools(json::Writer& w, const std::vector<tools::ToolDeclaration>& tools) {
+void writeTools(json::Writer& w, const std::vector<tools::ToolDeclaration>& tools, bool required) {
   json::array(w, "tools", [&] {
     for (const auto& tool : tools) {
       json::object(w, [&] {
@@ -62,7 +62,7 @@ void writeTools(json::Writer& w, const std::vector<tools::ToolDeclaration>& tool
       });
     }
   });
-  json::put(w, "tool_choice", "auto");
+  json::put(w, "tool_choice", required ? "required" : "auto");
   json::put(w, "parallel_tool_calls", true);
 }
 
@@ -212,7 +212,7 @@ std::string buildRequestBody(const ModelRequest& request, RequestOptions options
         else writeModelContent(w, content);
       }
     });
-    if (request.tools && !request.tools->empty()) writeTools(w, *request.tools);
+    if (request.tools && !request.tools->empty()) writeTools(w, *request.tools, request.requireToolCall);
     const GenerationConfig& config = request.config;
     if (config.temperature) {
       json::key(w, "temperature");

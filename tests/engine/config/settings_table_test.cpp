@@ -169,8 +169,13 @@ TEST_CASE("settings table: a workspace's keys are sorted by their rows") {
       "general": {"defaultApprovalMode": "yolo"},
       "mcp": {"allowed": ["s"], "excluded": ["t"]},
       "context": {"fileName": "A.md", "discoveryMaxDirs": 3},
-      "proxy": "http://127.0.0.1:1", "security": {"auth": {"selectedType": "gemini-api-key"}},
-      "mcpServers": {"s": {"command": "true"}}})";
+      "skills": {"enabled": false, "disabled": ["review"]},
+      "proxy": "http://127.0.0.1:1", "security": {"auth": {"selectedType": "gemini-api-key"},
+                                                  "blockGitExtensions": true, "allowedExtensions": ["x"]},
+      "policyPaths": ["p"], "adminPolicyPaths": ["/a"],
+      "mcpServers": {"s": {"command": "true"}},
+      "hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "true"}]}]},
+      "hooksConfig": {"enabled": false, "disabled": ["x"], "notifications": false}})";
   Settings all;
   REQUIRE(mergeSettingsFile((dir.path / ".gemini/settings.json").string(), all, SettingsScope::workspace));
   auto sorted = classifyWorkspaceSettings("ws", all);

@@ -160,3 +160,27 @@ TEST_CASE("Frontmatter: parsed fields carry the file's lines") {
   REQUIRE_FALSE(list);
   CHECK(list.error().message == "b.md:2: the frontmatter must be YAML fields (name: value)");
 }
+
+TEST_CASE("TOML: JSON written as TOML reads back as the same values") {
+  auto source = json::parse(R"({"rule":[{"toolName":["replace","write_file"],"argsPattern":"\\x00\"file_path\":\"/w/a b.txt\"\\x00",
+                                 "priority":950,"weight":0.5,"allowRedirection":true,"toolAnnotations":{"readOnlyHint":true}},
+                                {"toolName":"run_shell_command","commandPrefix":["git"],"denyMessage":"it's \"quoted\"\nand ünïcode"}]})");
+  REQUIRE(source);
+  auto text = writeToml(*source);
+  REQUIRE(text);
+  INFO(*text);
+  CHECK(text->find("[[rule]]") != std::string::npos);
+  auto back = parseToml(*text, "written.toml");
+  REQUIRE(back);
+  CHECK(json::stringify(back->value["rule"][0]["argsPattern"]) == json::stringify((*source)["rule"][0]["argsPattern"]));
+  CHECK(back->value["rule"][0]["priority"].GetInt64() == 950);
+  CHECK(back->value["rule"][0]["weight"].GetDouble() == 0.5);
+  CHECK(back->value["rule"][0]["toolAnnotations"]["readOnlyHint"].GetBool());
+  CHECK(back->value["rule"][1]["denyMessage"].GetString() == std::string("it's \"quoted\"\nand ünïcode"));
+  CHECK(back->value["rule"][1]["commandPrefix"][0].GetString() == std::string("git"));
+  auto withNull = json::parse(R"({"rule":[{"toolName":null}]})");
+  auto refused = writeToml(*withNull);
+  REQUIRE_FALSE(refused);
+  CHECK(refused.error().message == "rule[0].toolName: TOML has no null");
+  CHECK_FALSE(writeToml(json::Value(1)));
+}

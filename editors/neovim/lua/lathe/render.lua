@@ -53,11 +53,21 @@ local renderers = {
   end,
   tool = function(b)
     local out = { '### ' .. (b.title or 'Tool call'):gsub('\n', ' ') }
+    -- The hooks' notes first, apart from the output; their copies among the content are left out.
+    local told = {}
+    for _, h in ipairs(b.hooks or {}) do
+      told[h.text] = true
+      out[#out + 1] = ('> **Hook %s** (%s) %s%s'):format(h.hook, h.event, h.decision,
+        h.message ~= '' and (': ' .. h.message:gsub('\n', ' ')) or '')
+    end
     -- A plan is pinned, not repeated here; a failed call shows its content (the error).
     if type(b.rawInput) == 'table' and type(b.rawInput.todos) == 'table' and b.status ~= 'failed' then
       out[#out + 1] = '_The plan is pinned at the end of the chat, above the prompt._'
     else
-      for _, c in ipairs(b.content or {}) do vim.list_extend(out, tool_content(c)) end
+      for _, c in ipairs(b.content or {}) do
+        local text = c.type == 'content' and require('lathe.transcript').content_text(c.content) or nil
+        if not (text and told[text]) then vim.list_extend(out, tool_content(c)) end
+      end
     end
     if b.awaiting then out[#out + 1] = '_' .. b.awaiting .. '_' end
     return out

@@ -80,6 +80,20 @@ end
 
 local tool_fields = { 'title', 'kind', 'status', 'content', 'locations', 'rawInput' }
 
+-- What the person's hooks decided about a call: Lathe's _meta.lathe.hooks.
+function M.hook_notes(meta)
+  local hooks = type(meta) == 'table' and type(meta.lathe) == 'table' and meta.lathe.hooks
+  if type(hooks) ~= 'table' then return nil end
+  local out = {}
+  for _, h in ipairs(hooks) do
+    if type(h) == 'table' then
+      out[#out + 1] = { hook = tostring(h.hook or ''), event = tostring(h.event or ''),
+        decision = tostring(h.decision or ''), message = tostring(h.message or ''), text = tostring(h.text or '') }
+    end
+  end
+  return out
+end
+
 function T:_tool(u, changed)
   local idx = self.tools[u.toolCallId]
   if not idx then
@@ -91,6 +105,7 @@ function T:_tool(u, changed)
   for _, f in ipairs(tool_fields) do
     if u[f] ~= nil then b[f == 'kind' and 'tool_kind' or f] = u[f] end
   end
+  b.hooks = M.hook_notes(u._meta) or b.hooks
   changed[#changed + 1] = idx
 end
 

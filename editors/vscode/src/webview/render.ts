@@ -54,9 +54,12 @@ export function toolHtml(t: ToolItem): string {
         `<button class="opt ${o.kind}" data-req="${t.permission!.requestId}" data-opt="${esc(o.optionId)}">${esc(o.name)}</button>`).join("")}</div>`
     : "";
   const answer = t.answer ? `<div class="answer">${esc(t.answer)}</div>` : "";
+  const hooks = (t.hooks ?? []).map((h) => `<div class="hook hook-${esc(h.decision.split(" ")[0])}" title="${esc(h.text)}">` +
+    `<span class="hook-name">Hook ${esc(h.hook)}</span> <span class="hook-event">${esc(h.event)}</span> ` +
+    `<span class="hook-decision">${esc(h.decision)}</span>${h.message ? `: ${esc(h.message)}` : ""}</div>`).join("");
   return `<div class="tool status-${t.status}" data-tool="${esc(t.id)}">
 <div class="tool-head"><span class="icon">${ICONS[t.toolKind] ?? "⚙"}</span><span class="title">${esc(t.title)}</span><span class="status">${esc(t.status)}</span></div>
-<div class="locs">${links}</div>${body}${diffs}${perm}${answer}</div>`;
+<div class="locs">${links}</div>${hooks}${body}${diffs}${perm}${answer}</div>`;
 }
 
 function fieldHtml(q: string, f: FormField): string {

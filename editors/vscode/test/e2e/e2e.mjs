@@ -117,6 +117,26 @@ await step("every toolbar action is also a palette command", async () => {
   }
 });
 
+await step("the workspace's custom command and skill complete after /", async () => {
+  const box = chat.locator("#prompt");
+  await until("the prompt box to be enabled", async () => !(await chat.locator("#send").isDisabled()));
+  await box.click();
+  await box.fill("/");
+  await chat.locator('#completions .cmd[data-name="git:msg"]', { hasText: "Write a commit message" }).waitFor();
+  await chat.locator('#completions .cmd[data-name="review"]', { hasText: "Reviews the change" }).waitFor();
+  await box.fill("/gi");
+  await until("only /git:msg for /gi", async () => {
+    const names = await chat.locator("#completions .cmd").evaluateAll((els) => els.map((e) => e.dataset.name));
+    return names.length === 1 && names[0] === "git:msg" ? true : names.join(",");
+  });
+  await chat.locator('#completions .cmd[data-name="git:msg"]').click();
+  await until("the command in the prompt box", async () => {
+    const value = await box.inputValue();
+    return value === "/git:msg " ? true : value;
+  });
+  await box.fill("");
+});
+
 await step("a prompt's answer streams in as Markdown", async () => {
   await prompt("Say hello");
   await chat.locator(".agent", { hasText: "Streaming works." }).waitFor();
@@ -355,6 +375,17 @@ await step("with Follow off, the file Lathe reads does not open", async () => {
   await page.locator('.tab.active[aria-label^="far.txt"]').waitFor();
 });
 
+await step("a hook's decision shows on the tool call it touched", async () => {
+  await prompt("Find the text files");
+  const card = chat.locator(".tool", { hasText: "*.txt" }).last();
+  await card.locator(".hook.hook-blocked", { hasText: "no searching here" }).waitFor();
+  await card.locator(".hook-name", { hasText: "Hook guard" }).waitFor();
+  await card.locator(".status", { hasText: "failed" }).waitFor();
+  await chat.locator(".agent", { hasText: "The hook kept the search out." }).waitFor();
+  await turnDone();
+  if (await card.locator(".md", { hasText: "Hook guard" }).count()) throw new Error("the note is repeated among the output");
+});
+
 await step("the agent's question is a form in the chat; the answer reaches the agent", async () => {
   await prompt("Ask me how to log in");
   const form = chat.locator(".question form.q-form");
@@ -378,6 +409,27 @@ await step("the effort picker changes the effort from the toolbar and the palett
   await palette("Lathe: Change Effort");
   await page.locator(".quick-input-list .monaco-list-row", { hasText: "Low" }).first().click();
   await until("the effort picker to show Low", async () => (await effort.inputValue()) === "low" || await effort.inputValue());
+});
+
+await step("an answer kept for the workspace is offered apart from the session's; /permissions lists it and revokes it", async () => {
+  await prompt("Make the kept file");
+  const card = chat.locator(".tool", { hasText: "touch kept-by-answer.txt" }).last();
+  await card.locator("button.opt", { hasText: "Allow touch for this session" }).waitFor();
+  await card.locator("button.opt", { hasText: "Always allow touch in every workspace" }).waitFor();
+  await card.locator("button.opt", { hasText: "Always allow touch in this workspace" }).click();
+  await card.locator(".status", { hasText: "completed" }).waitFor();
+  await card.getByText("allowed in this workspace from now on").waitFor();
+  await chat.locator(".agent", { hasText: "Kept the file." }).waitFor();
+  await turnDone();
+  if (!fs.existsSync(path.join(ws, "kept-by-answer.txt"))) throw new Error("the command did not run");
+  await prompt("/permissions");
+  // Answered in autoEdit mode (an earlier step chose it): kept for autoEdit and yolo, as Gemini CLI keeps it.
+  await chat.locator(".agent", { hasText: "touch (shell commands) (in autoEdit, yolo mode) — in this workspace" }).waitFor();
+  await turnDone();
+  await page.screenshot({ path: path.join(out, "shots", "permissions.png") });
+  await prompt("/permissions revoke 1");
+  await chat.locator(".agent", { hasText: "Revoked: touch (shell commands) (in autoEdit, yolo mode) in this workspace is asked about again." }).waitFor();
+  await turnDone();
 });
 
 await step("in a long chat, the toolbar's Sessions button opens the session picker in view", async () => {
