@@ -54,10 +54,6 @@ std::string steerParams(const std::string& sid, const std::string& text, bool pr
   });
 }
 
-std::string shellArgs(const std::string& command) {
-  return json::buildObject([&](json::Writer& w) { json::put(w, "command", command); });
-}
-
 std::string lastToolOutput(const FakeGeminiServer& fake) {
   auto requests = fake.generateRequests();
   REQUIRE_FALSE(requests.empty());
