@@ -166,7 +166,11 @@ void SessionTable::runTurns(const std::string& id, const std::shared_ptr<Session
     {
       std::lock_guard lock(mutex_);
       auto own = entries_.find(id);
-      cancel = own != entries_.end() && own->second.session == session ? own->second.turnToken : task.child();
+      if (own != entries_.end() && own->second.session == session) {
+        cancel = own->second.turnToken;
+      } else {
+        cancel.cancel();  // closed before the turn started: it starts cancelled
+      }
     }
     Result<acp::StopReason> result = makeError(Errc::internal, "the turn ended unexpectedly");
     try {

@@ -269,7 +269,7 @@ TEST_CASE("e2e: shell output streams through the terminal-output extension when 
   finish(*plain);
 }
 
-TEST_CASE("e2e: with tools.shell.editorTerminal, approved lines run in the client's terminal; sealed ones never",
+TEST_CASE("e2e: with tools.shell.editorTerminal, approved lines run in the client's terminal, sealed ones never",
           "[e2e][alongside][shell]") {
   TempDir ws, home;
   writeFile(home.path / "settings.json", R"({"tools":{"shell":{"editorTerminal":true}}})");
