@@ -11,6 +11,9 @@
 #include "engine/context/context_hooks.h"
 #include "engine/context/memory_command.h"
 #include "engine/persistence/session_meta.h"
+#include "engine/subagents/agents_command.h"
+#include "engine/subagents/complete_task.h"
+#include "engine/subagents/invoke_agent.h"
 #include "protocol/base/log.h"
 #include "tools/mcp/acp_servers.h"
 
@@ -80,7 +83,21 @@ Result<std::shared_ptr<const tools::Workspace>> workspaceFor(const std::string& 
   return std::make_shared<const tools::Workspace>(std::move(workspace).value());
 }
 
-void SessionFactory::addHooks(Session& session, const std::string& root, WorkspaceSetup setup) const {
+// The person's agents (~/.gemini/agents) and the workspace's (.gemini/agents,
+// unless the workspace is the home folder, whose .gemini is the person's).
+AgentCatalog::Sources agentFolders(const std::string& root, const AgentConfig& config) {
+  AgentCatalog::Sources sources;
+  if (!config.memory.globalDir.empty()) sources.userFolder = config.memory.globalDir + "/agents";
+  std::error_code ec;
+  const std::string workspace = root + "/.gemini/agents";
+  if (sources.userFolder.empty() || !std::filesystem::equivalent(workspace, sources.userFolder, ec)) {
+    sources.workspaceFolder = workspace;
+  }
+  return sources;
+}
+
+void SessionFactory::addHooks(Session& session, const std::string& root, WorkspaceSetup setup,
+                              const std::shared_ptr<AgentCatalog>& agents) const {
   Session* raw = &session;  // the hooks are owned by the session: no cycle
   SessionPrograms::Setup programs{
       .sessionId = session.id(),
@@ -91,7 +108,16 @@ void SessionFactory::addHooks(Session& session, const std::string& root, Workspa
       .grantWidening = nullptr,
       .ignoredNotice = std::move(setup.ignoredNotice),
       .notices = std::move(setup.notices),
+      .settleAgents = nullptr,
   };
+  if (programs.workspace && !programs.workspace->agents.empty()) {
+    programs.settleAgents = [agents](bool allowed) { agents->settleConsent(allowed); };
+  }
+  if (!agents->problems().empty()) {
+    std::string text = "Lathe could not use these sub-agent files:";
+    for (const auto& problem : agents->problems()) text += "\n- " + problem;
+    programs.notices.emplace_back("Sub-agent files not used", std::move(text));
+  }
   if (setup.widened) {
     programs.grantWidening = [raw, &editor = editor_, widened = setup.widened, keys = setup.wideningKeys] {
       return grantWidening(*raw, editor, *widened, keys);
@@ -102,7 +128,51 @@ void SessionFactory::addHooks(Session& session, const std::string& root, Workspa
   addContextHooks(session, commands->registry());
   addBuiltinCommands(session, commands->registry());
   addMemoryCommand(session, commands->registry());
+  addAgentsCommand(commands->registry(), agents);
   session.addHooks(std::move(commands));
+}
+
+void SessionFactory::addSubagents(Session& session, std::shared_ptr<AgentCatalog> agents,
+                                  std::shared_ptr<persist::SessionRecorder> recorder) const {
+  if (agents->entries().empty()) return;
+  Session* raw = &session;  // the tool is the session's (its registry): it never outlives it
+  auto host = std::make_shared<SubagentHost>(SubagentHost{
+      .parent = session,
+      .catalog = agents,
+      .editor = editor_,
+      .record = [recorder](const std::string& id, const acp::SessionUpdate& update) {
+        if (recorder) recorder->recordFor(id, update);
+      },
+      .running = children_,
+      .makeChild = [this, raw](const ChildSpec& spec) { return assembleChild(*raw, spec); },
+  });
+  (void)session.registry().add(makeInvokeAgentTool(host));
+  session.setSubagentList([agents] {
+    std::vector<std::pair<std::string, std::string>> list;
+    for (const auto& agent : agents->available()) list.emplace_back(agent->name, agent->description);
+    return list;
+  });
+}
+
+std::shared_ptr<Session> SessionFactory::assembleChild(Session& parent, const ChildSpec& spec) const {
+  const AgentDefinition& agent = *spec.agent;
+  auto config = std::make_shared<AgentConfig>(parent.config());
+  config->model = spec.model;
+  config->approvalMode = parent.mode();
+  config->maxTurnRequests = agent.maxTurns;
+  config->context.titles = false;
+  if (agent.temperature) config->generation[""].temperature = agent.temperature;
+  InheritedParts parts{toolsFor(agent, parent.registry().entries()), parent.approvals(), parent.sharedMemory()};
+  auto child = std::make_shared<Session>(spec.id, parent.sharedWorkspace(), std::move(config), *spec.editor,
+                                         std::move(parts));
+  child->setReadOnly(agent.readOnly);
+  child->setInstructions(spec.instructions);
+  (void)child->registry().add(makeCompleteTaskTool(agent.report, [limits = spec.limits](std::string report) {
+    limits->complete(std::move(report));
+  }));
+  addContextManagement(*child);
+  child->addHooks(spec.limits);
+  return child;
 }
 
 Result<AssembledSession> SessionFactory::assemble(SessionSpec spec) const {
@@ -110,10 +180,11 @@ Result<AssembledSession> SessionFactory::assemble(SessionSpec spec) const {
   if (!workspace) return workspace.error();
   const std::string root = (*workspace)->cwd();
   // The session's config is its workspace's: read before the session exists.
-  WorkspaceSetup setup = workspaceSetupFor(root, config_, *consent_);
+  auto agents = AgentCatalog::load(agentFolders(root, config_), config_.subagents);
+  WorkspaceSetup setup = workspaceSetupFor(root, config_, *consent_, agents->awaitingConsent());
   AssembledSession out;
   out.session = std::make_shared<Session>(spec.id, *workspace, std::move(setup.config), editor_);
-  addHooks(*out.session, root, std::move(setup));
+  addHooks(*out.session, root, std::move(setup), agents);
   if (spec.record) {
     restore(*out.session, *spec.record);
     out.recorder = std::move(spec.record->recorder);
@@ -134,6 +205,7 @@ Result<AssembledSession> SessionFactory::assemble(SessionSpec spec) const {
     }
   }
   if (out.recorder) out.session->addHooks(out.recorder);  // last: it records what the others leave
+  addSubagents(*out.session, std::move(agents), out.recorder);
   out.mcpServers = mcpServersOf(spec.mcpServers, root, out.session->config());
   return out;
 }

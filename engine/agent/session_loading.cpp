@@ -26,7 +26,11 @@ Result<std::vector<std::string>> SessionManager::loadSession(const acp::LoadSess
       return makeError(Errc::invalid_params, "params.cwd: session " + id + " is open here with the folder " +
                                                  open->session->workspace().cwd());
     }
-    if (open->recorder) return open->recorder->shownSoFar();
+    if (open->recorder) {
+      auto shown = open->recorder->shownSoFar();
+      if (!shown || editor_.capabilities().subagents) return shown;
+      return persist::withoutChildSessions(std::move(shown).value(), id);
+    }
   }
   if (auto workspace = workspaceFor(request.cwd, request.additionalDirectories); !workspace) return workspace.error();
   auto record = persist::SessionRecorder::open(store_, id);
@@ -35,7 +39,9 @@ Result<std::vector<std::string>> SessionManager::loadSession(const acp::LoadSess
       factory_.assemble({id, request.cwd, request.additionalDirectories, request.mcpServers, std::move(record).value()});
   if (!assembled) return assembled.error();
   if (auto status = open(id, *assembled); !status) return status.error();
-  return std::move(assembled->shown);
+  // A child session replays only to an editor that shows them.
+  if (editor_.capabilities().subagents) return std::move(assembled->shown);
+  return persist::withoutChildSessions(std::move(assembled->shown), id);
 }
 
 Result<acp::ListSessionsResponse> SessionManager::listSessions(const acp::ListSessionsRequest& request) const {

@@ -31,6 +31,13 @@ std::optional<TurnStop> SessionPrograms::beforeModelRequest(History&, const Canc
     // Cancelled: the turn ends as cancelled (the loop sees the token); ask again next turn.
     if (outcome == ConsentOutcome::cancelled) return std::nullopt;
     workspaceAllowed = outcome == ConsentOutcome::allowed;
+    if (setup_.settleAgents) setup_.settleAgents(workspaceAllowed);
+    if (!workspaceAllowed && !setup_.workspace->agents.empty()) {
+      std::string names;
+      for (const auto& agent : setup_.workspace->agents) names += (names.empty() ? "" : ", ") + agent.name;
+      tell("Workspace sub-agents not available", "The sub-agents " + names + " from this workspace's .gemini/agents "
+           "can run programs, and permission was not given for this workspace, so they cannot be started.");
+    }
     if (workspaceAllowed && setup_.grantWidening) {
       if (std::string later = setup_.grantWidening(); !later.empty()) tell("Some workspace settings apply later", later);
     }

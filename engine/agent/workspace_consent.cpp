@@ -39,7 +39,8 @@ void finish(EditorClient& editor, const std::string& sessionId, const std::strin
 }  // namespace
 
 std::string describePrograms(const WorkspacePrograms& programs) {
-  std::string out = programs.settingsPath + (programs.programs.empty() ? " asks for:\n" : " asks to run:\n");
+  const bool runs = !programs.programs.empty() || !programs.agents.empty();
+  std::string out = programs.settingsPath + (runs ? " asks to run:\n" : " asks for:\n");
   for (const auto& server : programs.programs.mcpServers) {
     if (auto* stdio = std::get_if<StdioTransport>(&server.transport)) {
       out += "- MCP server \"" + server.name + "\": `" + commandLine(*stdio) + "`";
@@ -58,6 +59,9 @@ std::string describePrograms(const WorkspacePrograms& programs) {
   if (programs.programs.discoveryCommand) out += "- tool discovery: `" + *programs.programs.discoveryCommand + "`\n";
   if (programs.programs.callCommand) out += "- tool calls: `" + *programs.programs.callCommand + " <tool>`\n";
   if (!programs.widening.empty()) out += "- settings that let more run without asking: " + programs.widening + "\n";
+  for (const auto& agent : programs.agents) {
+    out += "- sub-agent \"" + agent.name + "\" (" + agent.path + ") with " + agent.tools + "\n";
+  }
   return out;
 }
 
@@ -73,8 +77,9 @@ ConsentOutcome askWorkspaceConsent(EditorClient& editor, ConsentStore& store, co
   const std::string id = "workspace_consent";
   acp::ToolCall announce;
   announce.toolCallId = id;
-  announce.title = programs.programs.empty() ? "Apply this workspace's settings that let more run without asking?"
-                                             : "Start the programs this workspace's settings define?";
+  announce.title = !programs.programs.empty() ? "Start the programs this workspace's settings define?"
+                   : !programs.agents.empty()  ? "Allow the sub-agents this workspace defines? They can run programs."
+                                               : "Apply this workspace's settings that let more run without asking?";
   announce.kind = acp::ToolKind::execute;
   announce.locations.push_back({programs.settingsPath, std::nullopt});
   editor.sendUpdate(question.sessionId, acp::SessionUpdate(announce));

@@ -6,7 +6,19 @@
 
 namespace lathe::engine {
 
-WorkspaceSetup workspaceSetupFor(const std::string& root, const AgentConfig& user, ConsentStore& consent) {
+namespace {
+
+// Consent to the workspace covers its sub-agents that could run programs too.
+void askAboutAgents(WorkspaceSetup& setup, const std::string& root, std::vector<WorkspaceAgent> agents) {
+  if (agents.empty()) return;
+  if (!setup.programs) setup.programs = WorkspacePrograms{root + "/.gemini/agents", "", {}, "", {}};
+  addWorkspaceAgents(*setup.programs, std::move(agents));
+}
+
+}  // namespace
+
+WorkspaceSetup workspaceSetupFor(const std::string& root, const AgentConfig& user, ConsentStore& consent,
+                                 std::vector<WorkspaceAgent> agents) {
   WorkspaceSetup out;
   std::string broken;
   std::optional<WorkspaceSettings> settings;
@@ -28,18 +40,22 @@ WorkspaceSetup workspaceSetupFor(const std::string& root, const AgentConfig& use
   }
   if (!settings) {
     out.config = std::make_shared<const AgentConfig>(user);
+    askAboutAgents(out, root, std::move(agents));
     return out;
   }
   if (!settings->processKeys.empty()) {
     std::string keys;
     for (const auto& key : settings->processKeys) keys += (keys.empty() ? "" : ", ") + key;
-    out.notices.emplace_back("Workspace settings ignored", "Lathe ignored " + keys + " in " + settings->path +
-                                                               ": only your own settings choose the provider, the models offered and the context file names.");
+    out.notices.emplace_back("Workspace settings ignored",
+                             "Lathe ignored " + keys + " in " + settings->path +
+                                 ": only your own settings choose the provider, the models offered, the context file "
+                                 "names and the sub-agents.");
   }
   if (!settings->wideningText.empty()) {
-    if (!out.programs) out.programs = WorkspacePrograms{settings->path, "", {}, ""};
+    if (!out.programs) out.programs = WorkspacePrograms{settings->path, "", {}, "", {}};
     addWideningSettings(*out.programs, settings->wideningText);
   }
+  askAboutAgents(out, root, std::move(agents));
   bool widen = !settings->wideningKeys.empty() &&
                (user.trustWorkspace || consent.lookup(root, out.programs->text) == Consent::allowed);
   auto config = sessionConfigFor(user, *settings, widen);

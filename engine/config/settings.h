@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/config/program_settings.h"
+#include "engine/config/subagent_options.h"
 #include "engine/model/generation_settings.h"
 #include "protocol/base/json.h"
 #include "protocol/base/result.h"
@@ -42,6 +43,8 @@ struct Settings {
   std::optional<std::vector<std::string>> mcpExcluded;   // mcp.excluded: these servers never start
   std::optional<std::vector<std::string>> contextFileNames;  // context.fileName: a name or a list of names
   std::optional<int64_t> contextDiscoveryMaxDirs;        // context.discoveryMaxDirs: folders scanned below a root
+  std::optional<bool> enableAgents;                      // experimental.enableAgents: sub-agents
+  std::map<std::string, AgentOverride> agentOverrides;   // agents.overrides: per sub-agent
   // mcpServers and the discovery commands of the user's files (a workspace's
   // are read per session, under consent: workspace_programs.h).
   ProgramSettings programs;

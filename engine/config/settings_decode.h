@@ -18,5 +18,6 @@ void truncateThreshold(SettingSource& in, Settings& out);     // tools.truncateT
 void contextFileName(SettingSource& in, Settings& out);       // context.fileName
 void discoveryMaxDirs(SettingSource& in, Settings& out);      // context.discoveryMaxDirs
 void programs(SettingSource& in, Settings& out);              // mcpServers and the discovery commands
+void agentOverrides(SettingSource& in, Settings& out);        // agents.overrides
 
 }  // namespace lathe::engine::decode

@@ -6,11 +6,21 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "engine/config/program_settings.h"
 #include "protocol/base/result.h"
 
 namespace lathe::engine {
+
+// A workspace's sub-agent (.gemini/agents/) whose tools could run programs:
+// consent covers its whole file, so a changed file asks again.
+struct WorkspaceAgent {
+  std::string name;
+  std::string path;
+  std::string tools;  // as the question lists them
+  std::string text;   // the file
+};
 
 struct WorkspacePrograms {
   std::string settingsPath;  // the file they come from
@@ -20,10 +30,13 @@ struct WorkspacePrograms {
   std::string text;
   ProgramSettings programs;  // servers with origin workspaceSettings
   std::string widening;      // the settings that let more run unasked, as JSON; empty: none
+  std::vector<WorkspaceAgent> agents;  // sub-agents that could run programs
 };
 
 // Adds a workspace's widening settings to what its consent covers.
 void addWideningSettings(WorkspacePrograms& programs, const std::string& wideningText);
+// Adds its sub-agents that could run programs (after the widening settings).
+void addWorkspaceAgents(WorkspacePrograms& programs, std::vector<WorkspaceAgent> agents);
 
 // nullopt when the file is absent, defines no programs, or is the user's own
 // settings file (a workspace at the home folder). A broken file is an error

@@ -159,8 +159,10 @@ ApprovalDecision decideApproval(ApprovalMode mode, const ApprovalQuery& query, c
     return person ? allow() : ApprovalDecision{Decision::allowSealed, {}, {}};
   }
   // Plan mode is read-only, whatever the tool says about confirmation; a
-  // think tool (write_todos) changes nothing outside the session.
-  if (mode == ApprovalMode::plan && !tools::isReadOnlyKind(query.kind) && query.kind != tools::Kind::think) {
+  // think tool (write_todos) changes nothing outside the session, and a
+  // sub-agent (invoke_agent) runs in the session's mode itself.
+  if (mode == ApprovalMode::plan && !tools::isReadOnlyKind(query.kind) && query.kind != tools::Kind::think &&
+      query.kind != tools::Kind::agent) {
     return refusedByPlanMode();
   }
   if (!query.details) return allow();
@@ -176,6 +178,24 @@ ApprovalDecision decideApproval(ApprovalMode mode, const ApprovalQuery& query, c
   // Edits are confined to the workspace by the tools, so autoEdit may allow them.
   if (mode == ApprovalMode::autoEdit && std::holds_alternative<tools::EditConfirmation>(*query.details)) return allow();
   return allowIf(remembered(*query.details, allowed));
+}
+
+ApprovalDecision withinReadOnly(const ApprovalDecision& decided, const ApprovalQuery& query) {
+  if (decided.verdict == Decision::deny) return decided;
+  const auto* exec = query.details ? std::get_if<tools::ExecConfirmation>(query.details) : nullptr;
+  if (exec) {
+    if (exec->readOnly && exec->understood && !exec->commands.empty()) return {Decision::allowSealed, {}, {}};
+    return {Decision::deny,
+            "Refused: this sub-agent is read-only; only command lines that just read run, in a read-only sandbox. "
+            "Report what should be run instead.",
+            "Not run: a read-only sub-agent runs only command lines that just read."};
+  }
+  const bool keptFromModel = query.details && std::holds_alternative<tools::ReadConfirmation>(*query.details);
+  // A think tool (complete_task) changes nothing outside the conversation.
+  const bool reads = tools::isReadOnlyKind(query.kind) || query.kind == tools::Kind::think;
+  if (reads && (decided.verdict == Decision::allow || keptFromModel)) return decided;
+  return {Decision::deny, "Refused: this sub-agent is read-only. Report the change instead of making it.",
+          "Not run: a read-only sub-agent runs only tools that read."};
 }
 
 std::vector<ApprovalKey> alwaysKeys(AlwaysScope scope, const ApprovalQuery& query) {

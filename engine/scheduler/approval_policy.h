@@ -62,6 +62,13 @@ struct ApprovalQuery {
 
 ApprovalDecision decideApproval(ApprovalMode mode, const ApprovalQuery& query, const SessionApprovals& approvals);
 
+// A read-only sub-agent's ceiling over a decision: only what reads (and a
+// think tool, complete_task) runs; a shell line runs sealed, even one the
+// person allowed, and only when its whole parse only reads; anything else is
+// refused, never asked about (a question about reading what the person keeps
+// from the model stays one).
+ApprovalDecision withinReadOnly(const ApprovalDecision& decided, const ApprovalQuery& query);
+
 // How an "allow always" answer widens the session's approvals: the keys of
 // what the person was shown (this file, these files, these commands, this
 // MCP tool, this tool, or edits like this one to any file), added to what is

@@ -234,16 +234,18 @@ class ToolScheduler::CallRun {
 
 ToolScheduler::ToolScheduler(const tools::ToolRegistry& registry, CallChannel& editor, std::string sessionId,
                              const std::atomic<ApprovalMode>& mode, SessionApprovals configured)
+    : ToolScheduler(registry, editor, std::move(sessionId), mode,
+                    std::make_shared<SharedApprovals>(std::move(configured))) {}
+
+ToolScheduler::ToolScheduler(const tools::ToolRegistry& registry, CallChannel& editor, std::string sessionId,
+                             const std::atomic<ApprovalMode>& mode, std::shared_ptr<SharedApprovals> approvals)
     : registry_(registry),
       editor_(editor),
       sessionId_(std::move(sessionId)),
       mode_(mode),
-      approvals_(std::move(configured)) {}
+      approvals_(std::move(approvals)) {}
 
-void ToolScheduler::grant(const SessionApprovals& more) {
-  std::lock_guard lock(approvalsMutex_);
-  approvals_.add(more);
-}
+void ToolScheduler::grant(const SessionApprovals& more) { approvals_->add(more); }
 
 constexpr std::string_view kCallIdPrefix = "call_";
 
@@ -257,9 +259,9 @@ uint64_t ToolScheduler::callNumberOf(std::string_view id) {
   return error == std::errc{} && end == id.data() + id.size() ? number : 0;
 }
 
-bool ToolScheduler::isReadOnlyCall(const FunctionCall& call) const {
+bool ToolScheduler::runsInParallel(const FunctionCall& call) const {
   auto tool = registry_.find(call.name);
-  return tool && tool->isReadOnly();
+  return tool && (tool->isReadOnly() || tool->kind() == tools::Kind::agent);
 }
 
 std::vector<Part> ToolScheduler::run(const std::vector<FunctionCall>& calls, const CancelToken& cancel,
@@ -270,9 +272,9 @@ std::vector<Part> ToolScheduler::run(const std::vector<FunctionCall>& calls, con
   size_t i = 0;
   while (i < calls.size()) {
     size_t end = i + 1;
-    if (isReadOnlyCall(calls[i])) {
+    if (runsInParallel(calls[i])) {
       // wait_for_previous: the call starts a new batch, after this one ends.
-      while (end < calls.size() && isReadOnlyCall(calls[end]) && !tools::waitsForPrevious(calls[end].args.text)) ++end;
+      while (end < calls.size() && runsInParallel(calls[end]) && !tools::waitsForPrevious(calls[end].args.text)) ++end;
     }
     runBatch(calls, i, end, outcomes, cancel);
     i = end;
@@ -290,7 +292,7 @@ std::vector<Part> ToolScheduler::run(const std::vector<FunctionCall>& calls, con
   return parts;
 }
 
-// Read-only calls [begin, end) run on a bounded set of tasks that take the
+// Calls [begin, end) run on a bounded set of tasks that take the
 // next call as they finish one: a thousand calls never start a thousand threads.
 void ToolScheduler::runBatch(const std::vector<FunctionCall>& calls, size_t begin, size_t end,
                              std::vector<Outcome>& outcomes, const CancelToken& cancel) {
@@ -395,6 +397,7 @@ std::optional<ToolScheduler::Outcome> ToolScheduler::prepare(const FunctionCall&
   prepared.invocation = std::move(built.invocation);
   announce.title = tool.info().displayName + ": " + prepared.invocation->description();
   for (const auto& loc : prepared.invocation->locations()) announce.locations.push_back({loc.path, loc.line});
+  prepared.invocation->setCallId(run.id());
   editor_.sendUpdate(sessionId_, announce);
   return std::nullopt;
 }
@@ -408,11 +411,8 @@ std::optional<ToolScheduler::Outcome> ToolScheduler::approve(const FunctionCall&
   if (!details) return run.finish(CallState::error, details.error().message);
   std::optional<tools::ToolSource> source = registry_.sourceOf(call.name);
   ApprovalQuery query{call.name, tool.kind(), details->has_value() ? &**details : nullptr, source ? &*source : nullptr};
-  ApprovalDecision decision;
-  {
-    std::lock_guard lock(approvalsMutex_);
-    decision = decideApproval(mode_.load(), query, approvals_);
-  }
+  ApprovalDecision decision = approvals_->decide(mode_.load(), query);
+  if (readOnly_) decision = withinReadOnly(decision, query);
   // What allowed the call decides how it runs: a line allowed only by the
   // judgement runs sealed.
   const Decision verdict = decision.verdict;
@@ -441,10 +441,7 @@ std::optional<ToolScheduler::Outcome> ToolScheduler::approve(const FunctionCall&
                       "The user rejected this tool call. Do not retry it; ask what they want instead if it is unclear.",
                       "You rejected this call; it did not run.");
   }
-  if (choice->always) {
-    std::lock_guard lock(approvalsMutex_);
-    remember(approvals_, *choice->always, query);
-  }
+  if (choice->always) approvals_->remember(*choice->always, query);
   if (showsDiff) run.setDiffShown(ask.toolCall.locations->front().line.value_or(1));
   return std::nullopt;
 }

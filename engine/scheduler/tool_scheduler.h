@@ -1,7 +1,7 @@
 // Runs the function calls of one model reply through the tools: look up,
 // validate and build, decide approval (asking the person when needed), run,
-// and answer the model. Consecutive read-only calls run in parallel; any
-// other call runs alone, in order. Called on the turn's thread; it starts
+// and answer the model. Consecutive read-only calls and sub-agents run in
+// parallel; any other call runs alone, in order. Called on the turn's thread; it starts
 // helper threads for a parallel batch. Session approvals live here.
 #pragma once
 
@@ -18,6 +18,7 @@
 #include "engine/scheduler/approval_policy.h"
 #include "engine/model/content.h"
 #include "engine/scheduler/call_channel.h"
+#include "engine/scheduler/shared_approvals.h"
 #include "protocol/acp/client_calls.h"
 #include "protocol/acp/tool_call.h"
 #include "protocol/base/cancel.h"
@@ -29,6 +30,9 @@ class ToolScheduler {
  public:
   ToolScheduler(const tools::ToolRegistry& registry, CallChannel& editor, std::string sessionId,
                 const std::atomic<ApprovalMode>& mode, SessionApprovals configured = {});
+  // Deciding by approvals another session holds too (a sub-agent's by its parent's).
+  ToolScheduler(const tools::ToolRegistry& registry, CallChannel& editor, std::string sessionId,
+                const std::atomic<ApprovalMode>& mode, std::shared_ptr<SharedApprovals> approvals);
 
   // Returns the parts of the user content that answers the calls: one
   // functionResponse per call, in call order, plus any inline data parts.
@@ -57,6 +61,11 @@ class ToolScheduler {
   // Adds approvals granted after the session started (a workspace's
   // settings the person allowed at its first turn). Any thread.
   void grant(const SessionApprovals& more);
+  // This session's approvals, to share with a sub-agent's.
+  const std::shared_ptr<SharedApprovals>& approvals() const { return approvals_; }
+  // Only what reads runs from now on (a read-only sub-agent): withinReadOnly
+  // over every decision. Set before the first run().
+  void setReadOnly(bool readOnly) { readOnly_ = readOnly; }
 
  private:
   struct Outcome {
@@ -81,7 +90,8 @@ class ToolScheduler {
   // decision's words for the person, if any) follows what is shown.
   acp::RequestPermissionRequest permissionRequest(const CallRun& run, const Prepared& prepared,
                                                   tools::ConfirmationDetails& details, const std::string& why) const;
-  bool isReadOnlyCall(const FunctionCall& call) const;
+  // Read-only calls and sub-agents run in parallel batches.
+  bool runsInParallel(const FunctionCall& call) const;
   void addFoundContext(const tools::Tool& tool, const tools::ToolInvocation& invocation, tools::ToolResult& result) const;
   std::string nextCallId();
 
@@ -89,8 +99,8 @@ class ToolScheduler {
   CallChannel& editor_;
   std::string sessionId_;
   const std::atomic<ApprovalMode>& mode_;
-  std::mutex approvalsMutex_;
-  SessionApprovals approvals_;
+  std::shared_ptr<SharedApprovals> approvals_;
+  bool readOnly_ = false;
   std::atomic<uint64_t> nextId_{0};
   std::atomic<bool> cancelledByPerson_{false};
   ContextSource contextSource_;

@@ -7,6 +7,7 @@
 
 #include <set>
 #include <string>
+#include <vector>
 
 namespace lathe::engine {
 
@@ -15,6 +16,8 @@ struct PromptFeatures {
   bool planMode = false;        // the session's approval mode is plan
   bool sandbox = false;         // shell commands run under the sandbox
   std::string contextFiles;     // the context files' section (ProjectMemory::promptSection), last
+  // The sub-agents invoke_agent can start: name and description.
+  std::vector<std::pair<std::string, std::string>> subagents;
 };
 
 std::string buildSystemPrompt(const PromptFeatures& features);

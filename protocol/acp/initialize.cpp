@@ -12,6 +12,9 @@ Result<InitializeRequest> InitializeRequest::fromJson(const json::Value& params)
       req.clientCapabilities.readTextFile = fs->optBool("readTextFile").value_or(false);
       req.clientCapabilities.writeTextFile = fs->optBool("writeTextFile").value_or(false);
     }
+    // An object ({} included) advertises it; omitted, null or malformed does not.
+    const json::Value* subagents = json::find(*caps->value(), "subagents");
+    req.clientCapabilities.subagents = subagents && subagents->IsObject();
   }
   if (auto info = r.optObject("clientInfo")) req.clientName = info->optStr("name").value_or("");
   return finish(r, std::move(req));

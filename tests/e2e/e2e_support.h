@@ -318,15 +318,18 @@ inline RunResult runLathe(std::vector<std::string> args, const std::string& cwd,
 
 
 // Validates every message of the conversation, both ways, against the ACP v1
-// JSON Schema shipped by the pinned @agentclientprotocol/sdk (ajv, via node).
-inline void checkAgainstSchema(const AcpTestClient& client) {
+// JSON Schema shipped by the pinned @agentclientprotocol/sdk (ajv, via node);
+// `unstable`: its unstable schema (sub-agent sessions).
+inline void checkAgainstSchema(const AcpTestClient& client, bool unstable = false) {
   const std::string deps = std::string(LATHE_SOURCE_DIR) + "/.deps/node";
   TempDir dir;
   const fs::path transcript = dir.path / "transcript.jsonl";
   writeFile(transcript, client.transcriptJsonl());
   SubprocessOptions spawn;
   spawn.argv = {"/usr/bin/env", "node", std::string(LATHE_SOURCE_DIR) + "/tests/e2e/validate_acp.mjs",
-                deps + "/node_modules/@agentclientprotocol/sdk/schema/v1/schema.json", transcript.string()};
+                deps + "/node_modules/@agentclientprotocol/sdk/schema/v1/" +
+                    (unstable ? "schema.unstable.json" : "schema.json"),
+                transcript.string()};
   spawn.env = {{"LATHE_NODE_MODULES", deps + "/package.json"}};
   auto node = Subprocess::spawn(spawn);
   REQUIRE(node);

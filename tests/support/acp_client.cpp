@@ -354,6 +354,7 @@ Message AcpTestClient::initialize() {
     json::put(w, "writeTextFile", options_.writeTextFile);
     w.EndObject();
     json::put(w, "terminal", false);
+    if (options_.subagents) json::put(w, "subagents", json::Raw{"{}"});
     w.EndObject();
     json::key(w, "clientInfo");
     w.StartObject();

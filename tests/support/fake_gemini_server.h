@@ -85,7 +85,8 @@ class FakeGeminiServer {
   int port() const { return port_; }
   std::string baseUrl() const;  // http://127.0.0.1:PORT (https:// with TLS)
 
-  // The script: replies are consumed in order by generate calls.
+  // The script: replies are consumed in order by generate calls (a reply
+  // with onlyIf by the first request whose body holds its text).
   void push(ScriptedReply reply);
   void pushAll(std::vector<ScriptedReply> replies);
   Status loadReplayFile(const std::string& path);
@@ -108,7 +109,7 @@ class FakeGeminiServer {
  private:
   struct Exchange;
   void handle(Exchange& exchange);
-  std::optional<ScriptedReply> nextReply(const std::string& action);
+  std::optional<ScriptedReply> nextReply(const std::string& action, const std::string& body);
   ScriptedReply fallbackReply(const std::string& action, const std::string& body) const;
   void serveReply(Exchange& exchange, ScriptedReply reply);
   enum class WaitEnd { elapsed, stopped, clientGone };
@@ -116,6 +117,8 @@ class FakeGeminiServer {
   // client on connectionFd goes away.
   WaitEnd pause(std::optional<std::chrono::milliseconds> delay, int connectionFd);
   void noteAbandoned();
+  // Waits until `count` generate requests came (ScriptedReply::afterRequests).
+  void holdUntilRequests(size_t count);
 
   std::unique_ptr<httplib::Server> server_;
   std::thread listener_;

@@ -168,6 +168,7 @@ TEST_CASE("settings table: a workspace's keys are sorted by their rows") {
       "general": {"defaultApprovalMode": "yolo"},
       "mcp": {"allowed": ["s"], "excluded": ["t"]},
       "context": {"fileName": "A.md", "discoveryMaxDirs": 3},
+      "experimental": {"enableAgents": false}, "agents": {"overrides": {"generalist": {"enabled": false}}},
       "proxy": "http://127.0.0.1:1", "security": {"auth": {"selectedType": "gemini-api-key"}},
       "mcpServers": {"s": {"command": "true"}}})";
   Settings all;
