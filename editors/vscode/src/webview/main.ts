@@ -19,10 +19,16 @@ function render(s: ChatState, attachments: string[]): void {
   if (folded) $("plan").querySelector("details")?.removeAttribute("open");
   const log = $("log");
   const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
-  // Re-rendering must not close a thought the person opened.
+  // Re-rendering must not close a thought the person opened, nor open or close a sub-agent the person folded.
   const open = Array.from(log.querySelectorAll("details.thought")).map((d) => (d as HTMLDetailsElement).open);
+  const childOpen = new Map(Array.from(log.querySelectorAll("details.subagent")).map((d) =>
+    [(d as HTMLElement).dataset.session, (d as HTMLDetailsElement).open] as const));
   log.innerHTML = s.items.map(itemHtml).join("");
   log.querySelectorAll("details.thought").forEach((d, i) => { if (open[i]) (d as HTMLDetailsElement).open = true; });
+  log.querySelectorAll("details.subagent").forEach((d) => {
+    const was = childOpen.get((d as HTMLElement).dataset.session);
+    if (was !== undefined) (d as HTMLDetailsElement).open = was;
+  });
   if (atBottom || toBottom) log.scrollTop = log.scrollHeight;
   toBottom = false;
   $("changes").innerHTML = changesHtml(s);
@@ -57,6 +63,7 @@ document.addEventListener("click", (e) => {
   else if (el.id === "attach") vscode.postMessage({ type: "attach" });
   else if (el.id === "follow") vscode.postMessage({ type: "follow" });
   else if (el.classList.contains("opt")) vscode.postMessage({ type: "permission", requestId: d.req, optionId: d.opt });
+  else if (el.classList.contains("stop-child")) vscode.postMessage({ type: "stopChild", sessionId: d.session });
   else if (el.classList.contains("loc")) { e.preventDefault(); vscode.postMessage({ type: "open", path: d.path, line: d.line ? Number(d.line) : undefined }); }
   else if (el.classList.contains("sbs")) vscode.postMessage({ type: "sideBySide", path: d.path });
   else if (el.classList.contains("keep") || el.classList.contains("undo")) {

@@ -38,4 +38,8 @@ console.log([
   // 11. With lathe.followAgent off again: a read that opens nothing.
   line(call("read_file", { file_path: `${ws}/notes.txt` })),
   line(say("Read notes.txt.")),
+  // 12. A sub-agent (its model calls come between its parent's): a command it asks about, allowed, then stopped.
+  line(call("invoke_agent", { agent_name: "generalist", prompt: "Run the slow check" })),
+  line(call("run_shell_command", { command: "touch by-subagent.txt && sleep 31" })),
+  line(say("The sub-agent was stopped.")),
 ].join("\n"));
