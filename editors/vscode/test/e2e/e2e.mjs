@@ -371,12 +371,12 @@ await step("a sub-agent works nested under its call: its question is answered th
   await shell.locator(".status", { hasText: "in_progress" }).waitFor();
   await child.locator(".subagent-state", { hasText: "working" }).waitFor();
   await page.screenshot({ path: path.join(out, "shots", "subagent-nested.png") });
+  await until("the child's command to have started", async () => fs.existsSync(path.join(ws, "by-subagent.txt")) || "not yet");
   await child.locator("button.stop-child").click();
   await child.locator(".subagent-state", { hasText: "stopped" }).waitFor();
   await chat.locator(".agent", { hasText: "The sub-agent was stopped." }).waitFor(); // the parent went on
   await turnDone();
   if (await chat.locator("#log > .tool > .tool-head", { hasText: "sleep 31" }).count()) throw new Error("the child's call is in the chat itself");
-  if (!fs.existsSync(path.join(ws, "by-subagent.txt"))) throw new Error("the child's command did not run");
 });
 
 // Last: it restarts Lathe without the recorded model, against a fake Gemini API and without a key.
