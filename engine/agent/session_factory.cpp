@@ -145,7 +145,9 @@ void SessionFactory::addSubagents(Session& session, std::shared_ptr<AgentCatalog
       },
       .running = children_,
       .makeChild = [this, raw](const ChildSpec& spec) { return assembleChild(*raw, spec); },
+      .modes = std::make_shared<ChildModes>(),
   });
+  session.addHooks(host->modes);
   (void)session.registry().add(makeInvokeAgentTool(host));
   session.setSubagentList([agents] {
     std::vector<std::pair<std::string, std::string>> list;

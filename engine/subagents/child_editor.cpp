@@ -39,7 +39,23 @@ void ChildEditor::sendUpdate(const std::string&, const acp::SessionUpdate& updat
     return;
   }
   if (!shown.empty() && setup_.progress) setup_.progress(shown);
-  if (card) setup_.toParent(acp::SessionUpdate(std::move(*card)));
+  if (card) return setup_.toParent(acp::SessionUpdate(std::move(*card)));
+  showNotice(update);
+}
+
+// The child's notice cards (a retry, a note of its context management) are the
+// parent's to show, and never recorded, as a session's own are not.
+void ChildEditor::showNotice(const acp::SessionUpdate& update) {
+  if (auto* notice = std::get_if<acp::ToolCall>(&update); notice && !notice->toolCallId.starts_with("call_")) {
+    acp::ToolCall shown = *notice;
+    shown.toolCallId = parentCardId(notice->toolCallId);
+    shown.title = "[" + setup_.agentTitle + "] " + shown.title;
+    setup_.editor->sendUpdate(setup_.parentId, shown);
+  } else if (auto* change = std::get_if<acp::ToolCallUpdate>(&update); change && !change->toolCallId.starts_with("call_")) {
+    acp::ToolCallUpdate shown = *change;
+    shown.toolCallId = parentCardId(change->toolCallId);
+    setup_.editor->sendUpdate(setup_.parentId, acp::SessionUpdate(std::move(shown)));
+  }
 }
 
 Result<acp::RequestPermissionResponse> ChildEditor::requestPermission(const acp::RequestPermissionRequest& request,

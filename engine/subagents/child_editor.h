@@ -60,6 +60,7 @@ class ChildEditor final : public EditorClient {
  private:
   Result<acp::RequestPermissionResponse> askAsSession(acp::RequestPermissionRequest ask, const CancelToken& cancel);
   Result<acp::RequestPermissionResponse> askOnParent(acp::RequestPermissionRequest ask, const CancelToken& cancel);
+  void showNotice(const acp::SessionUpdate& update);
   std::string parentCardId(const std::string& childCallId) const { return setup_.parentCallId + "/" + childCallId; }
 
   Setup setup_;

@@ -154,6 +154,14 @@ struct Registered {
   ~Registered() { running.remove(id); }
 };
 
+// The child follows its parent's mode while it runs.
+struct Following {
+  ChildModes& modes;
+  Session* child;
+  Following(ChildModes& m, Session* c) : modes(m), child(c) { modes.add(child); }
+  ~Following() { modes.remove(child); }
+};
+
 }  // namespace
 
 tools::ToolResult runChild(SubagentHost& host, const ChildTask& task, const CancelToken& cancel,
@@ -186,6 +194,8 @@ tools::ToolResult runChild(SubagentHost& host, const ChildTask& task, const Canc
                  },
                  limits};
   std::shared_ptr<Session> child = host.makeChild(spec);
+  Following following(*host.modes, child.get());
+  child->setMode(parent.mode());  // a change since its config was taken holds too
 
   if (exposed) {
     acp::SubagentUpdate announce;

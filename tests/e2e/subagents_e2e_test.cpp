@@ -364,6 +364,37 @@ TEST_CASE("e2e: a refused permission in a sub-agent reaches the child, and the p
   checkAgainstSchema(*s.client, true);
 }
 
+TEST_CASE("e2e: a running sub-agent follows its parent's mode (plan mode refuses its edit)", "[e2e][subagents]") {
+  Setup s;
+  const fs::path file = s.ws.path / "notes.txt";
+  s.fake->push(parentReply(ScriptedReply::functionCall("invoke_agent", invokeArgs("generalist", "Write the notes file"))));
+  s.fake->push(childReply(ScriptedReply::functionCall("write_file", json::buildObject([&](json::Writer& w) {
+                            json::put(w, "file_path", file.string());
+                            json::put(w, "content", "notes\n");
+                          })),
+                          "Write the notes file")
+                   .heldUntilReleased());
+  s.fake->push(childReply(ScriptedReply::text("Plan mode refused it."), "plan mode"));
+  s.fake->push(parentReply(ScriptedReply::text("ok")));
+  auto id = s.client->request("session/prompt", promptParams(s.session, "notes"));
+  REQUIRE(s.fake->waitForHeld(1, kCancelGuard));  // the child asked; its reply waits
+  auto set = s.client->call("session/set_mode", json::buildObject([&](json::Writer& w) {
+                              json::put(w, "sessionId", s.session);
+                              json::put(w, "modeId", "plan");
+                            }));
+  REQUIRE(set);
+  REQUIRE(member(*set, "result"));
+  s.fake->releaseHeld();
+  auto response = s.client->waitResponse(id, kCancelGuard);
+  INFO("lathe stderr:\n" << s.lathe->stderrText());
+  REQUIRE(response);
+  CHECK(stopReasonOf(response) == "end_turn");
+  CHECK(permissionRequests(*s.client).empty());  // refused, never asked
+  CHECK_FALSE(fs::exists(file));
+  CHECK(responseField(parentResponse(*s.fake), "output").find("Plan mode refused it.") != std::string::npos);
+  CHECK(s.fake->violations().empty());
+}
+
 TEST_CASE("e2e: with the client's capability a child is a session of its own, announced first", "[e2e][subagents]") {
   AcpClientOptions options;
   options.subagents = true;

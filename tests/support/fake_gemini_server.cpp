@@ -512,7 +512,31 @@ void FakeGeminiServer::handle(Exchange& exchange) {
   }
   std::optional<ScriptedReply> reply = nextReply(exchange.action, req.body);
   if (reply && reply->afterRequests > 0) holdUntilRequests(reply->afterRequests);
+  if (reply && reply->untilReleased) holdUntilReleased();
   serveReply(exchange, reply ? std::move(*reply) : fallbackReply(exchange.action, req.body));
+}
+
+void FakeGeminiServer::releaseHeld() {
+  {
+    std::lock_guard lock(mutex_);
+    ++releases_;
+  }
+  changed_.notify_all();
+}
+
+bool FakeGeminiServer::waitForHeld(size_t count, std::chrono::milliseconds timeout) const {
+  std::unique_lock lock(mutex_);
+  return changed_.wait_for(lock, timeout, [&] { return held_ >= count; });
+}
+
+void FakeGeminiServer::holdUntilReleased() {
+  std::unique_lock lock(mutex_);
+  ++held_;
+  changed_.notify_all();
+  const bool released = changed_.wait_for(lock, std::chrono::seconds(10), [&] { return releases_ > 0 || stopping_; });
+  --held_;
+  if (released && releases_ > 0) --releases_;
+  if (!released) violations_.push_back("a reply held until released was served after 10 s without a release");
 }
 
 void FakeGeminiServer::holdUntilRequests(size_t count) {

@@ -101,6 +101,10 @@ class FakeGeminiServer {
   std::vector<RecordedRequest> titleRequests() const;
   // Lets held title calls (holdTitles) be answered.
   void releaseTitles();
+  // Lets the next reply held with ScriptedReply::heldUntilReleased() be served.
+  void releaseHeld();
+  // Waits until `count` requests wait on replies held until released.
+  bool waitForHeld(size_t count, std::chrono::milliseconds timeout) const;
   bool waitForRequests(size_t count, std::chrono::milliseconds timeout) const;
   // Streams the client abandoned (disconnected) before they ended.
   size_t abandonedStreams() const;
@@ -119,6 +123,7 @@ class FakeGeminiServer {
   void noteAbandoned();
   // Waits until `count` generate requests came (ScriptedReply::afterRequests).
   void holdUntilRequests(size_t count);
+  void holdUntilReleased();
 
   std::unique_ptr<httplib::Server> server_;
   std::thread listener_;
@@ -134,6 +139,8 @@ class FakeGeminiServer {
   size_t abandoned_ = 0;
   bool stopping_ = false;
   bool titlesReleased_ = false;
+  size_t releases_ = 0;  // releaseHeld() calls not yet used by a held reply
+  size_t held_ = 0;      // requests waiting for one
   bool tls_ = false;
 };
 

@@ -50,6 +50,9 @@ struct ScriptedReply {
   // held), to show requests made at once; one served without them (after a
   // 10 s guard) is a violation.
   size_t afterRequests = 0;
+  // Held until the test calls FakeGeminiServer::releaseHeld() (a guard of 10 s,
+  // a violation when it runs out).
+  bool untilReleased = false;
 
   static ScriptedReply stream(std::vector<Chunk> chunks);
   static ScriptedReply error(int status, std::string body, std::optional<std::string> retryAfter = std::nullopt);
@@ -61,6 +64,11 @@ struct ScriptedReply {
   // This reply, served only to a request whose body holds `text` (onlyIf).
   ScriptedReply forRequestsWith(std::string text) && {
     onlyIf = std::move(text);
+    return std::move(*this);
+  }
+  // This reply, held until the test releases it (untilReleased).
+  ScriptedReply heldUntilReleased() && {
+    untilReleased = true;
     return std::move(*this);
   }
   // This reply, held until `count` generate requests came (afterRequests).
