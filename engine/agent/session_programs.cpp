@@ -5,6 +5,7 @@
 
 #include "engine/agent/workspace_consent.h"
 #include "protocol/base/log.h"
+#include "protocol/base/text.h"
 #include "tools/discovery/discovered_tool.h"
 
 namespace lathe::engine {
@@ -33,9 +34,9 @@ std::optional<TurnStop> SessionPrograms::beforeModelRequest(History&, const Canc
     workspaceAllowed = outcome == ConsentOutcome::allowed;
     if (setup_.settleAgents) setup_.settleAgents(workspaceAllowed);
     if (!workspaceAllowed && !setup_.workspace->agents.empty()) {
-      std::string names;
-      for (const auto& agent : setup_.workspace->agents) names += (names.empty() ? "" : ", ") + agent.name;
-      tell("Workspace sub-agents not available", "The sub-agents " + names + " from this workspace's .gemini/agents "
+      std::vector<std::string> names;
+      for (const auto& agent : setup_.workspace->agents) names.push_back(agent.name);
+      tell("Workspace sub-agents not available", "The sub-agents " + text::join(names, ", ") + " from this workspace's .gemini/agents "
            "can run programs, and permission was not given for this workspace, so they cannot be started.");
     }
     if (workspaceAllowed && setup_.grantWidening) {

@@ -6,6 +6,7 @@
 #include "engine/subagents/agent_files.h"
 #include "engine/subagents/builtin_agents.h"
 #include "protocol/base/enum_names.h"
+#include "protocol/base/text.h"
 
 namespace lathe::engine {
 namespace {
@@ -33,9 +34,7 @@ std::shared_ptr<const AgentDefinition> tuned(std::shared_ptr<const AgentDefiniti
 
 std::string toolsText(const AgentDefinition& agent) {
   if (!agent.tools) return "all of the session's tools";
-  std::string out;
-  for (const auto& name : *agent.tools) out += (out.empty() ? "" : ", ") + name;
-  return out.empty() ? "no tools" : out;
+  return agent.tools->empty() ? "no tools" : text::join(*agent.tools, ", ");
 }
 
 }  // namespace

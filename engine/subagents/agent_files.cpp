@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "protocol/base/text.h"
 #include "protocol/formats/frontmatter.h"
 
 namespace lathe::engine {
@@ -86,12 +87,6 @@ void readFields(json::Reader& fields, AgentDefinition& agent) {
   if (auto minutes = positive(fields, "timeout_mins")) agent.maxTimeMinutes = *minutes;
 }
 
-std::string trimmed(std::string_view text) {
-  const size_t begin = text.find_first_not_of(" \t\r\n");
-  if (begin == std::string_view::npos) return "";
-  return std::string(text.substr(begin, text.find_last_not_of(" \t\r\n") - begin + 1));
-}
-
 }  // namespace
 
 Result<std::shared_ptr<const AgentDefinition>> parseAgentFile(std::string_view text, const std::string& path,
@@ -105,7 +100,7 @@ Result<std::shared_ptr<const AgentDefinition>> parseAgentFile(std::string_view t
   auto fields = json::Reader::root(parsed->fields.value, "");
   readFields(fields, *agent);
   if (!fields.ok()) return parsed->fields.locate(fields.error());
-  agent->systemPrompt = trimmed(parsed->body);
+  agent->systemPrompt = std::string(text::trim(parsed->body));
   if (agent->systemPrompt.empty()) {
     return makeError(Errc::invalid_params, path + ":" + std::to_string(parsed->bodyLine) +
                                                ": the agent's instructions (the text after the frontmatter) are empty");

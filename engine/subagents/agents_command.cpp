@@ -1,14 +1,14 @@
 // /agents.
 #include "engine/subagents/agents_command.h"
 
+#include "protocol/base/text.h"
+
 namespace lathe::engine {
 namespace {
 
 std::string toolsOf(const AgentDefinition& agent) {
   if (!agent.tools) return "the session's tools";
-  std::string out;
-  for (const auto& name : *agent.tools) out += (out.empty() ? "`" : ", `") + name + "`";
-  return out.empty() ? "no tools" : out;
+  return agent.tools->empty() ? "no tools" : "`" + text::join(*agent.tools, "`, `") + "`";
 }
 
 std::string line(const AgentDefinition& agent) {

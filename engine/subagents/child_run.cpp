@@ -7,6 +7,7 @@
 #include "engine/subagents/child_clock.h"
 #include "engine/subagents/child_editor.h"
 #include "engine/subagents/child_instructions.h"
+#include "protocol/base/text.h"
 
 namespace lathe::engine {
 namespace {
@@ -14,13 +15,7 @@ namespace {
 constexpr std::chrono::seconds kGrace{60};  // the one request after a limit
 constexpr size_t kTaskChars = 120;
 
-std::string firstLine(const std::string& text) {
-  std::string line = text.substr(0, text.find('\n'));
-  if (line.size() <= kTaskChars) return line;
-  size_t cut = kTaskChars;
-  while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) --cut;
-  return line.substr(0, cut) + "…";
-}
+std::string firstLine(const std::string& text) { return text::firstLine(text, kTaskChars); }
 
 std::string today() {
   std::time_t now = std::time(nullptr);

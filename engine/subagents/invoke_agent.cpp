@@ -2,6 +2,7 @@
 #include "engine/subagents/invoke_agent.h"
 
 #include "engine/subagents/child_run.h"
+#include "protocol/base/text.h"
 
 namespace lathe::engine {
 namespace {
@@ -20,15 +21,7 @@ class InvokeAgentInvocation final : public tools::ToolInvocation {
   InvokeAgentInvocation(std::shared_ptr<SubagentHost> host, ChildTask task)
       : host_(std::move(host)), task_(std::move(task)) {}
 
-  std::string description() const override {
-    std::string line = task_.prompt.substr(0, task_.prompt.find('\n'));
-    if (line.size() > 80) {
-      size_t cut = 80;
-      while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) --cut;
-      line = line.substr(0, cut) + "…";
-    }
-    return task_.agent->name + ": " + line;
-  }
+  std::string description() const override { return task_.agent->name + ": " + text::firstLine(task_.prompt, 80); }
   void setCallId(const std::string& id) override { task_.parentCallId = id; }
   tools::ToolResult execute(const CancelToken& cancel, const tools::OutputSink& progress) override {
     return runChild(*host_, task_, cancel, progress);
@@ -60,10 +53,10 @@ class InvokeAgentTool final : public tools::Tool {
     if (!r.ok()) return tools::invalidParams(r.error().message);
     auto agent = host_->catalog->find(name);
     if (!agent) {
-      std::string names;
-      for (const auto& known : host_->catalog->available()) names += (names.empty() ? "" : ", ") + known->name;
+      std::vector<std::string> names;
+      for (const auto& known : host_->catalog->available()) names.push_back(known->name);
       return tools::invalidParams("Subagent '" + name + "' not found. Available sub-agents: " +
-                                  (names.empty() ? "none" : names) + ".");
+                                  (names.empty() ? "none" : text::join(names, ", ")) + ".");
     }
     if (prompt.find_first_not_of(" \t\r\n") == std::string::npos) {
       return tools::invalidParams("params.prompt: give the sub-agent its whole task; the prompt is empty.");

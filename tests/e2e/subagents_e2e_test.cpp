@@ -25,6 +25,24 @@ std::string invokeArgs(const std::string& agent, const std::string& prompt) {
   });
 }
 
+std::string writeArgs(const fs::path& file) {
+  return json::buildObject([&](json::Writer& w) {
+    json::put(w, "file_path", file.string());
+    json::put(w, "content", "notes\n");
+  });
+}
+
+// The parent hands writing `file` to the generalist, whose first reply asks
+// to write it (held until released, with `held`); `then` is the child's reply
+// after that call's response, and `done` the parent's last words.
+void scriptDelegatedWrite(FakeGeminiServer& fake, const fs::path& file, ScriptedReply then, bool held = false) {
+  fake.push(parentReply(ScriptedReply::functionCall("invoke_agent", invokeArgs("generalist", "Write the notes file"))));
+  ScriptedReply write = childReply(ScriptedReply::functionCall("write_file", writeArgs(file)), "Write the notes file");
+  fake.push(held ? std::move(write).heldUntilReleased() : std::move(write));
+  fake.push(std::move(then));
+  fake.push(parentReply(ScriptedReply::text("Done.")));
+}
+
 std::string investigatorReport() {
   return R"({"report":{"SummaryOfFindings":"greet is defined in src/greet.cpp.","ExplorationTrace":["read src/greet.cpp"],)"
          R"("RelevantLocations":[{"FilePath":"src/greet.cpp","Reasoning":"defines greet","KeySymbols":["greet"]}]}})";
@@ -127,6 +145,12 @@ struct Setup {
     client.reset();
     if (lathe) finish(*lathe);
     lathe.reset();
+  }
+  // Writes a file of the person's home (settings, agents) and starts Lathe again to read it.
+  void restartWith(const std::string& homeFile, const std::string& text, AcpClientOptions options = {}) {
+    writeFile(home.path / homeFile, text);
+    stop();
+    start(std::move(options));
   }
   ~Setup() { stop(); }
 };
@@ -258,14 +282,16 @@ TEST_CASE("e2e: an editor that shows child sessions stops one child while the pa
   checkAgainstSchema(*s.client, true);
 }
 
-TEST_CASE("e2e: a sub-agent at its request limit gets one grace request, then a clear error", "[e2e][subagents]") {
-  Setup s;
-  writeFile(s.home.path / ".gemini/settings.json",
-            R"({"agents":{"overrides":{"generalist":{"runConfig":{"maxTurns":1}}}}})");
-  s.stop();
-  s.start({});
+// The generalist limited to one model request, started on a task it spends that request on.
+void delegateWithOneRequest(Setup& s) {
+  s.restartWith(".gemini/settings.json", R"({"agents":{"overrides":{"generalist":{"runConfig":{"maxTurns":1}}}}})");
   s.fake->push(parentReply(ScriptedReply::functionCall("invoke_agent", invokeArgs("generalist", "Read everything"))));
   s.fake->push(childReply(ScriptedReply::functionCall("read_file", R"({"file_path":"src/greet.cpp"})"), "Read everything"));
+}
+
+TEST_CASE("e2e: a sub-agent at its request limit gets one grace request, then a clear error", "[e2e][subagents]") {
+  Setup s;
+  delegateWithOneRequest(s);
   s.fake->push(childReply(ScriptedReply::text("I only read greet.cpp so far."), "You have reached its limit"));
   s.fake->push(parentReply(ScriptedReply::text("The sub-agent ran out.")));
   auto outcome = s.client->prompt(s.session, "read");
@@ -282,12 +308,7 @@ TEST_CASE("e2e: a sub-agent at its request limit gets one grace request, then a 
 
 TEST_CASE("e2e: a sub-agent that finishes in its grace request hands back its report", "[e2e][subagents]") {
   Setup s;
-  writeFile(s.home.path / ".gemini/settings.json",
-            R"({"agents":{"overrides":{"generalist":{"runConfig":{"maxTurns":1}}}}})");
-  s.stop();
-  s.start({});
-  s.fake->push(parentReply(ScriptedReply::functionCall("invoke_agent", invokeArgs("generalist", "Read everything"))));
-  s.fake->push(childReply(ScriptedReply::functionCall("read_file", R"({"file_path":"src/greet.cpp"})"), "Read everything"));
+  delegateWithOneRequest(s);
   s.fake->push(childReply(ScriptedReply::functionCall("complete_task", R"({"result":{"response":"Partial: greet only."}})"),
                           "You have reached its limit"));
   s.fake->push(parentReply(ScriptedReply::text("ok")));
@@ -301,14 +322,7 @@ TEST_CASE("e2e: a sub-agent that finishes in its grace request hands back its re
 TEST_CASE("e2e: a sub-agent's permission question names it and its task, allowed, the edit lands", "[e2e][subagents]") {
   Setup s;
   const fs::path file = s.ws.path / "notes.txt";
-  s.fake->push(parentReply(ScriptedReply::functionCall("invoke_agent", invokeArgs("generalist", "Write the notes file"))));
-  s.fake->push(childReply(ScriptedReply::functionCall("write_file", json::buildObject([&](json::Writer& w) {
-                            json::put(w, "file_path", file.string());
-                            json::put(w, "content", "notes\n");
-                          })),
-                          "Write the notes file"));
-  s.fake->push(childReply(ScriptedReply::text("Wrote it."), "Write the notes file"));
-  s.fake->push(parentReply(ScriptedReply::text("Done.")));
+  scriptDelegatedWrite(*s.fake, file, childReply(ScriptedReply::text("Wrote it."), "Write the notes file"));
   auto outcome = s.client->prompt(s.session, "notes");
   INFO("lathe stderr:\n" << s.lathe->stderrText());
   REQUIRE(outcome.stopReason == "end_turn");
@@ -335,14 +349,7 @@ TEST_CASE("e2e: a refused permission in a sub-agent reaches the child, and the p
   options.subagents = true;
   Setup s(options);
   const fs::path file = s.ws.path / "notes.txt";
-  s.fake->push(parentReply(ScriptedReply::functionCall("invoke_agent", invokeArgs("generalist", "Write the notes file"))));
-  s.fake->push(childReply(ScriptedReply::functionCall("write_file", json::buildObject([&](json::Writer& w) {
-                            json::put(w, "file_path", file.string());
-                            json::put(w, "content", "notes\n");
-                          })),
-                          "Write the notes file"));
-  s.fake->push(childReply(ScriptedReply::text("The write was declined."), "rejected this tool call"));
-  s.fake->push(parentReply(ScriptedReply::text("Understood.")));
+  scriptDelegatedWrite(*s.fake, file, childReply(ScriptedReply::text("The write was declined."), "rejected this tool call"));
   auto outcome = s.client->prompt(s.session, "notes");
   INFO("lathe stderr:\n" << s.lathe->stderrText());
   REQUIRE(outcome.stopReason == "end_turn");
@@ -367,15 +374,7 @@ TEST_CASE("e2e: a refused permission in a sub-agent reaches the child, and the p
 TEST_CASE("e2e: a running sub-agent follows its parent's mode (plan mode refuses its edit)", "[e2e][subagents]") {
   Setup s;
   const fs::path file = s.ws.path / "notes.txt";
-  s.fake->push(parentReply(ScriptedReply::functionCall("invoke_agent", invokeArgs("generalist", "Write the notes file"))));
-  s.fake->push(childReply(ScriptedReply::functionCall("write_file", json::buildObject([&](json::Writer& w) {
-                            json::put(w, "file_path", file.string());
-                            json::put(w, "content", "notes\n");
-                          })),
-                          "Write the notes file")
-                   .heldUntilReleased());
-  s.fake->push(childReply(ScriptedReply::text("Plan mode refused it."), "plan mode"));
-  s.fake->push(parentReply(ScriptedReply::text("ok")));
+  scriptDelegatedWrite(*s.fake, file, childReply(ScriptedReply::text("Plan mode refused it."), "plan mode"), true);
   auto id = s.client->request("session/prompt", promptParams(s.session, "notes"));
   REQUIRE(s.fake->waitForHeld(1, kCancelGuard));  // the child asked; its reply waits
   auto set = s.client->call("session/set_mode", json::buildObject([&](json::Writer& w) {
@@ -439,11 +438,9 @@ TEST_CASE("e2e: with the client's capability a child is a session of its own, an
 
 TEST_CASE("e2e: a custom sub-agent from the person's agents folder", "[e2e][subagents]") {
   Setup s;
-  writeFile(s.home.path / ".gemini/agents/reviewer.md",
-            "---\nname: reviewer\ndescription: Reviews code for mistakes.\ntools:\n  - read_file\nmodel: gemini-custom-model\n"
-            "temperature: 0.2\n---\nYou are REVIEWER-42. Review ${query} carefully.\n");
-  s.stop();
-  s.start({});
+  s.restartWith(".gemini/agents/reviewer.md",
+                "---\nname: reviewer\ndescription: Reviews code for mistakes.\ntools:\n  - read_file\n"
+                "model: gemini-custom-model\ntemperature: 0.2\n---\nYou are REVIEWER-42. Review ${query} carefully.\n");
   s.fake->push(parentReply(ScriptedReply::functionCall("invoke_agent", invokeArgs("reviewer", "src/greet.cpp"))));
   s.fake->push(childReply(ScriptedReply::functionCall("complete_task", R"({"result":"Looks fine."})"), "REVIEWER-42"));
   s.fake->push(parentReply(ScriptedReply::text("Reviewed.")));
@@ -462,9 +459,7 @@ TEST_CASE("e2e: a custom sub-agent from the person's agents folder", "[e2e][suba
 
 TEST_CASE("e2e: a bad agent file is told with its file, line and key, the others still work", "[e2e][subagents]") {
   Setup s;
-  writeFile(s.home.path / ".gemini/agents/broken.md", "---\nname: broken\ndescription: x\nmax_turns: -3\n---\nBody\n");
-  s.stop();
-  s.start({});
+  s.restartWith(".gemini/agents/broken.md", "---\nname: broken\ndescription: x\nmax_turns: -3\n---\nBody\n");
   s.fake->push(ScriptedReply::text("hi"));
   auto outcome = s.client->prompt(s.session, "hello");
   REQUIRE(outcome.stopReason == "end_turn");
