@@ -32,6 +32,16 @@ std::string writeArgs(const fs::path& file) {
   });
 }
 
+std::string investigatorReport() {
+  return R"({"report":{"SummaryOfFindings":"greet is defined in src/greet.cpp.","ExplorationTrace":["read src/greet.cpp"],)"
+         R"("RelevantLocations":[{"FilePath":"src/greet.cpp","Reasoning":"defines greet","KeySymbols":["greet"]}]}})";
+}
+
+ScriptedReply parentReply(ScriptedReply reply) { return std::move(reply).forRequestsWith(kParent); }
+ScriptedReply childReply(ScriptedReply reply, const std::string& marker) {
+  return std::move(reply).forRequestsWith(marker);
+}
+
 // The parent hands writing `file` to the generalist, whose first reply asks
 // to write it (held until released, with `held`); `then` is the child's reply
 // after that call's response, and `done` the parent's last words.
@@ -41,16 +51,6 @@ void scriptDelegatedWrite(FakeGeminiServer& fake, const fs::path& file, Scripted
   fake.push(held ? std::move(write).heldUntilReleased() : std::move(write));
   fake.push(std::move(then));
   fake.push(parentReply(ScriptedReply::text("Done.")));
-}
-
-std::string investigatorReport() {
-  return R"({"report":{"SummaryOfFindings":"greet is defined in src/greet.cpp.","ExplorationTrace":["read src/greet.cpp"],)"
-         R"("RelevantLocations":[{"FilePath":"src/greet.cpp","Reasoning":"defines greet","KeySymbols":["greet"]}]}})";
-}
-
-ScriptedReply parentReply(ScriptedReply reply) { return std::move(reply).forRequestsWith(kParent); }
-ScriptedReply childReply(ScriptedReply reply, const std::string& marker) {
-  return std::move(reply).forRequestsWith(marker);
 }
 
 json::Document parsed(const std::string& text) {
