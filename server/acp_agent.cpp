@@ -1,6 +1,8 @@
 // ACP handlers.
 #include "server/acp_agent.h"
 
+#include <mutex>
+
 #include "engine/agent/session_options.h"
 #include "protocol/base/log.h"
 #include "protocol/exec/executor.h"
@@ -23,9 +25,20 @@ void AcpAgent::shutdown() {
   sessions_.shutdown();
 }
 
+namespace {
+
+Error cancelledByEditor(const std::string& method) {
+  return makeError(Errc::cancelled, method + " was cancelled by the client");
+}
+
+}  // namespace
+
 void AcpAgent::offReader(rpc::Responder responder, std::function<void(rpc::Responder&)> work) {
   auto shared = std::make_shared<rpc::Responder>(std::move(responder));
-  auto posted = opening_.post([shared, work = std::move(work)](const CancelToken&) { work(*shared); });
+  auto posted = opening_.post([shared, work = std::move(work)](const CancelToken&) {
+    if (shared->cancelled().cancelled()) return shared->fail(cancelledByEditor("the request"));
+    work(*shared);
+  });
   if (!posted) shared->fail(makeError(Errc::internal, "the agent is shutting down"));
 }
 
@@ -45,6 +58,7 @@ void AcpAgent::bindMethods() {
       .request("session/set_mode", &AcpAgent::setMode)
       .request("session/set_config_option", &AcpAgent::setConfigOption)
       .request("session/close", &AcpAgent::closeSession)
+      .request("session/delete", &AcpAgent::deleteSession)
       .deferred("session/load", &AcpAgent::loadSession)
       .deferred("session/resume", &AcpAgent::resumeSession)
       .request("session/list", &AcpAgent::listSessions)
@@ -68,6 +82,7 @@ Result<acp::InitializeResponse> AcpAgent::initialize(const acp::InitializeReques
   response.capabilities.loadSession = sessions_.recording();
   response.capabilities.sessionList = sessions_.recording();
   response.capabilities.sessionResume = sessions_.recording();
+  response.capabilities.sessionDelete = sessions_.recording();
   if (auth_) {
     for (auto& method : auth_->methods()) response.authMethods.push_back({method.id, method.name, method.description});
     response.capabilities.logout = true;
@@ -100,6 +115,11 @@ void AcpAgent::newSession(const acp::NewSessionRequest& request, rpc::Responder 
   offReader(std::move(responder), [this, request](rpc::Responder& answer) {
     auto opened = sessions_.newSession(request);
     if (!opened) return answer.fail(opened.error());
+    if (answer.cancelled().cancelled()) {
+      // Nobody will use it: the editor never learns its id.
+      (void)sessions_.closeSession(opened->id);
+      return answer.fail(cancelledByEditor("session/new"));
+    }
     answer.reply(newSessionResponse(opened->id).toJson());
     (void)sessions_.announceCommands(opened->id);
   });
@@ -116,12 +136,32 @@ acp::NewSessionResponse AcpAgent::newSessionResponse(const std::string& id) {
 }
 
 void AcpAgent::prompt(const acp::PromptRequest& request, rpc::Responder responder) {
-  auto shared = std::make_shared<rpc::Responder>(std::move(responder));
-  auto started = sessions_.startPrompt(request, [shared](Result<acp::StopReason> result) {
-    if (!result) return shared->fail(result.error());
-    shared->reply(acp::PromptResponse{*result}.toJson());
+  // $/cancel_request for the prompt cancels its turn, as session/cancel does:
+  // the turn ends at once with stopReason cancelled.
+  struct Call {
+    explicit Call(rpc::Responder r) : responder(std::move(r)) {}
+    rpc::Responder responder;
+    std::mutex mutex;
+    bool answered = false;  // guarded by mutex: a late cancel must not reach the next turn
+    CancelToken::Registration onCancel;
+  };
+  auto call = std::make_shared<Call>(std::move(responder));
+  auto started = sessions_.startPrompt(request, [call](Result<acp::PromptResponse> result) {
+    {
+      std::lock_guard lock(call->mutex);
+      call->answered = true;
+    }
+    if (!result) return call->responder.fail(result.error());
+    call->responder.reply(result->toJson());
   });
-  if (!started) shared->fail(started.error());
+  if (!started) return call->responder.fail(started.error());
+  std::weak_ptr<Call> weak = call;
+  call->onCancel = call->responder.cancelled().onCancel([this, weak, id = request.sessionId] {
+    auto live = weak.lock();
+    if (!live) return;
+    std::lock_guard lock(live->mutex);
+    if (!live->answered) (void)sessions_.cancel(id);
+  });
 }
 
 Result<acp::Empty> AcpAgent::setMode(const acp::SetModeRequest& request) {
@@ -137,6 +177,11 @@ Result<acp::SetConfigOptionResponse> AcpAgent::setConfigOption(const acp::SetCon
 
 Result<acp::Empty> AcpAgent::closeSession(const acp::CloseSessionRequest& request) {
   if (auto status = sessions_.closeSession(request.sessionId); !status) return status.error();
+  return acp::Empty{};
+}
+
+Result<acp::Empty> AcpAgent::deleteSession(const acp::DeleteSessionRequest& request) {
+  if (auto status = sessions_.deleteSession(request.sessionId); !status) return status.error();
   return acp::Empty{};
 }
 

@@ -3,6 +3,7 @@
 // from one spec, with one ordered list of hooks:
 //
 //   programs   consent for the workspace's programs and settings, discovery (first turn)
+//   hooks      the person's hooks (settings `hooks`), and the workspace's once agreed to
 //   context    compression and /compress, loop detection, titles
 //   commands   the built-in slash commands, /memory and /agents
 //   recorder   last: it records the history the others leave
@@ -64,7 +65,7 @@ class SessionFactory {
   std::shared_ptr<Session> assembleChild(Session& parent, const ChildSpec& spec) const;
 
  private:
-  void addHooks(Session& session, const std::string& root, WorkspaceSetup setup,
+  void addHooks(Session& session, const std::string& root, WorkspaceSetup setup, bool reopened,
                 const std::shared_ptr<AgentCatalog>& agents) const;
   // invoke_agent and the guide's list of sub-agents, when there are any.
   void addSubagents(Session& session, std::shared_ptr<AgentCatalog> agents,

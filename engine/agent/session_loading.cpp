@@ -7,6 +7,25 @@
 #include "engine/agent/session_manager.h"
 
 namespace lathe::engine {
+namespace {
+
+// What the editor can be shown again of session `id`: compactions and child
+// sessions only to editors that advertise them (an editor without them was
+// told nothing of them anyway).
+std::vector<std::string> replayable(std::vector<std::string> shown, const acp::ClientCapabilities& editor,
+                                    const std::string& id) {
+  if (!editor.subagents) shown = persist::withoutChildSessions(std::move(shown), id);
+  if (editor.compaction) return shown;
+  std::erase_if(shown, [](const std::string& params) {
+    if (params.find("\"compaction_") == std::string::npos) return false;
+    auto doc = json::parse(params);
+    const json::Value* update = doc && doc->IsObject() ? json::find(*doc, "update") : nullptr;
+    return update && json::getStr(*update, "sessionUpdate").value_or("").starts_with("compaction_");
+  });
+  return shown;
+}
+
+}  // namespace
 
 Result<std::vector<std::string>> SessionManager::loadSession(const acp::LoadSessionRequest& request) {
   const std::string& id = request.sessionId;
@@ -28,8 +47,8 @@ Result<std::vector<std::string>> SessionManager::loadSession(const acp::LoadSess
     }
     if (open->recorder) {
       auto shown = open->recorder->shownSoFar();
-      if (!shown || editor_.capabilities().subagents) return shown;
-      return persist::withoutChildSessions(std::move(shown).value(), id);
+      if (!shown) return shown.error();
+      return replayable(std::move(shown).value(), editor_.capabilities(), id);
     }
   }
   if (auto workspace = workspaceFor(request.cwd, request.additionalDirectories); !workspace) return workspace.error();
@@ -39,9 +58,21 @@ Result<std::vector<std::string>> SessionManager::loadSession(const acp::LoadSess
       factory_.assemble({id, request.cwd, request.additionalDirectories, request.mcpServers, std::move(record).value()});
   if (!assembled) return assembled.error();
   if (auto status = open(id, *assembled); !status) return status.error();
-  // A child session replays only to an editor that shows them.
-  if (editor_.capabilities().subagents) return std::move(assembled->shown);
-  return persist::withoutChildSessions(std::move(assembled->shown), id);
+  return replayable(std::move(assembled->shown), editor_.capabilities(), id);
+}
+
+Status SessionManager::deleteSession(const std::string& id) {
+  if (!store_.enabled()) return makeError(Errc::invalid_request, "sessions are not recorded here (no state directory)");
+  if (auto status = persist::SessionStore::checkId(id); !status) return status;
+  if (auto open = table_.lookup(id)) {
+    if (open->busy) {
+      return makeError(Errc::invalid_params, "params.sessionId: session " + id +
+                                                 " is running a prompt turn here; cancel it or wait for it to end");
+    }
+    // Closed first: its recorder lets go of the record and the lock.
+    if (auto closed = table_.close(id); !closed) return closed;
+  }
+  return store_.remove(id);
 }
 
 Result<acp::ListSessionsResponse> SessionManager::listSessions(const acp::ListSessionsRequest& request) const {

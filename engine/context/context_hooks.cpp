@@ -15,8 +15,8 @@ ContextManager& addContextManagement(Session& session) {
   session.addHooks(manager);
   if (session.config().context.loopDetection) {
     Session* owner = &session;  // the hooks live and die with the session
-    session.addHooks(std::make_shared<LoopDetector>(
-        LoopCheckModel{session.config().provider, [owner] { return owner->model(); }}));
+    session.addHooks(std::make_shared<LoopDetector>(LoopCheckModel{session.provider(), [owner] { return owner->model(); }},
+                                                    [owner](const acp::Notice& notice) { owner->notify(notice); }));
   }
   return *manager;  // owned by the session
 }

@@ -26,6 +26,7 @@ struct GenerationConfig {
   bool includeThoughts = true;
   std::optional<int64_t> thinkingBudget;     // tokens (Gemini 2.5)
   std::optional<std::string> thinkingLevel;  // LOW, HIGH... (Gemini 3)
+  std::optional<std::string> reasoningEffort;  // low, medium, high (OpenAI's reasoning_effort)
 };
 
 // Why a reply ended, whatever the provider called it.
@@ -36,6 +37,7 @@ struct ModelRequest {
   std::string systemInstruction;
   const std::vector<Content>* contents = nullptr;            // owned by the caller
   const std::vector<tools::ToolDeclaration>* tools = nullptr;  // none when null or empty
+  bool requireToolCall = false;  // the reply must call one of the tools (Gemini's mode ANY)
   // Offer the provider's own web search tool (Gemini's googleSearch); only for
   // providers whose supportsWebSearch() is true.
   bool webSearch = false;

@@ -43,7 +43,10 @@ std::vector<std::pair<std::shared_ptr<const tools::Tool>, tools::ToolSource>> to
     const AgentDefinition& agent, const std::vector<std::pair<std::shared_ptr<const tools::Tool>, tools::ToolSource>>& parent) {
   std::vector<std::pair<std::shared_ptr<const tools::Tool>, tools::ToolSource>> out;
   for (const auto& [tool, source] : parent) {
-    if (tool->kind() == tools::Kind::agent || tool->name() == "write_todos" || tool->name() == "complete_task") continue;
+    if (tool->kind() == tools::Kind::agent || tool->kind() == tools::Kind::communicate || tool->name() == "write_todos" ||
+        tool->name() == "complete_task") {
+      continue;
+    }
     bool listed = !agent.tools;
     for (size_t i = 0; !listed && i < agent.tools->size(); ++i) listed = names((*agent.tools)[i], *tool, source);
     if (listed) out.emplace_back(tool, source);

@@ -66,7 +66,8 @@ const std::vector<std::string>& builtinsRunningNoPrograms();
 
 // The tools of `parent` a child of this definition gets: those its `tools`
 // name (all when it names none), never invoke_agent (children start no
-// children) nor write_todos (the plan shown is the parent's).
+// children), write_todos (the plan shown is the parent's) nor ask_user
+// (children work without the person, as Gemini CLI's do).
 std::vector<std::pair<std::shared_ptr<const tools::Tool>, tools::ToolSource>> toolsFor(
     const AgentDefinition& agent, const std::vector<std::pair<std::shared_ptr<const tools::Tool>, tools::ToolSource>>& parent);
 

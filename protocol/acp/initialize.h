@@ -16,6 +16,11 @@ struct ClientCapabilities {
   // clientCapabilities.subagents (unstable in SDK 2.4.0): the client shows
   // child sessions, so sub-agents are exposed as sessions of their own.
   bool subagents = false;
+  bool elicitationForm = false;  // elicitation.form: elicitation/create with a form
+  bool elicitationUrl = false;   // elicitation.url: with a URL to open
+  bool compaction = false;       // session.compaction: compaction_update, compaction_summary_chunk
+  bool notices = false;          // session.notices: notice updates
+  bool canElicit() const { return elicitationForm || elicitationUrl; }
 };
 
 struct InitializeRequest {
@@ -43,6 +48,7 @@ struct AgentCapabilities {
   bool sessionClose = false;
   bool sessionList = false;
   bool sessionResume = false;
+  bool sessionDelete = false;
   bool logout = false;  // agentCapabilities.auth.logout
 };
 

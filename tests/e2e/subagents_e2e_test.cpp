@@ -17,6 +17,8 @@ namespace {
 constexpr const char* kParent = "Available sub-agents:";
 constexpr const char* kInvestigator = "You are the Codebase Investigator";
 constexpr const char* kGeneralist = "# Working as a sub-agent";
+// The client capability of editors that show child sessions.
+constexpr const char* kShowsChildren = R"({"subagents":{}})";
 
 std::string invokeArgs(const std::string& agent, const std::string& prompt) {
   return json::buildObject([&](json::Writer& w) {
@@ -234,7 +236,7 @@ TEST_CASE("e2e: sub-agents of one reply run at the same time", "[e2e][subagents]
 
 TEST_CASE("e2e: cancelling the turn cancels a running sub-agent", "[e2e][subagents]") {
   AcpClientOptions options;
-  options.subagents = true;
+  options.moreCapabilities = kShowsChildren;
   Setup s(options);
   s.fake->push(parentReply(ScriptedReply::functionCall("invoke_agent", invokeArgs("generalist", "Take forever"))));
   s.fake->push(childReply(ScriptedReply::hang({textChunk("Working on it")}), "Take forever"));
@@ -252,12 +254,12 @@ TEST_CASE("e2e: cancelling the turn cancels a running sub-agent", "[e2e][subagen
     if (const json::Value* state = stateOf(m)) last = json::getStr(*state, "stopReason").value_or(json::getStr(*state, "state").value_or(""));
   }
   CHECK(last == "cancelled");
-  checkAgainstSchema(*s.client, true);
+  checkAgainstSchema(*s.client, AcpSchema::unstable);
 }
 
 TEST_CASE("e2e: an editor that shows child sessions stops one child while the parent goes on", "[e2e][subagents]") {
   AcpClientOptions options;
-  options.subagents = true;
+  options.moreCapabilities = kShowsChildren;
   Setup s(options);
   s.fake->push(parentReply(ScriptedReply::functionCall("invoke_agent", invokeArgs("generalist", "Take forever"))));
   s.fake->push(childReply(ScriptedReply::hang({textChunk("Working on it")}), "Take forever"));
@@ -279,7 +281,7 @@ TEST_CASE("e2e: an editor that shows child sessions stops one child while the pa
   CHECK(stopReasonOf(response) == "end_turn");
   std::string error = responseField(parentResponse(*s.fake), "error");
   CHECK(error.find("the user stopped it before it finished (ABORTED)") != std::string::npos);
-  checkAgainstSchema(*s.client, true);
+  checkAgainstSchema(*s.client, AcpSchema::unstable);
 }
 
 // The generalist limited to one model request, started on a task it spends that request on.
@@ -346,7 +348,7 @@ TEST_CASE("e2e: a sub-agent's permission question names it and its task, allowed
 TEST_CASE("e2e: a refused permission in a sub-agent reaches the child, and the parent goes on", "[e2e][subagents]") {
   AcpClientOptions options;
   options.permissionKind = "reject_once";
-  options.subagents = true;
+  options.moreCapabilities = kShowsChildren;
   Setup s(options);
   const fs::path file = s.ws.path / "notes.txt";
   scriptDelegatedWrite(*s.fake, file, childReply(ScriptedReply::text("The write was declined."), "rejected this tool call"));
@@ -368,7 +370,7 @@ TEST_CASE("e2e: a refused permission in a sub-agent reaches the child, and the p
   CHECK(states == std::vector<std::string>{"running", "requires_action", "running", "idle"});
   std::string output = responseField(parentResponse(*s.fake), "output");
   CHECK(output.find("The write was declined.") != std::string::npos);
-  checkAgainstSchema(*s.client, true);
+  checkAgainstSchema(*s.client, AcpSchema::unstable);
 }
 
 TEST_CASE("e2e: a running sub-agent follows its parent's mode (plan mode refuses its edit)", "[e2e][subagents]") {
@@ -396,7 +398,7 @@ TEST_CASE("e2e: a running sub-agent follows its parent's mode (plan mode refuses
 
 TEST_CASE("e2e: with the client's capability a child is a session of its own, announced first", "[e2e][subagents]") {
   AcpClientOptions options;
-  options.subagents = true;
+  options.moreCapabilities = kShowsChildren;
   Setup s(options);
   s.fake->push(parentReply(ScriptedReply::functionCall(
       "invoke_agent", invokeArgs("codebase_investigator", "Find where greet is defined"))));
@@ -433,7 +435,7 @@ TEST_CASE("e2e: with the client's capability a child is a session of its own, an
   for (const auto& m : updatesOfSession(*s.client, s.session)) CHECK(field(m, "toolCallId") != "call_1/call_1");
   std::string output = responseField(parentResponse(*s.fake), "output");
   CHECK(output.find("Looking at greet.") != std::string::npos);
-  checkAgainstSchema(*s.client, true);
+  checkAgainstSchema(*s.client, AcpSchema::unstable);
 }
 
 TEST_CASE("e2e: a custom sub-agent from the person's agents folder", "[e2e][subagents]") {
@@ -505,10 +507,50 @@ TEST_CASE("e2e: a workspace's sub-agent that can run programs waits for consent"
   }
 }
 
+TEST_CASE("e2e: with sub-agents off, invoke_agent is not declared and the guide lists none", "[e2e][subagents]") {
+  Setup s;
+  s.restartWith(".gemini/settings.json", R"({"experimental":{"enableAgents":false}})");
+  s.fake->push(ScriptedReply::text("hi"));
+  REQUIRE(s.client->prompt(s.session, "hello").stopReason == "end_turn");
+  auto requests = s.fake->generateRequests();
+  REQUIRE(requests.size() == 1);
+  CHECK_FALSE(toolsOf(requests[0]).contains("invoke_agent"));
+  CHECK(toolsOf(requests[0]).contains("read_file"));
+  CHECK(requests[0].body.find(kParent) == std::string::npos);
+}
+
+TEST_CASE("e2e: the person's policy rule for one sub-agent and their hooks judge its calls", "[e2e][subagents]") {
+  Setup s;
+  writeFile(s.home.path / ".gemini/policies/rules.toml",
+            "[[rule]]\ntoolName = \"glob\"\nsubagent = \"codebase_investigator\"\ndecision = \"deny\"\npriority = 10\n"
+            "denyMessage = \"Investigators do not glob.\"\n");
+  s.restartWith(".gemini/settings.json",
+                R"({"hooks":{"BeforeTool":[{"matcher":"read_file","hooks":[{"type":"command","name":"guard",)"
+                R"("command":"cat >/dev/null; echo '{\"decision\":\"deny\",\"reason\":\"no reading here\"}'"}]}]}})");
+  s.fake->push(parentReply(ScriptedReply::functionCall(
+      "invoke_agent", invokeArgs("codebase_investigator", "Find where greet is defined"))));
+  s.fake->push(childReply(ScriptedReply::stream({functionCallChunk("glob", R"({"pattern":"**/*.cpp"})"),
+                                                 functionCallChunk("read_file", R"({"file_path":"src/greet.cpp"})"),
+                                                 finishChunk()}),
+                          kInvestigator));
+  s.fake->push(childReply(ScriptedReply::functionCall("complete_task", investigatorReport()), kInvestigator));
+  s.fake->push(parentReply(ScriptedReply::text("Done.")));
+  auto outcome = s.client->prompt(s.session, "where is greet?");
+  INFO("lathe stderr:\n" << s.lathe->stderrText());
+  REQUIRE(outcome.stopReason == "end_turn");
+  auto child = childRequests(*s.fake, kInvestigator);
+  REQUIRE(child.size() == 2);
+  auto responses = lastFunctionResponses(child[1].body);
+  REQUIRE(responses.size() == 2);
+  CHECK(responseField(responses[0].responseJson, "error") == "Refused by policy. Investigators do not glob.");
+  CHECK_THAT(responses[1].responseJson, Catch::Contains("no reading here"));
+  CHECK(responses[1].responseJson.find("void greet()") == std::string::npos);
+}
+
 TEST_CASE("e2e: session/load replays a session with a child", "[e2e][subagents]") {
   TempDir state;
   AcpClientOptions options;
-  options.subagents = true;
+  options.moreCapabilities = kShowsChildren;
   Setup s(options, {}, state.str());
   s.fake->push(parentReply(ScriptedReply::functionCall("invoke_agent", invokeArgs("generalist", "Say CHILD-WORDS"))));
   s.fake->push(childReply(ScriptedReply::text("CHILD-WORDS"), "Say CHILD-WORDS"));
@@ -520,7 +562,7 @@ TEST_CASE("e2e: session/load replays a session with a child", "[e2e][subagents]"
 
   auto load = [&](bool subagents) {
     AcpClientOptions again;
-    again.subagents = subagents;
+    if (subagents) again.moreCapabilities = kShowsChildren;
     auto agent = startLathe(*s.fake, {{}, "gemini-e2e-model", state.str()},
                             {{"GEMINI_CLI_HOME", s.home.str()}, {"HOME", s.home.str()}});
     auto client = std::make_unique<AcpTestClient>(*agent, again);
@@ -540,7 +582,7 @@ TEST_CASE("e2e: session/load replays a session with a child", "[e2e][subagents]"
     CHECK(joinedText(updatesOfSession(*client, child), "agent_message_chunk") == "CHILD-WORDS");
     CHECK(joinedText(updatesOfSession(*client, sid), "agent_message_chunk").find("PARENT-WORDS") != std::string::npos);
     CHECK_FALSE(ofKind(updatesOfSession(*client, sid), "subagent_update").empty());
-    checkAgainstSchema(*client, true);
+    checkAgainstSchema(*client, AcpSchema::unstable);
     client.reset();
     finish(*agent);
   }

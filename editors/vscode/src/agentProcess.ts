@@ -9,7 +9,10 @@ import * as acp from "@agentclientprotocol/sdk/unstable";
 export interface ClientHandlers {
   /** Updates of the session and of its sub-agents' child sessions. */
   update(params: acp.SessionNotification): void;
-  permission(params: acp.RequestPermissionRequest): Promise<acp.RequestPermissionResponse>;
+  /** `signal` aborts when Lathe withdraws the question ($/cancel_request). */
+  permission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
+  elicit(params: acp.CreateElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse>;
+  elicitationComplete(params: acp.CompleteElicitationNotification): void;
   read(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
   write(params: acp.WriteTextFileRequest): Promise<acp.WriteTextFileResponse>;
 }
@@ -76,7 +79,9 @@ export class AgentProcess {
     this.child.stdin!.on("error", () => {}); // EPIPE when lathe dies; `exited` reports it.
     this.connection = acp.client()
       .onNotification("session/update", ({ params }) => handlers.update(params))
-      .onRequest("session/request_permission", ({ params }) => handlers.permission(params))
+      .onRequest("session/request_permission", ({ params, signal }) => handlers.permission(params, signal))
+      .onRequest("elicitation/create", ({ params, signal }) => handlers.elicit(params, signal))
+      .onNotification("elicitation/complete", ({ params }) => handlers.elicitationComplete(params))
       .onRequest("fs/read_text_file", ({ params }) => handlers.read(params))
       .onRequest("fs/write_text_file", ({ params }) => handlers.write(params))
       .connect(acp.ndJsonStream(output, input));
@@ -88,7 +93,14 @@ export class AgentProcess {
     // Sub-agents are shown as child sessions, nested under the call that started them.
     return this.agent.request("initialize", {
       protocolVersion: acp.PROTOCOL_VERSION,
-      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, subagents: {} },
+      // Questions as forms or links, notices and compactions are shown in the
+      // chat; a sub-agent's child session nested under the call that started it.
+      clientCapabilities: {
+        fs: { readTextFile: true, writeTextFile: true },
+        elicitation: { form: {}, url: {} },
+        session: { notices: {}, compaction: {} },
+        subagents: {},
+      },
       clientInfo: { name: "lathe-vscode", version: "0.1.0" },
     });
   }

@@ -91,6 +91,15 @@ export class Commands {
     if (pick) await this.session.setModel(pick.value);
   }
 
+  async pickEffort(): Promise<void> {
+    const efforts = this.session.state.efforts;
+    if (!efforts) { void vscode.window.showInformationMessage("The model of this session has no effort to choose."); return; }
+    const pick = await vscode.window.showQuickPick(efforts.options.map((m) => ({
+      label: m.name, description: m.value === efforts.current ? "current" : "", detail: m.description, value: m.value })),
+    { placeHolder: "How much the model thinks, from the next request" });
+    if (pick) await this.session.setEffort(pick.value);
+  }
+
   async pickMode(): Promise<void> {
     const modes = this.session.state.modes;
     if (!modes) { void vscode.window.showInformationMessage("Lathe offers no modes in this session."); return; }
@@ -117,6 +126,7 @@ export class Commands {
       command("lathe.newSession", () => this.session.newSession()),
       command("lathe.sessions", () => this.pickSession()),
       command("lathe.changeModel", () => this.pickModel()),
+      command("lathe.changeEffort", () => this.pickEffort()),
       command("lathe.attach", () => this.pickFiles()),
       command("lathe.toggleFollow", () => this.toggleFollow()),
       command("lathe.cancel", () => this.session.cancel()),

@@ -45,6 +45,7 @@ export function activate(context: vscode.ExtensionContext): void {
     },
     showError: (m) => void vscode.window.showErrorMessage(m),
     login: askLogin,
+    openUrl: (u) => void vscode.env.openExternal(vscode.Uri.parse(u)),
     // "lathe.followAgent": the file the agent reads or edits opens at the line, the chat keeping focus.
     // Only files: a folder (list_directory, glob) or a file not written yet opens nothing.
     follow: (p, line) => {
@@ -86,6 +87,8 @@ export function activate(context: vscode.ExtensionContext): void {
       case "stopChild": void session.stopChild(m.sessionId); break;
       case "mode": void session.setMode(m.id); break;
       case "model": void session.setModel(m.value); break;
+      case "effort": void session.setEffort(m.value); break;
+      case "question": session.answerQuestion(m.id, m.action, m.values); break;
       case "newSession": void session.newSession(); break;
       case "hunk": void session.resolveHunk(m.path, m.hunk, m.keep); break;
       case "open": void vscode.window.showTextDocument(vscode.Uri.file(m.path), m.line ? { selection: new vscode.Range(m.line - 1, 0, m.line - 1, 0) } : {}); break;

@@ -253,7 +253,7 @@ test("session: New closes the open session, and the past chat is reopened with i
     await session.listSessions();
     assert.ok(session.state.sessions?.some((s) => s.sessionId === first), JSON.stringify(session.state.sessions));
     await session.loadSession(first);
-    const texts = session.state.items.map((i) => (i.kind === "tool" ? i.kind : `${i.kind}:${i.text}`));
+    const texts = session.state.items.map((i) => ("text" in i && i.kind !== "tool" ? `${i.kind}:${i.text}` : i.kind));
     assert.deepEqual(texts, ["user:remember PELICAN", "agent:Noted PELICAN."]);
     assert.equal((session as unknown as { sessionId: string }).sessionId, first);
     await session.prompt([{ type: "text", text: "still there?" }], "still there?");
@@ -323,7 +323,7 @@ test("session: a New that Lathe refuses leaves an empty chat that says why, not 
     await session.prompt([{ type: "text", text: "first" }], "first");
     host.folders = () => [path.join(dir, "no-such-folder")];
     await session.newSession();
-    const texts = session.state.items.map((i) => (i.kind === "tool" ? i.kind : `${i.kind}:${i.text}`));
+    const texts = session.state.items.map((i) => ("text" in i && i.kind !== "tool" ? `${i.kind}:${i.text}` : i.kind));
     assert.equal(texts.length, 1, JSON.stringify(texts));
     assert.match(texts[0], /^error:Could not start a new session: .*Lathe: New Session/);
   } finally {
@@ -423,3 +423,68 @@ test("session: a sub-agent's work and question are nested under its call, and St
     session.dispose();
   }
 });
+
+test("session: a hook that blocks a call shows on its card, with the real binary", { skip: !bin && "LATHE_BIN not set" }, async () => {
+  const dir = tempDir("lathe-hook-");
+  const home = tempDir("lathe-hook-home-");
+  const file = path.join(dir, "kept-out.txt");
+  fs.mkdirSync(path.join(home, ".gemini"));
+  fs.writeFileSync(path.join(home, ".gemini", "settings.json"), JSON.stringify({ hooks: { BeforeTool: [{ matcher: "write_file",
+    hooks: [{ type: "command", name: "guard", command: "cat >/dev/null; echo '{\"decision\":\"deny\",\"reason\":\"not in this folder\"}'" }] }] } }));
+  const rec = path.join(dir, "model.jsonl");
+  const write = { functionCall: { name: "write_file", args: { file_path: file, content: "x\n" } } };
+  fs.writeFileSync(rec, [line([write]), line([{ text: "Blocked, as the hook said." }])].join("\n") + "\n");
+  const writes: string[] = [];
+  const host = quietHost(bin!, dir, [], rec);
+  const base = host.launchOptions();
+  host.launchOptions = () => ({ ...base, args: [...base.args, "--yolo"], env: { HOME: home, GEMINI_CLI_HOME: home } });
+  host.writeText = async (p, t) => { writes.push(t); };
+  const session = new LatheSession(host);
+  try {
+    await session.start();
+    await session.prompt([{ type: "text", text: "write it" }], "write");
+    assert.deepEqual(writes, []);
+    const card = session.state.items.find((i) => i.kind === "tool") as ToolItem;
+    assert.equal(card.status, "failed");
+    assert.deepEqual(card.hooks?.map((h) => [h.hook, h.event, h.decision, h.message]), [["guard", "BeforeTool", "blocked", "not in this folder"]]);
+    assert.ok(!card.text.some((t) => t.startsWith("Hook guard")), "the note is not repeated among the output");
+  } finally {
+    session.dispose();
+  }
+});
+
+test("session: ask_user's form is answered in the chat; the meter shows the cost; the effort picker sets the effort",
+  { skip: !bin && "LATHE_BIN not set" }, async () => {
+    const dir = tempDir("lathe-ask-");
+    const rec = path.join(dir, "model.jsonl");
+    const usage = { promptTokenCount: 1000, candidatesTokenCount: 100, totalTokenCount: 1100 };
+    const priced = (parts: unknown[]) => JSON.stringify({ method: "generateContentStream", response: [{ ...last(parts), usageMetadata: usage }] });
+    const ask = { functionCall: { name: "ask_user", args: { questions: [{ question: "Which login?", header: "Auth", type: "choice",
+      options: [{ label: "OAuth", description: "standard" }, { label: "Keys", description: "simple" }] }] } } };
+    fs.writeFileSync(rec, [priced([ask]), priced([{ text: "OAuth then." }])].join("\n") + "\n");
+    const errors: string[] = [];
+    const session = new LatheSession(quietHost(bin!, dir, errors, rec));
+    try {
+      await session.start();
+      assert.ok(session.state.efforts, "gemini-2.5-pro offers an effort");
+      await session.setEffort("high");
+      assert.equal(session.state.efforts?.current, "high");
+      const turn = session.prompt([{ type: "text", text: "log me in" }], "log me in");
+      await until(() => session.state.items.some((i) => i.kind === "question"), "the question in the chat");
+      const q = session.state.items.find((i) => i.kind === "question");
+      if (q?.kind !== "question") throw new Error("no question");
+      assert.deepEqual(q.fields.map((f) => [f.name, f.type]), [["q1", "choice"], ["q1_other", "text"]]);
+      session.answerQuestion(q.id, "accept", { q1: "OAuth" });
+      await turn;
+      assert.equal(q.state, "accept");
+      const card = session.state.items.find((i): i is ToolItem => i.kind === "tool");
+      assert.match(card?.text.join("\n") ?? "", /\*\*Auth\*\* → OAuth/);
+      assert.ok(session.state.items.some((i) => i.kind === "agent" && i.text === "OAuth then."));
+      // gemini-2.5-pro: 1,000 prompt tokens at $1.25 and 100 output at $10 per million, twice.
+      assert.equal(session.state.usage?.cost?.currency, "USD");
+      assert.ok(Math.abs((session.state.usage?.cost?.amount ?? 0) - 0.0045) < 1e-9, JSON.stringify(session.state.usage));
+      assert.deepEqual(errors, []);
+    } finally {
+      session.dispose();
+    }
+  });

@@ -1,13 +1,18 @@
 // Sub-agents below the binary: agent files (Gemini CLI's format, errors with
 // file, line and key), which tools a child gets, which workspace agents wait
 // for consent, the catalog's order and settings, placeholders, the progress
-// shown on the parent's call, and what a replay keeps for an editor that does
-// not show child sessions.
+// shown on the parent's call, a child's limits (tokens, the grace request,
+// its time), and what a replay keeps for an editor that does not show child
+// sessions.
 #include <catch2/catch.hpp>
+
+#include <future>
 
 #include "engine/persistence/session_recorder.h"
 #include "engine/subagents/agent_catalog.h"
 #include "engine/subagents/agent_files.h"
+#include "engine/subagents/child_clock.h"
+#include "engine/subagents/child_limits.h"
 #include "engine/subagents/child_instructions.h"
 #include "engine/subagents/child_progress.h"
 #include "tests/support/temp_dir.h"
@@ -52,6 +57,7 @@ Entries parentTools() {
   add("run_shell_command", tools::Kind::execute);
   add("write_todos", tools::Kind::think);
   add("invoke_agent", tools::Kind::agent);
+  add("ask_user", tools::Kind::communicate);
   add("github__list_issues", tools::Kind::other, {Group::mcp, "github", "list_issues"});
   add("jira__find", tools::Kind::other, {Group::mcp, "jira", "find"});
   return out;
@@ -139,13 +145,13 @@ TEST_CASE("agent folders: *.md files by name, _ files skipped, bad ones told one
   CHECK(readAgentFolder((dir.path / "missing").string(), Origin::user).agents.empty());
 }
 
-TEST_CASE("a child's tools: what its file names (patterns too), never invoke_agent nor write_todos") {
+TEST_CASE("a child's tools: what its file names (patterns too), never invoke_agent, write_todos nor ask_user") {
   Entries parent = parentTools();
   CHECK(namesOf(toolsFor(withTools(std::nullopt), parent)) ==
         std::set<std::string>{"read_file", "run_shell_command", "github__list_issues", "jira__find"});
   CHECK(namesOf(toolsFor(withTools(std::vector<std::string>{"*"}), parent)) ==
         std::set<std::string>{"read_file", "run_shell_command", "github__list_issues", "jira__find"});
-  CHECK(namesOf(toolsFor(withTools(std::vector<std::string>{"read_file", "invoke_agent", "write_todos"}), parent)) ==
+  CHECK(namesOf(toolsFor(withTools(std::vector<std::string>{"read_file", "invoke_agent", "write_todos", "ask_user"}), parent)) ==
         std::set<std::string>{"read_file"});
   CHECK(namesOf(toolsFor(withTools(std::vector<std::string>{"mcp_*"}), parent)) ==
         std::set<std::string>{"github__list_issues", "jira__find"});
@@ -273,4 +279,61 @@ TEST_CASE("a replay without child sessions keeps the session's own updates only"
   REQUIRE(kept.size() == 2);
   CHECK(kept[0] == shown[0]);
   CHECK(kept[1] == shown[3]);
+}
+
+TEST_CASE("a child's limits: its tokens over all requests, the report, and one grace request for complete_task") {
+  History history;
+  CancelToken none;
+  ChildLimits limits(1000);
+  CHECK_FALSE(limits.beforeModelRequest(history, none));
+  limits.onUpdate(acp::SessionUpdate(acp::UsageUpdate(600, 100000)));
+  CHECK_FALSE(limits.beforeModelRequest(history, none));
+  limits.onUpdate(acp::SessionUpdate(acp::UsageUpdate(600, 100000)));
+  auto spent = limits.beforeModelRequest(history, none);
+  REQUIRE(spent);
+  CHECK(spent->reason == acp::StopReason::max_tokens);
+  CHECK(limits.tokensSpent());
+  CHECK(limits.tokens() == 1200);
+
+  limits.beginGrace();
+  CHECK(limits.onFunctionCall(FunctionCall{"", "read_file", {}}).action == CallVerdict::Action::refuse);
+  CHECK(limits.onFunctionCall(FunctionCall{"", "complete_task", {}}).action == CallVerdict::Action::run);
+  CHECK_FALSE(limits.beforeModelRequest(history, none));  // the grace request
+  auto after = limits.beforeModelRequest(history, none);  // and no other
+  REQUIRE(after);
+  CHECK(after->reason == acp::StopReason::end_turn);
+
+  ChildLimits done(1000);
+  done.complete("the report");
+  done.complete("a second one is ignored");
+  CHECK(done.report() == "the report");
+  auto stop = done.beforeModelRequest(history, none);
+  REQUIRE(stop);
+  CHECK(stop->reason == acp::StopReason::end_turn);
+}
+
+TEST_CASE("a child's clock: cancelled with its parent, or when its time is used") {
+  auto waitCancelled = [](const CancelToken& token) {
+    std::promise<void> cancelled;
+    auto registration = token.onCancel([&] { cancelled.set_value(); });
+    return cancelled.get_future().wait_for(std::chrono::seconds(30)) == std::future_status::ready;
+  };
+  CancelToken parent = CancelToken::create();
+  ChildClock stopped(parent, std::chrono::hours(1));
+  parent.cancel();
+  CHECK(waitCancelled(stopped.token()));
+  CHECK_FALSE(stopped.expired());
+
+  ChildClock quick(CancelToken::create(), std::chrono::milliseconds(1));
+  CHECK(waitCancelled(quick.token()));
+  CHECK(quick.expired());
+
+  // Paused (the person is asked), its time does not run out; nested pauses count.
+  ChildClock asked(CancelToken::create(), std::chrono::hours(1));
+  asked.pause();
+  asked.pause();
+  asked.resume();
+  asked.resume();
+  CHECK_FALSE(asked.expired());
+  CHECK_FALSE(asked.token().cancelled());
 }

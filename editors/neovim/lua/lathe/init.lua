@@ -10,6 +10,7 @@ local offered = require('lathe.offered')
 local changes = require('lathe.changes')
 local review_files = require('lathe.review_files')
 local follow = require('lathe.follow')
+local question = require('lathe.question')
 
 local M = { pending_context = {} }
 
@@ -47,6 +48,7 @@ local handlers = {
     end
     permission.ask(params, reply)
   end,
+  ['elicitation/create'] = question.ask,
 }
 
 
@@ -56,6 +58,7 @@ local function wire()
     child_update = function(id, u) show(chat.transcript:child_apply(id, u)) end,
     turn_end = function(stop_reason, err)
       permission.cancel_all()
+      question.cancel_all()
       if err then show(chat.transcript:notice('Error: ' .. (err.message or vim.inspect(err)))) end
       if changes.touched then
         changes.touched = false
@@ -70,17 +73,20 @@ local function wire()
     changed = function() pcall(vim.cmd, 'redrawstatus!') end,
     initialized = function() M.logout_command() end,
     login = function(methods, done) require('lathe.login').ask(methods, done) end,
-    request = function(method, params, reply)
+    request = function(method, params, reply, request)
       local h = handlers[method]
       if not h then return reply(nil, { code = -32601, message = 'Method not found: ' .. method }) end
-      h(params, reply)
+      h(params, reply, request)
     end,
+    elicitation_complete = question.completed,
   }
   permission.on_awaiting = function(id, hint, session)
     if not id then return end
     if chat.transcript:child(session or '') then return show(chat.transcript:child_awaiting(session, id, hint)) end
     show(chat.transcript:awaiting(id, hint))
   end
+  question.on_asked = function(q) show(chat.transcript:question(q)) end
+  question.on_settled = function(q) show(chat.transcript:question(q)) end
 end
 
 function M.setup(opts)
@@ -191,6 +197,7 @@ end
 function M.cancel()
   local running = client.cancel()
   permission.cancel_all()
+  question.cancel_all()
   if not running then notify('no turn is running') end
 end
 
@@ -220,7 +227,8 @@ function M.stop_agent(id)
 end
 
 -- What Lathe offers (modes, models, past sessions): lathe.offered.
-M.mode, M.model, M.sessions, M.select_values = offered.mode, offered.model, offered.sessions, offered.select_values
+M.mode, M.model, M.effort, M.sessions, M.select_values = offered.mode, offered.model, offered.effort, offered.sessions,
+  offered.select_values
 
 -- :LatheNew: a fresh session; the chat starts over.
 function M.new_session()
@@ -289,5 +297,5 @@ end
 M.status_text = require('lathe.status').text
 
 wire()
-M.client, M.chat, M.permission = client, chat, permission
+M.client, M.chat, M.permission, M.question = client, chat, permission, question
 return M
