@@ -5,7 +5,8 @@
 //   programs   consent for the workspace's programs and settings, discovery (first turn)
 //   hooks      the person's hooks (settings `hooks`), and the workspace's once agreed to
 //   context    compression and /compress, loop detection, titles
-//   commands   the built-in slash commands, /memory and /agents
+//   commands   the built-in slash commands, /memory, /agents, skills,
+//              /extensions, custom commands (watched)
 //   recorder   last: it records the history the others leave
 //
 // and its sub-agents (invoke_agent), whose child sessions are assembled here
@@ -20,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/agent/session_addons.h"
 #include "engine/agent/workspace_setup.h"
 #include "engine/config/agent_config.h"
 #include "engine/config/consent_store.h"
@@ -65,8 +67,8 @@ class SessionFactory {
   std::shared_ptr<Session> assembleChild(Session& parent, const ChildSpec& spec) const;
 
  private:
-  void addHooks(Session& session, const std::string& root, WorkspaceSetup setup, bool reopened,
-                const std::shared_ptr<AgentCatalog>& agents) const;
+  void addHooks(Session& session, const std::string& root, WorkspaceSetup setup, SessionAddOns addOns,
+                bool reopened, const std::shared_ptr<AgentCatalog>& agents) const;
   // invoke_agent and the guide's list of sub-agents, when there are any.
   void addSubagents(Session& session, std::shared_ptr<AgentCatalog> agents,
                     std::shared_ptr<persist::SessionRecorder> recorder) const;

@@ -9,6 +9,9 @@
 #include <string>
 #include <vector>
 #include <string_view>
+#include <vector>
+
+#include "tools/skills/skill.h"
 
 namespace lathe::engine {
 
@@ -19,6 +22,7 @@ struct PromptFeatures {
   std::string contextFiles;     // the context files' section (ProjectMemory::promptSection), last
   // The sub-agents invoke_agent can start: name and description.
   std::vector<std::pair<std::string, std::string>> subagents;
+  std::vector<tools::Skill> skills;  // announced by name, description and location (activate_skill declared)
 };
 
 std::string buildSystemPrompt(const PromptFeatures& features);
