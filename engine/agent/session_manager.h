@@ -92,8 +92,10 @@ class SessionManager {
   // A session's mode now (its workspace's settings may have set it).
   Result<ApprovalMode> modeOf(const std::string& sessionId);
 
-  // session/cancel: the running turn and every prompt queued behind it.
-  Status cancel(const std::string& sessionId) { return table_.cancel(sessionId); }
+  // Cancels a session's turn and every prompt queued behind it
+  // (session/cancel), or the work of a running sub-agent by its child
+  // session's id (the editor stops that child alone).
+  Status cancel(const std::string& sessionId);
   Status closeSession(const std::string& sessionId) { return table_.close(sessionId); }
   void cancelAll() { table_.cancelAll(); }
   void shutdown() { table_.shutdown(); }
@@ -105,6 +107,7 @@ class SessionManager {
   AgentConfig config_;
   EditorClient& editor_;
   persist::SessionStore store_;
+  std::shared_ptr<ChildSessions> children_ = std::make_shared<ChildSessions>();
   SessionFactory factory_;
   SessionTable table_;  // last: its shutdown ends the turns before the rest goes
 };

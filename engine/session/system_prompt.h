@@ -7,6 +7,7 @@
 
 #include <set>
 #include <string>
+#include <vector>
 #include <string_view>
 #include <vector>
 
@@ -20,6 +21,8 @@ struct PromptFeatures {
   std::string plansFolder;      // where plan mode writes plans (with exit_plan_mode declared); empty: none
   bool sandbox = false;         // shell commands run under the sandbox
   std::string contextFiles;     // the context files' section (ProjectMemory::promptSection), last
+  // The sub-agents invoke_agent can start: name and description.
+  std::vector<std::pair<std::string, std::string>> subagents;
   std::vector<tools::Skill> skills;  // announced by name, description and location (activate_skill declared)
 };
 
