@@ -1,8 +1,6 @@
 // ACP handlers.
 #include "server/acp_agent.h"
 
-#include <mutex>
-
 #include "engine/agent/session_options.h"
 #include "protocol/base/log.h"
 #include "protocol/exec/executor.h"
@@ -55,6 +53,7 @@ void AcpAgent::bindMethods() {
       .request("logout", &AcpAgent::logout)
       .deferred("session/new", &AcpAgent::newSession)
       .deferred("session/prompt", &AcpAgent::prompt)
+      .request(acp::kSteeringMethod, &AcpAgent::steer)
       .request("session/set_mode", &AcpAgent::setMode)
       .request("session/set_config_option", &AcpAgent::setConfigOption)
       .request("session/close", &AcpAgent::closeSession)
@@ -83,6 +82,7 @@ Result<acp::InitializeResponse> AcpAgent::initialize(const acp::InitializeReques
   response.capabilities.sessionList = sessions_.recording();
   response.capabilities.sessionResume = sessions_.recording();
   response.capabilities.sessionDelete = sessions_.recording();
+  response.capabilities.steering = true;
   if (auth_) {
     for (auto& method : auth_->methods()) response.authMethods.push_back({method.id, method.name, method.description});
     response.capabilities.logout = true;
@@ -136,32 +136,29 @@ acp::NewSessionResponse AcpAgent::newSessionResponse(const std::string& id) {
 }
 
 void AcpAgent::prompt(const acp::PromptRequest& request, rpc::Responder responder) {
-  // $/cancel_request for the prompt cancels its turn, as session/cancel does:
-  // the turn ends at once with stopReason cancelled.
+  // A prompt sent while a turn runs waits behind it. $/cancel_request for the
+  // prompt ends its turn at once with stopReason cancelled (the queue goes
+  // on), or takes it out of the queue; session/cancel ends them all.
   struct Call {
     explicit Call(rpc::Responder r) : responder(std::move(r)) {}
     rpc::Responder responder;
-    std::mutex mutex;
-    bool answered = false;  // guarded by mutex: a late cancel must not reach the next turn
     CancelToken::Registration onCancel;
   };
   auto call = std::make_shared<Call>(std::move(responder));
   auto started = sessions_.startPrompt(request, [call](Result<acp::PromptResponse> result) {
-    {
-      std::lock_guard lock(call->mutex);
-      call->answered = true;
-    }
     if (!result) return call->responder.fail(result.error());
     call->responder.reply(result->toJson());
   });
   if (!started) return call->responder.fail(started.error());
-  std::weak_ptr<Call> weak = call;
-  call->onCancel = call->responder.cancelled().onCancel([this, weak, id = request.sessionId] {
-    auto live = weak.lock();
-    if (!live) return;
-    std::lock_guard lock(live->mutex);
-    if (!live->answered) (void)sessions_.cancel(id);
-  });
+  // The ticket names this prompt's turn only: a late cancel never reaches the next one.
+  call->onCancel = call->responder.cancelled().onCancel(
+      [this, id = request.sessionId, ticket = *started] { sessions_.cancelPrompt(id, ticket); });
+}
+
+Result<acp::SteeringResponse> AcpAgent::steer(const acp::SteeringRequest& request) {
+  auto outcome = sessions_.steer(request);
+  if (!outcome) return outcome.error();
+  return acp::SteeringResponse{*outcome};
 }
 
 Result<acp::Empty> AcpAgent::setMode(const acp::SetModeRequest& request) {

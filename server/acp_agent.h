@@ -33,6 +33,7 @@ class AcpAgent {
   // must know the session first), hence deferred.
   void newSession(const acp::NewSessionRequest& request, rpc::Responder responder);
   void prompt(const acp::PromptRequest& request, rpc::Responder responder);
+  Result<acp::SteeringResponse> steer(const acp::SteeringRequest& request);
   Result<acp::Empty> setMode(const acp::SetModeRequest& request);
   Result<acp::SetConfigOptionResponse> setConfigOption(const acp::SetConfigOptionRequest& request);
   Result<acp::Empty> closeSession(const acp::CloseSessionRequest& request);

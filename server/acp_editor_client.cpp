@@ -50,6 +50,43 @@ void AcpEditorClient::elicitationComplete(const std::string& elicitationId) {
   peer_->notify("elicitation/complete", acp::elicitationCompleteParams(elicitationId));
 }
 
+namespace {
+
+// A call that answers with a result object, decoded.
+template <class Decode>
+auto resultOf(Result<rpc::Response> response, const std::string& method, Decode decode)
+    -> decltype(decode(std::declval<const json::Value&>())) {
+  if (!response) return response.error();
+  if (!response->result) return makeError(Errc::invalid_request, "the client answered " + method + " without a result");
+  return decode(*response->result);
+}
+
+}  // namespace
+
+Result<std::string> AcpEditorClient::createTerminal(const acp::CreateTerminalRequest& request, const CancelToken& cancel) {
+  if (!capabilities().terminal) return noTerminals();
+  return resultOf(peer_->call("terminal/create", request.toJson(), kFileTimeout, cancel), "terminal/create",
+                  acp::createTerminalResult);
+}
+
+Result<acp::TerminalOutput> AcpEditorClient::terminalOutput(const acp::TerminalRef& terminal) {
+  return resultOf(peer_->call("terminal/output", terminal.toJson(), kFileTimeout, CancelToken()), "terminal/output",
+                  acp::terminalOutputResult);
+}
+
+Result<acp::TerminalExitStatus> AcpEditorClient::waitForTerminalExit(const acp::TerminalRef& terminal,
+                                                                     std::chrono::milliseconds timeout,
+                                                                     const CancelToken& cancel) {
+  return resultOf(peer_->call("terminal/wait_for_exit", terminal.toJson(), timeout, cancel), "terminal/wait_for_exit",
+                  acp::terminalExitResult);
+}
+
+Status AcpEditorClient::endTerminal(const acp::TerminalRef& terminal, bool release) {
+  auto response = peer_->call(release ? "terminal/release" : "terminal/kill", terminal.toJson(), kFileTimeout, CancelToken());
+  if (!response) return response.error();
+  return {};
+}
+
 Result<std::string> AcpEditorClient::readTextFile(const std::string& sessionId, const std::string& path,
                                                   const CancelToken& cancel) {
   auto response = peer_->call("fs/read_text_file", acp::ReadTextFileRequest{sessionId, path}.toJson(), kFileTimeout, cancel);

@@ -1,5 +1,5 @@
 // The engine's EditorClient over ACP: session updates become session/update
-// notifications; permission, fs and elicitation calls become requests to the
+// notifications; permission, fs, elicitation and terminal calls become requests to the
 // client (a call that no longer waits is withdrawn with $/cancel_request, see
 // Peer::call). Any thread; the blocking calls block only their caller.
 #pragma once
@@ -28,6 +28,11 @@ class AcpEditorClient final : public engine::EditorClient {
                        const CancelToken& cancel) override;
   Result<acp::ElicitationResponse> elicit(const acp::ElicitationRequest& request, const CancelToken& cancel) override;
   void elicitationComplete(const std::string& elicitationId) override;
+  Result<std::string> createTerminal(const acp::CreateTerminalRequest& request, const CancelToken& cancel) override;
+  Result<acp::TerminalOutput> terminalOutput(const acp::TerminalRef& terminal) override;
+  Result<acp::TerminalExitStatus> waitForTerminalExit(const acp::TerminalRef& terminal, std::chrono::milliseconds timeout,
+                                                      const CancelToken& cancel) override;
+  Status endTerminal(const acp::TerminalRef& terminal, bool release) override;
 
  private:
   std::shared_ptr<rpc::Peer> peer_;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "engine/agent/session_options.h"
 #include "engine/agent/session_programs.h"
 #include "engine/agent/workspace_setup.h"
 #include "engine/commands/builtin_commands.h"
@@ -258,6 +259,12 @@ Result<AssembledSession> SessionFactory::assemble(SessionSpec spec) const {
   WorkspaceSetup setup = workspaceSetupFor(root, personal, *consent_, agents->awaitingConsent());
   AssembledSession out;
   out.session = std::make_shared<Session>(spec.id, *workspace, setup.config, editor_);
+  if (const auto& plan = out.session->planMode()) {
+    // enter_plan_mode and exit_plan_mode switch the mode as the editor's picker does.
+    plan->setSwitch([raw = out.session.get(), &editor = editor_](const std::string& modeId) {
+      if (auto mode = parseApprovalMode(modeId)) changeMode(*raw, editor, *mode);
+    });
+  }
   SessionApprovals rules;
   rules.policies = std::move(setup.policies);
   out.session->grantApprovals(rules);

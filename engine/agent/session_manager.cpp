@@ -54,13 +54,13 @@ Status SessionManager::startMcpServers(const std::string& sessionId, std::vector
   return {};
 }
 
-Status SessionManager::startPrompt(const acp::PromptRequest& request, TurnDone done) {
+Result<SessionTable::Ticket> SessionManager::startPrompt(const acp::PromptRequest& request, TurnDone done) {
   // Read on the turn's thread as it ends, before the session takes another prompt.
   auto usage = std::make_shared<std::optional<acp::TurnUsage>>();
-  return table_.startTurn(
+  return table_.queueTurn(
       request.sessionId,
-      [blocks = request.prompt, usage](Session& session, const CancelToken& cancel) {
-        auto result = session.prompt(blocks, cancel);
+      [blocks = request.prompt, usage](Session& session, const CancelToken& cancel, bool waited) {
+        auto result = session.prompt(blocks, cancel, waited);
         *usage = session.turnUsage();
         return result;
       },
@@ -68,6 +68,25 @@ Status SessionManager::startPrompt(const acp::PromptRequest& request, TurnDone d
         if (!result) return done(result.error());
         done(acp::PromptResponse{*result, *usage});
       });
+}
+
+Result<acp::SteeringOutcome> SessionManager::steer(const acp::SteeringRequest& request) {
+  auto session = table_.find(request.sessionId);
+  if (!session) return session.error();
+  if ((*session)->steer(request.prompt)) return acp::SteeringOutcome::injected;
+  if (request.promptRequiredWhenIdle) return acp::SteeringOutcome::promptRequired;
+  // No turn to join: the text is a prompt of its own, shown as the person's
+  // (no session/prompt carries it), its end told by the updates alone.
+  auto queued = table_.queueTurn(
+      request.sessionId,
+      [blocks = request.prompt](Session& s, const CancelToken& cancel, bool) { return s.prompt(blocks, cancel, true); },
+      [weak = std::weak_ptr<Session>(*session)](Result<acp::StopReason> result) {
+        // Nobody awaits this turn's answer: a failure is told to the person.
+        auto live = weak.lock();
+        if (!result && live) live->notify({acp::NoticeSeverity::error, "The turn your message started failed", result.error().message});
+      });
+  if (!queued) return queued.error();
+  return acp::SteeringOutcome::startedNewTurn;
 }
 
 Status SessionManager::announceCommands(const std::string& sessionId) {

@@ -19,6 +19,7 @@
 #include "protocol/acp/content.h"
 #include "protocol/acp/session.h"
 #include "protocol/acp/session_store.h"
+#include "protocol/acp/steering.h"
 #include "tools/mcp/server_config.h"
 
 namespace lathe::engine {
@@ -61,10 +62,17 @@ class SessionManager {
   // a turn runs; one open in another process is refused, changing nothing.
   Status deleteSession(const std::string& sessionId);
 
-  // Starts a turn; done runs exactly once, on the turn's thread, after every
-  // update of the turn was sent. Fails at once for an unknown session or one
-  // that is already running a turn.
-  Status startPrompt(const acp::PromptRequest& request, TurnDone done);
+  // Starts a turn, or queues it behind the one running (its prompt is shown
+  // to the editor when it starts); done runs exactly once, on the turn's
+  // thread, after every update of the turn was sent, or with stop reason
+  // cancelled when the queue is dropped. Fails at once for an unknown session.
+  Result<SessionTable::Ticket> startPrompt(const acp::PromptRequest& request, TurnDone done);
+  // $/cancel_request for one prompt: the running turn ends (the next queued
+  // one runs), a queued one leaves the queue.
+  void cancelPrompt(const std::string& sessionId, SessionTable::Ticket ticket) { table_.cancelTurn(sessionId, ticket); }
+  // _session/steering: the text joins the running turn; with none running it
+  // is handed back (promptRequired) or starts a turn of its own.
+  Result<acp::SteeringOutcome> steer(const acp::SteeringRequest& request);
 
   // Sends the session's slash commands to the editor, and from now on every
   // change of them: call once the editor has the session (after answering
@@ -84,8 +92,9 @@ class SessionManager {
   // A session's mode now (its workspace's settings may have set it).
   Result<ApprovalMode> modeOf(const std::string& sessionId);
 
-  // Cancels a session's turn, or the work of a running sub-agent by its
-  // child session's id (the editor stops that child alone).
+  // Cancels a session's turn and every prompt queued behind it
+  // (session/cancel), or the work of a running sub-agent by its child
+  // session's id (the editor stops that child alone).
   Status cancel(const std::string& sessionId);
   Status closeSession(const std::string& sessionId) { return table_.close(sessionId); }
   void cancelAll() { table_.cancelAll(); }

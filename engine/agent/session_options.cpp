@@ -11,7 +11,7 @@ std::vector<acp::SessionMode> availableModes() {
       {"default", "Default", "Ask before edits, commands and other changes"},
       {"autoEdit", "Auto edit", "Allow edits inside the workspace; still ask before commands"},
       {"yolo", "YOLO", "Allow every tool call without asking"},
-      {"plan", "Plan", "Read-only: tools that change things are refused"},
+      {"plan", "Plan", "Read-only, writing only plans; approving a plan leaves plan mode"},
   };
 }
 

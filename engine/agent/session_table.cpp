@@ -122,36 +122,98 @@ Status SessionTable::startTurn(const std::string& id, Turn turn, TurnDone done) 
   if (shuttingDown_) return shuttingDownError();
   auto it = entries_.find(id);
   if (it == entries_.end()) return noSession(id);
-  Entry& entry = it->second;
-  if (entry.busy) return makeError(Errc::invalid_request, "session " + id + " is already running a prompt turn");
-  auto token = turns_.post([this, id, session = entry.session, turn = std::move(turn),
-                            done = std::move(done)](const CancelToken& cancel) {
-    Result<acp::StopReason> result = makeError(Errc::internal, "the turn ended unexpectedly");
-    try {
-      result = turn(*session, cancel);
-    } catch (const std::exception& e) {
-      result = makeError(Errc::internal, std::string("internal error during the turn: ") + e.what());
-    }
-    bool idle;
-    {
-      std::lock_guard inner(mutex_);
-      if (auto own = entries_.find(id); own != entries_.end() && own->second.session == session) {
-        own->second.busy = false;
-      }
-      idle = !anyBusy();
-    }
-    done(std::move(result));
-    // The last turn of a burst hands its threads' heap arenas back to the system.
-    if (idle) ::malloc_trim(0);
+  if (it->second.busy) return makeError(Errc::invalid_request, "session " + id + " is already running a prompt turn");
+  auto once = [turn = std::move(turn)](Session& session, const CancelToken& cancel, bool) { return turn(session, cancel); };
+  return post(id, it->second, Pending{++nextTicket_, std::move(once), std::move(done)});
+}
+
+Result<SessionTable::Ticket> SessionTable::queueTurn(const std::string& id, QueuedTurn turn, TurnDone done) {
+  std::unique_lock lock(mutex_);
+  waitUntilOpened(lock, id);
+  if (shuttingDown_) return shuttingDownError();
+  auto it = entries_.find(id);
+  if (it == entries_.end()) return noSession(id);
+  Pending pending{++nextTicket_, std::move(turn), std::move(done)};
+  const Ticket ticket = pending.ticket;
+  if (it->second.busy) {
+    it->second.queue.push_back(std::move(pending));
+    return ticket;
+  }
+  if (auto status = post(id, it->second, std::move(pending)); !status) return status.error();
+  return ticket;
+}
+
+Status SessionTable::post(const std::string& id, Entry& entry, Pending first) {
+  const Ticket ticket = first.ticket;
+  auto token = turns_.post([this, id, session = entry.session, first = std::move(first)](const CancelToken& task) mutable {
+    runTurns(id, session, task, std::move(first));
   });
   if (!token) return shuttingDownError();
   entry.busy = true;
-  entry.turnToken = *token;
+  entry.running = ticket;
+  entry.turnToken = token->child();
   return {};
+}
+
+// One task runs the session's turns one after another: each with a token of
+// its own (a cancelled one leaves the next unharmed), each answered before
+// the next starts, so a prompt queued meanwhile waits behind them all.
+void SessionTable::runTurns(const std::string& id, const std::shared_ptr<Session>& session, const CancelToken& task,
+                            Pending next) {
+  bool waited = false;
+  for (;;) {
+    CancelToken cancel;
+    {
+      std::lock_guard lock(mutex_);
+      auto own = entries_.find(id);
+      if (own != entries_.end() && own->second.session == session) {
+        cancel = own->second.turnToken;
+      } else {
+        cancel.cancel();  // closed before the turn started: it starts cancelled
+      }
+    }
+    Result<acp::StopReason> result = makeError(Errc::internal, "the turn ended unexpectedly");
+    try {
+      result = next.turn(*session, cancel, waited);
+    } catch (const std::exception& e) {
+      result = makeError(Errc::internal, std::string("internal error during the turn: ") + e.what());
+    }
+    next.done(std::move(result));
+    std::deque<Pending> dropped;
+    bool idle = false;
+    {
+      std::lock_guard lock(mutex_);
+      auto own = entries_.find(id);
+      const bool ours = own != entries_.end() && own->second.session == session;
+      if (ours && !own->second.queue.empty() && !task.cancelled() && !shuttingDown_) {
+        next = std::move(own->second.queue.front());
+        own->second.queue.pop_front();
+        own->second.running = next.ticket;
+        own->second.turnToken = task.child();
+        waited = true;
+        continue;
+      }
+      if (ours) {
+        own->second.busy = false;
+        own->second.running = 0;
+        dropped = std::exchange(own->second.queue, {});
+      }
+      idle = !anyBusy();
+    }
+    answerCancelled(std::move(dropped));
+    // The last turn of a burst hands its threads' heap arenas back to the system.
+    if (idle) ::malloc_trim(0);
+    return;
+  }
+}
+
+void SessionTable::answerCancelled(std::deque<Pending> dropped) {
+  for (auto& pending : dropped) pending.done(acp::StopReason::cancelled);
 }
 
 Status SessionTable::cancel(const std::string& id) {
   CancelToken token;
+  std::deque<Pending> dropped;
   {
     std::unique_lock lock(mutex_);
     waitUntilOpened(lock, id);
@@ -159,14 +221,47 @@ Status SessionTable::cancel(const std::string& id) {
     if (it == entries_.end()) return noSession(id);
     if (!it->second.busy) return {};
     token = it->second.turnToken;
+    dropped = std::exchange(it->second.queue, {});
   }
-  token.cancel();  // outside the lock: cancel callbacks may take a moment
+  answerCancelled(std::move(dropped));  // the queue goes with the turn, answered before it
+  token.cancel();                        // outside the lock: cancel callbacks may take a moment
   return {};
+}
+
+void SessionTable::cancelTurn(const std::string& id, Ticket ticket) {
+  CancelToken token;
+  std::deque<Pending> dropped;
+  {
+    std::unique_lock lock(mutex_);
+    waitUntilOpened(lock, id);
+    auto it = entries_.find(id);
+    if (it == entries_.end()) return;
+    Entry& entry = it->second;
+    if (entry.busy && entry.running == ticket) {
+      token = entry.turnToken;
+    } else {
+      auto queued = std::find_if(entry.queue.begin(), entry.queue.end(),
+                                 [&](const Pending& pending) { return pending.ticket == ticket; });
+      if (queued == entry.queue.end()) return;
+      dropped.push_back(std::move(*queued));
+      entry.queue.erase(queued);
+    }
+  }
+  answerCancelled(std::move(dropped));
+  token.cancel();
+}
+
+size_t SessionTable::queued(const std::string& id) const {
+  std::unique_lock lock(mutex_);
+  waitUntilOpened(lock, id);
+  auto it = entries_.find(id);
+  return it == entries_.end() ? 0 : it->second.queue.size();
 }
 
 Status SessionTable::close(const std::string& id) {
   CancelToken token;
   std::shared_ptr<Session> session;
+  std::deque<Pending> dropped;
   {
     std::unique_lock lock(mutex_);
     waitUntilOpened(lock, id);
@@ -174,8 +269,10 @@ Status SessionTable::close(const std::string& id) {
     if (it == entries_.end()) return noSession(id);
     token = it->second.turnToken;
     session = it->second.session;
+    dropped = std::exchange(it->second.queue, {});
     entries_.erase(it);  // the turn, if any, holds the session until it ends
   }
+  answerCancelled(std::move(dropped));
   session->close();
   token.cancel();
   session.reset();
@@ -185,20 +282,30 @@ Status SessionTable::close(const std::string& id) {
 
 void SessionTable::cancelAll() {
   std::vector<CancelToken> tokens;
+  std::deque<Pending> dropped;
   {
     std::lock_guard lock(mutex_);
     for (auto& [id, entry] : entries_) {
       if (entry.busy) tokens.push_back(entry.turnToken);
+      for (auto& pending : entry.queue) dropped.push_back(std::move(pending));
+      entry.queue.clear();
     }
   }
+  answerCancelled(std::move(dropped));
   for (auto& token : tokens) token.cancel();
 }
 
 void SessionTable::shutdown() {
+  std::deque<Pending> dropped;
   {
     std::lock_guard lock(mutex_);
     shuttingDown_ = true;
+    for (auto& [id, entry] : entries_) {
+      for (auto& pending : entry.queue) dropped.push_back(std::move(pending));
+      entry.queue.clear();
+    }
   }
+  answerCancelled(std::move(dropped));
   turns_.cancelAll();
   turns_.join();
   // MCP servers end now, not whenever the sessions are freed.

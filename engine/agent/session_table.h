@@ -1,10 +1,12 @@
 // The open sessions of one process: their ids, which one runs a turn and the
-// turn's cancel token. Turns are tasks of one group on the executor. A
-// session runs one turn at a time; closing it cancels the turn and never
-// waits for it. Thread-safe.
+// turn's cancel token, and the turns queued behind it. Turns are tasks of one
+// group on the executor. A session runs one turn at a time; a queued turn
+// starts when the one before it has answered. Closing a session cancels its
+// turn, answers the queued ones as cancelled and never waits. Thread-safe.
 #pragma once
 
 #include <condition_variable>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -29,7 +31,11 @@ class SessionTable {
     bool busy = false;
   };
   using Turn = std::function<Result<acp::StopReason>(Session&, const CancelToken&)>;
+  // A turn that may wait behind another: `waited` says it did.
+  using QueuedTurn = std::function<Result<acp::StopReason>(Session&, const CancelToken&, bool waited)>;
   using TurnDone = std::function<void(Result<acp::StopReason>)>;
+  // Names one queued or running turn (cancelTurn), unique in the table.
+  using Ticket = uint64_t;
 
   explicit SessionTable(exec::Executor& executor = exec::Executor::shared()) : turns_(executor) {}
   ~SessionTable() { shutdown(); }
@@ -75,25 +81,46 @@ class SessionTable {
   // Runs `turn` as a task of the turn group; `done` runs exactly once, on the
   // same worker, when the turn has ended. Fails at once for an unknown or busy session.
   Status startTurn(const std::string& id, Turn turn, TurnDone done);
-  // Cancels the running turn of a session (nothing when idle).
+  // The same, but a busy session queues the turn: it runs, in order, once
+  // the turns before it answered. `done` runs exactly once: when the turn
+  // has ended, or with stop reason cancelled when it leaves the queue unrun.
+  Result<Ticket> queueTurn(const std::string& id, QueuedTurn turn, TurnDone done);
+  // Cancels the running turn of a session and drops its queue (nothing when
+  // idle): session/cancel.
   Status cancel(const std::string& id);
+  // Cancels one turn: the running one (the queue goes on after it) or a
+  // queued one (it leaves the queue). Nothing for one already answered.
+  void cancelTurn(const std::string& id, Ticket ticket);
+  // Turns waiting behind the running one.
+  size_t queued(const std::string& id) const;
   // Cancels the turn and forgets the session (its hooks hear onClose); what it
   // owns is freed when its turn, if any, has ended.
   Status close(const std::string& id);
-  // Cancels every running turn without waiting (the editor is gone).
+  // Cancels every running turn and drops the queues, without waiting (the editor is gone).
   void cancelAll();
   // Refuses new sessions and turns, cancels every turn and waits for them
   // (closed sessions' too), then ends the sessions' MCP servers.
   void shutdown();
 
  private:
+  struct Pending {
+    Ticket ticket = 0;
+    QueuedTurn turn;
+    TurnDone done;
+  };
   struct Entry {
     std::shared_ptr<Session> session;
     std::shared_ptr<persist::SessionRecorder> recorder;
-    CancelToken turnToken;
+    CancelToken turnToken;  // the running turn's, a child of its task's
+    Ticket running = 0;
+    std::deque<Pending> queue;
     bool busy = false;
   };
   bool anyBusy() const;  // mutex_ held
+  // Posts the task that runs `first`, then the entry's queue, turn by turn.
+  Status post(const std::string& id, Entry& entry, Pending first);  // mutex_ held
+  void runTurns(const std::string& id, const std::shared_ptr<Session>& session, const CancelToken& task, Pending next);
+  static void answerCancelled(std::deque<Pending> dropped);
   // Waits while another thread opens `id`.
   void waitUntilOpened(std::unique_lock<std::mutex>& lock, const std::string& id) const;
 
@@ -101,6 +128,7 @@ class SessionTable {
   std::map<std::string, Entry> entries_;
   bool shuttingDown_ = false;
   std::map<std::string, std::thread::id> opening_;  // ids being opened, by the thread opening them
+  Ticket nextTicket_ = 0;
   mutable std::condition_variable openingEnded_;
   exec::TaskGroup turns_;  // last: joined before the entries go
 };

@@ -59,6 +59,9 @@ struct AgentConfig {
   std::vector<std::string> excludeTools;  // settings tools.exclude
   std::vector<std::string> allowedTools;  // settings tools.allowed
   std::string dataDir;                    // per-session files go in dataDir/<sessionId>
+  // Settings general.plan.directory: where plan mode keeps plans, relative to
+  // the workspace root; empty: the session's data folder (dataDir/<id>/plans).
+  std::string planDirectory;
   ContextOptions context;                 // compression, output budgets, loop detection
   // Context files (GEMINI.md): names, the global folder, scan bounds. The
   // global memory file save_memory adds to is globalDir/<first name>.

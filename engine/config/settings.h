@@ -31,6 +31,7 @@ struct Settings {
   std::optional<std::vector<std::string>> coreTools;     // tools.core
   std::optional<std::vector<std::string>> excludeTools;  // tools.exclude
   std::optional<std::string> approvalMode;               // general.defaultApprovalMode
+  std::optional<std::string> planDirectory;              // general.plan.directory: where plan mode's plans go
   std::optional<std::string> proxy;                      // proxy: for model, token, MCP HTTP and web requests
   std::optional<std::string> authSelectedType;           // security.auth.selectedType: the login the person picked
   std::optional<std::vector<std::string>> allowedTools;  // tools.allowed
@@ -42,6 +43,7 @@ struct Settings {
   std::optional<double> compressionThreshold;            // model.compressionThreshold: share of the window
   std::optional<bool> disableLoopDetection;              // model.disableLoopDetection
   std::optional<int64_t> truncateToolOutputThreshold;    // tools.truncateToolOutputThreshold: characters
+  std::optional<bool> editorTerminal;                    // tools.shell.editorTerminal (Lathe's own)
   std::map<std::string, int64_t> summarizeToolOutput;    // model.summarizeToolOutput: tool -> tokenBudget
   std::optional<std::vector<std::string>> mcpAllowed;    // mcp.allowed: only these servers start; their calls run unasked
   std::optional<std::vector<std::string>> mcpExcluded;   // mcp.excluded: these servers never start

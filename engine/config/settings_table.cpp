@@ -220,6 +220,15 @@ const SettingKey kTable[] = {
      .consentText = [](json::Writer& w, const Settings& s) { json::str(w, *s.approvalMode); },
      .apply = applyApprovalMode,
      .doc = "default, autoEdit, yolo or plan (--approval-mode and --yolo win); widening: autoEdit and yolo"},
+    // Where plans are written changes nothing else: plan files are all plan mode may write.
+    {.name = "general.plan.directory", .scope = kTuning, .merge = SettingMerge::replace, .applies = kSession,
+     .read = readString<&Settings::planDirectory>, .isSet = isSetField<&Settings::planDirectory>,
+     .take = takeField<&Settings::planDirectory>,
+     .apply = [](AgentConfig& config, const Settings& s) -> Status {
+       config.planDirectory = *s.planDirectory;
+       return {};
+     },
+     .doc = "where plan mode writes its plans, inside the workspace (default: the session's data folder)"},
     {.name = "mcp.allowed", .scope = kWidening, .merge = SettingMerge::replace, .applies = kSession,
      .read = readStrings<&Settings::mcpAllowed>, .isSet = isSetField<&Settings::mcpAllowed>,
      .take = takeField<&Settings::mcpAllowed>, .consentText = writeStrings<&Settings::mcpAllowed>,
@@ -253,6 +262,16 @@ const SettingKey kTable[] = {
      .isSet = isSetField<&Settings::truncateToolOutputThreshold>,
      .take = takeField<&Settings::truncateToolOutputThreshold>, .apply = applyTruncation,
      .doc = "characters of one tool response (40,000)"},
+    // Where approved lines run: only ever lines the person approved, never
+    // sealed ones, never with the sandbox on; so a workspace's may choose too.
+    {.name = "tools.shell.editorTerminal", .scope = kTuning, .merge = SettingMerge::replace, .applies = kSession,
+     .read = readBool<&Settings::editorTerminal>, .isSet = isSetField<&Settings::editorTerminal>,
+     .take = takeField<&Settings::editorTerminal>,
+     .apply = [](AgentConfig& config, const Settings& s) -> Status {
+       config.shell.editorTerminal = *s.editorTerminal;
+       return {};
+     },
+     .doc = "run approved commands in the editor's terminal when it offers one (ACP terminal/*)"},
     // A repository may not open the person's private network to web_fetch.
     {.name = "tools.webFetch.allowPrivateHosts", .scope = kPersonal, .merge = SettingMerge::replace,
      .applies = kStart, .readInWorkspace = false, .read = readStrings<&Settings::webFetchAllowPrivateHosts>,

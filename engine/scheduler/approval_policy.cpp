@@ -149,15 +149,19 @@ constexpr const char* kUnseen = "this line may run commands it does not name, so
 
 // Plan mode refuses this call whatever allows it: plan mode is read-only,
 // whatever the tool says about confirmation; a think tool (write_todos)
-// changes nothing outside the session, nor does asking the person (ask_user);
-// a sub-agent (invoke_agent) runs in the session's mode itself.
+// changes nothing outside the session, nor does asking the person (ask_user)
+// or leaving plan mode (exit_plan_mode asks); a sub-agent (invoke_agent) runs
+// in the session's mode itself. Its plans are the one thing it writes (Gemini
+// CLI's plan.toml).
 bool planRefuses(ApprovalMode mode, const ApprovalQuery& query) {
   if (mode != ApprovalMode::plan) return false;
   if (query.details) {
     if (auto* exec = std::get_if<tools::ExecConfirmation>(query.details)) return !exec->readOnly;
+    if (auto* edit = std::get_if<tools::EditConfirmation>(query.details); edit && edit->planFile) return false;
   }
   return !tools::isReadOnlyKind(query.kind) && query.kind != tools::Kind::think &&
-         query.kind != tools::Kind::communicate && query.kind != tools::Kind::agent;
+         query.kind != tools::Kind::communicate && query.kind != tools::Kind::switch_mode &&
+         query.kind != tools::Kind::agent;
 }
 
 bool anyRule(const PolicyList& rules, bool (*test)(const PolicyRule&) = nullptr) {
@@ -241,6 +245,10 @@ ApprovalDecision byRule(const PolicyRule& rule, ApprovalMode mode, const Approva
 ApprovalDecision byModeTool(ApprovalMode mode, const ApprovalQuery& query, const ApprovalSet& allowed) {
   if (planRefuses(mode, query)) return refusedByPlanMode();
   if (!query.details) return allow();
+  // A plan runs unasked, but is asked about when a workspace's settings put the plans folder in it.
+  if (auto* edit = std::get_if<tools::EditConfirmation>(query.details); edit && edit->planFile && mode == ApprovalMode::plan) {
+    return edit->sensitive.empty() ? allow() : askedEveryTime("A plan written inside the workspace: " + edit->sensitive + ".");
+  }
   if (mode == ApprovalMode::yolo) return allow();
   // An edit to a file that changes how tools run is always asked about.
   if (auto* edit = std::get_if<tools::EditConfirmation>(query.details); edit && !edit->sensitive.empty()) {

@@ -69,8 +69,17 @@ acp::PermissionOption option(Lasting lasting, const Always& always) {
 
 }  // namespace
 
+// Leaving plan mode: the mode to carry out the plan in, or more planning;
+// never "always" (each plan is the person's to approve).
+static std::vector<acp::PermissionOption> planOptions() {
+  return {{"autoEdit", "Yes, and allow edits", Kind::allow_always},
+          {"default", "Yes, and ask before each edit", Kind::allow_once},
+          {kRejectOnce, "No, keep planning", Kind::reject_once}};
+}
+
 std::vector<acp::PermissionOption> permissionOptions(const tools::ConfirmationDetails& details,
                                                      const std::string& toolDisplayName, AlwaysOffers offers) {
+  if (std::holds_alternative<tools::PlanConfirmation>(details)) return planOptions();
   std::vector<acp::PermissionOption> options{{kAllowOnce, "Allow once", Kind::allow_once}};
   const std::vector<Always> choices = alwaysChoices(details, toolDisplayName);
   for (const auto& always : choices) {
@@ -90,6 +99,9 @@ std::optional<PermissionChoice> choiceFor(const std::string& id, const tools::Co
                                           AlwaysOffers offers) {
   for (const auto& option : permissionOptions(details, "", offers)) {
     if (option.optionId != id) continue;
+    if (std::holds_alternative<tools::PlanConfirmation>(details)) {
+      return PermissionChoice{option.kind != Kind::reject_once, std::nullopt, Lasting::session};
+    }
     if (id == kAllowOnce) return PermissionChoice{true, std::nullopt, Lasting::session};
     if (id == kRejectOnce) return PermissionChoice{false, std::nullopt, Lasting::session};
     for (const auto& lasting : kLastingIds) {

@@ -11,13 +11,19 @@
 #include "engine/scheduler/hook_note.h"
 #include "engine/scheduler/markdown_fence.h"
 #include "engine/scheduler/permission_options.h"
+#include "protocol/base/utf8.h"
 #include "protocol/exec/task_group.h"
+#include "tools/core/terminal_view.h"
 #include "tools/core/wait_for_previous.h"
 
 namespace lathe::engine {
 namespace {
 
 constexpr auto kOutputInterval = std::chrono::milliseconds(200);
+// A display-only terminal gets its output in pieces at least this far apart,
+// and no more than this much of it (the model's text and the saved file have it all).
+constexpr auto kTerminalInterval = std::chrono::milliseconds(50);
+constexpr size_t kTerminalBytes = 8 * 1024 * 1024;
 constexpr int kMaxTailDepth = 5;
 constexpr size_t kMaxParallelCalls = 8;  // walking and reading are I/O-bound: a few more than the cores
 // What a forced question says of a tool that asks nothing itself.
@@ -116,6 +122,9 @@ std::vector<acp::ToolCallContent> confirmationContent(tools::ConfirmationDetails
     for (const auto& file : read->files) text += "\n- " + file.path + ": " + file.why;
     return {textContent(text)};
   }
+  if (auto* plan = std::get_if<tools::PlanConfirmation>(&details)) {
+    return {textContent(plan->text), textContent("The plan is " + plan->path + ". Carry it out now?")};
+  }
   const auto& info = std::get<tools::InfoConfirmation>(details);
   std::string text = info.prompt;
   for (const auto& url : info.urls) text += "\n- " + url;
@@ -143,8 +152,9 @@ std::vector<std::string> changedKeys(const json::Raw& before, const json::Value&
 
 }  // namespace
 
-// One call's journey through its states, and its reports to the editor.
-class ToolScheduler::CallRun {
+// One call's journey through its states, and its reports to the editor; the
+// terminal it shows, if any (terminal_view.h).
+class ToolScheduler::CallRun final : public tools::TerminalView {
  public:
   CallRun(ToolScheduler& owner, const FunctionCall& call) : owner_(owner), id_(owner.nextCallId()) {
     outcome_.response.id = call.id;
@@ -177,11 +187,61 @@ class ToolScheduler::CallRun {
     acp::ToolCallUpdate update = updateOf(machine_.state());
     std::vector<acp::ToolCallContent> content{textContent(forPerson.empty() ? forModel : forPerson)};
     for (auto& line : lines_) content.push_back(textContent(std::move(line)));
-    update.content = std::move(content);
+    update.content = withTerminal(std::move(content));
     addNoteContent(update);
     update.rawOutput = outcome_.response.response;
+    addExitMeta(update);
     owner_.editor_.sendUpdate(owner_.sessionId_, acp::SessionUpdate(std::move(update)));
     return std::move(outcome_);
+  }
+
+  // --- TerminalView ---
+  void embed(const std::string& terminalId) override {
+    terminalId_ = terminalId;
+    acp::ToolCallUpdate update;
+    update.toolCallId = id_;
+    update.content = withTerminal({});
+    owner_.editor_.sendUpdate(owner_.sessionId_, acp::SessionUpdate(std::move(update)));
+  }
+  bool streams() const override { return owner_.terminalOutput_; }
+  void start(const std::string& cwd) override {
+    terminalId_ = id_;
+    acp::ToolCallUpdate update;
+    update.toolCallId = id_;
+    update.content = withTerminal({});
+    update.meta = terminalMeta("terminal_info", [&](json::Writer& w) { json::put(w, "cwd", cwd); });
+    owner_.editor_.sendUpdate(owner_.sessionId_, acp::SessionUpdate(std::move(update)));
+  }
+  void write(std::string_view data) override {
+    if (terminalId_.empty() || streamed_ >= kTerminalBytes) return;
+    pendingData_ += data;
+    if (std::chrono::steady_clock::now() - lastData_ >= kTerminalInterval) flush();
+  }
+  void flush() override {
+    // Whole characters only: the rest of a cut one comes with the next piece.
+    const size_t whole = utf8::wholeLength(pendingData_);
+    if (terminalId_.empty() || whole == 0 || streamed_ >= kTerminalBytes) return;
+    std::string data = pendingData_.substr(0, whole);
+    pendingData_.erase(0, whole);
+    streamed_ += data.size();
+    if (streamed_ >= kTerminalBytes) data += "\r\n[Lathe stopped showing this output here; the result has its end]\r\n";
+    lastData_ = std::chrono::steady_clock::now();
+    acp::ToolCallUpdate update;
+    update.toolCallId = id_;
+    update.meta = terminalMeta("terminal_output", [&](json::Writer& w) { json::put(w, "data", data); });
+    owner_.editor_.sendUpdate(owner_.sessionId_, acp::SessionUpdate(std::move(update)));
+  }
+  void exit(std::optional<int> exitCode, std::optional<std::string> signal) override {
+    if (terminalId_.empty()) return;
+    // The command is done: a character cut at its very end will never be whole.
+    pendingData_ = utf8::sanitize(pendingData_);
+    flush();
+    exitMeta_ = terminalMeta("terminal_exit", [&](json::Writer& w) {
+      json::key(w, "exit_code");
+      if (exitCode) w.Int(*exitCode); else w.Null();
+      json::key(w, "signal");
+      if (signal) json::str(w, *signal); else w.Null();
+    });
   }
 
   void moveTo(CallState next) {
@@ -221,12 +281,39 @@ class ToolScheduler::CallRun {
     }
     for (auto& note : result.displayNotes) content.push_back(textContent(std::move(note)));
     for (auto& line : lines_) content.push_back(textContent(std::move(line)));
-    done.content = std::move(content);
+    done.content = withTerminal(std::move(content));
     addNoteContent(done);
+    addExitMeta(done);
     return sendSuccess(std::move(done));
   }
 
  private:
+  // The call's content: the terminal it shows (if any) before the rest.
+  std::vector<acp::ToolCallContent> withTerminal(std::vector<acp::ToolCallContent> rest) const {
+    if (terminalId_.empty()) return rest;
+    rest.insert(rest.begin(), acp::ToolCallContent::ofTerminal(terminalId_));
+    return rest;
+  }
+  // {"<key>": {"terminal_id": ..., <fields>}}, the extension's shape.
+  json::Raw terminalMeta(const char* key, const std::function<void(json::Writer&)>& fields) const {
+    return {json::buildObject([&](json::Writer& w) {
+      json::object(w, key, [&] {
+        json::put(w, "terminal_id", terminalId_);
+        fields(w);
+      });
+    })};
+  }
+  // terminal_exit joins the update's _meta (the hooks' notes may be there).
+  void addExitMeta(acp::ToolCallUpdate& update) {
+    json::Raw exit = std::exchange(exitMeta_, json::Raw{});
+    if (exit.empty()) return;
+    if (update.meta.empty()) {
+      update.meta = std::move(exit);
+      return;
+    }
+    // Both are objects written by buildObject: {a...} + {b...} -> {a...,b...}.
+    update.meta.text = update.meta.text.substr(0, update.meta.text.size() - 1) + "," + exit.text.substr(1);
+  }
   // The hooks' notes after the call's own content, and as _meta for editors that mark them.
   void addNoteContent(acp::ToolCallUpdate& update) const {
     if (notes_.empty()) return;
@@ -275,6 +362,12 @@ class ToolScheduler::CallRun {
   Outcome outcome_;
   std::mutex outputMutex_;
   std::chrono::steady_clock::time_point lastOutput_{};
+  // The terminal the call shows (the call's thread only).
+  std::string terminalId_;
+  std::string pendingData_;
+  size_t streamed_ = 0;
+  std::chrono::steady_clock::time_point lastData_{};
+  json::Raw exitMeta_;
 };
 
 ToolScheduler::ToolScheduler(const tools::ToolRegistry& registry, CallChannel& editor, std::string sessionId,
@@ -460,6 +553,7 @@ ToolScheduler::Outcome ToolScheduler::runOne(const FunctionCall& call, const Can
   run.moveTo(CallState::scheduled);
   run.moveTo(CallState::executing);
   prepared.invocation->setCallId(run.id());
+  prepared.invocation->setTerminalView(&run);
 
   tools::ToolResult result =
       prepared.invocation->execute(cancel.child(), [&run](const std::string& text) { run.output(text); });
@@ -653,10 +747,17 @@ std::optional<ToolScheduler::Outcome> ToolScheduler::approve(const FunctionCall&
   }
   std::optional<PermissionChoice> choice = choiceFor(answer->optionId, asked, offers);
   if (!choice || !choice->allow) {
+    if (std::holds_alternative<tools::PlanConfirmation>(asked)) {
+      return run.finish(CallState::error,
+                        "The person did not approve the plan, so the session stays in plan mode. Ask what they want "
+                        "changed, revise the plan file, and ask for approval again.",
+                        "You kept planning; the session stays in plan mode.");
+    }
     return run.finish(CallState::error,
                       "The user rejected this tool call. Do not retry it; ask what they want instead if it is unclear.",
                       "You rejected this call; it did not run.");
   }
+  prepared.invocation->setChosenOption(answer->optionId);
   if (choice->always) rememberAlways(*choice, query, run);
   if (showsDiff) run.setDiffShown(ask.toolCall.locations->front().line.value_or(1));
   return std::nullopt;

@@ -73,6 +73,9 @@ class ToolScheduler {
   // settings or policy rules the person allowed at its first turn, the
   // policy files read when the session was assembled). Any thread.
   void grant(const SessionApprovals& more);
+  // The editor shows display-only terminals (_meta.terminal_output): calls
+  // that run commands stream their output there. Set before the first run().
+  void setTerminalOutput(bool shown) { terminalOutput_ = shown; }
   // Where "always" answers that outlast the session are kept; its rules join
   // the policy rules. Unset: such answers are not offered. Before the first run().
   void setKeptAnswers(std::shared_ptr<KeptAnswers> kept) { approvals_->setKeptAnswers(std::move(kept)); }
@@ -153,6 +156,7 @@ class ToolScheduler {
   std::atomic<bool> cancelledByPerson_{false};
   ContextSource contextSource_;
   ResponseShaper shaper_;
+  bool terminalOutput_ = false;
   CallGate* gate_ = nullptr;
   size_t roundSize_ = 1;  // of the run in progress
 };

@@ -48,6 +48,19 @@ class ObservedEditor final : public EditorClient {
     return editor_.elicit(request, cancel);
   }
   void elicitationComplete(const std::string& elicitationId) override { editor_.elicitationComplete(elicitationId); }
+  Result<std::string> createTerminal(const acp::CreateTerminalRequest& request, const CancelToken& cancel) override {
+    return editor_.createTerminal(request, cancel);
+  }
+  Result<acp::TerminalOutput> terminalOutput(const acp::TerminalRef& terminal) override {
+    return editor_.terminalOutput(terminal);
+  }
+  Result<acp::TerminalExitStatus> waitForTerminalExit(const acp::TerminalRef& terminal, std::chrono::milliseconds timeout,
+                                                      const CancelToken& cancel) override {
+    return editor_.waitForTerminalExit(terminal, timeout, cancel);
+  }
+  Status endTerminal(const acp::TerminalRef& terminal, bool release) override {
+    return editor_.endTerminal(terminal, release);
+  }
   Result<std::string> readTextFile(const std::string& sessionId, const std::string& path,
                                    const CancelToken& cancel) override {
     return editor_.readTextFile(sessionId, path, cancel);

@@ -13,6 +13,7 @@
 #include "engine/session/notice_card.h"
 #include "engine/session/system_prompt.h"
 #include "tools/builtin/builtin_tools.h"
+#include "tools/plan/plan_tools.h"
 #include "tools/skills/skill_tools.h"
 #include "protocol/base/json.h"
 #include "protocol/base/log.h"
@@ -39,6 +40,34 @@ class EditorAsker final : public tools::Asker {
   std::string sessionId_;
 };
 
+// The editor's terminals (terminal/*), for this session's commands.
+class EditorTerminals final : public tools::TerminalHost {
+ public:
+  EditorTerminals(EditorClient& editor, std::string sessionId) : editor_(editor), sessionId_(std::move(sessionId)) {}
+  Result<std::string> create(acp::CreateTerminalRequest request, const CancelToken& cancel) override {
+    request.sessionId = sessionId_;
+    return editor_.createTerminal(request, cancel);
+  }
+  Result<std::optional<acp::TerminalExitStatus>> waitForExit(const std::string& terminalId,
+                                                             std::chrono::milliseconds timeout,
+                                                             const CancelToken& cancel) override {
+    auto exit = editor_.waitForTerminalExit(ref(terminalId), timeout, cancel);
+    if (!exit && exit.error().code == Errc::timeout && !cancel.cancelled()) return std::optional<acp::TerminalExitStatus>{};
+    if (!exit) return exit.error();
+    return std::optional<acp::TerminalExitStatus>{std::move(exit).value()};
+  }
+  Result<acp::TerminalOutput> output(const std::string& terminalId) override {
+    return editor_.terminalOutput(ref(terminalId));
+  }
+  Status kill(const std::string& terminalId) override { return editor_.endTerminal(ref(terminalId), false); }
+  Status release(const std::string& terminalId) override { return editor_.endTerminal(ref(terminalId), true); }
+
+ private:
+  acp::TerminalRef ref(const std::string& terminalId) const { return {sessionId_, terminalId}; }
+  EditorClient& editor_;
+  std::string sessionId_;
+};
+
 // What every tool of the session shares: its workspace, files, limits and data directory.
 tools::ToolContext makeToolContext(const std::string& id, std::shared_ptr<const tools::Workspace> workspace,
                                    const AgentConfig& config, EditorClient& editor) {
@@ -52,7 +81,28 @@ tools::ToolContext makeToolContext(const std::string& id, std::shared_ptr<const 
   // Through the session's editor: the plan is recorded and replayed on load.
   context.showPlan = [&editor, id](const acp::PlanUpdate& plan) { editor.sendUpdate(id, plan); };
   if (editor.capabilities().canElicit()) context.asker = std::make_shared<EditorAsker>(editor, id);
+  if (editor.capabilities().terminal) context.terminals = std::make_shared<EditorTerminals>(editor, id);
   return context;
+}
+
+// Where plan mode keeps this session's plans: the folder settings name
+// (general.plan.directory, inside the workspace), else the session's data
+// folder; null when there is neither. `problem` says why a named one is not used.
+std::shared_ptr<tools::PlanMode> planModeFor(const std::string& id, const tools::Workspace& workspace,
+                                             const AgentConfig& config, std::string& problem) {
+  std::string folder;
+  if (!config.planDirectory.empty()) {
+    auto named = workspace.resolve(config.planDirectory);
+    if (named) {
+      folder = *named;
+    } else {
+      problem = "Settings general.plan.directory: \"" + config.planDirectory + "\" is not a folder inside the "
+                "workspace (" + named.error().message + "); plans are kept in the session's data folder.";
+    }
+  }
+  if (folder.empty() && !config.dataDir.empty()) folder = config.dataDir + "/" + id + "/plans";
+  if (folder.empty()) return nullptr;
+  return std::make_shared<tools::PlanMode>(std::move(folder), workspace.cwd());
 }
 
 // Consecutive text blocks are one text: editors split a message where the
@@ -101,17 +151,26 @@ acp::StopReason stopReasonFor(FinishReason reason) {
   }
 }
 
-// The person's own words, offered to the hooks so a recording can replay them.
-void recordPrompt(ObservedEditor& editor, const std::vector<acp::ContentBlock>& blocks) {
+// The person's own words, offered to the hooks so a recording can replay
+// them; `shown`: the editor is shown them too (a prompt that waited).
+void recordPrompt(ObservedEditor& editor, const std::string& sessionId, const std::vector<acp::ContentBlock>& blocks,
+                  bool shown) {
   std::string words;
   for (const auto& block : blocks) {
     if (auto* text = std::get_if<acp::TextBlock>(&block)) {
       words += (words.empty() ? "" : std::string(kTextBlockSeparator)) + text->text;
     }
   }
-  if (!words.empty()) editor.record(acp::MessageChunk{acp::MessageChunk::Role::user, words, newMessageId()});
+  if (words.empty()) return;
+  acp::MessageChunk chunk{acp::MessageChunk::Role::user, words, newMessageId()};
+  if (shown) return editor.sendUpdate(sessionId, chunk);
+  editor.record(chunk);
 }
 
+// How the model reads what the person steered with, before their words.
+constexpr std::string_view kSteerPreface =
+    "The person sent this while you were working. Take it into account from here on: change course only as far "
+    "as it asks, keep the rest of the work going, and say in a sentence how you adjusted.";
 // What the session's settings let run unasked, and whether anyone can be asked.
 SessionApprovals approvalsOf(const AgentConfig& config) {
   SessionApprovals approvals = configuredApprovals(config.allowedTools, config.excludeTools,
@@ -168,12 +227,16 @@ Session::Session(std::string id, std::shared_ptr<const tools::Workspace> workspa
       scheduler_(registry_, editor_, id_, mode_, approvalsOf(config)),
       mcp_(registry_, workspace_->roots()) {
   auto context = makeToolContext(id_, workspace_, config, editor_);
+  plan_ = planModeFor(id_, *workspace_, config, planNotice_);
+  if (plan_) plan_->setActive(mode_.load() == ApprovalMode::plan);
+  context.plan = plan_;
   // Web tools ask the session's current model; they live in registry_, so never outlive this session.
   context.model = std::make_shared<OneShotAdapter>(provider_, [this] { return model(); });
   context.readableFolders = std::make_shared<tools::ReadableFolders>();
   context.skills = skills_;
   tools::registerBuiltinTools(registry_, context, config.shell);
   mcp_.setAsker(context.asker);
+  scheduler_.setTerminalOutput(editor.capabilities().terminalOutput);
   mcp_.setNotifier([this](const acp::Notice& notice) { notify(notice); });
   toolContext_ = std::move(context);
   scheduler_.setContextSource([memory = memory_](const std::vector<std::string>& paths) { return memory->contextFor(paths); });
@@ -281,6 +344,7 @@ void Session::notify(const acp::Notice& notice) { showNotice(editor_.unobserved(
 
 void Session::setMode(ApprovalMode mode) {
   mode_ = mode;
+  if (plan_) plan_->setActive(mode == ApprovalMode::plan);
   for (const auto& hook : hooks_) hook->onModeChanged(mode);
 }
 
@@ -298,9 +362,12 @@ void Session::beforeCompression(bool onDemand, const CancelToken& cancel) {
 }
 
 const std::vector<tools::ToolDeclaration>& Session::declarations() {
-  if (uint64_t now = registry_.generation(); now != declarationsGeneration_) {
+  const ApprovalMode mode = mode_.load();
+  if (uint64_t now = registry_.generation(); now != declarationsGeneration_ || mode != declarationsMode_) {
     declarations_ = registry_.declarations();
+    tools::shapeForPlanMode(declarations_, plan_.get(), mode == ApprovalMode::yolo);
     declarationsGeneration_ = now;
+    declarationsMode_ = mode;
   }
   return declarations_;
 }
@@ -325,6 +392,7 @@ std::string Session::systemPrompt() {
   PromptFeatures features;
   for (const auto& declaration : declarations()) features.tools.insert(declaration.name);
   features.planMode = mode_.load() == ApprovalMode::plan;
+  if (plan_) features.plansFolder = plan_->directory();
   features.sandbox = config_.shell.sandbox;
   features.contextFiles = contextFiles_;
   if (subagentList_) features.subagents = subagentList_();
@@ -412,18 +480,36 @@ std::vector<Part> Session::runCalls(const std::vector<FunctionCall>& calls, cons
   return parts;
 }
 
-Result<acp::StopReason> Session::prompt(const std::vector<acp::ContentBlock>& blocks, const CancelToken& cancel) {
+Result<acp::StopReason> Session::prompt(const std::vector<acp::ContentBlock>& blocks, const CancelToken& cancel,
+                                        bool echo) {
   Result<acp::StopReason> result = makeError(Errc::internal, "the turn ended unexpectedly");
   (void)meter_->takeSinceLast();  // what ran between turns (a title) is not this turn's
+  {
+    std::lock_guard lock(steerMutex_);
+    steerable_ = true;
+  }
+  if (!planNotice_.empty()) notify({acp::NoticeSeverity::warning, "Plans folder not used", std::exchange(planNotice_, {})});
   try {
     // Context files load on the turn's thread, never on the thread that made the session.
     if (!memory_->loaded()) refreshMemory(cancel);
-    result = runTurn(blocks, cancel);
+    result = runTurn(blocks, cancel, echo);
     if (result && *result != acp::StopReason::cancelled && !cancel.cancelled()) {
       for (const auto& hook : hooks_) hook->afterTurn(history_, cancel);
     }
   } catch (const std::exception& e) {
     result = makeError(Errc::internal, std::string("internal error during the turn: ") + e.what());
+  }
+  std::vector<std::vector<acp::ContentBlock>> unread;
+  {
+    std::lock_guard lock(steerMutex_);
+    steerable_ = false;
+    unread = std::exchange(steers_, {});
+  }
+  // A cancel drops them with the turn; otherwise the person learns they were not read.
+  if (!unread.empty() && !(result && *result == acp::StopReason::cancelled) && !cancel.cancelled()) {
+    notify(acp::Notice{acp::NoticeSeverity::warning, "Lathe did not read what you added",
+                       "The turn ended before its next model request, so the model never saw it. Send it again "
+                       "as a prompt."});
   }
   turnUsage_.reset();
   if (auto used = meter_->takeSinceLast()) {
@@ -441,7 +527,38 @@ Result<acp::StopReason> Session::prompt(const std::vector<acp::ContentBlock>& bl
   return result;
 }
 
-Result<acp::StopReason> Session::runTurn(const std::vector<acp::ContentBlock>& blocks, const CancelToken& cancel) {
+bool Session::steer(std::vector<acp::ContentBlock> blocks) {
+  std::lock_guard lock(steerMutex_);
+  if (!steerable_) return false;
+  steers_.push_back(std::move(blocks));
+  return true;
+}
+
+Status Session::joinSteers() {
+  std::vector<std::vector<acp::ContentBlock>> steers;
+  {
+    std::lock_guard lock(steerMutex_);
+    steers = std::exchange(steers_, {});
+  }
+  for (const auto& blocks : steers) {
+    std::vector<Part> parts = partsFromPrompt(blocks);
+    if (parts.empty()) continue;
+    parts.insert(parts.begin(), Part::makeText(std::string(kSteerPreface)));
+    if (auto status = history_.appendUser(std::move(parts)); !status) return status;
+    recordPrompt(editor_, id_, blocks, false);  // where it joined, for the replay
+  }
+  return {};
+}
+
+bool Session::endSteering() {
+  std::lock_guard lock(steerMutex_);
+  if (!steers_.empty()) return false;
+  steerable_ = false;
+  return true;
+}
+
+Result<acp::StopReason> Session::runTurn(const std::vector<acp::ContentBlock>& blocks, const CancelToken& cancel,
+                                         bool echo) {
   std::vector<Part> userParts;
   ClaimedPrompt claimed;
   for (const auto& hook : hooks_) {
@@ -450,7 +567,7 @@ Result<acp::StopReason> Session::runTurn(const std::vector<acp::ContentBlock>& b
   if (claimed) {
     // A slash command: the person's words are shown again on load; what
     // reaches the model, if anything, is what the command returns.
-    recordPrompt(editor_, blocks);
+    recordPrompt(editor_, id_, blocks, echo);
     PromptOutcome outcome = claimed(history_, cancel, partsFromPrompt(std::span(blocks).subspan(1)));
     if (!outcome.prompt) return outcome.stopReason;
     userParts = std::move(*outcome.prompt);
@@ -473,7 +590,7 @@ Result<acp::StopReason> Session::runTurn(const std::vector<acp::ContentBlock>& b
   }
   const History::Checkpoint before = history_.checkpoint();
   if (auto status = history_.appendUser(std::move(userParts)); !status) return status.error();
-  if (!claimed) recordPrompt(editor_, blocks);
+  if (!claimed) recordPrompt(editor_, id_, blocks, echo);
   bool modelAnswered = false;
   // A turn stopped before the model said anything leaves no trace: the next
   // prompt must not carry this one's text.
@@ -488,6 +605,8 @@ Result<acp::StopReason> Session::runTurn(const std::vector<acp::ContentBlock>& b
     flushMcpNotices();
     if (cancel.cancelled()) return cancelled();
     if (request >= config_.maxTurnRequests) return acp::StopReason::max_turn_requests;
+    // What the person added meanwhile joins before the request (no call waits for its answer here).
+    if (auto status = joinSteers(); !status) return status.error();
     std::optional<TurnStop> stop;
     for (const auto& hook : hooks_) {
       if ((stop = hook->beforeModelRequest(history_, cancel))) return stopWith(*stop);
@@ -532,7 +651,9 @@ Result<acp::StopReason> Session::runTurn(const std::vector<acp::ContentBlock>& b
         continue;
       }
       if (stop) return stopWith(*stop);
-      return stopReasonFor(reply->finishReason);
+      // A steer that came while the model answered gets its answer in this turn.
+      if (endSteering()) return stopReasonFor(reply->finishReason);
+      continue;
     }
 
     std::vector<Part> responses = runCalls(calls, cancel, stop);

@@ -29,6 +29,7 @@
 #include "tools/core/workspace.h"
 #include "tools/mcp/server_config.h"
 #include "tools/mcp/session_servers.h"
+#include "tools/plan/plan_mode.h"
 #include "protocol/exec/folder_watch.h"
 #include "tools/skills/skill_set.h"
 
@@ -154,6 +155,9 @@ class Session {
   // notify(), unless these very words were told before (bad files: told once). Any thread.
   void notifyOnce(const acp::Notice& notice);
 
+  // Plan mode's folder and switch (null: no plans folder, no plan tools).
+  const std::shared_ptr<tools::PlanMode>& planMode() const { return plan_; }
+
   // The context files (GEMINI.md) of this session; loaded at the first turn.
   ProjectMemory& memory() { return *memory_; }
   // What a sub-agent's session shares with this one (InheritedParts).
@@ -188,10 +192,20 @@ class Session {
   // Error means the turn failed (e.g. the model API refused); its message is fit
   // for a person. A turn that failed or was cancelled before the model answered
   // leaves the history as it was. Every turn ends with the hooks' onTurnEnded.
-  Result<acp::StopReason> prompt(const std::vector<acp::ContentBlock>& blocks, const CancelToken& cancel);
+  // `echo`: the prompt waited behind another turn, so the editor is shown it
+  // (user_message_chunk) where it starts.
+  Result<acp::StopReason> prompt(const std::vector<acp::ContentBlock>& blocks, const CancelToken& cancel,
+                                 bool echo = false);
+
+  // What the person adds to the running turn (_session/steering): it joins
+  // the conversation before the turn's next model request, after the calls
+  // of the round in progress are answered, and the turn does not end while
+  // some waits (the model answers it). False when no turn runs to take it.
+  // Any thread.
+  bool steer(std::vector<acp::ContentBlock> blocks);
 
  private:
-  Result<acp::StopReason> runTurn(const std::vector<acp::ContentBlock>& blocks, const CancelToken& cancel);
+  Result<acp::StopReason> runTurn(const std::vector<acp::ContentBlock>& blocks, const CancelToken& cancel, bool echo);
   Result<ModelReply> callModel(const CancelToken& cancel, std::optional<TurnStop>& stop);
   // Runs the calls the hooks allow; answers the others as they say.
   std::vector<Part> runCalls(const std::vector<FunctionCall>& calls, const CancelToken& cancel,
@@ -200,6 +214,10 @@ class Session {
   // The working guide for the next request: the features present now.
   std::string systemPrompt();
   acp::StopReason stopWith(const TurnStop& stop);
+  // Adds what the person steered with to the history (the turn's thread).
+  Status joinSteers();
+  // Stops taking steers, unless some wait: then false and the turn goes on.
+  bool endSteering();
   // Tells the person about MCP servers that failed since the last time.
   void flushMcpNotices();
 
@@ -219,6 +237,9 @@ class Session {
   tools::ToolRegistry registry_;
   std::vector<tools::ToolDeclaration> declarations_;
   uint64_t declarationsGeneration_ = ~uint64_t{0};
+  ApprovalMode declarationsMode_ = ApprovalMode::standard;  // the mode declarations_ were shaped for
+  std::shared_ptr<tools::PlanMode> plan_;
+  std::string planNotice_;  // a plans folder settings named but Lathe could not use, told at the first turn
   std::shared_ptr<ProjectMemory> memory_;  // shared with the scheduler's context source
   std::shared_ptr<tools::SkillSet> skills_ = std::make_shared<tools::SkillSet>();
   tools::ToolContext toolContext_;  // what the built-in tools were given (activate_skill is made again from it)
@@ -231,6 +252,9 @@ class Session {
   Instructions instructions_;
   SubagentList subagentList_;
   History history_;
+  std::mutex steerMutex_;
+  bool steerable_ = false;  // a turn runs and takes steers (steerMutex_)
+  std::vector<std::vector<acp::ContentBlock>> steers_;  // not joined yet (steerMutex_)
   // Gone before the members its work uses (editor, config, model).
   FollowUp followUp_;
   // Last: its servers end (and their tools stop working) before anything else goes.

@@ -173,11 +173,21 @@ std::string skillsSection(const PromptFeatures& features) {
 
 std::string planModeSection(const PromptFeatures& features) {
   if (!features.planMode) return "";
-  return "\n# Plan mode\n"
-         "The person switched this session to plan mode: you may read and search, but nothing that changes files or "
-         "runs commands with effects will run. Investigate, then answer with a plan: the files to change, what "
-         "changes in each and why, the order, and how it will be verified. Do not try to make the changes; the "
-         "person leaves plan mode when they want them made.\n";
+  std::string out =
+      "\n# Plan mode\n"
+      "The session is in plan mode: you may read and search, but nothing that changes files or runs commands with "
+      "effects will run. Investigate, then work out a plan: the files to change, what changes in each and why, the "
+      "order, and how it will be verified. Do not try to make the changes.\n";
+  if (features.plansFolder.empty() || !features.tools.count("exit_plan_mode")) {
+    return out + "The person leaves plan mode when they want the changes made.\n";
+  }
+  return out + "- Agree on the approach with the person in the chat first (ask when there are real choices), then "
+               "write the plan as a Markdown file in `" + features.plansFolder + "/` with `write_file` (a name such "
+               "as `feature-x.md`); `write_file` and `replace` write nothing else in plan mode. Show the plan in the "
+               "chat when you propose it.\n"
+               "- When the person agrees, call `exit_plan_mode` with the file name: they read the plan, approve it "
+               "and choose how its edits run, and you then carry it out. If they do not approve, revise it with them.\n"
+               "- A question that needs no change is answered directly, without a plan.\n";
 }
 
 }  // namespace

@@ -18,6 +18,7 @@ namespace lathe::engine {
 struct PromptFeatures {
   std::set<std::string> tools;  // the names of the tools declared to the model
   bool planMode = false;        // the session's approval mode is plan
+  std::string plansFolder;      // where plan mode writes plans (with exit_plan_mode declared); empty: none
   bool sandbox = false;         // shell commands run under the sandbox
   std::string contextFiles;     // the context files' section (ProjectMemory::promptSection), last
   // The sub-agents invoke_agent can start: name and description.

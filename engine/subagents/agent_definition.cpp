@@ -43,8 +43,9 @@ std::vector<std::pair<std::shared_ptr<const tools::Tool>, tools::ToolSource>> to
     const AgentDefinition& agent, const std::vector<std::pair<std::shared_ptr<const tools::Tool>, tools::ToolSource>>& parent) {
   std::vector<std::pair<std::shared_ptr<const tools::Tool>, tools::ToolSource>> out;
   for (const auto& [tool, source] : parent) {
-    if (tool->kind() == tools::Kind::agent || tool->kind() == tools::Kind::communicate || tool->name() == "write_todos" ||
-        tool->name() == "complete_task") {
+    // Nor may a child switch its parent's mode (enter_plan_mode, exit_plan_mode).
+    if (tool->kind() == tools::Kind::agent || tool->kind() == tools::Kind::communicate ||
+        tool->kind() == tools::Kind::switch_mode || tool->name() == "write_todos" || tool->name() == "complete_task") {
       continue;
     }
     bool listed = !agent.tools;

@@ -31,6 +31,12 @@ Result<InitializeRequest> InitializeRequest::fromJson(const json::Value& params)
     const json::Value* session = json::find(*all, "session");
     req.clientCapabilities.compaction = advertised(session, "compaction");
     req.clientCapabilities.notices = advertised(session, "notices");
+    // Booleans the schema reads as false when they are anything else.
+    const json::Value* terminal = json::find(*all, "terminal");
+    req.clientCapabilities.terminal = terminal && terminal->IsBool() && terminal->GetBool();
+    const json::Value* meta = json::find(*all, "_meta");
+    const json::Value* output = meta && meta->IsObject() ? json::find(*meta, "terminal_output") : nullptr;
+    req.clientCapabilities.terminalOutput = output && output->IsBool() && output->GetBool();
   }
   if (auto info = r.optObject("clientInfo")) req.clientName = info->optStr("name").value_or("");
   return finish(r, std::move(req));
@@ -82,6 +88,10 @@ json::Raw InitializeResponse::toJson() const {
       json::put(w, "title", agentInfo.title);
       json::put(w, "version", agentInfo.version);
     });
+    // Extensions are announced at the top, where the clients that use them look.
+    if (capabilities.steering) {
+      json::object(w, "_meta", [&] { json::object(w, "steering", [&] { json::put(w, "supported", true); }); });
+    }
   })};
 }
 

@@ -20,6 +20,8 @@ struct ClientCapabilities {
   bool elicitationUrl = false;   // elicitation.url: with a URL to open
   bool compaction = false;       // session.compaction: compaction_update, compaction_summary_chunk
   bool notices = false;          // session.notices: notice updates
+  bool terminal = false;         // terminal: the terminal/* methods
+  bool terminalOutput = false;   // _meta.terminal_output: Zed's display-only terminals (terminal_info, _output, _exit)
   bool canElicit() const { return elicitationForm || elicitationUrl; }
 };
 
@@ -50,6 +52,7 @@ struct AgentCapabilities {
   bool sessionResume = false;
   bool sessionDelete = false;
   bool logout = false;  // agentCapabilities.auth.logout
+  bool steering = false;  // _meta.steering.supported: _session/steering (the extension claude and codex share)
 };
 
 // An auth method the agent handles itself through `authenticate` (type "agent").

@@ -34,6 +34,12 @@ void writeDiff(json::Writer& w, const std::string& path, const std::optional<std
 
 void writeItem(json::Writer& w, const ToolCallContent& item) {
   if (item.type == ToolCallContent::Type::diff) return writeDiff(w, item.path, item.oldText, item.newText);
+  if (item.type == ToolCallContent::Type::terminal) {
+    return json::object(w, [&] {
+      json::put(w, "type", "terminal");
+      json::put(w, "terminalId", item.terminalId);
+    });
+  }
   json::object(w, [&] {
     json::put(w, "type", "content");
     json::object(w, "content", [&] {
@@ -60,6 +66,7 @@ void writeToolCallFields(json::Writer& w, const ToolCall& call) {
   writeLocations(w, call.locations);
   if (!call.rawInput.empty()) json::put(w, "rawInput", call.rawInput);
   writeContent(w, call.content);
+  if (!call.meta.empty()) json::put(w, "_meta", call.meta);
 }
 
 void writeToolCallUpdateFields(json::Writer& w, const ToolCallUpdate& u) {

@@ -15,14 +15,24 @@ struct ToolCallLocation {
   std::optional<int64_t> line;
 };
 
-// One item of tool call content: text, or a diff of a file. A diff's texts
-// (megabytes, for a big file) are escaped straight into the message.
+// One item of tool call content: text, a diff of a file, or a terminal the
+// editor shows (one it runs, terminal/create, or a display-only one of Zed's
+// terminal-output extension). A diff's texts (megabytes, for a big file) are
+// escaped straight into the message.
 struct ToolCallContent {
-  enum class Type { text, diff } type = Type::text;
+  enum class Type { text, diff, terminal } type = Type::text;
   std::string text;
   std::string path;
   std::optional<std::string> oldText;  // null for a new file
   std::string newText;
+  std::string terminalId;
+
+  static ToolCallContent ofTerminal(std::string id) {
+    ToolCallContent content;
+    content.type = Type::terminal;
+    content.terminalId = std::move(id);
+    return content;
+  }
 };
 
 struct ToolCall {
@@ -34,6 +44,7 @@ struct ToolCall {
   std::vector<ToolCallLocation> locations;
   json::Raw rawInput;
   std::vector<ToolCallContent> content;
+  json::Raw meta;  // _meta (an object), when set
 };
 
 // Only the fields that changed are sent.
@@ -47,7 +58,7 @@ struct ToolCallUpdate {
   std::optional<std::vector<ToolCallLocation>> locations;
   json::Raw rawInput;
   json::Raw rawOutput;
-  json::Raw meta;  // _meta: an object of extensions (Lathe's own under "lathe")
+  json::Raw meta;  // _meta: an object of extensions (Lathe's own under "lathe"; the terminal-output extension's terminal_info, _output, _exit)
 };
 
 // Writes the fields of a tool call (inside an object the caller opened).

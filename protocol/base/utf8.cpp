@@ -80,4 +80,15 @@ std::string sanitize(std::string_view text) {
   return out;
 }
 
+size_t wholeLength(std::string_view text) {
+  // A sequence is at most four bytes: only the last three can start a cut one.
+  for (size_t back = 1; back <= 3 && back <= text.size(); ++back) {
+    const auto c = static_cast<unsigned char>(text[text.size() - back]);
+    if ((c & 0xC0) == 0x80) continue;  // a continuation byte: look further back
+    const size_t need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+    return need > back ? text.size() - back : text.size();
+  }
+  return text.size();
+}
+
 }  // namespace lathe::utf8

@@ -12,5 +12,9 @@ namespace lathe::utf8 {
 bool isValid(std::string_view text);
 // The text with every invalid sequence replaced by U+FFFD.
 std::string sanitize(std::string_view text);
+// How much of text ends on a whole character: a lead byte near the end whose
+// sequence is cut short (the rest comes with the next chunk of a stream) is
+// left out, with what follows it.
+size_t wholeLength(std::string_view text);
 
 }  // namespace lathe::utf8

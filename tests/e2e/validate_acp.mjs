@@ -3,7 +3,9 @@
 // Each transcript line is {"from": "agent"|"client", "message": <JSON-RPC>}.
 // Requests and notifications are checked against the schema type whose
 // x-method names them; responses against the response type of the request
-// they answer. Prints every problem and exits 1 if there is any.
+// they answer. Extension methods (names starting with "_", as ACP's
+// extensibility reserves them) have no schema type: their params and results
+// must be objects. Prints every problem and exits 1 if there is any.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 
@@ -43,6 +45,14 @@ lines.forEach((line, index) => {
   const { from, message } = JSON.parse(line);
   const where = `line ${index + 1} (${from} ${message.method ?? "response " + JSON.stringify(message.id)})`;
   if (message.jsonrpc !== "2.0") problems.push(`${where}: jsonrpc is not "2.0"`);
+  if (message.method?.startsWith("_")) {
+    if (message.params !== undefined && (typeof message.params !== "object" || Array.isArray(message.params))) {
+      problems.push(`${where}: extension params must be an object`);
+    }
+    if (message.id !== undefined) pending[from].set(JSON.stringify(message.id), message.method);
+    checked++;
+    return;
+  }
   if (message.method) {
     const types = byMethod[message.method];
     if (!types?.params) return problems.push(`${where}: method not in ACP v1`);
@@ -57,6 +67,12 @@ lines.forEach((line, index) => {
   if (message.error) {
     if (typeof message.error.code !== "number" || typeof message.error.message !== "string") {
       problems.push(`${where}: malformed error`);
+    }
+    return;
+  }
+  if (method.startsWith("_")) {
+    if (typeof message.result !== "object" || message.result === null || Array.isArray(message.result)) {
+      problems.push(`${where}: an extension method's result must be an object`);
     }
     return;
   }

@@ -353,7 +353,7 @@ Message AcpTestClient::initialize() {
     json::put(w, "readTextFile", options_.readTextFile);
     json::put(w, "writeTextFile", options_.writeTextFile);
     w.EndObject();
-    json::put(w, "terminal", false);
+    json::put(w, "terminal", options_.terminal);
     if (!options_.moreCapabilities.empty()) {
       auto more = json::parse(options_.moreCapabilities);
       if (more && more->IsObject()) {

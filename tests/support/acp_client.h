@@ -49,6 +49,7 @@ struct AcpClientOptions {
   std::chrono::milliseconds timeout{30000};  // default for the helpers
   bool readTextFile = true;                  // advertised fs capabilities
   bool writeTextFile = true;
+  bool terminal = false;                     // advertised terminal/* (the test handles them)
   // Which option session/request_permission selects by default: the first of
   // a kind (allow_once, allow_always, reject_once, reject_always), the one
   // with this option id, or none ("cancel").

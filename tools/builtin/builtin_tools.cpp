@@ -4,6 +4,7 @@
 #include "tools/ask/ask_tools.h"
 #include "tools/files/file_tools.h"
 #include "tools/memory/memory_tools.h"
+#include "tools/plan/plan_tools.h"
 #include "tools/search/search_tools.h"
 #include "tools/shell/shell_tools.h"
 #include "tools/skills/skill_tools.h"
@@ -23,6 +24,7 @@ void registerBuiltinTools(ToolRegistry& registry, const ToolContext& context, co
   registerMemoryTools(registry, context);
   registerSkillTools(registry, context);
   registerAskTools(registry, context);
+  registerPlanTools(registry, context);
 }
 
 }  // namespace lathe::tools

@@ -19,6 +19,7 @@
 namespace lathe::tools {
 
 class SchemaValidator;
+class TerminalView;
 
 enum class Kind { read, edit, del, move, search, execute, think, agent, fetch, communicate, plan, switch_mode, other };
 const char* toString(Kind kind);
@@ -89,6 +90,8 @@ struct EditConfirmation {
   // configuration), when it does: such edits are always asked about, even in
   // autoEdit mode or after "always allow edits".
   std::string sensitive;
+  // A plan mode plan (tools/plan/plan_mode.h): the one edit plan mode allows.
+  bool planFile = false;
 };
 struct ExecConfirmation {
   std::string command;
@@ -122,8 +125,15 @@ struct ReadConfirmation {
   };
   std::vector<File> files;
 };
-using ConfirmationDetails =
-    std::variant<EditConfirmation, ExecConfirmation, McpConfirmation, InfoConfirmation, ReadConfirmation>;
+// Leaving plan mode with a plan (exit_plan_mode): the person reads it and
+// picks the mode to carry it out in, or keeps planning. The options that
+// approve it are named by those modes' ids ("autoEdit", "default").
+struct PlanConfirmation {
+  std::string path;  // absolute
+  std::string text;  // the plan, as written
+};
+using ConfirmationDetails = std::variant<EditConfirmation, ExecConfirmation, McpConfirmation, InfoConfirmation,
+                                         ReadConfirmation, PlanConfirmation>;
 
 using OutputSink = std::function<void(const std::string& output)>;
 
@@ -153,6 +163,12 @@ class ToolInvocation {
   // execute: a question asked during the call names it, and a sub-agent's
   // session is named after it.
   virtual void setCallId(const std::string& id) { (void)id; }
+  // Where the call may show a terminal (terminal_view.h), told before
+  // execute; valid until execute returns.
+  virtual void setTerminalView(TerminalView* view) { (void)view; }
+  // The option the person chose when asked (session/request_permission),
+  // told before execute when it allowed the call.
+  virtual void setChosenOption(const std::string& optionId) { (void)optionId; }
   virtual ToolResult execute(const CancelToken& cancel, const OutputSink& updateOutput) = 0;
 };
 

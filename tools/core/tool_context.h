@@ -15,11 +15,13 @@
 #include "tools/core/asker.h"
 #include "tools/core/file_store.h"
 #include "tools/core/one_shot_model.h"
+#include "tools/core/terminal_host.h"
 #include "tools/core/readable_folders.h"
 #include "tools/core/workspace.h"
 
 namespace lathe::tools {
 
+class PlanMode;  // tools/plan/plan_mode.h
 class SkillSet;  // tools/skills/skill_set.h
 
 struct ToolLimits {
@@ -62,6 +64,12 @@ struct ToolContext {
   std::shared_ptr<ReadableFolders> readableFolders;
   std::shared_ptr<SkillSet> skills;  // the session's skills (activate_skill); null: none
   std::shared_ptr<Asker> asker;          // null: the editor cannot ask the person (no ask_user)
+  // The editor's terminals (terminal/*), where approved commands run when
+  // settings say so; null: commands run here.
+  std::shared_ptr<TerminalHost> terminals;
+  // Plan mode (its plans folder, on or off, the switch); null: the session
+  // has nowhere to keep plans, so plan mode stays read-only and has no tools.
+  std::shared_ptr<PlanMode> plan;
 };
 
 }  // namespace lathe::tools

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "tools/core/hard_links.h"
+#include "tools/plan/plan_mode.h"
 #include "tools/files/sensitive_paths.h"
 #include "tools/files/syntax_warning.h"
 
@@ -45,8 +46,35 @@ std::optional<std::string> swapped(const Workspace& workspace, const std::string
 
 }  // namespace
 
-EditInvocation::EditInvocation(ToolContext context, std::string path)
-    : context_(std::move(context)), path_(std::move(path)) {
+EditTarget editTargetOf(const ToolContext& context, std::string_view path) {
+  EditTarget target{.path = {}, .context = context, .plan = std::nullopt, .error = std::nullopt};
+  if (!context.plan || !context.plan->active()) {
+    auto resolved = resolveToolPath(*context.workspace, path);
+    target.path = std::move(resolved.path);
+    target.error = std::move(resolved.error);
+    return target;
+  }
+  auto plan = context.plan->resolve(path);
+  auto folder = context.plan->folder();
+  if (!plan || !folder) {
+    target.error = ToolError{ErrorType::path_not_in_workspace, (plan ? folder.error() : plan.error()).message};
+    return target;
+  }
+  target.path = std::move(plan).value();
+  target.context.workspace = std::move(folder).value();
+  if (context.workspace->contains(target.path)) {
+    // A folder of the workspace's (settings named it): written as any edit there is, asked about.
+    std::string why = sensitiveEditReason(*context.workspace, target.path);
+    target.plan = why.empty() ? "it is in the workspace (general.plan.directory names a folder there)" : why;
+  } else {
+    target.context.files = makeDiskFileStore();  // Lathe's own folder, no editor buffer
+    target.plan = "";
+  }
+  return target;
+}
+
+EditInvocation::EditInvocation(ToolContext context, std::string path, std::optional<std::string> plan)
+    : context_(std::move(context)), path_(std::move(path)), plan_(std::move(plan)) {
   if (!context_.files) context_.files = makeDiskFileStore();
 }
 
@@ -62,7 +90,7 @@ Result<std::optional<ConfirmationDetails>> EditInvocation::shouldConfirmExecute(
   shown_ = FileIdentity::of(path_);
   EditConfirmation confirmation{confirmTitle(),
                                 FileDiff{path_, std::move(planned.plan.oldText), std::move(planned.plan.newText)},
-                                sensitiveEditReason(*context_.workspace, path_)};
+                                plan_ ? *plan_ : sensitiveEditReason(*context_.workspace, path_), plan_.has_value()};
   return std::optional<ConfirmationDetails>{std::move(confirmation)};
 }
 

@@ -44,6 +44,20 @@ struct FileIdentity {
   bool operator==(const FileIdentity&) const = default;
 };
 
+// Where an edit tool writes the path the model gave: inside the workspace,
+// or, in plan mode, a plan file (tools/plan/plan_mode.h) with the context the
+// invocation works in there (the plans folder its only root, the disk when
+// that folder is Lathe's own rather than the workspace's).
+struct EditTarget {
+  std::string path;  // absolute
+  ToolContext context;
+  // A plan: why it is still asked about (a plans folder inside the
+  // workspace), empty when it is not. nullopt: not a plan.
+  std::optional<std::string> plan;
+  std::optional<ToolError> error;
+};
+EditTarget editTargetOf(const ToolContext& context, std::string_view path);
+
 class EditInvocation : public ToolInvocation {
  public:
   std::vector<Location> locations() const override { return {Location{path_, std::nullopt}}; }
@@ -51,7 +65,7 @@ class EditInvocation : public ToolInvocation {
   ToolResult execute(const CancelToken& cancel, const OutputSink& updateOutput) override;
 
  protected:
-  EditInvocation(ToolContext context, std::string path);
+  EditInvocation(ToolContext context, std::string path, std::optional<std::string> plan = std::nullopt);
 
   virtual PlannedEdit plan(const CancelToken& cancel) const = 0;
   virtual std::string confirmTitle() const = 0;
@@ -64,6 +78,7 @@ class EditInvocation : public ToolInvocation {
  private:
   ToolContext context_;
   std::string path_;  // absolute
+  std::optional<std::string> plan_;  // a plan mode plan (see EditTarget)
   std::optional<TextFingerprint> approved_;  // the text the approved diff started from
   std::optional<FileIdentity> shown_;        // the file the person was shown (lstat at the question)
   std::optional<ToolError> confirmError_;

@@ -72,8 +72,8 @@ struct EditParams {
 
 class ReplaceInvocation final : public EditInvocation {
  public:
-  ReplaceInvocation(ToolContext context, EditParams params)
-      : EditInvocation(std::move(context), params.path), p_(std::move(params)) {}
+  ReplaceInvocation(EditTarget target, EditParams params)
+      : EditInvocation(std::move(target.context), params.path, std::move(target.plan)), p_(std::move(params)) {}
 
   std::string description() const override {
     std::string text = context().workspace->relative(path());
@@ -279,14 +279,14 @@ class ReplaceTool final : public Tool {
     if (!p.oldString.empty() && p.oldString == p.newString) {
       return invalidParams("No changes to apply: old_string and new_string are identical.");
     }
-    auto resolved = resolveToolPath(*context_.workspace, path);
+    auto resolved = editTargetOf(context_, path);
     if (resolved.error) return {nullptr, resolved.error};
     struct stat st {};
     if (::stat(resolved.path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
       return buildFailure(ErrorType::is_directory, resolved.path + " is a directory; give the path of a file");
     }
-    p.path = std::move(resolved.path);
-    return {std::make_unique<ReplaceInvocation>(context_, std::move(p)), std::nullopt};
+    p.path = resolved.path;
+    return {std::make_unique<ReplaceInvocation>(std::move(resolved), std::move(p)), std::nullopt};
   }
 
  private:

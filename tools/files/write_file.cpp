@@ -24,8 +24,9 @@ constexpr const char* kSchema = R"({
 
 class WriteFileInvocation final : public EditInvocation {
  public:
-  WriteFileInvocation(ToolContext context, std::string path, std::string content)
-      : EditInvocation(std::move(context), std::move(path)), content_(std::move(content)) {}
+  WriteFileInvocation(EditTarget target, std::string content)
+      : EditInvocation(std::move(target.context), std::move(target.path), std::move(target.plan)),
+        content_(std::move(content)) {}
 
   std::string description() const override { return "Writing to " + context().workspace->relative(path()); }
 
@@ -99,7 +100,7 @@ class WriteFileTool final : public Tool {
     std::string path = r.str("file_path");
     std::string content = r.str("content");
     if (!r.ok()) return invalidParams(r.error().message);
-    auto resolved = resolveToolPath(*context_.workspace, path);
+    auto resolved = editTargetOf(context_, path);
     if (resolved.error) return {nullptr, resolved.error};
     struct stat st {};
     if (::stat(resolved.path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -107,12 +108,13 @@ class WriteFileTool final : public Tool {
     }
     if (newOmissionPlaceholder(content, {})) {
       // Allowed only when the file already holds the same line (read through the store, like the edit itself).
-      auto current = context_.files ? context_.files->readText(resolved.path, CancelToken()) : Result<std::string>(std::string());
+      const auto& files = resolved.context.files;
+      auto current = files ? files->readText(resolved.path, CancelToken()) : Result<std::string>(std::string());
       if (auto line = newOmissionPlaceholder(content, current ? *current : std::string())) {
         return invalidParams(omissionMessage(*line));
       }
     }
-    return {std::make_unique<WriteFileInvocation>(context_, resolved.path, std::move(content)), std::nullopt};
+    return {std::make_unique<WriteFileInvocation>(std::move(resolved), std::move(content)), std::nullopt};
   }
 
  private:

@@ -1,7 +1,9 @@
 // run_shell_command: a bash command line in the workspace, in the foreground
-// (output streamed live, head and tail for the model, the whole saved to a
-// file) or in the background (returns at once with an id). Confirmation
-// details come from the real parse in shell_analysis. Runs on a worker thread.
+// (output streamed live, to a display-only terminal where the editor shows
+// one; head and tail for the model, the whole saved to a file), in the
+// editor's own terminal when settings say so (approved lines only), or in
+// the background (returns at once with an id). Confirmation details come
+// from the real parse in shell_analysis. Runs on a worker thread.
 #include <signal.h>
 #include <sys/stat.h>
 
@@ -11,6 +13,7 @@
 #include <ctime>
 #include <filesystem>
 
+#include "tools/core/terminal_view.h"
 #include "tools/core/untrusted_text.h"
 #include "tools/files/guarded_reads.h"
 #include "tools/files/secret_files.h"
@@ -39,6 +42,8 @@ constexpr const char* kSchema = R"({
 
 constexpr size_t kLiveBytes = 4096;
 constexpr auto kLiveInterval = std::chrono::milliseconds(250);
+// What the editor keeps of a command's output in its terminal (the model reads at most this).
+constexpr int64_t kEditorTerminalBytes = 4 * 1024 * 1024;
 
 std::string toolDescription(const ShellOptions& shell) {
   std::string text =
@@ -67,6 +72,18 @@ std::string toolDescription(const ShellOptions& shell) {
 std::string signalName(int sig) {
   const char* abbrev = ::sigabbrev_np(sig);
   return abbrev ? "SIG" + std::string(abbrev) : "signal " + std::to_string(sig);
+}
+
+// The number of a signal as the editor names it ("SIGTERM", "TERM", "15"); 0 when none or unknown.
+int signalNumber(const std::optional<std::string>& name) {
+  if (!name || name->empty()) return 0;
+  std::string bare = name->starts_with("SIG") ? name->substr(3) : *name;
+  for (int sig = 1; sig < NSIG; ++sig) {
+    const char* abbrev = ::sigabbrev_np(sig);
+    if (abbrev && bare == abbrev) return sig;
+  }
+  int number = std::atoi(bare.c_str());
+  return number > 0 && number < NSIG ? number : 0;
 }
 
 std::string joinPids(const std::vector<pid_t>& pids) {
@@ -141,6 +158,7 @@ class RunShellInvocation final : public ToolInvocation {
   }
 
   void setApproval(Approval approval) override { approval_ = approval; }
+  void setTerminalView(TerminalView* view) override { view_ = view; }
 
 
   ToolResult execute(const CancelToken& cancel, const OutputSink& updateOutput) override {
@@ -151,6 +169,11 @@ class RunShellInvocation final : public ToolInvocation {
     }
     if (!S_ISDIR(st.st_mode)) return ToolResult::failure(ErrorType::not_a_directory, dir_ + " is not a directory");
 
+    // An approved line may run in the editor's own terminal; never a sealed
+    // one (it must run where it cannot do harm), nor under Lathe's sandbox.
+    if (!sealed() && !background_ && !shell_.options.sandbox && shell_.options.editorTerminal && context_.terminals) {
+      return runInEditorTerminal(cancel);
+    }
     process::RunSpec spec;
     spec.cwd = dir_;
     spec.env.set = commandMarkers();
@@ -254,6 +277,26 @@ class RunShellInvocation final : public ToolInvocation {
     return ToolResult::text(std::move(llm), "Started in the background (id " + id + ")");
   }
 
+  // How a foreground run went, for the model and the person.
+  struct Ran {
+    std::string output;  // the model's text of it (head and tail)
+    process::RunExit exit;
+    std::optional<pid_t> pgid;  // a process group of Lathe's; none in the editor's terminal
+    std::string terminalId;     // the editor's terminal it ran in
+    std::vector<pid_t> leftovers;
+    std::optional<int64_t> adoptedId;
+    bool stoppedWithSandbox = false;
+    bool shownInTerminal = false;  // the person saw the output in a terminal: the card shows only how it ended
+  };
+
+  shell::OutputBufferOptions bufferOptions(const std::string& stem) const {
+    shell::OutputBufferOptions options;
+    options.maxChars = static_cast<size_t>(std::max<int64_t>(shell_.options.maxOutputChars, 100));
+    options.saveDir = outputDir();
+    options.saveStem = "shell-" + timestamp() + "-" + stem;
+    return options;
+  }
+
   ToolResult runInForeground(const process::RunSpec& spec, const CancelToken& cancel, const OutputSink& updateOutput) {
     auto spawned = process::ProcessRunner::spawn(spec);
     if (!spawned) {
@@ -261,57 +304,148 @@ class RunShellInvocation final : public ToolInvocation {
     }
     std::unique_ptr<process::ProcessRunner> runner = std::move(spawned).value();
     const pid_t pgid = runner->pgid();
-
-    shell::OutputBufferOptions bufferOptions;
-    bufferOptions.maxChars = static_cast<size_t>(std::max<int64_t>(shell_.options.maxOutputChars, 100));
-    bufferOptions.saveDir = outputDir();
-    bufferOptions.saveStem = "shell-" + timestamp() + "-" + std::to_string(pgid);
-    shell::OutputBuffer buffer(bufferOptions);
+    shell::OutputBuffer buffer(bufferOptions(std::to_string(pgid)));
+    // An editor that shows display-only terminals gets the output as it comes;
+    // others a snapshot of its end now and then.
+    TerminalView* terminal = view_ && view_->streams() ? view_ : nullptr;
+    if (terminal) terminal->start(dir_);
 
     uint64_t shown = 0;
     process::WaitOptions wait;
     if (shell_.options.inactivitySeconds > 0) wait.inactivity = std::chrono::seconds(shell_.options.inactivitySeconds);
     wait.tickInterval = kLiveInterval;
     wait.onTick = [&] {
+      if (terminal) return terminal->flush();
       if (!updateOutput || buffer.totalBytes() == shown) return;
       shown = buffer.totalBytes();
       updateOutput(buffer.recent(kLiveBytes));
     };
-    process::RunExit exit = runner->waitForExit(cancel, wait, [&](std::string_view chunk) { buffer.append(chunk); });
+    Ran ran;
+    ran.pgid = pgid;
+    ran.shownInTerminal = terminal != nullptr;
+    ran.exit = runner->waitForExit(cancel, wait, [&](std::string_view chunk) {
+      buffer.append(chunk);
+      if (terminal) terminal->write(chunk);
+    });
+    const process::RunExit& exit = ran.exit;
+    if (terminal) terminal->exit(exit.exitCode, exit.signal ? std::optional<std::string>(signalName(exit.signal)) : std::nullopt);
 
     // Processes the command left running (`server &`): reported, and kept
     // track of by the session so they end with it.
-    std::vector<pid_t> leftovers;
-    std::optional<int64_t> adoptedId;
     // In a sandbox, what the line started in the background dies with its pid
     // namespace, often before it can be seen: the parse tells.
-    bool stoppedWithSandbox = sandboxed() && startsBackground_ && !exit.cancelled && !exit.timedOut;
+    ran.stoppedWithSandbox = sandboxed() && startsBackground_ && !exit.cancelled && !exit.timedOut;
     if (!exit.cancelled && !exit.timedOut && runner->groupAlive()) {
       if (sandboxed()) {
         // Its pid namespace is being torn down with the shell: make sure of it.
         runner->killTree(std::chrono::milliseconds(500));
-        stoppedWithSandbox = true;
+        ran.stoppedWithSandbox = true;
       } else {
-        leftovers = runner->leftovers();
+        ran.leftovers = runner->leftovers();
       }
     }
     buffer.finish();
-    std::string output = buffer.modelText();
-    trimTrailingNewlines(output);
-    if (!leftovers.empty() && shell_.background) {
+    ran.output = buffer.modelText();
+    if (!ran.leftovers.empty() && shell_.background) {
       auto adopted = shell_.background->adopt(std::move(runner), command_, dir_, buffer.recent(64 * 1024), outputDir());
-      if (adopted) adoptedId = adopted->id;
+      if (adopted) ran.adoptedId = adopted->id;
     }
+    return describe(std::move(ran));
+  }
 
+  // The line in the editor's terminal (terminal/create): the editor shows it
+  // running; Lathe waits for its end, watching for silence (by reading its
+  // output now and then), and kills it on cancel or inactivity. What it
+  // printed reaches the model as a command's output does.
+  ToolResult runInEditorTerminal(const CancelToken& cancel) {
+    TerminalHost& host = *context_.terminals;
+    acp::CreateTerminalRequest request;
+    request.command = "bash";
+    request.args = {"-c", command_};
+    request.cwd = dir_;
+    request.env = commandMarkers();
+    request.outputByteLimit = kEditorTerminalBytes;
+    auto created = host.create(std::move(request), cancel);
+    if (!created) {
+      if (cancel.cancelled()) return ToolResult::failure(ErrorType::cancelled, "Cancelled before the command started");
+      return ToolResult::failure(ErrorType::execution_failed,
+                                 "Could not start the command in the editor's terminal: " + created.error().message);
+    }
+    const std::string id = std::move(created).value();
+    if (view_) view_->embed(id);
+
+    Ran ran;
+    ran.terminalId = id;
+    ran.shownInTerminal = true;
+    const auto inactivity = std::chrono::seconds(std::max<int64_t>(shell_.options.inactivitySeconds, 0));
+    // Silence is looked for this often (a fifth of the limit, 1 to 30 s).
+    const auto look = inactivity.count() > 0
+                          ? std::clamp<std::chrono::milliseconds>(inactivity / 5, std::chrono::seconds(1), std::chrono::seconds(30))
+                          : std::chrono::milliseconds(std::chrono::seconds(30));
+    std::string seen;
+    auto lastChange = std::chrono::steady_clock::now();
+    std::string failure;
+    for (;;) {
+      auto waited = host.waitForExit(id, look, cancel);
+      if (waited && *waited) {
+        ran.exit.exitCode = (*waited)->exitCode ? std::optional<int>(static_cast<int>(*(*waited)->exitCode)) : std::nullopt;
+        ran.exit.signal = signalNumber((*waited)->signal);
+        break;
+      }
+      if (!waited) {
+        if (cancel.cancelled()) {
+          ran.exit.cancelled = true;
+        } else {
+          failure = waited.error().message;
+        }
+        break;
+      }
+      if (inactivity.count() == 0) continue;
+      auto now = host.output(id);
+      if (!now) {
+        failure = now.error().message;
+        break;
+      }
+      if (now->exitStatus) continue;  // ended: the next wait says how
+      if (now->output != seen) {
+        seen = std::move(now->output);
+        lastChange = std::chrono::steady_clock::now();
+      } else if (std::chrono::steady_clock::now() - lastChange >= inactivity) {
+        ran.exit.timedOut = true;
+        break;
+      }
+    }
+    if (ran.exit.cancelled || ran.exit.timedOut || !failure.empty()) (void)host.kill(id);
+    auto last = host.output(id);
+    (void)host.release(id);
+    if (!failure.empty()) {
+      return ToolResult::failure(ErrorType::execution_failed,
+                                 "Lost the command in the editor's terminal: " + failure + "; it was killed");
+    }
+    shell::OutputBuffer buffer(bufferOptions("terminal"));
+    if (last) {
+      if (last->truncated) buffer.append("[the editor kept only the end of the output]\n");
+      buffer.append(last->output);
+    }
+    buffer.finish();
+    ran.output = buffer.modelText();
+    return describe(std::move(ran));
+  }
+
+  ToolResult describe(Ran ran) {
+    const process::RunExit& exit = ran.exit;
+    std::string output = std::move(ran.output);
+    trimTrailingNewlines(output);
     std::string llm = "Command: " + command_ + "\nDirectory: " + dir_ + "\n" + kUntrustedOutputNote + "\nOutput: " +
                       (output.empty() ? "(empty)" : output) + "\n";
     std::string status;
     if (exit.cancelled) {
-      llm += "Error: the command was cancelled; its whole process tree was killed.\n";
+      llm += ran.pgid ? "Error: the command was cancelled; its whole process tree was killed.\n"
+                      : "Error: the command was cancelled; the editor's terminal was told to kill it.\n";
       status = "[cancelled]";
     } else if (exit.timedOut) {
       llm += "Error: the command printed nothing for " + std::to_string(shell_.options.inactivitySeconds) +
-             " seconds and was stopped; its whole process tree was killed.\n";
+             " seconds and was stopped; " + (ran.pgid ? "its whole process tree was killed.\n" : "the editor's terminal was told to kill it.\n");
       status = "[stopped: no output for " + std::to_string(shell_.options.inactivitySeconds) + " s]";
     }
     if (exit.exitCode && !exit.cancelled && !exit.timedOut) {
@@ -325,18 +459,18 @@ class RunShellInvocation final : public ToolInvocation {
     if (!exit.exitCode && exit.signal == 0 && !exit.cancelled && !exit.timedOut) {
       llm += "Exit Code: (unknown)\n";
     }
-    if (!leftovers.empty()) {
-      llm += "Background PIDs: " + joinPids(leftovers);
-      if (adoptedId) {
-        llm += " (still running; listed by list_background_processes as id " + std::to_string(*adoptedId) +
+    if (!ran.leftovers.empty()) {
+      llm += "Background PIDs: " + joinPids(ran.leftovers);
+      if (ran.adoptedId) {
+        llm += " (still running; listed by list_background_processes as id " + std::to_string(*ran.adoptedId) +
                ", stopped when the session ends)";
       } else {
         llm += " (still running)";
       }
       llm += "\n";
-      status += std::string(status.empty() ? "" : " ") + "[left running: " + joinPids(leftovers) + "]";
+      status += std::string(status.empty() ? "" : " ") + "[left running: " + joinPids(ran.leftovers) + "]";
     }
-    if (stoppedWithSandbox) {
+    if (ran.stoppedWithSandbox) {
       llm += "Anything this line left running in the background (started with `&` or the like) ended with its "
              "sandbox when the line finished. To keep one running, start it with is_background set to true";
       llm += sealed() && !shell_.options.sandbox ? "; or run the same line again to have the person approve it, "
@@ -344,17 +478,18 @@ class RunShellInvocation final : public ToolInvocation {
                                                  : ".\n";
       status += std::string(status.empty() ? "" : " ") + "[background processes ended with the sandbox]";
     }
-    llm += "Process Group PGID: " + std::to_string(pgid);
+    llm += ran.pgid ? "Process Group PGID: " + std::to_string(*ran.pgid) : "Ran in the editor's terminal " + ran.terminalId;
     if (sealed()) {
       bool failed = !exit.cancelled && (exit.signal != 0 || exit.timedOut || exit.exitCode.value_or(1) != 0);
       // Either way the seal got in its way: the same line is asked about next time.
-      if (failed || stoppedWithSandbox) sealedFailures_->add(command_);
+      if (failed || ran.stoppedWithSandbox) sealedFailures_->add(command_);
       llm += "\n" + shell::sealedNoteForModel(failed);
       status += std::string(status.empty() ? "" : " ") + shell::kSealedDisplay;
     }
 
-    std::string display = output.empty() ? "(no output)" : output;
-    if (!status.empty()) display += "\n" + status;
+    // Shown in a terminal, the output is there already: the card says how it ended.
+    std::string display = ran.shownInTerminal ? status : (output.empty() ? "(no output)" : output);
+    if (!ran.shownInTerminal && !status.empty()) display += "\n" + status;
     ToolResult result = ToolResult::text(std::move(llm), std::move(display));
     if (exit.cancelled) result.error = ToolError{ErrorType::cancelled, "The command was cancelled"};
     // The bare output and how the line ended, for a custom command's !{…}.
@@ -372,6 +507,7 @@ class RunShellInvocation final : public ToolInvocation {
   ToolContext context_;
   ShellSetup shell_;
   std::shared_ptr<shell::SealedFailures> sealedFailures_;
+  TerminalView* view_ = nullptr;   // during execute, when the scheduler gives one
   bool startsBackground_ = false;  // from the parse the confirmation made
   std::string command_;
   std::string description_;

@@ -17,6 +17,7 @@ struct ShellOptions {
   bool sandboxNetwork = false;     // let sandboxed commands reach the network
   int64_t inactivitySeconds = 300; // no output for this long ends the command
   int64_t maxOutputChars = 40'000; // beyond this, the model gets head and tail
+  bool editorTerminal = false;     // approved lines run in the editor's terminal when it offers terminal/*
 };
 
 struct ShellSetup {
