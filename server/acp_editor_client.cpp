@@ -13,10 +13,11 @@ constexpr std::chrono::seconds kFileTimeout{60};
 void AcpEditorClient::setCapabilities(const acp::ClientCapabilities& capabilities) {
   readTextFile_ = capabilities.readTextFile;
   writeTextFile_ = capabilities.writeTextFile;
+  elicitationUrl_ = capabilities.elicitationUrl;
 }
 
 acp::ClientCapabilities AcpEditorClient::capabilities() const {
-  return acp::ClientCapabilities{readTextFile_.load(), writeTextFile_.load()};
+  return acp::ClientCapabilities{readTextFile_.load(), writeTextFile_.load(), elicitationUrl_.load()};
 }
 
 void AcpEditorClient::sendUpdate(const std::string& sessionId, const acp::SessionUpdate& update) {

@@ -30,6 +30,7 @@ class AcpEditorClient final : public engine::EditorClient {
   std::shared_ptr<rpc::Peer> peer_;
   std::atomic<bool> readTextFile_{false};
   std::atomic<bool> writeTextFile_{false};
+  std::atomic<bool> elicitationUrl_{false};
 };
 
 }  // namespace lathe::server

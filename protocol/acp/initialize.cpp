@@ -12,6 +12,10 @@ Result<InitializeRequest> InitializeRequest::fromJson(const json::Value& params)
       req.clientCapabilities.readTextFile = fs->optBool("readTextFile").value_or(false);
       req.clientCapabilities.writeTextFile = fs->optBool("writeTextFile").value_or(false);
     }
+    if (auto elicitation = caps->optObject("elicitation")) {
+      const json::Value* url = json::find(*elicitation->value(), "url");
+      req.clientCapabilities.elicitationUrl = url && url->IsObject();
+    }
   }
   if (auto info = r.optObject("clientInfo")) req.clientName = info->optStr("name").value_or("");
   return finish(r, std::move(req));
@@ -54,6 +58,7 @@ json::Raw InitializeResponse::toJson() const {
           json::put(w, "id", method.id);
           json::put(w, "name", method.name);
           if (!method.description.empty()) json::put(w, "description", method.description);
+          if (!method.meta.empty()) json::put(w, "_meta", method.meta);
         });
       }
     });

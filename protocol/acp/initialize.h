@@ -13,6 +13,7 @@ namespace lathe::acp {
 struct ClientCapabilities {
   bool readTextFile = false;
   bool writeTextFile = false;
+  bool elicitationUrl = false;  // elicitation.url: the client directs the person to a URL
 };
 
 struct InitializeRequest {
@@ -48,6 +49,7 @@ struct AuthMethod {
   std::string id;
   std::string name;
   std::string description;
+  json::Raw meta;  // _meta, e.g. Gemini CLI's {"api-key": {...}}
 };
 
 struct InitializeResponse {

@@ -39,6 +39,8 @@ class Responder {
   void reply(const json::Raw& result);
   void fail(const Error& error);
   void fail(const RpcError& error);
+  // The request's id; none once answered.
+  const std::optional<Id>& id() const { return id_; }
 
  private:
   std::shared_ptr<Peer> peer_;
