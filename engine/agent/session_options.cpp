@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "engine/model/model_routing.h"
+
 namespace lathe::engine {
 
 std::vector<acp::SessionMode> availableModes() {
@@ -14,10 +16,24 @@ std::vector<acp::SessionMode> availableModes() {
   };
 }
 
+namespace {
+
+// An auto model is shown by what it does.
+acp::ConfigChoice modelChoice(const AgentConfig& config, const std::string& name) {
+  const AutoModel* automatic = config.routeAutoModels ? findAutoModel(name) : nullptr;
+  if (!automatic) return {name, name, {}};
+  return {name, std::string(automatic->displayName),
+          "For each prompt a quick classifier picks " + std::string(automatic->pro) + " or " +
+              std::string(automatic->flash)};
+}
+
+}  // namespace
+
 std::vector<acp::ConfigOption> optionsOf(const Session& session) {
-  acp::ConfigOption model{"model", "Model", "The model that answers the next prompt", "model", session.model(), {}};
-  for (const auto& name : session.config().modelChoices) model.choices.push_back({name, name, {}});
-  if (model.choices.empty()) model.choices.push_back({session.model(), session.model(), {}});
+  const std::string chosen = session.chosenModel();
+  acp::ConfigOption model{"model", "Model", "The model that answers the next prompt", "model", chosen, {}};
+  for (const auto& name : session.config().modelChoices) model.choices.push_back(modelChoice(session.config(), name));
+  if (model.choices.empty()) model.choices.push_back({chosen, chosen, {}});
   acp::ConfigOption mode{"mode", "Mode", "What may run without asking", "mode", toString(session.mode()), {}};
   for (const auto& m : availableModes()) mode.choices.push_back({m.id, m.name, m.description});
   return {std::move(model), std::move(mode)};

@@ -7,6 +7,7 @@
 
 #include "engine/session/session_context.h"
 #include "engine/model/generation_settings.h"
+#include "engine/model/model_routing.h"
 #include "engine/model/one_shot_adapter.h"
 #include "engine/session/editor_file_store.h"
 #include "engine/session/notice_card.h"
@@ -136,15 +137,28 @@ Session::Session(std::string id, std::shared_ptr<const tools::Workspace> workspa
   ownConfig_ = std::move(config);  // config_ refers to it; the argument kept it alive until now
 }
 
-std::string Session::model() const {
+std::string Session::chosenModel() const {
   std::lock_guard lock(modelMutex_);
   return model_;
+}
+
+std::string Session::model() const {
+  std::lock_guard lock(modelMutex_);
+  return turnModel_.empty() ? concreteModel(model_) : turnModel_;
+}
+
+void Session::routePrompt(const CancelToken& cancel) {
+  const AutoModel* chosen = config_.routeAutoModels ? findAutoModel(chosenModel()) : nullptr;
+  std::string routed = chosen ? engine::routePrompt(*config_.provider, *chosen, history_.contents(), cancel) : "";
+  std::lock_guard lock(modelMutex_);
+  turnModel_ = std::move(routed);
 }
 
 void Session::setModel(std::string model) {
   {
     std::lock_guard lock(modelMutex_);
     model_ = model;
+    turnModel_.clear();
   }
   for (const auto& hook : hooks_) hook->onModelChanged(model);
 }
@@ -302,6 +316,7 @@ Result<acp::StopReason> Session::runTurn(const std::vector<acp::ContentBlock>& b
   const History::Checkpoint before = history_.checkpoint();
   if (auto status = history_.appendUser(std::move(userParts)); !status) return status.error();
   if (!claimed) recordPrompt(editor_, blocks);
+  routePrompt(cancel);
   bool modelAnswered = false;
   // A turn stopped before the model said anything leaves no trace: the next
   // prompt must not carry this one's text.

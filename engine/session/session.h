@@ -46,6 +46,10 @@ class Session {
   // Mode and model for the next call and request; the hooks hear of the
   // change (onModeChanged, onModelChanged). Any thread.
   void setMode(ApprovalMode mode);
+  // The model the person chose (an auto model stays "auto-gemini-2.5").
+  std::string chosenModel() const;
+  // The model requests go to now: the one an auto model routed the latest
+  // prompt to (its pro model before any), else the chosen one.
   std::string model() const;
   void setModel(std::string model);
   // The session is closed: its hooks hear it (onClose). Any thread.
@@ -96,6 +100,8 @@ class Session {
  private:
   Result<acp::StopReason> runTurn(const std::vector<acp::ContentBlock>& blocks, const CancelToken& cancel);
   Result<ModelReply> callModel(const CancelToken& cancel, std::optional<TurnStop>& stop);
+  // An auto model picks this prompt's model (the history ends with the prompt).
+  void routePrompt(const CancelToken& cancel);
   // Runs the calls the hooks allow; answers the others as they say.
   std::vector<Part> runCalls(const std::vector<FunctionCall>& calls, const CancelToken& cancel,
                              std::optional<TurnStop>& stop);
@@ -114,7 +120,8 @@ class Session {
   ObservedEditor editor_;
   std::atomic<ApprovalMode> mode_;
   mutable std::mutex modelMutex_;
-  std::string model_;
+  std::string model_;      // chosen
+  std::string turnModel_;  // routed for the latest prompt; empty when none is (or the choice changed)
   tools::ToolRegistry registry_;
   std::vector<tools::ToolDeclaration> declarations_;
   uint64_t declarationsGeneration_ = ~uint64_t{0};
