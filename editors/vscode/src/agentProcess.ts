@@ -9,6 +9,9 @@ export interface ClientHandlers {
   permission(params: acp.RequestPermissionRequest): Promise<acp.RequestPermissionResponse>;
   read(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
   write(params: acp.WriteTextFileRequest): Promise<acp.WriteTextFileResponse>;
+  /** URL elicitation (a login page): advertised as elicitation.url. */
+  elicitation(params: acp.CreateElicitationRequest): Promise<acp.CreateElicitationResponse>;
+  elicitationComplete(params: acp.CompleteElicitationNotification): void;
 }
 
 export interface LaunchOptions {
@@ -31,9 +34,11 @@ function traced(stream: ReadableStream<Uint8Array>, log: (l: string) => void, pr
   }));
 }
 
-/** A key given to `authenticate` stays out of the trace (the output channel is kept on disk). */
+/** A key or a gateway's headers given to `authenticate` stay out of the trace (the output channel is kept on disk). */
 export function hideKeys(line: string): string {
-  return line.replace(/("api-key"\s*:\s*)"(?:[^"\\]|\\.)*"/g, '$1"(hidden)"');
+  return line
+    .replace(/("api-key"\s*:\s*)"(?:[^"\\]|\\.)*"/g, '$1"(hidden)"')
+    .replace(/("headers"\s*:\s*)\{(?:[^{}"]|"(?:[^"\\]|\\.)*")*\}/g, '$1"(hidden)"');
 }
 
 function tracedWritable(target: WritableStream<Uint8Array>, log: (l: string) => void, prefix: string): WritableStream<Uint8Array> {
@@ -76,6 +81,8 @@ export class AgentProcess {
       .onRequest("session/request_permission", ({ params }) => handlers.permission(params))
       .onRequest("fs/read_text_file", ({ params }) => handlers.read(params))
       .onRequest("fs/write_text_file", ({ params }) => handlers.write(params))
+      .onRequest("elicitation/create", ({ params }) => handlers.elicitation(params))
+      .onNotification("elicitation/complete", ({ params }) => handlers.elicitationComplete(params))
       .connect(acp.ndJsonStream(output, input));
   }
 
@@ -84,7 +91,7 @@ export class AgentProcess {
   initialize(): Promise<acp.InitializeResponse> {
     return this.agent.request("initialize", {
       protocolVersion: acp.PROTOCOL_VERSION,
-      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } },
+      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, elicitation: { url: {} } },
       clientInfo: { name: "lathe-vscode", version: "0.1.0" },
     });
   }

@@ -3,7 +3,7 @@
 import * as os from "node:os";
 import * as vscode from "vscode";
 import { ChatView, type Attachment, type ViewMessage } from "./chatView";
-import { askLogin, Commands, setting } from "./commands";
+import { askLogin, Commands, openLoginPage, setting } from "./commands";
 import { currentText, readText, writeText } from "./documents";
 import { ChangeGutter } from "./gutter";
 import { launchOptions } from "./launch";
@@ -45,6 +45,7 @@ export function activate(context: vscode.ExtensionContext): void {
     },
     showError: (m) => void vscode.window.showErrorMessage(m),
     login: askLogin,
+    openLoginPage,
     // "lathe.followAgent": the file the agent reads or edits opens at the line, the chat keeping focus.
     // Only files: a folder (list_directory, glob) or a file not written yet opens nothing.
     follow: (p, line) => {

@@ -2,7 +2,7 @@
 // restarts. Turns ACP traffic into ChatState; the view renders it.
 import * as acp from "@agentclientprotocol/sdk";
 import { AgentProcess, type ClientHandlers, type LaunchOptions } from "./agentProcess";
-import { applyUpdate, emptyState, findTool, loginChoices, setConfigOptions, setModes, upsertTool, type ChatState, type HunkView, type LoginChoice } from "./chatState";
+import { applyUpdate, authenticateParams, emptyState, findTool, loginChoices, setConfigOptions, setModes, upsertTool, type ChatState, type HunkView, type LoginAnswer, type LoginChoice } from "./chatState";
 import { PermissionBroker } from "./permissions";
 import { ChangeTracker } from "./changes";
 
@@ -17,8 +17,10 @@ export interface SessionHost {
   showError(message: string): void;
   /** Where the agent is reading or editing now (the host opens it when the person asked to follow). */
   follow?(path: string, line?: number | null): void;
-  /** Asks the person for one of the agent's logins and its key; undefined when they cancel. */
-  login?(choices: LoginChoice[]): Promise<{ methodId: string; key: string } | undefined>;
+  /** Asks the person for one of the agent's logins and what it needs; undefined when they cancel. */
+  login?(choices: LoginChoice[]): Promise<LoginAnswer | undefined>;
+  /** Offers the person a page to log in at (Log in with Google); true once it is opened, false when they decline. */
+  openLoginPage?(url: string, message: string): Promise<boolean>;
 }
 
 /** ACP's "authentication required": for Lathe, no usable credentials. */
@@ -101,6 +103,18 @@ export class LatheSession {
           if ((await this.host.currentText(p.path)) === undefined) throw acp.RequestError.resourceNotFound(p.path);
           throw e;
         }
+      },
+      // A page for the person to go to while `authenticate` waits (Log in with Google).
+      elicitation: async (p) => {
+        const url = p.mode === "url" && "url" in p && typeof p.url === "string" ? p.url : undefined;
+        if (!url || !this.host.openLoginPage) return { action: "decline" };
+        this.state.items.push({ kind: "notice", text: `${p.message} If no browser opened, go to: ${url}` });
+        this.emit();
+        return { action: (await this.host.openLoginPage(url, p.message)) ? "accept" : "decline" };
+      },
+      elicitationComplete: () => {
+        this.state.items.push({ kind: "notice", text: "Back from the login page." });
+        this.emit();
       },
       write: async (p) => {
         await this.changes.before(p.path);
@@ -231,6 +245,8 @@ export class LatheSession {
   }
 
   async prompt(blocks: acp.ContentBlock[], shown: string, images: string[] = []): Promise<void> {
+    // No session (one refused, a login cancelled): asked for again first.
+    if (this.process && this.init && !this.sessionId && !this.state.busy) await this.newSession();
     if (!this.process || !this.sessionId || this.state.busy) return;
     this.state.items.push(images.length ? { kind: "user", text: shown, images } : { kind: "user", text: shown });
     this.state.busy = true;
@@ -279,7 +295,7 @@ export class LatheSession {
       return false;
     }
     try {
-      await this.process.agent.request("authenticate", { methodId: answer.methodId, _meta: { "api-key": answer.key } });
+      await this.process.agent.request("authenticate", authenticateParams(answer));
       return true;
     } catch (e) {
       const message = `Could not log in: ${(e as Error).message}`;

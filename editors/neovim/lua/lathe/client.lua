@@ -15,7 +15,8 @@ local M = {
 }
 
 -- Hooks the UI fills in (lathe.init): update, turn_end, notice, reset, changed, request,
--- initialized (after initialize), login (asks the person on auth-required).
+-- initialized (after initialize), login (asks the person on auth-required),
+-- login_page_done (the person is back from a login page Lathe sent).
 M.ui = setmetatable({}, { __index = function() return function() end end })
 
 local function env_list(extra)
@@ -43,6 +44,7 @@ function M.running() return M.peer ~= nil and not M.peer.closed end
 function M.pid() return M.running() and M.peer.pid or nil end
 
 local function on_notification(method, params)
+  if method == 'elicitation/complete' then return M.ui.login_page_done(params) end
   if method ~= 'session/update' or not M.session or params.sessionId ~= M.session.id then return end
   local u, s = params.update or {}, M.session
   local kind = u.sessionUpdate
@@ -79,8 +81,8 @@ function M.can_logout()
   return type(auth) == 'table' and auth.logout ~= nil and auth.logout ~= vim.NIL
 end
 
--- After auth-required: the person picks a login and gives its key (ui.login), which
--- goes to `authenticate`. done(nil) once Lathe took it; done(err) saying why not.
+-- After auth-required: the person picks a login and gives what it needs (ui.login),
+-- which goes to `authenticate`. done(nil) once Lathe took it; done(err) saying why not.
 -- Any other error, or no login to offer, goes to done unchanged.
 local function log_in(err, done)
   if not err or err.code ~= AUTH_REQUIRED or #M.login_methods() == 0 then return done(err) end
@@ -89,7 +91,7 @@ local function log_in(err, done)
       return done({ message = 'Lathe needs a login to reach the model. Login cancelled: nothing was sent and nothing changed.' })
     end
     if not M.running() then return done({ message = 'Lathe is not running' }) end
-    M.peer:request('authenticate', { methodId = choice.methodId, _meta = { ['api-key'] = choice.key } }, function(aerr)
+    M.peer:request('authenticate', require('lathe.login').params(choice), function(aerr)
       done(aerr and { message = 'Could not log in: ' .. (aerr.message or vim.inspect(aerr)) } or nil)
     end)
   end)
@@ -171,7 +173,9 @@ function M.start()
   end
   M.peer:request('initialize', {
     protocolVersion = 1,
-    clientCapabilities = { fs = { readTextFile = true, writeTextFile = true }, terminal = false },
+    -- elicitation.url: Lathe may send a page to open while a login waits (Log in with Google).
+    clientCapabilities = { fs = { readTextFile = true, writeTextFile = true }, terminal = false,
+      elicitation = { url = vim.empty_dict() } },
     clientInfo = { name = 'lathe.nvim', title = 'Lathe for Neovim', version = M.version },
   }, function(ierr, res)
     if ierr then return flush(ierr) end

@@ -44,6 +44,15 @@ local handlers = {
     end
     permission.ask(params, reply)
   end,
+  -- A page to open while `authenticate` waits (Log in with Google); the address
+  -- is in the chat too, in case no browser opens.
+  ['elicitation/create'] = function(params, reply)
+    if params.mode ~= 'url' or type(params.url) ~= 'string' then return reply({ action = 'decline' }) end
+    show(chat.transcript:notice((params.message or 'Open this page.') .. ' If no browser opens, go to: ' .. params.url))
+    require('lathe.login').open_page(params.url, params.message or 'Lathe: log in in your browser', function(opened)
+      reply({ action = opened and 'accept' or 'decline' })
+    end)
+  end,
 }
 
 
@@ -66,6 +75,7 @@ local function wire()
     changed = function() pcall(vim.cmd, 'redrawstatus!') end,
     initialized = function() M.logout_command() end,
     login = function(methods, done) require('lathe.login').ask(methods, done) end,
+    login_page_done = function() show(chat.transcript:notice('Back from the login page.')) end,
     request = function(method, params, reply)
       local h = handlers[method]
       if not h then return reply(nil, { code = -32601, message = 'Method not found: ' .. method }) end
