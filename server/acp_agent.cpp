@@ -1,9 +1,11 @@
 // ACP handlers.
 #include "server/acp_agent.h"
 
+#include <mutex>
+
 #include "engine/agent/session_options.h"
 #include "protocol/base/log.h"
-#include "protocol/acp/url_elicitation.h"
+#include "protocol/acp/elicitation.h"
 #include "protocol/exec/executor.h"
 #include "server/method_table.h"
 #include "server/version.h"
@@ -24,9 +26,20 @@ void AcpAgent::shutdown() {
   sessions_.shutdown();
 }
 
+namespace {
+
+Error cancelledByEditor(const std::string& method) {
+  return makeError(Errc::cancelled, method + " was cancelled by the client");
+}
+
+}  // namespace
+
 void AcpAgent::offReader(rpc::Responder responder, std::function<void(rpc::Responder&, const CancelToken&)> work) {
   auto shared = std::make_shared<rpc::Responder>(std::move(responder));
-  auto posted = opening_.post([shared, work = std::move(work)](const CancelToken& cancel) { work(*shared, cancel); });
+  auto posted = opening_.post([shared, work = std::move(work)](const CancelToken& cancel) {
+    if (shared->cancelled().cancelled()) return shared->fail(cancelledByEditor("the request"));
+    work(*shared, cancel);
+  });
   if (!posted) shared->fail(makeError(Errc::internal, "the agent is shutting down"));
 }
 
@@ -46,6 +59,7 @@ void AcpAgent::bindMethods() {
       .request("session/set_mode", &AcpAgent::setMode)
       .request("session/set_config_option", &AcpAgent::setConfigOption)
       .request("session/close", &AcpAgent::closeSession)
+      .request("session/delete", &AcpAgent::deleteSession)
       .deferred("session/load", &AcpAgent::loadSession)
       .deferred("session/resume", &AcpAgent::resumeSession)
       .request("session/list", &AcpAgent::listSessions)
@@ -69,6 +83,7 @@ Result<acp::InitializeResponse> AcpAgent::initialize(const acp::InitializeReques
   response.capabilities.loadSession = sessions_.recording();
   response.capabilities.sessionList = sessions_.recording();
   response.capabilities.sessionResume = sessions_.recording();
+  response.capabilities.sessionDelete = sessions_.recording();
   if (auth_) {
     for (auto& method : auth_->methods(request.clientCapabilities.elicitationUrl)) {
       response.authMethods.push_back({method.id, method.name, method.description, json::Raw{method.meta}});
@@ -92,7 +107,8 @@ void AcpAgent::authenticate(const acp::AuthenticateRequest& request, rpc::Respon
     given.apiKey = request.apiKey.value_or("");
     given.baseUrl = request.gatewayBaseUrl.value_or("");
     given.headers = request.gatewayHeaders;
-    const CancelToken login = cancel.child();
+    const CancelToken login = cancel.child();  // by shutdown, the editor ($/cancel_request) or the person declining the page
+    auto byEditor = answer.cancelled().onCancel([login] { login.cancel(); });
     auto status = auth_->authenticate(std::move(given), loginPrompt(*answer.id(), login), login);
     if (!status) return answer.fail(status.error());
     log(LogLevel::info, "authenticated with " + request.methodId);
@@ -107,13 +123,19 @@ engine::LoginPrompt AcpAgent::loginPrompt(const rpc::Id& request, const CancelTo
   if (!editor_.capabilities().elicitationUrl) return prompt;
   auto id = std::make_shared<std::string>("lathe-login-" + std::to_string(++elicitations_));
   prompt.showUrl = [this, id, request, login](const std::string& url) {
-    acp::UrlElicitationRequest ask{*id, url, "Log in with Google in your browser, then come back to your editor.", request.raw};
-    peer_->request("elicitation/create", ask.toJson(), [login](Result<rpc::Response> answer) {
-      auto response = answer ? acp::UrlElicitationResponse::fromJson(*answer->result) : Result<acp::UrlElicitationResponse>(answer.error());
-      if (!response || !response->accepted()) login.cancel();
+    acp::ElicitationRequest ask;
+    ask.mode = acp::ElicitationRequest::Mode::url;
+    ask.requestId = request.raw;
+    ask.elicitationId = *id;
+    ask.url = url;
+    ask.message = "Log in with Google in your browser, then come back to your editor.";
+    json::Raw params{json::buildObject([&](json::Writer& w) { ask.writeJson(w); })};
+    peer_->request("elicitation/create", params, [login](Result<rpc::Response> answer) {
+      auto response = answer ? acp::ElicitationResponse::fromJson(*answer->result) : Result<acp::ElicitationResponse>(answer.error());
+      if (!response || response->action != acp::ElicitationResponse::Action::accept) login.cancel();
     });
   };
-  prompt.finished = [this, id] { peer_->notify("elicitation/complete", acp::CompleteElicitationNotification{*id}.toJson()); };
+  prompt.finished = [this, id] { peer_->notify("elicitation/complete", acp::elicitationCompleteParams(*id)); };
   return prompt;
 }
 
@@ -127,6 +149,11 @@ void AcpAgent::newSession(const acp::NewSessionRequest& request, rpc::Responder 
   offReader(std::move(responder), [this, request](rpc::Responder& answer, const CancelToken&) {
     auto opened = sessions_.newSession(request);
     if (!opened) return answer.fail(opened.error());
+    if (answer.cancelled().cancelled()) {
+      // Nobody will use it: the editor never learns its id.
+      (void)sessions_.closeSession(opened->id);
+      return answer.fail(cancelledByEditor("session/new"));
+    }
     answer.reply(newSessionResponse(opened->id).toJson());
     (void)sessions_.announceCommands(opened->id);
   });
@@ -143,12 +170,32 @@ acp::NewSessionResponse AcpAgent::newSessionResponse(const std::string& id) {
 }
 
 void AcpAgent::prompt(const acp::PromptRequest& request, rpc::Responder responder) {
-  auto shared = std::make_shared<rpc::Responder>(std::move(responder));
-  auto started = sessions_.startPrompt(request, [shared](Result<acp::StopReason> result) {
-    if (!result) return shared->fail(result.error());
-    shared->reply(acp::PromptResponse{*result}.toJson());
+  // $/cancel_request for the prompt cancels its turn, as session/cancel does:
+  // the turn ends at once with stopReason cancelled.
+  struct Call {
+    explicit Call(rpc::Responder r) : responder(std::move(r)) {}
+    rpc::Responder responder;
+    std::mutex mutex;
+    bool answered = false;  // guarded by mutex: a late cancel must not reach the next turn
+    CancelToken::Registration onCancel;
+  };
+  auto call = std::make_shared<Call>(std::move(responder));
+  auto started = sessions_.startPrompt(request, [call](Result<acp::PromptResponse> result) {
+    {
+      std::lock_guard lock(call->mutex);
+      call->answered = true;
+    }
+    if (!result) return call->responder.fail(result.error());
+    call->responder.reply(result->toJson());
   });
-  if (!started) shared->fail(started.error());
+  if (!started) return call->responder.fail(started.error());
+  std::weak_ptr<Call> weak = call;
+  call->onCancel = call->responder.cancelled().onCancel([this, weak, id = request.sessionId] {
+    auto live = weak.lock();
+    if (!live) return;
+    std::lock_guard lock(live->mutex);
+    if (!live->answered) (void)sessions_.cancel(id);
+  });
 }
 
 Result<acp::Empty> AcpAgent::setMode(const acp::SetModeRequest& request) {
@@ -164,6 +211,11 @@ Result<acp::SetConfigOptionResponse> AcpAgent::setConfigOption(const acp::SetCon
 
 Result<acp::Empty> AcpAgent::closeSession(const acp::CloseSessionRequest& request) {
   if (auto status = sessions_.closeSession(request.sessionId); !status) return status.error();
+  return acp::Empty{};
+}
+
+Result<acp::Empty> AcpAgent::deleteSession(const acp::DeleteSessionRequest& request) {
+  if (auto status = sessions_.deleteSession(request.sessionId); !status) return status.error();
   return acp::Empty{};
 }
 

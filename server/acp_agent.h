@@ -39,6 +39,7 @@ class AcpAgent {
   Result<acp::Empty> setMode(const acp::SetModeRequest& request);
   Result<acp::SetConfigOptionResponse> setConfigOption(const acp::SetConfigOptionRequest& request);
   Result<acp::Empty> closeSession(const acp::CloseSessionRequest& request);
+  Result<acp::Empty> deleteSession(const acp::DeleteSessionRequest& request);
   void loadSession(const acp::LoadSessionRequest& request, rpc::Responder responder);
   void resumeSession(const acp::ResumeSessionRequest& request, rpc::Responder responder);
   Result<acp::ListSessionsResponse> listSessions(const acp::ListSessionsRequest& request);
@@ -48,6 +49,8 @@ class AcpAgent {
   acp::NewSessionResponse newSessionResponse(const std::string& id);
   void cancel(const acp::CancelNotification& note);
   // Runs `work` as a task of opening_; it must answer through the responder.
+  // A request the editor cancelled ($/cancel_request) before it started is
+  // answered -32800 and not done; `work` gets the token of shutdown.
   void offReader(rpc::Responder responder, std::function<void(rpc::Responder&, const CancelToken&)> work);
 
   std::shared_ptr<rpc::Peer> peer_;

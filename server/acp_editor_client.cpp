@@ -11,13 +11,13 @@ constexpr std::chrono::seconds kFileTimeout{60};
 }  // namespace
 
 void AcpEditorClient::setCapabilities(const acp::ClientCapabilities& capabilities) {
-  readTextFile_ = capabilities.readTextFile;
-  writeTextFile_ = capabilities.writeTextFile;
-  elicitationUrl_ = capabilities.elicitationUrl;
+  std::lock_guard lock(mutex_);
+  capabilities_ = capabilities;
 }
 
 acp::ClientCapabilities AcpEditorClient::capabilities() const {
-  return acp::ClientCapabilities{readTextFile_.load(), writeTextFile_.load(), elicitationUrl_.load()};
+  std::lock_guard lock(mutex_);
+  return capabilities_;
 }
 
 void AcpEditorClient::sendUpdate(const std::string& sessionId, const acp::SessionUpdate& update) {
@@ -33,6 +33,21 @@ Result<acp::RequestPermissionResponse> AcpEditorClient::requestPermission(const 
   if (!response) return response.error();
   if (!response->result) return makeError(Errc::invalid_request, "the client answered without a result");
   return acp::RequestPermissionResponse::fromJson(*response->result);
+}
+
+Result<acp::ElicitationResponse> AcpEditorClient::elicit(const acp::ElicitationRequest& request,
+                                                        const CancelToken& cancel) {
+  if (!capabilities().canElicit()) return makeError(Errc::invalid_request, "the editor did not offer elicitation");
+  // As long as a permission question: a person is answering.
+  auto response = peer_->call("elicitation/create", [&](json::Writer& w) { request.writeJson(w); }, kPermissionTimeout,
+                              cancel);
+  if (!response) return response.error();
+  if (!response->result) return makeError(Errc::invalid_request, "the client answered elicitation/create without a result");
+  return acp::ElicitationResponse::fromJson(*response->result);
+}
+
+void AcpEditorClient::elicitationComplete(const std::string& elicitationId) {
+  peer_->notify("elicitation/complete", acp::elicitationCompleteParams(elicitationId));
 }
 
 Result<std::string> AcpEditorClient::readTextFile(const std::string& sessionId, const std::string& path,

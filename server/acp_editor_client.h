@@ -1,10 +1,11 @@
 // The engine's EditorClient over ACP: session updates become session/update
-// notifications; permission and fs calls become requests to the client.
-// Any thread; the blocking calls block only their caller.
+// notifications; permission, fs and elicitation calls become requests to the
+// client (a call that no longer waits is withdrawn with $/cancel_request, see
+// Peer::call). Any thread; the blocking calls block only their caller.
 #pragma once
 
-#include <atomic>
 #include <memory>
+#include <mutex>
 
 #include "engine/session/editor_client.h"
 #include "protocol/jsonrpc/peer.h"
@@ -25,12 +26,13 @@ class AcpEditorClient final : public engine::EditorClient {
                                    const CancelToken& cancel) override;
   Status writeTextFile(const std::string& sessionId, const std::string& path, const std::string& content,
                        const CancelToken& cancel) override;
+  Result<acp::ElicitationResponse> elicit(const acp::ElicitationRequest& request, const CancelToken& cancel) override;
+  void elicitationComplete(const std::string& elicitationId) override;
 
  private:
   std::shared_ptr<rpc::Peer> peer_;
-  std::atomic<bool> readTextFile_{false};
-  std::atomic<bool> writeTextFile_{false};
-  std::atomic<bool> elicitationUrl_{false};
+  mutable std::mutex mutex_;
+  acp::ClientCapabilities capabilities_;  // from initialize
 };
 
 }  // namespace lathe::server

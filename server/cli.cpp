@@ -39,7 +39,7 @@ Options:
   --settings FILE                a Gemini CLI settings.json read after ~/.gemini/settings.json
   -s, --sandbox                  run shell commands under bubblewrap (workspace writable, no network)
   --sandbox-network              let sandboxed commands use the network
-  --trust-workspace              start the MCP servers and discovery commands the workspace's
+  --trust-workspace              start the MCP servers, discovery commands and hooks the workspace's
                                  .gemini/settings.json defines, and apply its settings that let
                                  more run unasked, without asking (else `run` asks on a terminal;
                                  without one they do not apply)

@@ -125,6 +125,7 @@ class TerminalClient final : public engine::EditorClient {
 }  // namespace
 
 int runHeadless(const HeadlessOptions& options, engine::AgentConfig config) {
+  config.interactive = ::isatty(STDIN_FILENO);  // without a terminal nobody can be asked
   TerminalClient terminal;
   engine::SessionManager sessions(std::move(config), terminal);
   // Ctrl-C and SIGTERM arrive on the executor's reactor and cancel the turn
@@ -152,7 +153,10 @@ int runHeadless(const HeadlessOptions& options, engine::AgentConfig config) {
   acp::PromptRequest prompt;
   prompt.sessionId = sessionId;
   prompt.prompt.push_back(acp::TextBlock{options.prompt});
-  auto started = sessions.startPrompt(prompt, [&](Result<acp::StopReason> result) { finished.set_value(std::move(result)); });
+  auto started = sessions.startPrompt(prompt, [&](Result<acp::PromptResponse> result) {
+    if (!result) return finished.set_value(result.error());
+    finished.set_value(result->stopReason);
+  });
   if (!started) {
     std::fprintf(stderr, "lathe: %s\n", started.error().message.c_str());
     return 1;

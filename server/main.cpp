@@ -135,6 +135,11 @@ Result<engine::AgentConfig> buildConfig(const server::Options& options) {
   config.stateDir = stateDirectory();
   config.userSettingsPath = userSettingsPath();
   config.memory.globalDir = geminiDirectory();
+  if (!config.memory.globalDir.empty()) {
+    config.policies.user = config.memory.globalDir + "/policies";
+    config.policies.keptEverywhere = config.policies.user + "/auto-saved.toml";  // Gemini CLI's own file
+  }
+  config.policies.keptDir = stateDirectory() + "/policies";
   config.trustWorkspace = options.trustWorkspace;
   // Flags and the environment first: the settings rows leave what they pinned.
   config.overrides = {std::move(lastFile), modelPinned, options.approvalMode.has_value(), options.sandbox,
@@ -183,7 +188,7 @@ int doctor(const server::Options& options, const std::string& cwd) {
 
 int serveAcp(engine::AgentConfig config) {
   auto channel = rpc::makeFdChannel(STDIN_FILENO, STDOUT_FILENO);
-  auto peer = rpc::Peer::create(*channel);
+  auto peer = rpc::Peer::create(*channel, rpc::Peer::Options{.cancelMethod = acp::kCancelRequestMethod});
   server::AcpAgent agent(peer, std::move(config));
   peer->serve();
   // End of input: the client is gone. Stop the turns, then fail pending asks.

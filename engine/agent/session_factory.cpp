@@ -7,9 +7,11 @@
 #include "engine/agent/session_programs.h"
 #include "engine/agent/workspace_setup.h"
 #include "engine/commands/builtin_commands.h"
+#include "engine/commands/permissions_command.h"
 #include "engine/commands/session_commands.h"
 #include "engine/context/context_hooks.h"
 #include "engine/context/memory_command.h"
+#include "engine/hooks/session_hooks.h"
 #include "engine/persistence/session_meta.h"
 #include "protocol/base/log.h"
 #include "tools/mcp/acp_servers.h"
@@ -48,7 +50,23 @@ std::vector<tools::mcp::ServerConfig> mcpServersOf(const std::vector<acp::McpSer
   return servers;
 }
 
-// A recorded session goes on with its history, mode and model (when still offered).
+// The session's cost as its last context meter showed it: nothing when it
+// showed none, nullopt when that meter had no cost (not known).
+std::optional<std::optional<double>> lastCost(const std::vector<std::string>& shown) {
+  for (auto line = shown.rbegin(); line != shown.rend(); ++line) {
+    if (line->find("\"usage_update\"") == std::string::npos) continue;
+    auto doc = json::parse(*line);
+    const json::Value* update = doc && doc->IsObject() ? json::find(*doc, "update") : nullptr;
+    if (!update || json::getStr(*update, "sessionUpdate").value_or("") != "usage_update") continue;
+    const json::Value* cost = json::find(*update, "cost");
+    const json::Value* amount = cost && cost->IsObject() ? json::find(*cost, "amount") : nullptr;
+    return amount && amount->IsNumber() ? std::optional<double>(amount->GetDouble()) : std::nullopt;
+  }
+  return std::nullopt;
+}
+
+// A recorded session goes on with its history, mode, model (when still
+// offered), effort and cost so far.
 void restore(Session& session, persist::SessionRecorder::Opened& record) {
   session.restoreHistory(std::move(record.history), lastCallNumber(record.shown));
   if (auto mode = parseApprovalMode(record.meta.mode)) session.setMode(*mode);
@@ -57,6 +75,23 @@ void restore(Session& session, persist::SessionRecorder::Opened& record) {
   if (!model.empty() && (choices.empty() || std::find(choices.begin(), choices.end(), model) != choices.end())) {
     session.setModel(model);
   }
+  if (auto effort = parseEffort(record.meta.effort)) session.setEffort(*effort);
+  if (auto cost = lastCost(record.shown)) session.meter().restore(*cost);
+}
+
+// The person's hooks (and extensions'), and the workspace's once agreed to;
+// none when no source has any: a session without hooks pays nothing for them.
+std::shared_ptr<SessionHooks> hooksFor(Session& session, const std::string& root, const WorkspaceSetup& setup,
+                                       bool reopened, EditorClient& editor) {
+  const AgentConfig& config = session.config();
+  const bool workspaceHooks = setup.programs && !setup.programs->hooks.definitions.empty();
+  if (!config.hookOptions.enabled || (config.hooks.empty() && !workspaceHooks)) return nullptr;
+  return std::make_shared<SessionHooks>(SessionHooks::Setup{.sessionId = session.id(),
+                                                            .workspaceRoot = root,
+                                                            .hooks = config.hooks,
+                                                            .options = config.hookOptions,
+                                                            .reopened = reopened},
+                                        editor);
 }
 
 }  // namespace
@@ -80,28 +115,40 @@ Result<std::shared_ptr<const tools::Workspace>> workspaceFor(const std::string& 
   return std::make_shared<const tools::Workspace>(std::move(workspace).value());
 }
 
-void SessionFactory::addHooks(Session& session, const std::string& root, WorkspaceSetup setup) const {
+void SessionFactory::addHooks(Session& session, const std::string& root, WorkspaceSetup setup, bool reopened) const {
   Session* raw = &session;  // the hooks are owned by the session: no cycle
+  std::shared_ptr<SessionHooks> hooks = hooksFor(session, root, setup, reopened, editor_);
   SessionPrograms::Setup programs{
       .sessionId = session.id(),
       .workspaceRoot = root,
       .workspace = std::move(setup.programs),
       .consent = consent_,
       .startMcpServers = [raw](std::vector<tools::mcp::ServerConfig> servers) { raw->startMcpServers(std::move(servers)); },
+      .startHooks = nullptr,
+      .trust = std::move(setup.trust),
       .grantWidening = nullptr,
       .ignoredNotice = std::move(setup.ignoredNotice),
       .notices = std::move(setup.notices),
   };
-  if (setup.widened) {
-    programs.grantWidening = [raw, &editor = editor_, widened = setup.widened, keys = setup.wideningKeys] {
-      return grantWidening(*raw, editor, *widened, keys);
+  if (hooks) programs.startHooks = [raw = hooks.get()](HookSet set) { raw->addWorkspaceHooks(std::move(set)); };
+  if (setup.widened || setup.wideningPolicies) {
+    programs.grantWidening = [raw, &editor = editor_, widened = setup.widened, keys = setup.wideningKeys,
+                              policies = setup.wideningPolicies] {
+      return grantWidening(*raw, editor, widened.get(), keys, policies);
     };
   }
   session.addHooks(std::make_shared<SessionPrograms>(std::move(programs), session.config(), editor_, session.registry()));
+  if (hooks) {
+    // After the programs (the workspace's hooks join once agreed to), before
+    // the rest: a stop they ask for comes before compression or the request.
+    session.setCallGate(hooks.get());
+    session.addHooks(std::move(hooks));
+  }
   auto commands = std::make_shared<SessionCommands>(session);
   addContextHooks(session, commands->registry());
   addBuiltinCommands(session, commands->registry());
   addMemoryCommand(session, commands->registry());
+  addPermissionsCommand(session, commands->registry(), std::move(setup.kept));
   session.addHooks(std::move(commands));
 }
 
@@ -113,7 +160,11 @@ Result<AssembledSession> SessionFactory::assemble(SessionSpec spec) const {
   WorkspaceSetup setup = workspaceSetupFor(root, config_, *consent_);
   AssembledSession out;
   out.session = std::make_shared<Session>(spec.id, *workspace, std::move(setup.config), editor_);
-  addHooks(*out.session, root, std::move(setup));
+  SessionApprovals rules;
+  rules.policies = std::move(setup.policies);
+  out.session->grantApprovals(rules);
+  if (setup.kept) out.session->setKeptAnswers(setup.kept);
+  addHooks(*out.session, root, std::move(setup), spec.record.has_value());
   if (spec.record) {
     restore(*out.session, *spec.record);
     out.recorder = std::move(spec.record->recorder);

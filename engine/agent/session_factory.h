@@ -3,6 +3,7 @@
 // from one spec, with one ordered list of hooks:
 //
 //   programs   consent for the workspace's programs and settings, discovery (first turn)
+//   hooks      the person's hooks (settings `hooks`), and the workspace's once agreed to
 //   context    compression and /compress, loop detection, titles
 //   commands   the built-in slash commands and /memory
 //   recorder   last: it records the history the others leave
@@ -55,7 +56,7 @@ class SessionFactory {
   Result<AssembledSession> assemble(SessionSpec spec) const;
 
  private:
-  void addHooks(Session& session, const std::string& root, WorkspaceSetup setup) const;
+  void addHooks(Session& session, const std::string& root, WorkspaceSetup setup, bool reopened) const;
 
   const AgentConfig& config_;
   EditorClient& editor_;

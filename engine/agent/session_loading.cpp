@@ -7,6 +7,22 @@
 #include "engine/agent/session_manager.h"
 
 namespace lathe::engine {
+namespace {
+
+// What the editor can be shown again: compactions only to editors that
+// advertise them (an editor without them was told nothing of them anyway).
+std::vector<std::string> replayable(std::vector<std::string> shown, const acp::ClientCapabilities& editor) {
+  if (editor.compaction) return shown;
+  std::erase_if(shown, [](const std::string& params) {
+    if (params.find("\"compaction_") == std::string::npos) return false;
+    auto doc = json::parse(params);
+    const json::Value* update = doc && doc->IsObject() ? json::find(*doc, "update") : nullptr;
+    return update && json::getStr(*update, "sessionUpdate").value_or("").starts_with("compaction_");
+  });
+  return shown;
+}
+
+}  // namespace
 
 Result<std::vector<std::string>> SessionManager::loadSession(const acp::LoadSessionRequest& request) {
   const std::string& id = request.sessionId;
@@ -26,7 +42,11 @@ Result<std::vector<std::string>> SessionManager::loadSession(const acp::LoadSess
       return makeError(Errc::invalid_params, "params.cwd: session " + id + " is open here with the folder " +
                                                  open->session->workspace().cwd());
     }
-    if (open->recorder) return open->recorder->shownSoFar();
+    if (open->recorder) {
+      auto shown = open->recorder->shownSoFar();
+      if (!shown) return shown.error();
+      return replayable(std::move(shown).value(), editor_.capabilities());
+    }
   }
   if (auto workspace = workspaceFor(request.cwd, request.additionalDirectories); !workspace) return workspace.error();
   auto record = persist::SessionRecorder::open(store_, id);
@@ -35,7 +55,21 @@ Result<std::vector<std::string>> SessionManager::loadSession(const acp::LoadSess
       factory_.assemble({id, request.cwd, request.additionalDirectories, request.mcpServers, std::move(record).value()});
   if (!assembled) return assembled.error();
   if (auto status = open(id, *assembled); !status) return status.error();
-  return std::move(assembled->shown);
+  return replayable(std::move(assembled->shown), editor_.capabilities());
+}
+
+Status SessionManager::deleteSession(const std::string& id) {
+  if (!store_.enabled()) return makeError(Errc::invalid_request, "sessions are not recorded here (no state directory)");
+  if (auto status = persist::SessionStore::checkId(id); !status) return status;
+  if (auto open = table_.lookup(id)) {
+    if (open->busy) {
+      return makeError(Errc::invalid_params, "params.sessionId: session " + id +
+                                                 " is running a prompt turn here; cancel it or wait for it to end");
+    }
+    // Closed first: its recorder lets go of the record and the lock.
+    if (auto closed = table_.close(id); !closed) return closed;
+  }
+  return store_.remove(id);
 }
 
 Result<acp::ListSessionsResponse> SessionManager::listSessions(const acp::ListSessionsRequest& request) const {

@@ -53,10 +53,19 @@ Status SessionManager::startMcpServers(const std::string& sessionId, std::vector
 }
 
 Status SessionManager::startPrompt(const acp::PromptRequest& request, TurnDone done) {
+  // Read on the turn's thread as it ends, before the session takes another prompt.
+  auto usage = std::make_shared<std::optional<acp::TurnUsage>>();
   return table_.startTurn(
       request.sessionId,
-      [blocks = request.prompt](Session& session, const CancelToken& cancel) { return session.prompt(blocks, cancel); },
-      std::move(done));
+      [blocks = request.prompt, usage](Session& session, const CancelToken& cancel) {
+        auto result = session.prompt(blocks, cancel);
+        *usage = session.turnUsage();
+        return result;
+      },
+      [done = std::move(done), usage](Result<acp::StopReason> result) {
+        if (!result) return done(result.error());
+        done(acp::PromptResponse{*result, *usage});
+      });
 }
 
 Status SessionManager::announceCommands(const std::string& sessionId) {

@@ -25,7 +25,8 @@ namespace lathe::engine {
 
 class SessionManager {
  public:
-  using TurnDone = SessionTable::TurnDone;
+  // The prompt's answer: why the turn ended and the tokens it used.
+  using TurnDone = std::function<void(Result<acp::PromptResponse>)>;
 
   SessionManager(AgentConfig config, EditorClient& editor);
   ~SessionManager();
@@ -55,6 +56,10 @@ class SessionManager {
   // Recorded sessions, newest first, optionally only those of one cwd; pages
   // follow an opaque cursor.
   Result<acp::ListSessionsResponse> listSessions(const acp::ListSessionsRequest& request) const;
+  // Deletes a recorded session: its record and files are gone, it is no
+  // longer listed and cannot be loaded. One open here is closed first, unless
+  // a turn runs; one open in another process is refused, changing nothing.
+  Status deleteSession(const std::string& sessionId);
 
   // Starts a turn; done runs exactly once, on the turn's thread, after every
   // update of the turn was sent. Fails at once for an unknown session or one

@@ -1,5 +1,5 @@
-// A session's options as the editor's pickers show them (the model and the
-// approval mode), and changing them: the session's hooks hear of a change
+// A session's options as the editor's pickers show them (the model, the
+// approval mode and, for models that think, the effort), and changing them: the session's hooks hear of a change
 // (the recorder keeps it) and the editor is told.
 #pragma once
 

@@ -15,41 +15,62 @@ SessionPrograms::SessionPrograms(Setup setup, const AgentConfig& config, EditorC
 
 // A card of its own, not the agent's answer: headless prints those on
 // stderr, so a script reading the answer on stdout never sees it.
-void SessionPrograms::tell(const std::string& title, const std::string& message) {
+void SessionPrograms::tell(const std::string& title, const std::string& message, acp::NoticeSeverity severity) {
   log(LogLevel::info, message);
-  showNoticeCard(editor_, setup_.sessionId, "lathe_notice_" + std::to_string(++notices_), title, message);
+  showNotice(editor_, setup_.sessionId, acp::Notice{severity, title, message});
 }
 
-std::optional<TurnStop> SessionPrograms::beforeModelRequest(History&, const CancelToken& cancel) {
+std::optional<TurnStop> SessionPrograms::onPrompt(const std::vector<Part>&, History&, const CancelToken& cancel) {
   if (started_) return std::nullopt;
   for (const auto& [title, text] : setup_.notices) tell(title, text);
   setup_.notices.clear();
-  bool workspaceAllowed = false;
-  if (setup_.workspace) {
-    ConsentQuestion question{setup_.sessionId, setup_.workspaceRoot, &*setup_.workspace, config_.trustWorkspace};
-    ConsentOutcome outcome = askWorkspaceConsent(editor_, *setup_.consent, question, cancel);
-    // Cancelled: the turn ends as cancelled (the loop sees the token); ask again next turn.
-    if (outcome == ConsentOutcome::cancelled) return std::nullopt;
-    workspaceAllowed = outcome == ConsentOutcome::allowed;
-    if (workspaceAllowed && setup_.grantWidening) {
-      if (std::string later = setup_.grantWidening(); !later.empty()) tell("Some workspace settings apply later", later);
-    }
-    if (!workspaceAllowed && !setup_.ignoredNotice.empty()) tell("Workspace settings ignored", setup_.ignoredNotice);
-    if (!workspaceAllowed && !setup_.workspace->programs.empty()) {
-      tell("Workspace programs not started", "Lathe did not start the programs defined in " + setup_.workspace->settingsPath +
-           " (MCP servers, tool discovery): permission was not given for this workspace. "
-           "The session goes on without them. (Headless: `lathe run --trust-workspace` allows them.)");
-    }
-  }
+  bool cancelled = false;
+  const bool workspaceAllowed = setup_.workspace && consent(cancel, cancelled);
+  // Cancelled: the turn ends as cancelled (the loop sees the token); ask again next turn.
+  if (cancelled) return std::nullopt;
   start(workspaceAllowed, cancel);
   started_ = true;
   return std::nullopt;
+}
+
+// Settles the workspace's consent (asking when no answer counts yet) and
+// tells the person what came of it.
+bool SessionPrograms::consent(const CancelToken& cancel, bool& cancelled) {
+  const WorkspacePrograms& workspace = *setup_.workspace;
+  const FolderTrustVerdict& trust = setup_.trust;
+  if (!trust.problem.empty()) tell("Gemini CLI's trusted folders not read", trust.problem);
+  ConsentQuestion question{setup_.sessionId, setup_.workspaceRoot, &workspace, config_.trustWorkspace, trust.trust};
+  ConsentOutcome outcome = askWorkspaceConsent(editor_, *setup_.consent, question, cancel);
+  if (outcome == ConsentOutcome::cancelled) {
+    cancelled = true;
+    return false;
+  }
+  const bool allowed = outcome == ConsentOutcome::allowed;
+  if (!config_.trustWorkspace && trust.trust != FolderTrust::unknown) {
+    tell(allowed ? "Workspace trusted in Gemini CLI" : "Workspace distrusted in Gemini CLI",
+         std::string(allowed ? "Lathe applied " : "Lathe did not apply ") + workspace.settingsPath +
+             " without asking: " + trust.why + ".",
+         allowed ? acp::NoticeSeverity::info : acp::NoticeSeverity::warning);
+  }
+  if (allowed && setup_.grantWidening) {
+    if (std::string later = setup_.grantWidening(); !later.empty()) {
+      tell("Some workspace settings apply later", later, acp::NoticeSeverity::info);
+    }
+  }
+  if (!allowed && !setup_.ignoredNotice.empty()) tell("Workspace settings ignored", setup_.ignoredNotice);
+  if (!allowed && workspace.startsPrograms()) {
+    tell("Workspace programs not started", "Lathe did not start the programs defined in " + workspace.settingsPath +
+         " (MCP servers, tool discovery, hooks): permission was not given for this workspace. "
+         "The session goes on without them. (Headless: `lathe run --trust-workspace` allows them.)");
+  }
+  return allowed;
 }
 
 void SessionPrograms::start(bool workspaceAllowed, const CancelToken& cancel) {
   const ProgramSettings* workspace = workspaceAllowed ? &setup_.workspace->programs : nullptr;
   discover(config_.programs, workspace, cancel);
   if (!workspace) return;
+  if (!setup_.workspace->hooks.definitions.empty() && setup_.startHooks) setup_.startHooks(std::move(setup_.workspace->hooks));
   // Consent covers the servers' `trust` too (it is in the consented text).
   auto servers = mcpServersFromSettings(ProgramSettings{}, workspace, config_.mcpAllowed, config_.mcpExcluded,
                                         /*keepWorkspaceTrust=*/true);

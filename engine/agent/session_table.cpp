@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "engine/hooks/session_hooks.h"
+
 namespace lathe::engine {
 namespace {
 
@@ -205,7 +207,11 @@ void SessionTable::shutdown() {
     std::lock_guard lock(mutex_);
     for (auto& [id, entry] : entries_) sessions.push_back(entry.session);
   }
-  for (auto& session : sessions) session->mcpServers().shutdown();
+  for (auto& session : sessions) {
+    session->close();  // its hooks hear it (SessionEnd)
+    session->mcpServers().shutdown();
+  }
+  waitForBackgroundHooks();  // the SessionEnd hooks of every session closed
 }
 
 }  // namespace lathe::engine

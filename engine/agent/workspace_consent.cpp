@@ -32,14 +32,14 @@ void finish(EditorClient& editor, const std::string& sessionId, const std::strin
   done.status = allowed ? acp::ToolCallStatus::completed : acp::ToolCallStatus::failed;
   done.content = std::vector<acp::ToolCallContent>{
       text(allowed ? "Allowed: the workspace's configuration applies." : "Not allowed: the workspace's programs do not start "
-                                                                        "and its settings that let more run unasked are ignored.")};
+                                                                        "and its settings and policy rules that let more run unasked are ignored.")};
   editor.sendUpdate(sessionId, acp::SessionUpdate(std::move(done)));
 }
 
 }  // namespace
 
 std::string describePrograms(const WorkspacePrograms& programs) {
-  std::string out = programs.settingsPath + (programs.programs.empty() ? " asks for:\n" : " asks to run:\n");
+  std::string out = programs.settingsPath + (programs.startsPrograms() ? " asks to run:\n" : " asks for:\n");
   for (const auto& server : programs.programs.mcpServers) {
     if (auto* stdio = std::get_if<StdioTransport>(&server.transport)) {
       out += "- MCP server \"" + server.name + "\": `" + commandLine(*stdio) + "`";
@@ -57,7 +57,12 @@ std::string describePrograms(const WorkspacePrograms& programs) {
   }
   if (programs.programs.discoveryCommand) out += "- tool discovery: `" + *programs.programs.discoveryCommand + "`\n";
   if (programs.programs.callCommand) out += "- tool calls: `" + *programs.programs.callCommand + " <tool>`\n";
+  for (const auto& hook : programs.hooks.definitions) {
+    out += "- hook " + std::string(toString(hook.event)) + (hook.name.empty() ? "" : " \"" + hook.name + "\"") +
+           (hook.matcher.empty() ? "" : " for " + hook.matcher) + ": `" + hook.command + "`\n";
+  }
   if (!programs.widening.empty()) out += "- settings that let more run without asking: " + programs.widening + "\n";
+  if (!programs.policies.empty()) out += "- policy rules that let more run without asking:" + programs.policies + "\n";
   return out;
 }
 
@@ -65,6 +70,8 @@ ConsentOutcome askWorkspaceConsent(EditorClient& editor, ConsentStore& store, co
                                    const CancelToken& cancel) {
   const WorkspacePrograms& programs = *question.programs;
   if (question.trustWorkspace) return ConsentOutcome::allowed;
+  if (question.geminiTrust == FolderTrust::trusted) return ConsentOutcome::allowed;
+  if (question.geminiTrust == FolderTrust::untrusted) return ConsentOutcome::refused;
   switch (store.lookup(question.workspace, programs.text)) {
     case Consent::allowed: return ConsentOutcome::allowed;
     case Consent::refused: return ConsentOutcome::refused;
@@ -73,8 +80,9 @@ ConsentOutcome askWorkspaceConsent(EditorClient& editor, ConsentStore& store, co
   const std::string id = "workspace_consent";
   acp::ToolCall announce;
   announce.toolCallId = id;
-  announce.title = programs.programs.empty() ? "Apply this workspace's settings that let more run without asking?"
-                                             : "Start the programs this workspace's settings define?";
+  announce.title = programs.startsPrograms()       ? "Start the programs this workspace's settings define?"
+                   : programs.widening.empty() ? "Apply this workspace's policy rules that let more run without asking?"
+                                               : "Apply this workspace's settings that let more run without asking?";
   announce.kind = acp::ToolKind::execute;
   announce.locations.push_back({programs.settingsPath, std::nullopt});
   editor.sendUpdate(question.sessionId, acp::SessionUpdate(announce));

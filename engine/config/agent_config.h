@@ -11,11 +11,14 @@
 #include <vector>
 
 #include "engine/config/context_options.h"
+#include "engine/config/hook_settings.h"
+#include "engine/config/policy_folders.h"
 #include "engine/config/program_settings.h"
 #include "engine/scheduler/approval_policy.h"
 #include "engine/model/authenticated_provider.h"
 #include "engine/model/generation_settings.h"
 #include "engine/model/model_provider.h"
+#include "engine/model/pricing.h"
 #include "tools/core/tool_context.h"
 #include "tools/memory/context_files.h"
 #include "tools/shell/shell_setup.h"
@@ -47,6 +50,7 @@ struct AgentConfig {
   int64_t contextWindow = 1'048'576;  // tokens, for models without a configured limit
   std::map<std::string, int64_t> contextLimits;  // tokens per model name (settings model.contextLimits)
   GenerationOverrides generation;  // settings model.generationConfig, over each family's defaults
+  PriceTable pricing;              // settings model.pricing, over the built-in prices
   tools::ToolLimits toolLimits;
   tools::WebFetchOptions webFetch;   // settings tools.webFetch.allowPrivateHosts
   tools::ShellOptions shell;
@@ -62,6 +66,16 @@ struct AgentConfig {
   // Programs the user's settings start (MCP servers, discovery commands);
   // a workspace's are read per session and wait for consent.
   ProgramSettings programs;
+  // Gemini CLI's policy folders by tier (read for each session) and where
+  // "always" answers are kept beyond the session.
+  PolicyFolders policies;
+  // Someone can be asked (false for `lathe run` without a terminal): policy
+  // rules may hold for one or the other (their `interactive` key).
+  bool interactive = true;
+  // Hooks that run without consent: the person's settings' and extensions'
+  // (a workspace's are read per session and wait for consent).
+  HookSet hooks;
+  HookOptions hookOptions;  // settings hooksConfig
   std::optional<std::vector<std::string>> mcpAllowed;  // settings mcp.allowed
   std::vector<std::string> mcpExcluded;                // settings mcp.excluded
   std::string userSettingsPath;  // the user's settings.json (a workspace at home is not a workspace's)

@@ -1,41 +1,19 @@
 // Workspace consent records.
 #include "engine/config/consent_store.h"
 
-#include <fcntl.h>
 #include <openssl/evp.h>
-#include <sys/file.h>
-#include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "protocol/base/enum_names.h"
+#include "protocol/base/file_lock.h"
 #include "protocol/base/json.h"
 #include "protocol/base/private_file.h"
 
 namespace lathe::engine {
 namespace {
-
-// Holds an exclusive flock on a file for its lifetime.
-class FileLock {
- public:
-  explicit FileLock(const std::string& path) : fd_(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600)) {
-    if (fd_ >= 0) {
-      while (::flock(fd_, LOCK_EX) < 0 && errno == EINTR) {
-      }
-    }
-  }
-  ~FileLock() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  bool held() const { return fd_ >= 0; }
-
- private:
-  int fd_;
-};
 
 // The answers as the file spells them; unknown is never written.
 constexpr EnumName<Consent> kAnswers[] = {{Consent::allowed, "allowed"}, {Consent::refused, "refused"}};

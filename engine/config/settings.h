@@ -8,8 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "engine/config/hook_settings.h"
 #include "engine/config/program_settings.h"
 #include "engine/model/generation_settings.h"
+#include "engine/model/pricing.h"
 #include "protocol/base/json.h"
 #include "protocol/base/result.h"
 
@@ -23,6 +25,8 @@ struct Settings {
   std::map<std::string, int64_t> contextLimits;          // model.contextLimits: tokens per model name
   // model.generationConfig (Lathe's own): sampling and thinking per model name or beginning
   GenerationOverrides generation;
+  // model.pricing (Lathe's own, the person's files only): USD per million tokens per model name or beginning
+  PriceTable pricing;
   std::optional<std::vector<std::string>> coreTools;     // tools.core
   std::optional<std::vector<std::string>> excludeTools;  // tools.exclude
   std::optional<std::string> approvalMode;               // general.defaultApprovalMode
@@ -42,9 +46,16 @@ struct Settings {
   std::optional<std::vector<std::string>> mcpExcluded;   // mcp.excluded: these servers never start
   std::optional<std::vector<std::string>> contextFileNames;  // context.fileName: a name or a list of names
   std::optional<int64_t> contextDiscoveryMaxDirs;        // context.discoveryMaxDirs: folders scanned below a root
+  std::optional<std::vector<std::string>> policyPaths;       // policyPaths: the person's policy files or folders
+  std::optional<std::vector<std::string>> adminPolicyPaths;  // adminPolicyPaths: more of the administrator's
   // mcpServers and the discovery commands of the user's files (a workspace's
   // are read per session, under consent: workspace_programs.h).
   ProgramSettings programs;
+  // hooks of the user's files, in file order (a workspace's: workspace_programs.h).
+  HookSet hooks;
+  std::optional<bool> hooksEnabled;                      // hooksConfig.enabled
+  std::optional<std::vector<std::string>> hooksDisabled;  // hooksConfig.disabled: hook names (or commands) that do not run
+  std::optional<bool> hookNotifications;                 // hooksConfig.notifications
 };
 
 // Whose file it is: a workspace's may not start programs by itself, so its

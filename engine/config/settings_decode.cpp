@@ -2,6 +2,8 @@
 #include "engine/config/settings_decode.h"
 
 #include <algorithm>
+#include <filesystem>
+#include <functional>
 
 #include "engine/config/program_settings_decode.h"
 
@@ -91,21 +93,53 @@ void contextLimits(SettingSource& in, Settings& out) {
   }
 }
 
-// {"gemini-2.5": {"temperature": 0.2, "thinkingBudget": 2048}}.
-void generationConfig(SettingSource& in, Settings& out) {
+namespace {
+
+// An object of entries by model name, each an object read by `entry`
+// (nullopt: it failed on the reader); stops at the first problem.
+template <class Entry>
+void forEachModel(SettingSource& in, const char* what,
+                  const std::function<std::optional<Entry>(json::Reader&, const std::string&, const json::Value&)>& entry,
+                  std::map<std::string, Entry>& out) {
   auto entries = in.parent.optObject(in.key);
   if (!entries) return;
   for (const auto& member : entries->value()->GetObject()) {
     std::string model = nameOf(member.name);
     const std::string where = in.where() + "." + model;
-    if (!member.value.IsObject()) {
-      entries->fail(where, "must be an object of generation settings");
-      return;
-    }
-    auto entry = generationEntry(*entries, where, member.value);
-    if (!entry) return;
-    out.generation[model] = std::move(*entry);
+    if (!member.value.IsObject()) return entries->fail(where, std::string("must be an object of ") + what);
+    auto read = entry(*entries, where, member.value);
+    if (!read) return;
+    out[model] = std::move(*read);
   }
+}
+
+// One model's prices, in US dollars per million tokens; cachedInput optional.
+std::optional<Price> priceEntry(json::Reader& reader, const std::string& where, const json::Value& entry) {
+  Price price;
+  for (const char* key : {"input", "output", "cachedInput"}) {
+    const json::Value* value = json::find(entry, key);
+    const bool cached = std::string_view(key) == "cachedInput";
+    if (!value && cached) continue;
+    if (!value || !value->IsNumber() || value->GetDouble() < 0) {
+      reader.fail(where + "." + key, "must be a number of US dollars per million tokens, 0 or more");
+      return std::nullopt;
+    }
+    double& slot = cached ? price.cachedInput.emplace() : std::string_view(key) == "input" ? price.input : price.output;
+    slot = value->GetDouble();
+  }
+  return price;
+}
+
+}  // namespace
+
+// {"gemini-2.5": {"temperature": 0.2, "thinkingBudget": 2048}}.
+void generationConfig(SettingSource& in, Settings& out) {
+  forEachModel<GenerationOverride>(in, "generation settings", generationEntry, out.generation);
+}
+
+// {"gemini-2.5-pro": {"input": 1.25, "output": 10, "cachedInput": 0.125}}.
+void pricing(SettingSource& in, Settings& out) {
+  forEachModel<Price>(in, "prices (input, output, cachedInput)", priceEntry, out.pricing);
 }
 
 void compressionThreshold(SettingSource& in, Settings& out) {
@@ -184,6 +218,46 @@ void discoveryMaxDirs(SettingSource& in, Settings& out) {
 void programs(SettingSource& in, Settings& out) {
   if (in.file != SettingsScope::user) return;
   decodeProgramSettings(in.parent, tools::mcp::ServerConfig::Origin::userSettings, in.env, out.programs);
+}
+
+namespace {
+
+// Gemini CLI's resolvePath: "~" and "~/..." under the home it uses
+// ($GEMINI_CLI_HOME, else $HOME); a relative path from the current folder.
+std::optional<std::vector<std::string>> paths(SettingSource& in) {
+  auto list = in.parent.optStrings(in.key);
+  if (!list) return std::nullopt;
+  std::string home = in.env("GEMINI_CLI_HOME").value_or("");
+  if (home.empty()) home = in.env("HOME").value_or("");
+  for (auto& path : *list) {
+    if (path.empty()) {
+      in.parent.fail(in.where(), "an empty path names no policy file or folder");
+      return std::nullopt;
+    }
+    if ((path == "~" || path.starts_with("~/")) && !home.empty()) path = home + path.substr(1);
+    path = std::filesystem::absolute(path).lexically_normal().string();
+  }
+  return list;
+}
+
+}  // namespace
+
+void policyPaths(SettingSource& in, Settings& out) {
+  if (auto list = paths(in)) out.policyPaths = std::move(list);
+}
+
+void adminPolicyPaths(SettingSource& in, Settings& out) {
+  if (auto list = paths(in)) out.adminPolicyPaths = std::move(list);
+}
+
+// The person's files only, like programs: a workspace's hooks wait for
+// consent (workspace_programs.h). A bad definition is left out and named
+// for the person; the file still applies.
+void hooks(SettingSource& in, Settings& out) {
+  if (in.file != SettingsScope::user) return;
+  const json::Value* hooks = json::find(*in.parent.value(), in.key);
+  if (!hooks) return;
+  out.hooks.add(decodeHooks(*hooks, HookSource{HookOrigin::user, in.parent.path(), ""}));
 }
 
 }  // namespace lathe::engine::decode

@@ -11,6 +11,7 @@ namespace lathe::engine::decode {
 void modelChoices(SettingSource& in, Settings& out);          // model.choices
 void contextLimits(SettingSource& in, Settings& out);         // model.contextLimits
 void generationConfig(SettingSource& in, Settings& out);      // model.generationConfig
+void pricing(SettingSource& in, Settings& out);               // model.pricing
 void compressionThreshold(SettingSource& in, Settings& out);  // model.compressionThreshold
 void summarizeToolOutput(SettingSource& in, Settings& out);   // model.summarizeToolOutput
 void sandbox(SettingSource& in, Settings& out);               // tools.sandbox
@@ -18,5 +19,8 @@ void truncateThreshold(SettingSource& in, Settings& out);     // tools.truncateT
 void contextFileName(SettingSource& in, Settings& out);       // context.fileName
 void discoveryMaxDirs(SettingSource& in, Settings& out);      // context.discoveryMaxDirs
 void programs(SettingSource& in, Settings& out);              // mcpServers and the discovery commands
+void policyPaths(SettingSource& in, Settings& out);           // policyPaths
+void adminPolicyPaths(SettingSource& in, Settings& out);      // adminPolicyPaths
+void hooks(SettingSource& in, Settings& out);                 // hooks (problems are kept, never fail the file)
 
 }  // namespace lathe::engine::decode

@@ -153,6 +153,15 @@ const SettingKey kTable[] = {
        return {};
      },
      .doc = "sampling and thinking per model name or name beginning"},
+    // What the cost meter counts: the person's own prices, never a workspace's.
+    {.name = "model.pricing", .scope = kPersonal, .merge = SettingMerge::byName, .applies = kStart,
+     .toldInWorkspace = true, .read = decode::pricing, .isSet = isSetField<&Settings::pricing>,
+     .take = takeField<&Settings::pricing>,
+     .apply = [](AgentConfig& config, const Settings& s) -> Status {
+       for (const auto& [model, price] : s.pricing) config.pricing[model] = price;
+       return {};
+     },
+     .doc = "USD per million tokens per model name or beginning (input, output, cachedInput), over the built-in prices"},
     {.name = "model.compressionThreshold", .scope = kTuning, .merge = SettingMerge::replace, .applies = kSession,
      .read = decode::compressionThreshold, .isSet = isSetField<&Settings::compressionThreshold>,
      .take = takeField<&Settings::compressionThreshold>,
@@ -289,6 +298,24 @@ const SettingKey kTable[] = {
      .readInWorkspace = false, .read = readString<&Settings::authSelectedType>,
      .isSet = isSetField<&Settings::authSelectedType>, .take = takeField<&Settings::authSelectedType>,
      .doc = "the login the person picked in Gemini CLI"},
+    // Only the person says where their policies are: a repository naming a
+    // folder of its own here would get the user tier, or the admin's.
+    {.name = "policyPaths", .scope = kPersonal, .merge = SettingMerge::replace, .applies = kStart,
+     .toldInWorkspace = true, .read = decode::policyPaths, .isSet = isSetField<&Settings::policyPaths>,
+     .take = takeField<&Settings::policyPaths>,
+     .apply = [](AgentConfig& config, const Settings& s) -> Status {
+       config.policies.userPaths = *s.policyPaths;
+       return {};
+     },
+     .doc = "policy files or folders read instead of ~/.gemini/policies, at the user tier"},
+    {.name = "adminPolicyPaths", .scope = kPersonal, .merge = SettingMerge::replace, .applies = kStart,
+     .toldInWorkspace = true, .read = decode::adminPolicyPaths, .isSet = isSetField<&Settings::adminPolicyPaths>,
+     .take = takeField<&Settings::adminPolicyPaths>,
+     .apply = [](AgentConfig& config, const Settings& s) -> Status {
+       config.policies.adminPaths = *s.adminPolicyPaths;
+       return {};
+     },
+     .doc = "more policy files or folders at the admin tier (ignored when /etc/gemini-cli/policies has files)"},
     // The three program keys are decoded together (program_settings_decode.h).
     {.name = "mcpServers", .scope = kPrograms, .merge = SettingMerge::byName, .applies = kStart,
      .readInWorkspace = false, .read = decode::programs,
@@ -320,6 +347,49 @@ const SettingKey kTable[] = {
        return {};
      },
      .doc = "runs a discovered tool"},
+    // A workspace's hooks are programs too (workspace_programs.h); a bad
+    // definition is told to the person and left out, never failing the file.
+    {.name = "hooks", .scope = kPrograms, .merge = SettingMerge::add, .applies = kStart, .readInWorkspace = false,
+     .read = decode::hooks, .isSet = [](const Settings& s) { return !s.hooks.empty(); },
+     .take = [](Settings& from, Settings& to) { to.hooks = std::exchange(from.hooks, {}); },
+     .apply = [](AgentConfig& config, const Settings& s) -> Status {
+       config.hooks.add(s.hooks);
+       return {};
+     },
+     .doc = "commands run at Gemini CLI's hook events (BeforeTool, AfterTool, BeforeAgent, AfterAgent, BeforeModel, "
+            "AfterModel, BeforeToolSelection, SessionStart, SessionEnd, PreCompress, Notification) with `matcher`, "
+            "`sequential` and `hooks` (`type`, `command`, `name`, `description`, `timeout`)"},
+    // The person's hooks may guard them: a repository may not turn them off.
+    {.name = "hooksConfig.enabled", .scope = kPersonal, .merge = SettingMerge::replace, .applies = kStart,
+     .toldInWorkspace = true, .read = readBool<&Settings::hooksEnabled>, .isSet = isSetField<&Settings::hooksEnabled>,
+     .take = takeField<&Settings::hooksEnabled>,
+     .apply = [](AgentConfig& config, const Settings& s) -> Status {
+       config.hookOptions.enabled = *s.hooksEnabled;
+       return {};
+     },
+     .doc = "false: no hook runs"},
+    {.name = "hooksConfig.disabled", .scope = kPersonal, .merge = SettingMerge::add, .applies = kStart,
+     .toldInWorkspace = true,
+     .read = [](SettingSource& in, Settings& out) {
+       auto names = in.parent.optStrings(in.key);
+       if (!names) return;
+       if (!out.hooksDisabled) out.hooksDisabled.emplace();
+       addAll(*out.hooksDisabled, *names);
+     },
+     .isSet = isSetField<&Settings::hooksDisabled>, .take = takeField<&Settings::hooksDisabled>,
+     .apply = [](AgentConfig& config, const Settings& s) -> Status {
+       addAll(config.hookOptions.disabled, *s.hooksDisabled);
+       return {};
+     },
+     .doc = "hooks that do not run, by name (or command when they have none)"},
+    {.name = "hooksConfig.notifications", .scope = kTuning, .merge = SettingMerge::replace, .applies = kSession,
+     .read = readBool<&Settings::hookNotifications>, .isSet = isSetField<&Settings::hookNotifications>,
+     .take = takeField<&Settings::hookNotifications>,
+     .apply = [](AgentConfig& config, const Settings& s) -> Status {
+       config.hookOptions.notifications = *s.hookNotifications;
+       return {};
+     },
+     .doc = "false: hooks that ran and allowed are not told (failures, blocks and their messages still are)"},
 };
 
 }  // namespace

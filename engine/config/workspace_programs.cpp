@@ -22,7 +22,14 @@ Result<std::optional<WorkspacePrograms>> readWorkspacePrograms(const std::string
   WorkspacePrograms found;
   found.settingsPath = path;
   found.text = programSettingsText(**doc);
-  if (found.text.empty()) return std::optional<WorkspacePrograms>{};
+  if (const json::Value* hooks = json::find(**doc, "hooks")) {
+    found.hooks = decodeHooks(*hooks, HookSource{HookOrigin::workspace, path, ""});
+    // Only a file with hooks has this line: consents given before hooks were read still hold.
+    if (!found.hooks.definitions.empty()) {
+      found.text += (found.text.empty() ? "" : "\n") + std::string("{\"hooks\":") + json::stringify(*hooks) + "}";
+    }
+  }
+  if (found.text.empty() && found.hooks.problems.empty()) return std::optional<WorkspacePrograms>{};
   auto reader = json::Reader::root(**doc, path);
   decodeProgramSettings(reader, tools::mcp::ServerConfig::Origin::workspaceSettings, env, found.programs);
   if (!reader.ok()) return reader.error();
@@ -33,6 +40,12 @@ void addWideningSettings(WorkspacePrograms& programs, const std::string& widenin
   if (wideningText.empty()) return;
   programs.widening = wideningText;
   programs.text += (programs.text.empty() ? "" : "\n") + wideningText;
+}
+
+void addWideningPolicies(WorkspacePrograms& programs, const std::string& policyText, std::string shown) {
+  if (policyText.empty()) return;
+  programs.policies = std::move(shown);
+  programs.text += (programs.text.empty() ? "" : "\n") + policyText;
 }
 
 }  // namespace lathe::engine

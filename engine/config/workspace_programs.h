@@ -1,5 +1,5 @@
-// What a workspace's `.gemini/settings.json` would start: its MCP servers
-// and discovery commands, and the exact text the person's consent covers.
+// What a workspace's `.gemini/settings.json` would start: its MCP servers,
+// discovery commands and hooks, and the exact text the person's consent covers.
 // Read when a session is created; started only after consent
 // (engine/agent/workspace_consent.h). Any thread.
 #pragma once
@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "engine/config/hook_settings.h"
 #include "engine/config/program_settings.h"
 #include "protocol/base/result.h"
 
@@ -14,20 +15,29 @@ namespace lathe::engine {
 
 struct WorkspacePrograms {
   std::string settingsPath;  // the file they come from
-  // What consent is given to: programSettingsText, then (on a line of its
-  // own) the widening settings' text when there are any
-  // (workspace_settings.h), so changing either asks again.
+  // What consent is given to: programSettingsText, then (each on a line of
+  // its own, when there are any) the hooks as written and the widening
+  // settings' text (workspace_settings.h), so changing any asks again.
   std::string text;
   ProgramSettings programs;  // servers with origin workspaceSettings
+  HookSet hooks;             // origin workspace; its problems are told whatever the answer
   std::string widening;      // the settings that let more run unasked, as JSON; empty: none
+  std::string policies;      // its policy rules that let more run unasked, as the person reads them; empty: none
+  // Whether anything would run (servers, discovery, hooks), beyond widening settings.
+  bool startsPrograms() const { return !programs.empty() || !hooks.definitions.empty(); }
 };
 
 // Adds a workspace's widening settings to what its consent covers.
 void addWideningSettings(WorkspacePrograms& programs, const std::string& wideningText);
+// Adds a workspace's allow rules (policyText: canonical, see
+// policy_folders.h) to what its consent covers; `shown` is how the person
+// reads them.
+void addWideningPolicies(WorkspacePrograms& programs, const std::string& policyText, std::string shown);
 
 // nullopt when the file is absent, defines no programs, or is the user's own
-// settings file (a workspace at the home folder). A broken file is an error
-// naming the file and the field.
+// settings file (a workspace at the home folder). An empty `text` with hook
+// problems: nothing to ask about, only problems to tell. A broken file is an
+// error naming the file and the field.
 Result<std::optional<WorkspacePrograms>> readWorkspacePrograms(const std::string& root,
                                                                const std::string& userSettingsPath,
                                                                const EnvLookup& env = processEnvironment());

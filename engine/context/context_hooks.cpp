@@ -24,8 +24,8 @@ void addContextHooks(Session& session, CommandRegistry& commands) {
       ""});
   if (session.config().context.loopDetection) {
     Session* owner = &session;  // the hooks live and die with the session
-    session.addHooks(std::make_shared<LoopDetector>(
-        LoopCheckModel{session.config().provider, [owner] { return owner->model(); }}));
+    session.addHooks(std::make_shared<LoopDetector>(LoopCheckModel{session.provider(), [owner] { return owner->model(); }},
+                                                    [owner](const acp::Notice& notice) { owner->notify(notice); }));
   }
   if (session.config().context.titles) session.addHooks(std::make_shared<TitleWriter>(session));
 }

@@ -9,6 +9,7 @@
 #include "engine/context/compression.h"
 #include "engine/context/output_summary.h"
 #include "engine/context/token_estimate.h"
+#include "engine/session/message_id.h"
 #include "protocol/base/log.h"
 
 namespace lathe::engine {
@@ -44,6 +45,24 @@ bool hasMedia(It first, It last) {
 }
 
 }  // namespace
+
+ContextManager::Compaction::Compaction(Session& session) : session_(session) {
+  if (!session.editorCapabilities().compaction) return;
+  id_ = randomId("compaction_");
+  session_.sendUpdate(acp::CompactionUpdate{id_, acp::CompactionStatus::in_progress, std::nullopt});
+}
+
+void ContextManager::Compaction::completed(const std::string& summary) {
+  if (!shown()) return;
+  session_.sendUpdate(acp::CompactionSummaryChunk{id_, summary});
+  session_.sendUpdate(acp::CompactionUpdate{id_, acp::CompactionStatus::completed, std::nullopt});
+}
+
+void ContextManager::Compaction::failed(const std::string& why, bool cancelled) {
+  if (!shown()) return;
+  session_.sendUpdate(acp::CompactionUpdate{
+      id_, cancelled ? acp::CompactionStatus::cancelled : acp::CompactionStatus::failed, why});
+}
 
 ContextManager::ContextManager(Session& session)
     : session_(session),
@@ -95,7 +114,7 @@ int64_t ContextManager::countTokens(const History& history) {
 }
 
 std::optional<int64_t> ContextManager::modelCount(const std::vector<Content>& contents) {
-  const auto& provider = session_.config().provider;
+  const auto& provider = session_.provider();
   if (!provider) return std::nullopt;
   ModelRequest request;
   request.model = session_.model();
@@ -110,6 +129,7 @@ std::optional<int64_t> ContextManager::modelCount(const std::vector<Content>& co
 }
 
 ContextManager::Outcome ContextManager::compress(History& history, const CancelToken& cancel, bool onDemand) {
+  session_.beforeCompression(onDemand, cancel);  // the person's PreCompress hooks
   Outcome outcome;
   const auto& contents = history.contents();
   outcome.before = estimateTokens(contents);
@@ -139,11 +159,14 @@ ContextManager::Outcome ContextManager::compress(History& history, const CancelT
   }
   std::vector<Content> older(contents.begin(), contents.begin() + static_cast<std::ptrdiff_t>(split));
   std::vector<Content> storage;
-  auto reply = session_.config().provider->generate(snapshotRequest(session_.model(), older, storage), cancel);
+  Compaction compaction(session_);
+  outcome.announced = compaction.shown();
+  auto reply = session_.provider()->generate(snapshotRequest(session_.model(), older, storage), cancel);
   std::string snapshot = reply ? snapshotText(*reply) : std::string();
   if (snapshot.empty()) {
     outcome.note = "Could not compress the conversation: " +
                    (reply ? std::string("the model wrote no snapshot.") : reply.error().message);
+    compaction.failed(outcome.note, cancel.cancelled());
     return outcome;
   }
   std::vector<Content> replacement = snapshotContents(snapshot);
@@ -159,10 +182,12 @@ ContextManager::Outcome ContextManager::compress(History& history, const CancelT
                    (changed > 0 ? "shortened " + std::to_string(changed) + " old tool outputs instead (about " +
                                       thousands(outcome.before) + " → " + thousands(outcome.after) + " tokens)."
                                 : std::string("kept it as it was."));
+    compaction.failed(outcome.note, false);
     return outcome;
   }
   if (auto status = history.replacePrefix(split, std::move(replacement)); !status) {
     outcome.note = "Could not compress the conversation: " + status.error().message;
+    compaction.failed(outcome.note, false);
     return outcome;
   }
   compressionInflated_ = false;
@@ -171,6 +196,7 @@ ContextManager::Outcome ContextManager::compress(History& history, const CancelT
   outcome.after = after;
   outcome.note = "Compressed the conversation: about " + thousands(outcome.before) + " → " + thousands(after) +
                  " tokens (older messages replaced by a summary).";
+  compaction.completed(snapshot);
   return outcome;
 }
 
@@ -228,9 +254,9 @@ TurnStop ContextManager::compressNow(History& history, const CancelToken& cancel
   if (cancel.cancelled()) return TurnStop{acp::StopReason::cancelled, ""};
   if (outcome.changed) {
     // The editor's context meter follows at once, not at the next reply.
-    session_.sendUpdate(acp::UsageUpdate{countTokens(history), limit()});
+    session_.sendUpdate(acp::UsageUpdate{countTokens(history), limit(), session_.cost()});
   }
-  return TurnStop{acp::StopReason::end_turn, outcome.note};
+  return TurnStop{acp::StopReason::end_turn, outcome.announced ? "" : outcome.note};
 }
 
 std::optional<TurnStop> ContextManager::beforeModelRequest(History& history, const CancelToken& cancel) {
@@ -239,7 +265,7 @@ std::optional<TurnStop> ContextManager::beforeModelRequest(History& history, con
   int64_t tokens = countTokens(history);
   if (static_cast<double>(tokens) >= options_.compressionThreshold * static_cast<double>(window)) {
     Outcome outcome = compress(history, cancel, false);
-    if (!outcome.note.empty() && !outcome.idle) tell("\n\n[" + outcome.note + "]\n\n");
+    if (!outcome.note.empty() && !outcome.idle && !outcome.announced) tell("\n\n[" + outcome.note + "]\n\n");
     if (cancel.cancelled()) return std::nullopt;  // the session ends the turn
     tokens = countTokens(history);
   }
@@ -303,7 +329,7 @@ void ContextManager::summarizeResponse(FunctionResponse& response) {
   const std::string input =
       static_cast<int64_t>(text.text.size()) <= kMaxSummaryInputChars ? text.text
                                                                       : budgetText(text.text, kMaxSummaryInputChars, {});
-  auto summary = summarizeToolOutput(*session_.config().provider, session_.model(), tool->first, input, tool->second,
+  auto summary = summarizeToolOutput(*session_.provider(), session_.model(), tool->first, input, tool->second,
                                      turnCancel_);
   if (!summary) return;  // the output goes to the model as it is, within its budget
   auto whole = saveWholeText(text.text, place_);

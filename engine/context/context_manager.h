@@ -52,6 +52,20 @@ class ContextManager final : public TurnHooks {
     int64_t after = 0;
     std::string note;  // for the person
     bool idle = false;  // there was nothing to compress: nobody needs telling unless they asked
+    bool announced = false;  // shown as a compaction (compaction_update): the note is not needed
+  };
+  // A summary compaction as the editor sees it, where it shows them
+  // (session.compaction): started, then its summary and its end.
+  class Compaction {
+   public:
+    explicit Compaction(Session& session);
+    void completed(const std::string& summary);
+    void failed(const std::string& why, bool cancelled);
+    bool shown() const { return !id_.empty(); }
+
+   private:
+    Session& session_;
+    std::string id_;  // empty: the editor does not show compactions
   };
   static Mark markOf(const History& history);
   // The model's own count of these contents, when its provider can count.

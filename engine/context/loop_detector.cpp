@@ -190,6 +190,15 @@ std::string LoopDetector::feedback(const std::string& detail) {
          "then either try a different approach or tell the user what is blocking you.";
 }
 
+std::string LoopDetector::firstStrike(const std::string& detail) {
+  if (notify_) {
+    notify_(acp::Notice{acp::NoticeSeverity::warning, "Loop detected",
+                        "Lathe noticed " + detail.substr(0, 300) + ". The model was told to change course; if it "
+                        "loops again, the turn ends."});
+  }
+  return feedback(detail);
+}
+
 std::optional<TurnStop> LoopDetector::onPrompt(const std::vector<Part>& parts, History&, const CancelToken&) {
   requests_ = 0;
   nextCheckAt_ = kFirstModelCheck;
@@ -212,7 +221,7 @@ std::optional<TurnStop> LoopDetector::beforeModelRequest(History& history, const
   if (!detail) return std::nullopt;
   if (++strikes_ == 1) {
     // Told as text after the latest responses, so the model reads it next.
-    (void)history.appendUser({Part::makeText(feedback(*detail))});  // no calls are pending here
+    (void)history.appendUser({Part::makeText(firstStrike(*detail))});  // no calls are pending here
     return std::nullopt;
   }
   return TurnStop{acp::StopReason::max_turn_requests, "\n\nLathe stopped this turn: the model was looping; " + *detail + ".",
@@ -225,7 +234,7 @@ std::optional<TurnStop> LoopDetector::onChunk(const ModelChunk& chunk) {
     auto piece = content_.add(*part.text);
     if (!piece) continue;
     std::string detail = "the same text keeps coming back (\"" + *piece + "\")";
-    if (++strikes_ == 1) return TurnStop{acp::StopReason::end_turn, feedback(detail), true};
+    if (++strikes_ == 1) return TurnStop{acp::StopReason::end_turn, firstStrike(detail), true};
     return TurnStop{acp::StopReason::max_turn_requests,
                     "\n\nLathe stopped this turn: the model was looping; " + detail + ".", false};
   }
@@ -255,7 +264,7 @@ CallVerdict LoopDetector::onFunctionCall(const FunctionCall& call) {
   calls_.push_back(call.name + ":" + call.args.text);
   auto detail = repeatedCalls();
   if (!detail) return {};
-  if (++strikes_ == 1) return CallVerdict{CallVerdict::Action::refuse, feedback(*detail), acp::StopReason::end_turn};
+  if (++strikes_ == 1) return CallVerdict{CallVerdict::Action::refuse, firstStrike(*detail), acp::StopReason::end_turn};
   return CallVerdict{CallVerdict::Action::stop, "\n\nLathe stopped this turn: the model was looping; it made " + *detail + ".",
                      acp::StopReason::max_turn_requests};
 }

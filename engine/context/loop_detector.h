@@ -62,8 +62,10 @@ std::optional<LoopJudgement> parseLoopJudgement(const std::string& text);
 
 class LoopDetector final : public TurnHooks {
  public:
-  // Without a model, only the tool-call and text checks run.
-  explicit LoopDetector(LoopCheckModel checker = {}) : checker_(std::move(checker)) {}
+  // Without a model, only the tool-call and text checks run. A first
+  // detection is told to the person through `notify` too (a live notice).
+  explicit LoopDetector(LoopCheckModel checker = {}, std::function<void(const acp::Notice&)> notify = nullptr)
+      : checker_(std::move(checker)), notify_(std::move(notify)) {}
 
   std::optional<TurnStop> onPrompt(const std::vector<Part>&, History&, const CancelToken&) override;
   std::optional<TurnStop> beforeModelRequest(History&, const CancelToken&) override;
@@ -77,8 +79,11 @@ class LoopDetector final : public TurnHooks {
   std::optional<std::string> repeatedCalls() const;
   // The model-based check of the recent history; a detail when it says looping.
   std::optional<std::string> askModel(const History& history, const CancelToken& cancel);
+  // The first strike: the model is told, and so is the person.
+  std::string firstStrike(const std::string& detail);
 
   LoopCheckModel checker_;
+  std::function<void(const acp::Notice&)> notify_;
   int requests_ = 0;       // model requests of this prompt so far
   int nextCheckAt_ = 0;    // the request count at which the model is asked next
   std::string userRequest_;  // the prompt, for the check

@@ -105,7 +105,7 @@ void TitleWriter::writeTitle(const std::vector<Content>& ask, const CancelToken&
   // The call gets timeout_ and no more: a timer cancels it.
   CancelToken call = cancel.child();
   exec::Timer deadline = exec::Executor::shared().after(timeout_, [call] { call.cancel(); });
-  auto reply = session_.config().provider->generate(request, call);
+  auto reply = session_.provider()->generate(request, call);
   deadline.cancel();
   if (!reply || cancel.cancelled()) return;
   std::string title = cleanTitle(snapshotText(*reply));

@@ -49,11 +49,15 @@ struct Content {
   std::vector<Part> parts;
 };
 
+// One reply's tokens, as the provider reported them. promptTokens includes
+// cachedTokens (read from the provider's cache); candidatesTokens excludes
+// thoughtsTokens (both are billed as output).
 struct Usage {
   int64_t promptTokens = 0;
   int64_t candidatesTokens = 0;
   int64_t thoughtsTokens = 0;
   int64_t totalTokens = 0;
+  int64_t cachedTokens = 0;
 };
 
 }  // namespace lathe::engine

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "engine/model/model_provider.h"
 
@@ -32,5 +33,23 @@ using GenerationOverrides = std::map<std::string, GenerationOverride>;
 // tokens; Gemini: temperature 1, top-p 0.95, top-k 64; other models: their
 // server's defaults), then the overrides whose key `model` starts with.
 GenerationConfig generationFor(std::string_view model, const GenerationOverrides& overrides = {});
+
+// How much the model thinks, as the editor's effort picker sets it;
+// `standard` leaves the settings above as they are.
+enum class Effort { standard, low, medium, high };
+const char* toString(Effort effort);
+std::optional<Effort> parseEffort(std::string_view name);
+
+// The efforts a model offers beyond `standard` (empty: it has no thinking to
+// set): Gemini 3 thinks by level (low, high), Gemini 2.5 by a budget (low,
+// medium, high); other makers' models (OpenAI-compatible) take
+// reasoning_effort (low, medium, high); older Gemini models none.
+std::vector<Effort> effortsOf(std::string_view model);
+
+// Sets the thinking of a request to `effort` (standard: unchanged): the
+// Gemini level or budget it maps to, and OpenAI's reasoning_effort (each
+// wire sends the field it knows). An effort the model does not offer leaves
+// it unchanged.
+void applyEffort(GenerationConfig& config, std::string_view model, Effort effort);
 
 }  // namespace lathe::engine

@@ -28,6 +28,7 @@ struct GenerationConfig {
   std::optional<std::string> thinkingLevel;  // LOW, HIGH... (Gemini 3)
   // A JSON reply of this schema (the JSON text of one) instead of free text.
   std::optional<std::string> responseJsonSchema;
+  std::optional<std::string> reasoningEffort;  // low, medium, high (OpenAI's reasoning_effort)
 };
 
 // Why a reply ended, whatever the provider called it.
@@ -38,6 +39,7 @@ struct ModelRequest {
   std::string systemInstruction;
   const std::vector<Content>* contents = nullptr;            // owned by the caller
   const std::vector<tools::ToolDeclaration>* tools = nullptr;  // none when null or empty
+  bool requireToolCall = false;  // the reply must call one of the tools (Gemini's mode ANY)
   // Offer the provider's own web search tool (Gemini's googleSearch); only for
   // providers whose supportsWebSearch() is true.
   bool webSearch = false;

@@ -4,6 +4,7 @@
 #include <ctime>
 
 #include "engine/persistence/content_codec.h"
+#include "engine/session/message_id.h"
 #include "protocol/base/log.h"
 
 namespace lathe::engine::persist {
@@ -167,13 +168,15 @@ void SessionRecorder::onUpdate(const acp::SessionUpdate& update) {
   // a loaded session announces its own, so an old one is never replayed,
   // and announcing it does not make a never-prompted session non-empty.
   if (std::holds_alternative<acp::AvailableCommandsUpdate>(update)) return;
+  // Notices are live events, never history (notice_card.h).
+  if (std::holds_alternative<acp::Notice>(update)) return;
   std::lock_guard lock(mutex_);
   if (auto* chunk = std::get_if<acp::MessageChunk>(&update)) {
     if (chunk->role == acp::MessageChunk::Role::user && meta_.title.empty()) {
       meta_.title = promptTitle(chunk->text);
       metaDirty_ = metaDirty_ || !meta_.title.empty();
     }
-    if (chunk_ && chunk_->role == chunk->role) {
+    if (chunk_ && chunk_->role == chunk->role && chunk_->messageId == chunk->messageId) {
       chunk_->text += chunk->text;
       return;
     }
@@ -233,7 +236,7 @@ void SessionRecorder::turnEnded(const History& history, const std::string& note)
   std::lock_guard lock(mutex_);
   flushChunkLocked();
   if (note.empty()) return;
-  chunk_ = acp::MessageChunk{acp::MessageChunk::Role::agent, note};
+  chunk_ = acp::MessageChunk{acp::MessageChunk::Role::agent, note, newMessageId()};
   flushChunkLocked();
 }
 
@@ -260,6 +263,13 @@ void SessionRecorder::setModel(const std::string& model) {
   std::lock_guard lock(mutex_);
   if (model == meta_.model) return;
   meta_.model = model;
+  writeMetaLocked();
+}
+
+void SessionRecorder::setEffort(const std::string& effort) {
+  std::lock_guard lock(mutex_);
+  if (effort == meta_.effort) return;
+  meta_.effort = effort;
   writeMetaLocked();
 }
 

@@ -1,10 +1,10 @@
 // Records one session as it runs: a TurnHooks that appends what the editor is
-// shown (streamed message chunks joined into one record per message; never
-// available_commands_update) and the
+// shown (streamed message chunks joined into one record per message, by role
+// and messageId; never available_commands_update nor notices) and the
 // history (what is new since the last record, or the whole of it when
 // History::revision() changed, e.g. after compression or a rollback). It also
 // keeps the session's metadata: meta.json is written when the session is
-// created or moved, when its model changes or the model names it, and
+// created or moved, when its model or effort changes or the model names it, and
 // otherwise lazily, at close() (a mode change, the prompt's first line as the
 // title): what it repeats of the record (the mode, the title) is caught up
 // from the record when the session is opened or listed, so a crash loses
@@ -53,6 +53,7 @@ class SessionRecorder final : public TurnHooks {
   void onTurnEnded(const History& history, const Result<acp::StopReason>& result) override;
   void onModeChanged(ApprovalMode mode) override { setMode(toString(mode)); }
   void onModelChanged(const std::string& model) override { setModel(model); }
+  void onEffortChanged(const std::string& effort) override { setEffort(effort); }
   void onClose() override { close(); }
 
   // At the end of every turn, on the turn's thread. A turn that did not end
@@ -68,6 +69,7 @@ class SessionRecorder final : public TurnHooks {
 
   void setMode(const std::string& mode);
   void setModel(const std::string& model);
+  void setEffort(const std::string& effort);
   // Where the session runs now (session/load may move it), and its MCP servers.
   void setWorkspace(std::string cwd, std::vector<std::string> additionalDirectories, json::Raw mcpServers);
 

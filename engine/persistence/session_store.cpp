@@ -196,6 +196,7 @@ Status SessionStore::writeMeta(const SessionMeta& meta) const {
     json::put(w, "mcpServers", meta.mcpServers.empty() ? json::Raw{"[]"} : meta.mcpServers);
     json::put(w, "mode", meta.mode);
     json::put(w, "model", meta.model);
+    if (!meta.effort.empty()) json::put(w, "effort", meta.effort);
     json::put(w, "title", meta.title);
     json::put(w, "createdAt", meta.createdAt);
   });
@@ -235,6 +236,7 @@ Result<SessionMeta> SessionStore::readMeta(const std::string& id) const {
   meta.mcpServers = r.rawMember("mcpServers");
   meta.mode = r.optStr("mode").value_or("");
   meta.model = r.optStr("model").value_or("");
+  meta.effort = r.optStr("effort").value_or("");
   meta.title = r.optStr("title").value_or("");
   meta.createdAt = r.optStr("createdAt").value_or("");
   if (!r.ok()) return damaged(id, "meta.json: " + r.error().message);
@@ -279,6 +281,19 @@ Result<RecordFile> SessionStore::openRecord(const std::string& id, uint64_t vali
     return sysError("cannot cut the torn tail of " + path);
   }
   return RecordFile(fd);
+}
+
+Status SessionStore::remove(const std::string& id) const {
+  auto lock = this->lock(id, false);
+  if (!lock) return lock.error();
+  // Not a name checkId accepts: never listed nor loaded, whatever is left of it.
+  const std::string doomed = root_ + "/.deleted-" + id;
+  std::error_code ec;
+  fs::remove_all(doomed, ec);  // what an earlier delete left behind
+  if (::rename(dirOf(id).c_str(), doomed.c_str()) != 0) return sysError("cannot delete session " + id);
+  fs::remove_all(doomed, ec);
+  if (ec) return makeError(Errc::internal, "session " + id + " is deleted, but its files could not all be removed: " + ec.message());
+  return {};
 }
 
 std::string promptTitle(const std::string& text) {

@@ -29,6 +29,7 @@ struct SessionMeta {
   json::Raw mcpServers;  // the servers as the editor passed them (a JSON array)
   std::string mode;
   std::string model;
+  std::string effort;  // the effort picker's value; empty: the default
   std::string title;
   std::string createdAt;  // ISO 8601
   std::string updatedAt;  // ISO 8601, from the record's last write (not stored)
@@ -96,6 +97,12 @@ class SessionStore {
   Result<LoadedRecord> readRecord(const std::string& id) const;
   // Opens the record for appending, first cutting it to `validBytes` (a torn tail).
   Result<RecordFile> openRecord(const std::string& id, uint64_t validBytes) const;
+
+  // Deletes a session's files, under its lock (refused while another process
+  // has it open): the folder is first renamed out of the store's names, so a
+  // crash halfway leaves nothing listed or loadable. Not found: an error
+  // naming the id.
+  Status remove(const std::string& id) const;
 
   // Every readable session with a non-empty record (it was shown something), newest
   // first; damaged ones are skipped. A title meta.json does not have yet (it

@@ -2,7 +2,6 @@
 #include "engine/scheduler/approval_key.h"
 
 #include <algorithm>
-#include <cctype>
 #include <optional>
 
 #include "protocol/base/enum_names.h"
@@ -23,49 +22,21 @@ constexpr EnumName<ApprovalKind> kKindNames[] = {
 
 constexpr std::string_view kAnyFile = "*";
 
-// A word that reads back as itself without quotes.
-bool plainWord(std::string_view word) {
-  return !word.empty() && std::none_of(word.begin(), word.end(), [](char c) {
-    return std::isspace(static_cast<unsigned char>(c)) || c == '"' || c == '\'' || c == '\\';
-  });
-}
-
-// Double quotes: inside them splitShellWords unescapes only \" and \\.
-std::string quoted(std::string_view word) {
-  std::string out = "\"";
-  for (char c : word) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
-
 Error badKey(std::string_view text, const std::string& why) {
   return makeError(Errc::invalid_params, "approval key \"" + std::string(text) + "\": " + why);
 }
 
 }  // namespace
 
-namespace {
-
-// Words joined by spaces, each quoted when it would not read back as itself.
-std::string wordsValue(const std::vector<std::string>& words) {
-  std::string value;
-  for (const auto& word : words) value += (value.empty() ? "" : " ") + (plainWord(word) ? word : quoted(word));
-  return value;
-}
-
-}  // namespace
-
 // Two words, not a joined name: "a" + "b__c" and "a__b" + "c" stay apart.
 ApprovalKey mcpToolKey(const std::string& server, const std::string& tool) {
-  return {ApprovalKind::mcpTool, wordsValue({server, tool})};
+  return {ApprovalKind::mcpTool, tools::joinShellWords({server, tool})};
 }
 
 ApprovalKey allEditsKey() { return {ApprovalKind::edit, std::string(kAnyFile)}; }
 
 ApprovalKey shellPrefixKey(const std::vector<std::string>& words) {
-  return {ApprovalKind::shellPrefix, wordsValue(words)};
+  return {ApprovalKind::shellPrefix, tools::joinShellWords(words)};
 }
 
 std::vector<std::string> shellPrefixWords(std::string_view value) { return tools::splitShellWords(value).words; }

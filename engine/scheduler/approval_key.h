@@ -53,6 +53,7 @@ class ApprovalSet {
   void add(ApprovalKey key) { keys_.insert(std::move(key)); }
   void add(const std::vector<ApprovalKey>& keys) { keys_.insert(keys.begin(), keys.end()); }
   void add(const ApprovalSet& more) { keys_.insert(more.keys_.begin(), more.keys_.end()); }  // union
+  void remove(const ApprovalKey& key) { keys_.erase(key); }
   bool contains(const ApprovalKey& key) const { return keys_.count(key) > 0; }
   // The key is held, or a key that covers it (edit:* covers every edit).
   bool allows(const ApprovalKey& key) const;

@@ -1,5 +1,17 @@
-// Whether a tool call may run: a pure function of the approval mode, the call
-// and what the person already allowed in this session. Tested as a table.
+// Whether a tool call may run: a pure function of the approval mode, the call,
+// the policy rules in force (Gemini CLI's policy files and the answers kept
+// from earlier sessions) and what the person allowed in this session. Tested
+// as a table.
+//
+// The order: commands settings exclude are refused; then the rules decide,
+// before the mode. A rule of the person's own tiers (user, admin) outranks
+// their answers in this session and their settings' allowed lists; a rule of
+// a workspace or an extension yields to those. A rule's allow never lifts
+// plan mode (unless the rule names plan), the question about edits to files
+// that change how tools run, or the question about reading what the person
+// keeps from the model. A shell line is judged command by command, never by
+// its text alone: every command must be allowed, any refused one refuses the
+// line, and a line that hides commands cannot pass rules that judge commands.
 #pragma once
 
 #include <optional>
@@ -7,25 +19,28 @@
 #include <vector>
 
 #include "engine/scheduler/approval_key.h"
+#include "engine/scheduler/approval_mode.h"
+#include "engine/scheduler/policy_rule.h"
 #include "tools/core/registry.h"
 #include "tools/core/tool.h"
 
 namespace lathe::engine {
 
-enum class ApprovalMode { standard, autoEdit, yolo, plan };  // "default" is a keyword
-const char* toString(ApprovalMode mode);  // wire ids: default, autoEdit, yolo, plan
-std::optional<ApprovalMode> parseApprovalMode(const std::string& id);
-
 // What this session allows without asking, configured (settings) and
 // remembered ("allow always" answers, each no wider than what the person
 // saw), and the shell commands settings exclude (tools.exclude
 // run_shell_command(...) prefixes), which never run.
+// The policy rules in force come with them, and whether the session can ask
+// at all (rules may apply only to sessions that can, or cannot).
 struct SessionApprovals {
   ApprovalSet allowed;
   ApprovalSet excluded;  // shell-prefix keys
+  PolicyList policies;
+  bool interactive = true;
   void add(const SessionApprovals& more) {  // union
     allowed.add(more.allowed);
     excluded.add(more.excluded);
+    policies.insert(policies.end(), more.policies.begin(), more.policies.end());
   }
 };
 
@@ -48,16 +63,23 @@ struct ApprovalDecision {
   Decision verdict = Decision::ask;
   std::string forModel;
   std::string forPerson;
+  // ask: the rank of the policy rule that asked (PolicyRule::rank); an
+  // "always" answer that ranks no higher would not stop the question, so it
+  // is not offered. kAskedAlways: nothing stops it (0: no rule asked).
+  int askedAt = 0;
 };
+inline constexpr int kAskedAlways = 1'000'000;
 
 struct ApprovalQuery {
-  std::string toolName;
+  std::string toolName;  // the tool's own name
   tools::Kind kind = tools::Kind::other;
   // What the tool asked to confirm; nullopt when it needs no confirmation.
   const tools::ConfirmationDetails* details = nullptr;
   // Where the tool comes from: settings may name an MCP tool by its server's
   // spelling (server__tool, mcp_server_tool). Null: a built-in.
   const tools::ToolSource* source = nullptr;
+  std::string_view args = "{}";  // the call's arguments as JSON text (rules' argsPattern)
+  std::string calledAs{};        // the name the model called it by, when another (an alias)
 };
 
 ApprovalDecision decideApproval(ApprovalMode mode, const ApprovalQuery& query, const SessionApprovals& approvals);

@@ -8,6 +8,7 @@
 
 #include "engine/scheduler/call_state.h"
 #include "engine/scheduler/changed_region.h"
+#include "engine/scheduler/hook_note.h"
 #include "engine/scheduler/markdown_fence.h"
 #include "engine/scheduler/permission_options.h"
 #include "protocol/exec/task_group.h"
@@ -118,6 +119,25 @@ std::vector<acp::ToolCallContent> confirmationContent(tools::ConfirmationDetails
   return {textContent(text)};
 }
 
+// The top-level keys whose values differ between two argument objects.
+std::vector<std::string> changedKeys(const json::Raw& before, const json::Value& after) {
+  std::vector<std::string> keys;
+  auto old = json::parse(before.text);
+  if (!after.IsObject()) return keys;
+  for (const auto& member : after.GetObject()) {
+    std::string name(member.name.GetString(), member.name.GetStringLength());
+    const json::Value* was = old && old->IsObject() ? json::find(*old, name.c_str()) : nullptr;
+    if (!was || json::stringify(*was) != json::stringify(member.value)) keys.push_back(std::move(name));
+  }
+  if (old && old->IsObject()) {
+    for (const auto& member : old->GetObject()) {
+      std::string name(member.name.GetString(), member.name.GetStringLength());
+      if (!json::find(after, name.c_str())) keys.push_back(std::move(name));
+    }
+  }
+  return keys;
+}
+
 }  // namespace
 
 // One call's journey through its states, and its reports to the editor.
@@ -136,6 +156,13 @@ class ToolScheduler::CallRun {
   // The person saw the diff in the permission request, where the editor
   // took it as this call's content; `line` is its first changed line.
   void setDiffShown(int64_t line) { shownDiffLine_ = line; }
+  // A line for the person on the call's final update (where an answer was kept).
+  void addNote(std::string note) { lines_.push_back(std::move(note)); }
+  // Hooks' parts in this call: shown with its final update.
+  void addNotes(std::vector<HookNote> notes) {
+    for (auto& note : notes) notes_.push_back(std::move(note));
+  }
+  const std::vector<HookNote>& notes() const { return notes_; }
 
   // Ends the call: the model reads `forModel`; the person sees `forPerson`
   // (the same when empty).
@@ -144,7 +171,10 @@ class ToolScheduler::CallRun {
     outcome_.response.response = responseJson("error", forModel);
     shape();
     acp::ToolCallUpdate update = updateOf(machine_.state());
-    update.content = std::vector<acp::ToolCallContent>{textContent(forPerson.empty() ? forModel : forPerson)};
+    std::vector<acp::ToolCallContent> content{textContent(forPerson.empty() ? forModel : forPerson)};
+    for (auto& line : lines_) content.push_back(textContent(std::move(line)));
+    update.content = std::move(content);
+    addNoteContent(update);
     update.rawOutput = outcome_.response.response;
     owner_.editor_.sendUpdate(owner_.sessionId_, acp::SessionUpdate(std::move(update)));
     return std::move(outcome_);
@@ -180,17 +210,26 @@ class ToolScheduler::CallRun {
       // updates replace only the fields they carry: the diff the permission
       // request carried stays the call's content, so megabytes of text are
       // not sent again. Notes replace the whole collection, diff included.
-      if (shownDiffLine_ && result.displayNotes.empty()) return sendSuccess(std::move(done));
+      if (shownDiffLine_ && result.displayNotes.empty() && lines_.empty() && notes_.empty()) return sendSuccess(std::move(done));
       content.push_back(diffContent(std::move(*diff)));
     } else if (auto* text = std::get_if<std::string>(&result.returnDisplay); text && !text->empty()) {
       content.push_back(textContent(display(*text)));
     }
     for (auto& note : result.displayNotes) content.push_back(textContent(std::move(note)));
+    for (auto& line : lines_) content.push_back(textContent(std::move(line)));
     done.content = std::move(content);
+    addNoteContent(done);
     return sendSuccess(std::move(done));
   }
 
  private:
+  // The hooks' notes after the call's own content, and as _meta for editors that mark them.
+  void addNoteContent(acp::ToolCallUpdate& update) const {
+    if (notes_.empty()) return;
+    if (!update.content) update.content.emplace();
+    for (const auto& note : notes_) update.content->push_back(textContent(hookNoteText(note)));
+    update.meta = hookNotesMeta(notes_);
+  }
   // The response as the model will read it, before the person is shown it.
   void shape() {
     if (owner_.shaper_) owner_.shaper_(outcome_.response, owner_.roundSize_);
@@ -226,6 +265,8 @@ class ToolScheduler::CallRun {
   std::string id_;
   bool markdown_ = true;
   std::optional<int64_t> shownDiffLine_;
+  std::vector<std::string> lines_;
+  std::vector<HookNote> notes_;
   CallStateMachine machine_;
   Outcome outcome_;
   std::mutex outputMutex_;
@@ -238,11 +279,72 @@ ToolScheduler::ToolScheduler(const tools::ToolRegistry& registry, CallChannel& e
       editor_(editor),
       sessionId_(std::move(sessionId)),
       mode_(mode),
-      approvals_(std::move(configured)) {}
+      approvals_(std::move(configured)),
+      configured_(approvals_.allowed) {}
 
 void ToolScheduler::grant(const SessionApprovals& more) {
   std::lock_guard lock(approvalsMutex_);
   approvals_.add(more);
+  configured_.add(more.allowed);
+}
+
+void ToolScheduler::setKeptAnswers(std::shared_ptr<KeptAnswers> kept) {
+  std::lock_guard lock(approvalsMutex_);
+  kept_ = std::move(kept);
+  keptSlot_ = approvals_.policies.size();
+  approvals_.policies.push_back(nullptr);
+}
+
+SessionApprovals ToolScheduler::approvals() const {
+  std::lock_guard lock(approvalsMutex_);
+  return approvals_;
+}
+
+ApprovalSet ToolScheduler::sessionAnswers() const {
+  std::lock_guard lock(approvalsMutex_);
+  return answered_;
+}
+
+bool ToolScheduler::forget(const ApprovalKey& key) {
+  std::lock_guard lock(approvalsMutex_);
+  if (!answered_.contains(key)) return false;
+  answered_.remove(key);
+  if (!configured_.contains(key)) approvals_.allowed.remove(key);
+  return true;
+}
+
+ApprovalDecision ToolScheduler::decide(const ApprovalQuery& query) {
+  std::lock_guard lock(approvalsMutex_);
+  // The kept answers as they are now: another session (or process) may
+  // have kept or revoked one since.
+  if (kept_) approvals_.policies[keptSlot_] = kept_->rules();
+  return decideApproval(mode_.load(), query, approvals_);
+}
+
+// Only answers that would stop the question next time are offered: none
+// for a question of the person's own files (nothing outranks those), this
+// session's over a workspace's or an extension's rule, kept ones where their
+// rank (Gemini CLI's) is above the rule's.
+AlwaysOffers ToolScheduler::offersFor(const ApprovalDecision& decision) const {
+  const int asked = decision.askedAt;
+  if (asked >= static_cast<int>(PolicyTier::user) * 1000) return {.session = false};
+  auto keep = [&](Lasting where) { return kept_ && kept_->canKeep(where) && keptAnswerRank(where) > asked; };
+  return {.session = true, .workspace = keep(Lasting::workspace), .everywhere = keep(Lasting::everywhere)};
+}
+
+void ToolScheduler::rememberAlways(const PermissionChoice& choice, const ApprovalQuery& query, CallRun& run) {
+  std::vector<ApprovalKey> keys = alwaysKeys(*choice.always, query);
+  if (choice.lasting != Lasting::session && kept_) {
+    auto kept = kept_->keep({choice.lasting, query.toolName, keys, mode_.load()});
+    if (kept) {
+      run.addNote(*kept);
+      return;
+    }
+    run.addNote("Allowed for this session only: the answer could not be kept (" + kept.error().message + ").");
+  }
+  std::lock_guard lock(approvalsMutex_);
+  approvals_.allowed.add(keys);
+  answered_.add(keys);
 }
 
 constexpr std::string_view kCallIdPrefix = "call_";
@@ -318,15 +420,19 @@ ToolScheduler::Outcome ToolScheduler::guarded(const FunctionCall& call, const Ca
   }
 }
 
-ToolScheduler::Outcome ToolScheduler::runOne(const FunctionCall& call, const CancelToken& cancel, int depth) {
+ToolScheduler::Outcome ToolScheduler::runOne(const FunctionCall& call, const CancelToken& cancel, int depth,
+                                             const std::string& originalName) {
   CallRun run(*this, call);
   if (cancelledByPerson_) return run.finish(CallState::cancelled, "Not run: the user cancelled the turn.");
   Prepared prepared;
   if (auto failed = prepare(call, run, prepared)) return std::move(*failed);
   if (cancel.cancelled()) return run.finish(CallState::cancelled, "Cancelled before it ran: the user stopped the turn.");
-  if (auto refused = approve(call, run, prepared, cancel)) return std::move(*refused);
+  bool ask = false;
+  if (auto stopped = gateBefore(call, run, prepared, originalName, ask, cancel)) return std::move(*stopped);
+  if (auto refused = approve(call, run, prepared, ask, cancel)) return std::move(*refused);
   run.moveTo(CallState::scheduled);
   run.moveTo(CallState::executing);
+  prepared.invocation->setCallId(run.id());
 
   tools::ToolResult result =
       prepared.invocation->execute(cancel.child(), [&run](const std::string& text) { run.output(text); });
@@ -338,19 +444,84 @@ ToolScheduler::Outcome ToolScheduler::runOne(const FunctionCall& call, const Can
     std::string forPerson = shown && !shown->empty() ? run.display(*shown) + "\n\nCancelled." : "";
     return run.finish(CallState::cancelled, "Cancelled: the user stopped the turn.", forPerson);
   }
+  if (!prepared.changedKeys.empty()) {
+    // The model must know it did not get the call it asked for.
+    std::string keys;
+    for (const auto& key : prepared.changedKeys) keys += (keys.empty() ? "" : ", ") + key;
+    result.llmContent.push_back(
+        tools::LlmPart{"\n\n[Lathe] A hook changed these arguments before the call ran: " + keys + ".", {}, {}});
+  }
+  if (auto withheld = gateAfter(call, run, prepared, originalName, result, cancel)) return std::move(*withheld);
   if (result.error) return run.finish(CallState::error, result.error->message);
   addFoundContext(*prepared.tool, *prepared.invocation, result);
   if (!result.tailToolCallRequest || depth >= kMaxTailDepth) return run.succeed(result);
 
-  // The tool asked for another to run right after it: the model sees the
-  // tail's result as the answer to its call.
+  // The tool (or a hook) asked for another to run right after it: the model
+  // sees the tail's result as the answer to its call.
   Outcome first = run.succeed(result);
   FunctionCall tail{call.id, result.tailToolCallRequest->name, result.tailToolCallRequest->args};
-  Outcome tailOutcome = runOne(tail, cancel, depth + 1);
+  Outcome tailOutcome = runOne(tail, cancel, depth + 1, originalName.empty() ? call.name : originalName);
   tailOutcome.response.name = call.name;
   tailOutcome.inlineParts.insert(tailOutcome.inlineParts.begin(), std::make_move_iterator(first.inlineParts.begin()),
                                  std::make_move_iterator(first.inlineParts.end()));
   return tailOutcome;
+}
+
+std::optional<ToolScheduler::Outcome> ToolScheduler::gateBefore(const FunctionCall& call, CallRun& run,
+                                                                Prepared& prepared, const std::string& originalName,
+                                                                bool& ask, const CancelToken& cancel) {
+  if (!gate_) return std::nullopt;
+  std::optional<tools::ToolSource> source = registry_.sourceOf(call.name);
+  BeforeCall before = gate_->beforeCall({call.name, prepared.args, source ? &*source : nullptr, originalName}, cancel);
+  run.addNotes(std::move(before.notes));
+  if (before.action == BeforeCall::Action::refuse) {
+    return run.finish(CallState::error, "Tool execution blocked: " + before.reason);
+  }
+  if (before.action == BeforeCall::Action::stop) {
+    return run.finish(CallState::error, "Agent execution stopped by hook: " + before.reason);
+  }
+  ask = before.ask;
+  if (!before.args) return std::nullopt;
+  // The call runs with the hook's arguments: built and judged again, and the person sees them.
+  auto args = json::parse(before.args->text);
+  tools::BuildResult built = args ? prepared.tool->build(*args) : tools::BuildResult{};
+  if (!built.invocation) {
+    std::string why = args ? (built.error ? built.error->message : "refused") : args.error().message;
+    return run.finish(CallState::error, "Tool parameter modification by hook failed validation: " + why);
+  }
+  prepared.changedKeys = changedKeys(prepared.args, *args);
+  prepared.invocation = std::move(built.invocation);
+  prepared.args = *before.args;
+  acp::ToolCallUpdate changed;
+  changed.toolCallId = run.id();
+  changed.title = prepared.tool->info().displayName + ": " + prepared.invocation->description();
+  changed.rawInput = *before.args;
+  changed.locations.emplace();
+  for (const auto& loc : prepared.invocation->locations()) changed.locations->push_back({loc.path, loc.line});
+  prepared.announce.title = *changed.title;
+  prepared.announce.rawInput = changed.rawInput;
+  prepared.announce.locations = *changed.locations;
+  editor_.sendUpdate(sessionId_, acp::SessionUpdate(std::move(changed)));
+  return std::nullopt;
+}
+
+std::optional<ToolScheduler::Outcome> ToolScheduler::gateAfter(const FunctionCall& call, CallRun& run,
+                                                               const Prepared& prepared,
+                                                               const std::string& originalName,
+                                                               tools::ToolResult& result, const CancelToken& cancel) {
+  if (!gate_) return std::nullopt;
+  std::optional<tools::ToolSource> source = registry_.sourceOf(call.name);
+  AfterCall after = gate_->afterCall({call.name, prepared.args, source ? &*source : nullptr, originalName}, result, cancel);
+  run.addNotes(std::move(after.notes));
+  if (after.action == AfterCall::Action::withhold) {
+    return run.finish(CallState::error, "Tool result blocked: " + after.reason);
+  }
+  if (after.action == AfterCall::Action::stop) {
+    return run.finish(CallState::error, "Agent execution stopped by hook: " + after.reason);
+  }
+  if (!after.addedContext.empty()) result.llmContent.push_back(tools::LlmPart{"\n\n" + after.addedContext, {}, {}});
+  if (after.tail) result.tailToolCallRequest = std::move(after.tail);
+  return std::nullopt;
 }
 
 // A call that read, searched or edited inside a folder holding a context file
@@ -372,7 +543,9 @@ std::optional<ToolScheduler::Outcome> ToolScheduler::prepare(const FunctionCall&
   acp::ToolCall& announce = prepared.announce;
   announce.toolCallId = run.id();
   announce.title = call.name;
+  announce.name = call.name;
   announce.rawInput = call.args.empty() ? json::Raw{"{}"} : call.args;
+  prepared.args = announce.rawInput;
   auto args = json::parse(announce.rawInput.text);
   // Arguments that are not JSON (a model's mistake) reach the editor as a string, never spliced raw.
   if (!args) announce.rawInput = json::Raw{json::build([&](json::Writer& w) { json::str(w, call.args.text); })};
@@ -402,26 +575,40 @@ std::optional<ToolScheduler::Outcome> ToolScheduler::prepare(const FunctionCall&
 // Decides whether the call may run, asking the person when the policy says
 // so. An outcome only when the call does not run.
 std::optional<ToolScheduler::Outcome> ToolScheduler::approve(const FunctionCall& call, CallRun& run,
-                                                             Prepared& prepared, const CancelToken& cancel) {
+                                                             Prepared& prepared, bool forceAsk,
+                                                             const CancelToken& cancel) {
   const tools::Tool& tool = *prepared.tool;
   auto details = prepared.invocation->shouldConfirmExecute(cancel);
   if (!details) return run.finish(CallState::error, details.error().message);
   std::optional<tools::ToolSource> source = registry_.sourceOf(call.name);
-  ApprovalQuery query{call.name, tool.kind(), details->has_value() ? &**details : nullptr, source ? &*source : nullptr};
-  ApprovalDecision decision;
-  {
-    std::lock_guard lock(approvalsMutex_);
-    decision = decideApproval(mode_.load(), query, approvals_);
-  }
+  ApprovalQuery query{tool.name(), tool.kind(), details->has_value() ? &**details : nullptr, source ? &*source : nullptr,
+                      // the arguments the call runs with (a hook may have changed them)
+                      prepared.args.empty() ? std::string_view("{}") : std::string_view(prepared.args.text), call.name};
+  ApprovalDecision decision = decide(query);
+  // A hook that asks for the person overrules an allow, never a deny.
+  const bool allowed = decision.verdict == Decision::allow || decision.verdict == Decision::allowSealed;
+  const Decision verdict = forceAsk && allowed ? Decision::ask : decision.verdict;
   // What allowed the call decides how it runs: a line allowed only by the
   // judgement runs sealed.
-  const Decision verdict = decision.verdict;
   prepared.invocation->setApproval(verdict == Decision::allowSealed ? tools::Approval::judged : tools::Approval::person);
   if (verdict == Decision::allow || verdict == Decision::allowSealed) return std::nullopt;
   if (verdict == Decision::deny) return run.finish(CallState::error, decision.forModel, decision.forPerson);
+  // A policy rule or a hook may ask about a tool that asks nothing itself.
+  tools::ConfirmationDetails asked = details->has_value()
+                                         ? std::move(**details)
+                                         : tools::ConfirmationDetails(tools::InfoConfirmation{
+                                               "Run " + tool.info().displayName + ": " + prepared.invocation->description() + "?", {}});
+  query.details = &asked;
   run.moveTo(CallState::awaiting_approval);
-  acp::RequestPermissionRequest ask = permissionRequest(run, prepared, **details, decision.forPerson);
-  const bool showsDiff = std::holds_alternative<tools::EditConfirmation>(**details);
+  std::vector<HookNote> notes;  // heard before the question takes the edit's texts
+  if (gate_) notes = gate_->onPermissionAsked(asked, prepared.announce.title, cancel);
+  // An answer kept for good is offered only where the policy's verdict asked, not a hook.
+  const AlwaysOffers offers = verdict == decision.verdict ? offersFor(decision) : AlwaysOffers{};
+  acp::RequestPermissionRequest ask = permissionRequest(run, prepared, asked, decision.forPerson, offers);
+  // The person answers knowing what the hooks said of the call so far.
+  for (const auto& note : run.notes()) ask.toolCall.content->push_back(textContent(hookNoteText(note)));
+  for (const auto& note : notes) ask.toolCall.content->push_back(textContent(hookNoteText(note)));
+  const bool showsDiff = std::holds_alternative<tools::EditConfirmation>(asked);
   auto answer = editor_.requestPermission(ask, cancel);
   // Fail closed: anything but a selected option we offered means no.
   if (cancel.cancelled()) return run.finish(CallState::cancelled, "Cancelled: the user stopped the turn.");
@@ -434,28 +621,25 @@ std::optional<ToolScheduler::Outcome> ToolScheduler::approve(const FunctionCall&
   if (!answer) {
     return run.finish(CallState::error, "Not run: permission could not be obtained (" + answer.error().message + ").");
   }
-  std::optional<PermissionChoice> choice;
-  if (!answer->cancelled) choice = choiceFor(answer->optionId, **details);
+  std::optional<PermissionChoice> choice = choiceFor(answer->optionId, asked, offers);
   if (!choice || !choice->allow) {
     return run.finish(CallState::error,
                       "The user rejected this tool call. Do not retry it; ask what they want instead if it is unclear.",
                       "You rejected this call; it did not run.");
   }
-  if (choice->always) {
-    std::lock_guard lock(approvalsMutex_);
-    remember(approvals_, *choice->always, query);
-  }
+  if (choice->always) rememberAlways(*choice, query, run);
   if (showsDiff) run.setDiffShown(ask.toolCall.locations->front().line.value_or(1));
   return std::nullopt;
 }
 
 acp::RequestPermissionRequest ToolScheduler::permissionRequest(const CallRun& run, const Prepared& prepared,
-                                                               tools::ConfirmationDetails& details,
-                                                               const std::string& why) const {
+                                                               tools::ConfirmationDetails& details, const std::string& why,
+                                                               AlwaysOffers offers) const {
   acp::RequestPermissionRequest ask;
   ask.sessionId = sessionId_;
   ask.toolCall.toolCallId = run.id();
   ask.toolCall.title = prepared.announce.title;
+  ask.toolCall.name = prepared.announce.name;
   ask.toolCall.kind = prepared.announce.kind;
   ask.toolCall.status = acp::ToolCallStatus::pending;
   ask.toolCall.locations = prepared.announce.locations;
@@ -465,7 +649,7 @@ acp::RequestPermissionRequest ToolScheduler::permissionRequest(const CallRun& ru
   ask.toolCall.rawInput = prepared.announce.rawInput;
   ask.toolCall.content = confirmationContent(details);
   if (!why.empty()) ask.toolCall.content->push_back(textContent(why));
-  ask.options = permissionOptions(details, prepared.tool->info().displayName);
+  ask.options = permissionOptions(details, prepared.tool->info().displayName, offers);
   return ask;
 }
 

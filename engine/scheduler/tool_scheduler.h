@@ -18,6 +18,8 @@
 #include "engine/scheduler/approval_policy.h"
 #include "engine/model/content.h"
 #include "engine/scheduler/call_channel.h"
+#include "engine/scheduler/kept_answers.h"
+#include "engine/scheduler/call_gate.h"
 #include "protocol/acp/client_calls.h"
 #include "protocol/acp/tool_call.h"
 #include "protocol/base/cancel.h"
@@ -55,8 +57,20 @@ class ToolScheduler {
   using ResponseShaper = std::function<void(FunctionResponse& response, size_t roundSize)>;
   void setResponseShaper(ResponseShaper shaper) { shaper_ = std::move(shaper); }
   // Adds approvals granted after the session started (a workspace's
-  // settings the person allowed at its first turn). Any thread.
+  // settings or policy rules the person allowed at its first turn, the
+  // policy files read when the session was assembled). Any thread.
   void grant(const SessionApprovals& more);
+  // Where "always" answers that outlast the session are kept; its rules join
+  // the policy rules. Unset: such answers are not offered. Before the first run().
+  void setKeptAnswers(std::shared_ptr<KeptAnswers> kept);
+  // What is allowed now (a copy), and this session's own "always" answers.
+  SessionApprovals approvals() const;
+  ApprovalSet sessionAnswers() const;
+  // Forgets one of this session's answers (settings that allow the same stay). False: no such answer.
+  bool forget(const ApprovalKey& key);
+  // What stands before and after each call besides approval (the session's
+  // hooks); null: nothing. Set before the first run(); it outlives the scheduler.
+  void setGate(CallGate* gate) { gate_ = gate; }
 
  private:
   struct Outcome {
@@ -67,6 +81,8 @@ class ToolScheduler {
   // A call that passed lookup and validation.
   struct Prepared {
     acp::ToolCall announce;
+    json::Raw args;  // what the invocation was built from (a hook may have changed them)
+    std::vector<std::string> changedKeys;  // the arguments a hook changed
     std::shared_ptr<const tools::Tool> tool;
     std::unique_ptr<tools::ToolInvocation> invocation;
   };
@@ -74,13 +90,27 @@ class ToolScheduler {
   void runBatch(const std::vector<FunctionCall>& calls, size_t begin, size_t end, std::vector<Outcome>& outcomes,
                 const CancelToken& cancel);
   Outcome guarded(const FunctionCall& call, const CancelToken& cancel);
-  Outcome runOne(const FunctionCall& call, const CancelToken& cancel, int depth);
+  // originalName: the call the model made, when this is a tail call.
+  Outcome runOne(const FunctionCall& call, const CancelToken& cancel, int depth, const std::string& originalName = "");
   std::optional<Outcome> prepare(const FunctionCall& call, CallRun& run, Prepared& prepared);
-  std::optional<Outcome> approve(const FunctionCall& call, CallRun& run, Prepared& prepared, const CancelToken& cancel);
+  // The gate's say before the call; an outcome only when the call ends here.
+  std::optional<Outcome> gateBefore(const FunctionCall& call, CallRun& run, Prepared& prepared,
+                                    const std::string& originalName, bool& ask, const CancelToken& cancel);
+  // The gate's say after the call ran: an outcome only when the result is withheld or the turn stops.
+  std::optional<Outcome> gateAfter(const FunctionCall& call, CallRun& run, const Prepared& prepared,
+                                   const std::string& originalName, tools::ToolResult& result, const CancelToken& cancel);
+  // forceAsk: a hook asked for the person (an allow becomes a question, a deny stays).
+  std::optional<Outcome> approve(const FunctionCall& call, CallRun& run, Prepared& prepared, bool forceAsk,
+                                 const CancelToken& cancel);
+  ApprovalDecision decide(const ApprovalQuery& query);
+  // Acts on an "always" answer: this session's, or kept (telling the person where).
+  void rememberAlways(const PermissionChoice& choice, const ApprovalQuery& query, CallRun& run);
+  AlwaysOffers offersFor(const ApprovalDecision& decision) const;
   // Moves an edit's texts out of `details` into the request; `why` (the
   // decision's words for the person, if any) follows what is shown.
   acp::RequestPermissionRequest permissionRequest(const CallRun& run, const Prepared& prepared,
-                                                  tools::ConfirmationDetails& details, const std::string& why) const;
+                                                  tools::ConfirmationDetails& details, const std::string& why,
+                                                  AlwaysOffers offers) const;
   bool isReadOnlyCall(const FunctionCall& call) const;
   void addFoundContext(const tools::Tool& tool, const tools::ToolInvocation& invocation, tools::ToolResult& result) const;
   std::string nextCallId();
@@ -89,12 +119,17 @@ class ToolScheduler {
   CallChannel& editor_;
   std::string sessionId_;
   const std::atomic<ApprovalMode>& mode_;
-  std::mutex approvalsMutex_;
-  SessionApprovals approvals_;
+  mutable std::mutex approvalsMutex_;
+  SessionApprovals approvals_;  // settings, grants and this session's answers
+  ApprovalSet configured_;      // the settings' and grants' keys alone
+  ApprovalSet answered_;        // this session's answers alone
+  std::shared_ptr<KeptAnswers> kept_;
+  size_t keptSlot_ = 0;         // where approvals_.policies holds the kept answers' rules
   std::atomic<uint64_t> nextId_{0};
   std::atomic<bool> cancelledByPerson_{false};
   ContextSource contextSource_;
   ResponseShaper shaper_;
+  CallGate* gate_ = nullptr;
   size_t roundSize_ = 1;  // of the run in progress
 };
 

@@ -1,7 +1,11 @@
-// A notice for the person that is neither the agent's answer nor history: a
-// card of its own (a failed tool call titled with the notice), shown live and
-// never recorded, so a replay does not repeat it and `lathe run` prints it on
-// stderr, never among the answer on stdout. Any thread.
+// A notice for the person that is neither the agent's answer nor history
+// (a retry, a setting ignored, a loop noticed, a server restarted, a hook
+// that failed): an ACP `notice` when the editor presents notices
+// (session.notices), else a card of its own (a failed tool call titled with
+// the notice). Shown live and never recorded, so a replay does not repeat it
+// and `lathe run` prints it on stderr, never among the answer on stdout.
+// Give it the editor that records nothing (ObservedEditor::unobserved()).
+// Any thread.
 #pragma once
 
 #include <string>
@@ -10,8 +14,6 @@
 
 namespace lathe::engine {
 
-// `cardId` must be unique in the session (e.g. "lathe_notice_3").
-void showNoticeCard(EditorClient& editor, const std::string& sessionId, const std::string& cardId,
-                    const std::string& title, const std::string& message);
+void showNotice(EditorClient& editor, const std::string& sessionId, const acp::Notice& notice);
 
 }  // namespace lathe::engine

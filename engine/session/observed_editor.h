@@ -1,6 +1,8 @@
 // The editor as one session's turn sees it: every update goes to the session's
 // hooks (in order, one at a time) and then to the real editor; the other calls
-// pass straight through. Thread-safe: parallel tool calls send updates too.
+// pass straight through. A message chunk sent without an id is a message of
+// its own and gets a fresh one (message_id.h). Thread-safe: parallel tool
+// calls send updates too.
 #pragma once
 
 #include <memory>
@@ -8,6 +10,7 @@
 #include <vector>
 
 #include "engine/session/editor_client.h"
+#include "engine/session/message_id.h"
 #include "engine/session/turn_hooks.h"
 
 namespace lathe::engine {
@@ -18,6 +21,9 @@ class ObservedEditor final : public EditorClient {
       : editor_(editor), hooks_(hooks) {}
 
   void sendUpdate(const std::string& sessionId, const acp::SessionUpdate& update) override {
+    if (auto* chunk = std::get_if<acp::MessageChunk>(&update); chunk && chunk->messageId.empty()) {
+      return sendUpdate(sessionId, acp::MessageChunk{chunk->role, chunk->text, newMessageId()});
+    }
     std::lock_guard lock(mutex_);
     for (const auto& hook : hooks_) hook->onUpdate(update);
     editor_.sendUpdate(sessionId, update);
@@ -25,6 +31,7 @@ class ObservedEditor final : public EditorClient {
   // The editor the hooks do not see: for what is shown once, never recorded.
   EditorClient& unobserved() { return editor_; }
   // Offers an update to the hooks only (what the editor already shows itself).
+  // Message chunks must carry their id.
   void record(const acp::SessionUpdate& update) {
     std::lock_guard lock(mutex_);
     for (const auto& hook : hooks_) hook->onUpdate(update);
@@ -37,6 +44,10 @@ class ObservedEditor final : public EditorClient {
     return editor_.requestPermission(request, cancel);
   }
   acp::ClientCapabilities capabilities() const override { return editor_.capabilities(); }
+  Result<acp::ElicitationResponse> elicit(const acp::ElicitationRequest& request, const CancelToken& cancel) override {
+    return editor_.elicit(request, cancel);
+  }
+  void elicitationComplete(const std::string& elicitationId) override { editor_.elicitationComplete(elicitationId); }
   Result<std::string> readTextFile(const std::string& sessionId, const std::string& path,
                                    const CancelToken& cancel) override {
     return editor_.readTextFile(sessionId, path, cancel);

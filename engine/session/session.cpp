@@ -10,6 +10,7 @@
 #include "engine/model/model_routing.h"
 #include "engine/model/one_shot_adapter.h"
 #include "engine/session/editor_file_store.h"
+#include "engine/session/message_id.h"
 #include "engine/session/notice_card.h"
 #include "engine/session/system_prompt.h"
 #include "tools/builtin/builtin_tools.h"
@@ -20,6 +21,23 @@ namespace lathe::engine {
 namespace {
 
 constexpr std::chrono::milliseconds kMcpStartWait{5000};
+
+// The person, asked through the session's editor (elicitation/create).
+class EditorAsker final : public tools::Asker {
+ public:
+  EditorAsker(EditorClient& editor, std::string sessionId) : editor_(editor), sessionId_(std::move(sessionId)) {}
+  bool offersForm() const override { return editor_.capabilities().elicitationForm; }
+  bool offersUrl() const override { return editor_.capabilities().elicitationUrl; }
+  Result<acp::ElicitationResponse> ask(acp::ElicitationRequest request, const CancelToken& cancel) override {
+    request.sessionId = sessionId_;
+    return editor_.elicit(request, cancel);
+  }
+  void completed(const std::string& elicitationId) override { editor_.elicitationComplete(elicitationId); }
+
+ private:
+  EditorClient& editor_;
+  std::string sessionId_;
+};
 
 // What every tool of the session shares: its workspace, files, limits and data directory.
 tools::ToolContext makeToolContext(const std::string& id, std::shared_ptr<const tools::Workspace> workspace,
@@ -33,6 +51,7 @@ tools::ToolContext makeToolContext(const std::string& id, std::shared_ptr<const 
   context.globalMemoryFile = tools::globalMemoryFile(config.memory);
   // Through the session's editor: the plan is recorded and replayed on load.
   context.showPlan = [&editor, id](const acp::PlanUpdate& plan) { editor.sendUpdate(id, plan); };
+  if (editor.capabilities().canElicit()) context.asker = std::make_shared<EditorAsker>(editor, id);
   return context;
 }
 
@@ -90,7 +109,39 @@ void recordPrompt(ObservedEditor& editor, const std::vector<acp::ContentBlock>& 
       words += (words.empty() ? "" : std::string(kTextBlockSeparator)) + text->text;
     }
   }
-  if (!words.empty()) editor.record(acp::MessageChunk{acp::MessageChunk::Role::user, words});
+  if (!words.empty()) editor.record(acp::MessageChunk{acp::MessageChunk::Role::user, words, newMessageId()});
+}
+
+// What the session's settings let run unasked, and whether anyone can be asked.
+SessionApprovals approvalsOf(const AgentConfig& config) {
+  SessionApprovals approvals = configuredApprovals(config.allowedTools, config.excludeTools,
+                                                   unaskedMcpServers(config.programs, config.mcpAllowed));
+  approvals.interactive = config.interactive;
+  return approvals;
+}
+
+// The reply keeps the answer the person was shown: when a hook rewrote the
+// streamed text, the reply's text parts become that text (in the place of
+// the first, keeping its signature), its calls and thoughts untouched.
+void keepShownAnswer(Content& reply, const std::string& shown) {
+  std::string replied;
+  for (const Part& part : reply.parts) {
+    if (part.text && !part.thought && !part.functionCall) replied += *part.text;
+  }
+  if (replied == shown) return;
+  std::vector<Part> parts;
+  bool placed = false;
+  for (Part& part : reply.parts) {
+    if (!part.text || part.thought || part.functionCall) {
+      parts.push_back(std::move(part));
+    } else if (!placed) {
+      part.text = shown;
+      parts.push_back(std::move(part));
+      placed = true;
+    }
+  }
+  if (!placed && !shown.empty()) parts.insert(parts.begin(), Part::makeText(shown));
+  reply.parts = std::move(parts);
 }
 
 Part responsePart(const FunctionCall& call, const std::string& error) {
@@ -110,15 +161,18 @@ Session::Session(std::string id, std::shared_ptr<const tools::Workspace> workspa
       editor_(editor, hooks_),
       mode_(config.approvalMode),
       model_(config.model),
+      meter_(std::make_shared<UsageMeter>(config.pricing)),
+      provider_(config.provider ? std::make_shared<MeteredProvider>(config.provider, meter_) : nullptr),
       registry_(tools::ToolFilter{config.coreTools, config.excludeTools}),
       memory_(std::make_shared<ProjectMemory>(workspace_, config.memory)),
-      scheduler_(registry_, editor_, id_, mode_, configuredApprovals(config.allowedTools, config.excludeTools,
-                                                             unaskedMcpServers(config.programs, config.mcpAllowed))),
+      scheduler_(registry_, editor_, id_, mode_, approvalsOf(config)),
       mcp_(registry_, workspace_->roots()) {
   auto context = makeToolContext(id_, workspace_, config, editor_);
   // Web tools ask the session's current model; they live in registry_, so never outlive this session.
-  context.model = std::make_shared<OneShotAdapter>(config.provider, [this] { return model(); });
+  context.model = std::make_shared<OneShotAdapter>(provider_, [this] { return model(); });
   tools::registerBuiltinTools(registry_, context, config.shell);
+  mcp_.setAsker(context.asker);
+  mcp_.setNotifier([this](const acp::Notice& notice) { notify(notice); });
   scheduler_.setContextSource([memory = memory_](const std::vector<std::string>& paths) { return memory->contextFor(paths); });
   scheduler_.setResponseShaper([this](FunctionResponse& response, size_t roundSize) {
     for (const auto& hook : hooks_) hook->onToolResponse(response, roundSize);
@@ -149,19 +203,49 @@ std::string Session::model() const {
 
 void Session::routePrompt(const CancelToken& cancel) {
   const AutoModel* chosen = config_.routeAutoModels ? findAutoModel(chosenModel()) : nullptr;
-  std::string routed = chosen ? engine::routePrompt(*config_.provider, *chosen, history_.contents(), cancel) : "";
+  std::string routed = chosen ? engine::routePrompt(*provider_, *chosen, history_.contents(), cancel) : "";
   std::lock_guard lock(modelMutex_);
   turnModel_ = std::move(routed);
 }
 
 void Session::setModel(std::string model) {
+  bool effortDropped = false;
   {
     std::lock_guard lock(modelMutex_);
     model_ = model;
     turnModel_.clear();
+    const auto offered = effortsOf(concreteModel(model_));
+    effortDropped = effort_ != Effort::standard && std::find(offered.begin(), offered.end(), effort_) == offered.end();
+    if (effortDropped) effort_ = Effort::standard;
   }
   for (const auto& hook : hooks_) hook->onModelChanged(model);
+  if (effortDropped) {
+    for (const auto& hook : hooks_) hook->onEffortChanged(toString(Effort::standard));
+  }
 }
+
+Effort Session::effort() const {
+  std::lock_guard lock(modelMutex_);
+  return effort_;
+}
+
+void Session::setEffort(Effort effort) {
+  {
+    std::lock_guard lock(modelMutex_);
+    const auto offered = effortsOf(concreteModel(model_));
+    if (std::find(offered.begin(), offered.end(), effort) == offered.end()) effort = Effort::standard;
+    effort_ = effort;
+  }
+  for (const auto& hook : hooks_) hook->onEffortChanged(toString(effort));
+}
+
+std::optional<acp::Cost> Session::cost() const {
+  auto dollars = meter_->cost();
+  if (!dollars) return std::nullopt;
+  return acp::Cost{*dollars, "USD"};
+}
+
+void Session::notify(const acp::Notice& notice) { showNotice(editor_.unobserved(), id_, notice); }
 
 void Session::setMode(ApprovalMode mode) {
   mode_ = mode;
@@ -176,6 +260,10 @@ void Session::close() {
   for (const auto& hook : hooks_) hook->onClose();
 }
 
+void Session::beforeCompression(bool onDemand, const CancelToken& cancel) {
+  for (const auto& hook : hooks_) hook->beforeCompression(onDemand, cancel);
+}
+
 const std::vector<tools::ToolDeclaration>& Session::declarations() {
   if (uint64_t now = registry_.generation(); now != declarationsGeneration_) {
     declarations_ = registry_.declarations();
@@ -186,7 +274,12 @@ const std::vector<tools::ToolDeclaration>& Session::declarations() {
 
 void Session::flushMcpNotices() {
   for (auto& notice : mcp_.takeNotices()) {
-    editor_.sendUpdate(id_, acp::MessageChunk{acp::MessageChunk::Role::agent, "⚠️ " + notice + "\n\n"});
+    // Editors without notices are told as before, in the conversation.
+    if (editor_.capabilities().notices) {
+      notify(acp::Notice{acp::NoticeSeverity::warning, "MCP server problem", notice});
+    } else {
+      editor_.sendUpdate(id_, acp::MessageChunk{acp::MessageChunk::Role::agent, "⚠️ " + notice + "\n\n"});
+    }
   }
 }
 
@@ -211,14 +304,25 @@ Result<ModelReply> Session::callModel(const CancelToken& cancel, std::optional<T
   request.tools = &declarations();
   request.systemInstruction = systemPrompt();
   request.config = generationFor(request.model, config_.generation);
+  applyEffort(request.config, request.model, effort());
   // An unreachable or busy server is retried for a while: the person hears
-  // why, as it happens, on a card that is not history and is never replayed.
+  // why, as it happens, in a notice that is not history and is never replayed.
   request.onRetry = [this](const std::string& notice) {
-    showNoticeCard(editor_.unobserved(), id_, "lathe_retry_" + std::to_string(++retryNotices_),
-                   "Lathe is retrying the model request", notice);
+    notify(acp::Notice{acp::NoticeSeverity::warning, "Lathe is retrying the model request", notice});
   };
+  RequestRevision revision;
+  for (const auto& hook : hooks_) {
+    if ((stop = hook->reviseRequest(request, revision, cancel))) return ModelReply{};
+  }
+  const std::string messageId = newMessageId();  // every chunk of this reply
   CancelToken call = cancel.child();  // a hook's stop ends this stream only
-  auto onChunk = [&](const ModelChunk& chunk) {
+  std::string answer;  // the answer's text as shown, after the hooks revised it
+  auto onChunk = [&](const ModelChunk& streamed) {
+    ModelChunk chunk = streamed;
+    for (const auto& hook : hooks_) {
+      if (stop) break;
+      if ((stop = hook->reviseChunk(chunk, call))) call.cancel();
+    }
     for (const auto& hook : hooks_) {
       if (stop) break;
       if ((stop = hook->onChunk(chunk))) call.cancel();
@@ -227,10 +331,18 @@ Result<ModelReply> Session::callModel(const CancelToken& cancel, std::optional<T
     for (const Part& part : chunk.parts) {
       if (!part.text || part.text->empty() || part.functionCall) continue;
       auto role = part.thought ? acp::MessageChunk::Role::thought : acp::MessageChunk::Role::agent;
-      editor_.sendUpdate(id_, acp::MessageChunk{role, *part.text});
+      if (!part.thought) answer += *part.text;
+      editor_.sendUpdate(id_, acp::MessageChunk{role, *part.text, messageId});
     }
   };
-  return config_.provider->stream(request, onChunk, call);
+  if (revision.reply) {
+    // Answered without the model: shown as if streamed.
+    onChunk(ModelChunk{revision.reply->content.parts, revision.reply->finishReason, std::nullopt, {}, ""});
+    return std::move(*revision.reply);
+  }
+  auto reply = provider_->stream(request, onChunk, call);
+  if (reply && !stop) keepShownAnswer(reply->content, answer);
+  return reply;
 }
 
 std::vector<Part> Session::runCalls(const std::vector<FunctionCall>& calls, const CancelToken& cancel,
@@ -267,6 +379,7 @@ std::vector<Part> Session::runCalls(const std::vector<FunctionCall>& calls, cons
 
 Result<acp::StopReason> Session::prompt(const std::vector<acp::ContentBlock>& blocks, const CancelToken& cancel) {
   Result<acp::StopReason> result = makeError(Errc::internal, "the turn ended unexpectedly");
+  (void)meter_->takeSinceLast();  // what ran between turns (a title) is not this turn's
   try {
     // Context files load on the turn's thread, never on the thread that made the session.
     if (!memory_->loaded()) refreshMemory(cancel);
@@ -276,6 +389,11 @@ Result<acp::StopReason> Session::prompt(const std::vector<acp::ContentBlock>& bl
     }
   } catch (const std::exception& e) {
     result = makeError(Errc::internal, std::string("internal error during the turn: ") + e.what());
+  }
+  turnUsage_.reset();
+  if (auto used = meter_->takeSinceLast()) {
+    turnUsage_ = acp::TurnUsage{used->promptTokens, used->candidatesTokens, used->thoughtsTokens, used->cachedTokens,
+                                used->totalTokens};
   }
   // Every turn ends here, whatever went wrong above (the recorder keeps it).
   for (const auto& hook : hooks_) {
@@ -312,6 +430,9 @@ Result<acp::StopReason> Session::runTurn(const std::vector<acp::ContentBlock>& b
   }
   for (const auto& hook : hooks_) {
     if (auto stop = hook->onPrompt(userParts, history_, cancel)) return stopWith(*stop);
+  }
+  for (const auto& hook : hooks_) {
+    if (auto stop = hook->revisePrompt(userParts, history_, cancel)) return stopWith(*stop);
   }
   const History::Checkpoint before = history_.checkpoint();
   if (auto status = history_.appendUser(std::move(userParts)); !status) return status.error();
@@ -351,7 +472,7 @@ Result<acp::StopReason> Session::runTurn(const std::vector<acp::ContentBlock>& b
       return reply.error();
     }
     if (reply->usage) {
-      editor_.sendUpdate(id_, acp::UsageUpdate{reply->usage->totalTokens, contextWindowOf(config_, model())});
+      editor_.sendUpdate(id_, acp::UsageUpdate{reply->usage->totalTokens, contextWindowOf(config_, model()), cost()});
     }
 
     Content modelContent{Role::model, {}};
@@ -365,7 +486,18 @@ Result<acp::StopReason> Session::runTurn(const std::vector<acp::ContentBlock>& b
     if (auto status = history_.appendModel(std::move(modelContent)); !status) return status.error();
     modelAnswered = true;
     contextDue_ = false;
-    if (calls.empty()) return stopReasonFor(reply->finishReason);
+    if (calls.empty()) {
+      for (const auto& hook : hooks_) {
+        if ((stop = hook->onAnswer(history_, cancel))) break;
+      }
+      if (stop && stop->retry && !cancel.cancelled()) {
+        // Reviewed and sent back to work: the model is told why.
+        if (auto status = history_.appendUser({Part::makeText(stop->message)}); !status) return status.error();
+        continue;
+      }
+      if (stop) return stopWith(*stop);
+      return stopReasonFor(reply->finishReason);
+    }
 
     std::vector<Part> responses = runCalls(calls, cancel, stop);
     if (auto status = history_.appendResponses(std::move(responses)); !status) return status.error();

@@ -13,6 +13,8 @@
 #include "engine/config/agent_config.h"
 #include "engine/session/project_memory.h"
 #include "engine/model/content.h"
+#include "engine/model/generation_settings.h"
+#include "engine/model/usage_meter.h"
 #include "engine/scheduler/tool_scheduler.h"
 #include "engine/session/editor_client.h"
 #include "engine/session/history.h"
@@ -51,14 +53,40 @@ class Session {
   // The model requests go to now: the one an auto model routed the latest
   // prompt to (its pro model before any), else the chosen one.
   std::string model() const;
+  // A model without the effort chosen goes back to the default effort.
   void setModel(std::string model);
+  // How much the model thinks, from the next request (the editor's effort
+  // picker); one the model does not offer is the default. The hooks hear of
+  // it (onEffortChanged). Any thread.
+  Effort effort() const;
+  void setEffort(Effort effort);
+  // The session's model: every request through it (the turn's and every
+  // one-shot call's) is counted on meter(). Null when the config has none.
+  const std::shared_ptr<ModelProvider>& provider() const { return provider_; }
+  UsageMeter& meter() { return *meter_; }
+  // The session's cost so far, for usage_update (nullopt: not known).
+  std::optional<acp::Cost> cost() const;
+  // The tokens the last turn used (its model requests and one-shot calls),
+  // nullopt when none were reported; read on the turn's thread after prompt().
+  const std::optional<acp::TurnUsage>& turnUsage() const { return turnUsage_; }
   // The session is closed: its hooks hear it (onClose). Any thread.
   void close();
+  // The history is about to be compressed: the hooks hear it (beforeCompression). The turn's thread.
+  void beforeCompression(bool onDemand, const CancelToken& cancel);
+  // What stands before and after each tool call besides approval; before the first turn.
+  void setCallGate(CallGate* gate) { scheduler_.setGate(gate); }
 
   void addHooks(std::shared_ptr<TurnHooks> hooks) { hooks_.push_back(std::move(hooks)); }
   // Shows the editor an update of this session, through the hooks like every
   // other (for hooks that tell the person something; any thread).
   void sendUpdate(const acp::SessionUpdate& update) { editor_.sendUpdate(id_, update); }
+  // Tells the person something live that is not history (a loop noticed, a
+  // server restarted, a hook that failed): an ACP notice where the editor
+  // presents them, else a card of its own; never recorded (notice_card.h).
+  // The one way to do so, for every hook. Any thread.
+  void notify(const acp::Notice& notice);
+  // What the editor can do (forms, notices, compaction updates).
+  acp::ClientCapabilities editorCapabilities() const { return editor_.capabilities(); }
   // Runs work after the turn's answer, on a thread of its own, after earlier
   // such work (see FollowUp). The work must not touch the history.
   bool followUp(FollowUp::Work work) { return followUp_.post(std::move(work)); }
@@ -72,8 +100,15 @@ class Session {
   // for servers still starting. Any thread.
   void startMcpServers(std::vector<tools::mcp::ServerConfig> servers) { mcp_.start(std::move(servers)); }
   tools::mcp::SessionServers& mcpServers() { return mcp_; }
-  // Lets more calls run unasked from now on (settings allowed mid-session). Any thread.
+  // Lets more calls run unasked from now on (settings allowed mid-session),
+  // or adds policy rules. Any thread.
   void grantApprovals(const SessionApprovals& more) { scheduler_.grant(more); }
+  // Where "always" answers are kept beyond the session; before the first turn.
+  void setKeptAnswers(std::shared_ptr<KeptAnswers> kept) { scheduler_.setKeptAnswers(std::move(kept)); }
+  // What is allowed now, and this session's own answers (forget removes one). Any thread.
+  SessionApprovals approvals() const { return scheduler_.approvals(); }
+  ApprovalSet sessionAnswers() const { return scheduler_.sessionAnswers(); }
+  bool forgetAnswer(const ApprovalKey& key) { return scheduler_.forget(key); }
 
   // The context files (GEMINI.md) of this session; loaded at the first turn.
   ProjectMemory& memory() { return *memory_; }
@@ -122,13 +157,16 @@ class Session {
   mutable std::mutex modelMutex_;
   std::string model_;      // chosen
   std::string turnModel_;  // routed for the latest prompt; empty when none is (or the choice changed)
+  Effort effort_ = Effort::standard;  // guarded by modelMutex_
+  std::shared_ptr<UsageMeter> meter_;
+  std::shared_ptr<ModelProvider> provider_;  // config's, metered
+  std::optional<acp::TurnUsage> turnUsage_;  // the turn's thread
   tools::ToolRegistry registry_;
   std::vector<tools::ToolDeclaration> declarations_;
   uint64_t declarationsGeneration_ = ~uint64_t{0};
   std::shared_ptr<ProjectMemory> memory_;  // shared with the scheduler's context source
   std::string contextFiles_;  // the context files' prompt section, once loaded
   bool contextDue_ = true;     // the next prompt opens with the session's context (the turn's thread)
-  int retryNotices_ = 0;  // retry notice cards shown (turn's thread)
   ToolScheduler scheduler_;
   History history_;
   // Gone before the members its work uses (editor, config, model).

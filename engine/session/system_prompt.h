@@ -7,6 +7,7 @@
 
 #include <set>
 #include <string>
+#include <string_view>
 
 namespace lathe::engine {
 
@@ -18,6 +19,10 @@ struct PromptFeatures {
 };
 
 std::string buildSystemPrompt(const PromptFeatures& features);
+
+// The guide's section on what the person's hooks add to a conversation
+// (engine/hooks adds it to the requests of sessions that run hooks).
+std::string_view hookContextSection();
 
 // The headings of the sections always present, in order (tests keep the
 // guide's shape against Gemini CLI's with them).

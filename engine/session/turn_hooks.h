@@ -1,13 +1,16 @@
 // Hook points of a prompt turn, called in this order on the turn's thread:
 // on the prompt before it enters the history (on-demand commands, per-prompt
-// state), before each model request (compression), on each streamed chunk
-// (content loops), on each function call before it runs (tool loops), on each
+// state), then to revise it (context the person's hooks add), before each
+// model request (compression), on the request itself (what it carries and
+// offers), on each streamed chunk (revised first, then content loops), on
+// each function call before it runs (tool loops), on each
 // tool response before it is shown and enters the history (output budgets), on a failed
-// model request (recovery), when the turn has ended (titles), and on every update the editor is shown
+// model request (recovery), on an answer without calls (a review that may
+// send the model back to work), when the turn has ended (titles), and on every update the editor is shown
 // (persistence; the user's prompt is offered here as user_message_chunk too,
 // so a recording can replay it). Besides the turn: the person changing the
-// mode or the model, and the session closing. A session calls its hooks in
-// the order they were added.
+// mode, the model or the effort, compression about to happen, and the
+// session closing. A session calls its hooks in the order they were added.
 #pragma once
 
 #include <functional>
@@ -25,8 +28,9 @@
 namespace lathe::engine {
 
 // A hook's wish to end the turn, with a sentence for the person.
-// With `retry` (from onChunk only), the turn goes on instead: the reply being
-// streamed is dropped and `message` is told to the model as user text.
+// With `retry` (from onChunk and onAnswer only), the turn goes on instead:
+// the reply being streamed is dropped (onChunk) or kept (onAnswer), and
+// `message` is told to the model as user text.
 struct TurnStop {
   acp::StopReason reason = acp::StopReason::end_turn;
   std::string message;
@@ -54,6 +58,15 @@ struct PromptOutcome {
 // blocks after the first, as parts.
 using ClaimedPrompt = std::function<PromptOutcome(History&, const CancelToken&, std::vector<Part> attachments)>;
 
+// What a hook may put in place of a model request's parts: the request's
+// pointers then point here. With `reply`, nothing is sent: the reply is the
+// model's answer.
+struct RequestRevision {
+  std::vector<Content> contents;
+  std::vector<tools::ToolDeclaration> tools;
+  std::optional<ModelReply> reply;
+};
+
 class TurnHooks {
  public:
   virtual ~TurnHooks() = default;
@@ -65,8 +78,20 @@ class TurnHooks {
   virtual std::optional<TurnStop> onPrompt(const std::vector<Part>&, History&, const CancelToken&) {
     return std::nullopt;
   }
+  // After every hook's onPrompt: may add to the prompt before it is added;
+  // a stop ends the turn as onPrompt's does (the hook may add the prompt
+  // to the history itself first).
+  virtual std::optional<TurnStop> revisePrompt(std::vector<Part>&, History&, const CancelToken&) { return std::nullopt; }
   // May rewrite the history (e.g. compress it) before it is sent.
   virtual std::optional<TurnStop> beforeModelRequest(History&, const CancelToken&) { return std::nullopt; }
+  // May change the request about to be sent (model, generation settings, its
+  // contents or tools through `revision`), or answer it (revision.reply).
+  virtual std::optional<TurnStop> reviseRequest(ModelRequest&, RequestRevision&, const CancelToken&) {
+    return std::nullopt;
+  }
+  // May rewrite a streamed chunk's text before anyone sees it: the person is
+  // shown, and the history keeps, the rewritten text.
+  virtual std::optional<TurnStop> reviseChunk(ModelChunk&, const CancelToken&) { return std::nullopt; }
   virtual std::optional<TurnStop> onChunk(const ModelChunk&) { return std::nullopt; }
   virtual CallVerdict onFunctionCall(const FunctionCall&) { return {}; }
   // May shorten a call's response before the model reads it and the person
@@ -77,6 +102,10 @@ class TurnHooks {
   // the model had not answered yet). A stop ends the turn with that reason
   // instead of the error, e.g. once the cause was removed from the history.
   virtual std::optional<TurnStop> onModelError(const Error&, History&) { return std::nullopt; }
+  // The model answered without calls (its answer is in the history): a stop
+  // ends the turn with its message; with retry, the message goes to the
+  // model as user text and the turn goes on.
+  virtual std::optional<TurnStop> onAnswer(History&, const CancelToken&) { return std::nullopt; }
   // The turn ended (not cancelled, not failed); e.g. to title the session.
   virtual void afterTurn(const History&, const CancelToken&) {}
   // Every turn's end, cancelled and failed ones too, after afterTurn.
@@ -85,6 +114,9 @@ class TurnHooks {
   // The person chose another mode or model (any thread).
   virtual void onModeChanged(ApprovalMode) {}
   virtual void onModelChanged(const std::string&) {}
+  virtual void onEffortChanged(const std::string&) {}
+  // The history is about to be compressed (onDemand: /compress); the turn's thread.
+  virtual void beforeCompression(bool onDemand, const CancelToken&) { (void)onDemand; }
   // The editor has the session now (after answering session/new, load or
   // resume): updates about it may follow. Any thread.
   virtual void onEditorReady() {}

@@ -8,6 +8,8 @@
 namespace lathe::acp {
 
 inline constexpr int kProtocolVersion = 1;
+// The notification either side sends to give up on one of its requests.
+inline constexpr const char* kCancelRequestMethod = "$/cancel_request";
 
 enum class ToolKind { read, edit, del, move, search, execute, think, fetch, switch_mode, other };
 enum class ToolCallStatus { pending, in_progress, completed, failed };

@@ -53,7 +53,17 @@ Result<PromptRequest> PromptRequest::fromJson(const json::Value& params) {
 }
 
 json::Raw PromptResponse::toJson() const {
-  return {json::buildObject([&](json::Writer& w) { json::put(w, "stopReason", toString(stopReason)); })};
+  return {json::buildObject([&](json::Writer& w) {
+    json::put(w, "stopReason", toString(stopReason));
+    if (!usage) return;
+    json::object(w, "usage", [&] {
+      json::put(w, "inputTokens", usage->inputTokens);
+      json::put(w, "outputTokens", usage->outputTokens);
+      json::put(w, "thoughtTokens", usage->thoughtTokens);
+      json::put(w, "cachedReadTokens", usage->cachedReadTokens);
+      json::put(w, "totalTokens", usage->totalTokens);
+    });
+  })};
 }
 
 }  // namespace lathe::acp

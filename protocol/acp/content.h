@@ -43,8 +43,19 @@ struct PromptRequest {
   static Result<PromptRequest> fromJson(const json::Value& params);
 };
 
+// The tokens one prompt turn used, all its model requests together
+// (unstable PromptResponse.usage).
+struct TurnUsage {
+  int64_t inputTokens = 0;
+  int64_t outputTokens = 0;
+  int64_t thoughtTokens = 0;
+  int64_t cachedReadTokens = 0;
+  int64_t totalTokens = 0;
+};
+
 struct PromptResponse {
   StopReason stopReason = StopReason::end_turn;
+  std::optional<TurnUsage> usage;  // when the model reported any
   json::Raw toJson() const;
 };
 

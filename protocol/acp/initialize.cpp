@@ -2,6 +2,17 @@
 #include "protocol/acp/initialize.h"
 
 namespace lathe::acp {
+namespace {
+
+// A capability is advertised by an object ({} or with fields); anything else
+// (absent, null, a wrong type) means it is not: the schema reads a bad value
+// as the default.
+bool advertised(const json::Value* parent, const char* key) {
+  const json::Value* v = parent && parent->IsObject() ? json::find(*parent, key) : nullptr;
+  return v && v->IsObject();
+}
+
+}  // namespace
 
 Result<InitializeRequest> InitializeRequest::fromJson(const json::Value& params) {
   auto r = json::Reader::root(params);
@@ -12,10 +23,13 @@ Result<InitializeRequest> InitializeRequest::fromJson(const json::Value& params)
       req.clientCapabilities.readTextFile = fs->optBool("readTextFile").value_or(false);
       req.clientCapabilities.writeTextFile = fs->optBool("writeTextFile").value_or(false);
     }
-    if (auto elicitation = caps->optObject("elicitation")) {
-      const json::Value* url = json::find(*elicitation->value(), "url");
-      req.clientCapabilities.elicitationUrl = url && url->IsObject();
-    }
+    const json::Value* all = caps->value();
+    const json::Value* elicitation = json::find(*all, "elicitation");
+    req.clientCapabilities.elicitationForm = advertised(elicitation, "form");
+    req.clientCapabilities.elicitationUrl = advertised(elicitation, "url");
+    const json::Value* session = json::find(*all, "session");
+    req.clientCapabilities.compaction = advertised(session, "compaction");
+    req.clientCapabilities.notices = advertised(session, "notices");
   }
   if (auto info = r.optObject("clientInfo")) req.clientName = info->optStr("name").value_or("");
   return finish(r, std::move(req));
@@ -40,6 +54,7 @@ void writeCapabilities(json::Writer& w, const AgentCapabilities& caps) {
       if (caps.sessionClose) json::put(w, "close", json::Raw{"{}"});
       if (caps.sessionList) json::put(w, "list", json::Raw{"{}"});
       if (caps.sessionResume) json::put(w, "resume", json::Raw{"{}"});
+      if (caps.sessionDelete) json::put(w, "delete", json::Raw{"{}"});
     });
     if (caps.logout) json::object(w, "auth", [&] { json::put(w, "logout", json::Raw{"{}"}); });
   });
@@ -58,7 +73,6 @@ json::Raw InitializeResponse::toJson() const {
           json::put(w, "id", method.id);
           json::put(w, "name", method.name);
           if (!method.description.empty()) json::put(w, "description", method.description);
-          if (!method.meta.empty()) json::put(w, "_meta", method.meta);
         });
       }
     });

@@ -13,7 +13,11 @@ namespace lathe::acp {
 struct ClientCapabilities {
   bool readTextFile = false;
   bool writeTextFile = false;
-  bool elicitationUrl = false;  // elicitation.url: the client directs the person to a URL
+  bool elicitationForm = false;  // elicitation.form: elicitation/create with a form
+  bool elicitationUrl = false;   // elicitation.url: with a URL to open
+  bool compaction = false;       // session.compaction: compaction_update, compaction_summary_chunk
+  bool notices = false;          // session.notices: notice updates
+  bool canElicit() const { return elicitationForm || elicitationUrl; }
 };
 
 struct InitializeRequest {
@@ -41,6 +45,7 @@ struct AgentCapabilities {
   bool sessionClose = false;
   bool sessionList = false;
   bool sessionResume = false;
+  bool sessionDelete = false;
   bool logout = false;  // agentCapabilities.auth.logout
 };
 
@@ -49,7 +54,6 @@ struct AuthMethod {
   std::string id;
   std::string name;
   std::string description;
-  json::Raw meta;  // _meta, e.g. Gemini CLI's {"api-key": {...}}
 };
 
 struct InitializeResponse {

@@ -42,12 +42,13 @@ struct SetModeRequest {
   static Result<SetModeRequest> fromJson(const json::Value& params);
 };
 
-// session/cancel and session/close carry only the session.
+// session/cancel, session/close and session/delete carry only the session.
 struct SessionRef {
   std::string sessionId;
   static Result<SessionRef> fromJson(const json::Value& params);
 };
 using CancelNotification = SessionRef;
 using CloseSessionRequest = SessionRef;
+using DeleteSessionRequest = SessionRef;
 
 }  // namespace lathe::acp

@@ -54,6 +54,7 @@ void writeContent(json::Writer& w, const std::vector<ToolCallContent>& content) 
 void writeToolCallFields(json::Writer& w, const ToolCall& call) {
   json::put(w, "toolCallId", call.toolCallId);
   json::put(w, "title", call.title);
+  if (!call.name.empty()) json::put(w, "name", call.name);
   json::put(w, "kind", toString(call.kind));
   json::put(w, "status", toString(call.status));
   writeLocations(w, call.locations);
@@ -63,6 +64,7 @@ void writeToolCallFields(json::Writer& w, const ToolCall& call) {
 
 void writeToolCallUpdateFields(json::Writer& w, const ToolCallUpdate& u) {
   json::put(w, "toolCallId", u.toolCallId);
+  if (!u.name.empty()) json::put(w, "name", u.name);
   if (u.status) json::put(w, "status", toString(*u.status));
   if (u.title) json::put(w, "title", *u.title);
   if (u.kind) json::put(w, "kind", toString(*u.kind));
@@ -70,6 +72,7 @@ void writeToolCallUpdateFields(json::Writer& w, const ToolCallUpdate& u) {
   if (u.locations) writeLocations(w, *u.locations);
   if (!u.rawInput.empty()) json::put(w, "rawInput", u.rawInput);
   if (!u.rawOutput.empty()) json::put(w, "rawOutput", u.rawOutput);
+  if (!u.meta.empty()) json::put(w, "_meta", u.meta);
 }
 
 }  // namespace lathe::acp

@@ -28,6 +28,7 @@ struct ToolCallContent {
 struct ToolCall {
   std::string toolCallId;
   std::string title;
+  std::string name;  // the tool's programmatic name (what the model called); omitted when empty
   ToolKind kind = ToolKind::other;
   ToolCallStatus status = ToolCallStatus::pending;
   std::vector<ToolCallLocation> locations;
@@ -38,6 +39,7 @@ struct ToolCall {
 // Only the fields that changed are sent.
 struct ToolCallUpdate {
   std::string toolCallId;
+  std::string name;  // omitted when empty
   std::optional<ToolCallStatus> status;
   std::optional<std::string> title;
   std::optional<ToolKind> kind;
@@ -45,6 +47,7 @@ struct ToolCallUpdate {
   std::optional<std::vector<ToolCallLocation>> locations;
   json::Raw rawInput;
   json::Raw rawOutput;
+  json::Raw meta;  // _meta: an object of extensions (Lathe's own under "lathe")
 };
 
 // Writes the fields of a tool call (inside an object the caller opened).

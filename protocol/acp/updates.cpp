@@ -24,6 +24,26 @@ constexpr EnumName<PlanEntryPriority> kPlanEntryPriorities[] = {
     {PlanEntryPriority::low, "low"},
 };
 
+constexpr EnumName<NoticeSeverity> kNoticeSeverities[] = {
+    {NoticeSeverity::info, "info"},
+    {NoticeSeverity::warning, "warning"},
+    {NoticeSeverity::error, "error"},
+};
+
+constexpr EnumName<CompactionStatus> kCompactionStatuses[] = {
+    {CompactionStatus::in_progress, "in_progress"},
+    {CompactionStatus::completed, "completed"},
+    {CompactionStatus::failed, "failed"},
+    {CompactionStatus::cancelled, "cancelled"},
+};
+
+void writeTextBlock(json::Writer& w, const std::string& text) {
+  json::object(w, [&] {
+    json::put(w, "type", "text");
+    json::put(w, "text", text);
+  });
+}
+
 void writeCommands(json::Writer& w, const std::vector<AvailableCommand>& commands) {
   json::array(w, [&] {
     for (const auto& command : commands) {
@@ -54,10 +74,9 @@ void writeUpdate(json::Writer& w, const SessionUpdate& update) {
         using T = std::decay_t<decltype(u)>;
         if constexpr (std::is_same_v<T, MessageChunk>) {
           json::put(w, "sessionUpdate", nameOf(kChunkKinds, u.role));
-          json::object(w, "content", [&] {
-            json::put(w, "type", "text");
-            json::put(w, "text", u.text);
-          });
+          json::key(w, "content");
+          writeTextBlock(w, u.text);
+          if (!u.messageId.empty()) json::put(w, "messageId", u.messageId);
         } else if constexpr (std::is_same_v<T, ToolCall>) {
           json::put(w, "sessionUpdate", "tool_call");
           writeToolCallFields(w, u);
@@ -86,6 +105,28 @@ void writeUpdate(json::Writer& w, const SessionUpdate& update) {
           json::put(w, "sessionUpdate", "usage_update");
           json::put(w, "used", u.used);
           json::put(w, "size", u.size);
+          if (u.cost) {
+            json::object(w, "cost", [&] {
+              json::key(w, "amount");
+              w.Double(u.cost->amount);
+              json::put(w, "currency", u.cost->currency);
+            });
+          }
+        } else if constexpr (std::is_same_v<T, Notice>) {
+          json::put(w, "sessionUpdate", "notice");
+          json::put(w, "severity", nameOf(kNoticeSeverities, u.severity));
+          json::put(w, "title", u.title);
+          if (!u.description.empty()) json::put(w, "description", u.description);
+        } else if constexpr (std::is_same_v<T, CompactionUpdate>) {
+          json::put(w, "sessionUpdate", "compaction_update");
+          json::put(w, "compactionId", u.compactionId);
+          json::put(w, "status", nameOf(kCompactionStatuses, u.status));
+          if (u.error) json::put(w, "error", *u.error);
+        } else if constexpr (std::is_same_v<T, CompactionSummaryChunk>) {
+          json::put(w, "sessionUpdate", "compaction_summary_chunk");
+          json::put(w, "compactionId", u.compactionId);
+          json::key(w, "content");
+          writeTextBlock(w, u.text);
         }
       },
       update);

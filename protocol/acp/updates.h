@@ -13,14 +13,53 @@
 
 namespace lathe::acp {
 
+// A piece of a message. Every chunk of one message (a prompt, one model
+// reply) carries its messageId; empty: none is sent.
 struct MessageChunk {
-  enum class Role { agent, thought, user } role = Role::agent;
+  enum class Role { agent, thought, user };
+  MessageChunk() = default;
+  MessageChunk(Role of, std::string words, std::string id = {})
+      : role(of), text(std::move(words)), messageId(std::move(id)) {}
+  Role role = Role::agent;
   std::string text;
+  std::string messageId;
+};
+
+struct Cost {
+  double amount = 0;
+  std::string currency = "USD";
 };
 
 struct UsageUpdate {
+  UsageUpdate() = default;
+  UsageUpdate(int64_t inContext, int64_t window, std::optional<Cost> spent = std::nullopt)
+      : used(inContext), size(window), cost(std::move(spent)) {}
   int64_t used = 0;  // tokens in context
   int64_t size = 0;  // context window
+  std::optional<Cost> cost;  // the session's so far, when its price is known
+};
+
+// notice: a live event for the person that is not history (only for clients
+// that advertise session.notices).
+enum class NoticeSeverity { info, warning, error };
+struct Notice {
+  NoticeSeverity severity = NoticeSeverity::info;
+  std::string title;  // non-empty, plain text
+  std::string description;  // omitted when empty
+};
+
+// compaction_update: one compaction, by id, as it starts and ends (only for
+// clients that advertise session.compaction); part of the session's history.
+enum class CompactionStatus { in_progress, completed, failed, cancelled };
+struct CompactionUpdate {
+  std::string compactionId;
+  CompactionStatus status = CompactionStatus::in_progress;
+  std::optional<std::string> error;  // failed: why
+};
+// compaction_summary_chunk: text added to a compaction's summary.
+struct CompactionSummaryChunk {
+  std::string compactionId;
+  std::string text;
 };
 
 struct CurrentModeUpdate {
@@ -63,8 +102,9 @@ struct PlanUpdate {
   std::vector<PlanEntry> entries;
 };
 
-using SessionUpdate = std::variant<MessageChunk, ToolCall, ToolCallUpdate, UsageUpdate, CurrentModeUpdate,
-                                   ConfigOptionUpdate, SessionInfoUpdate, AvailableCommandsUpdate, PlanUpdate>;
+using SessionUpdate =
+    std::variant<MessageChunk, ToolCall, ToolCallUpdate, UsageUpdate, CurrentModeUpdate, ConfigOptionUpdate,
+                 SessionInfoUpdate, AvailableCommandsUpdate, PlanUpdate, Notice, CompactionUpdate, CompactionSummaryChunk>;
 
 // The params of a session/update notification.
 json::Raw sessionNotification(const std::string& sessionId, const SessionUpdate& update);

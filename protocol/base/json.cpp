@@ -84,9 +84,10 @@ void Writer::bulkValue(std::string_view json, rapidjson::Type type) {
 namespace {
 
 // The same escaping as RapidJSON's writer, in bulk: runs that need none are
-// copied whole (file texts in diffs are megabytes).
-void appendQuoted(std::string& out, std::string_view v) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
+// copied whole (file texts in diffs are megabytes). JavaScript writes the hex
+// digits of \u00xx in lower case.
+void appendQuoted(std::string& out, std::string_view v, bool lowerHex = false) {
+  const char* kHex = lowerHex ? "0123456789abcdef" : "0123456789ABCDEF";
   out.reserve(out.size() + v.size() + v.size() / 16 + 2);
   out += '"';
   size_t start = 0;
@@ -128,6 +129,8 @@ void appendQuoted(std::string& out, std::string_view v) {
 }
 
 }  // namespace
+
+void appendJsString(std::string& out, std::string_view text) { appendQuoted(out, text, true); }
 
 void Writer::bulkString(std::string_view text) {
   RawValue("", 0, rapidjson::kStringType);

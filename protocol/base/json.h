@@ -103,6 +103,12 @@ std::string buildObject(Fn&& fields) {
   return build([&](Writer& w) { object(w, [&] { fields(w); }); });
 }
 
+// Appends `text` as JavaScript's JSON.stringify writes a string (only the
+// quote, the backslash and control characters escaped, these as lower-case
+// \u00xx): the text Gemini CLI's policy patterns are written against. Valid
+// UTF-8 expected.
+void appendJsString(std::string& out, std::string_view text);
+
 // Writer helpers: keys and strings from string_views, raw values spliced in.
 void key(Writer& w, std::string_view k);
 void str(Writer& w, std::string_view v);

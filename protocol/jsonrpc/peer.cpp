@@ -9,9 +9,11 @@
 
 namespace lathe::rpc {
 
-Responder::Responder(std::shared_ptr<Peer> peer, Id id) : peer_(std::move(peer)), id_(std::move(id)) {}
+Responder::Responder(std::shared_ptr<Peer> peer, Id id, CancelToken cancelled)
+    : peer_(std::move(peer)), id_(std::move(id)), cancelled_(std::move(cancelled)) {}
 
-Responder::Responder(Responder&& other) noexcept : peer_(std::move(other.peer_)), id_(std::move(other.id_)) {
+Responder::Responder(Responder&& other) noexcept
+    : peer_(std::move(other.peer_)), id_(std::move(other.id_)), cancelled_(std::move(other.cancelled_)) {
   other.id_.reset();  // a moved-from optional stays engaged; the duty moves with it
 }
 
@@ -19,10 +21,18 @@ Responder::~Responder() {
   if (id_) fail(RpcError{code::kInternalError, "internal error: the request was dropped unanswered", {}});
 }
 
+void Responder::answered() {
+  {
+    std::lock_guard lock(peer_->mutex_);
+    peer_->incoming_.erase(id_->raw.text);
+  }
+  id_.reset();
+}
+
 void Responder::reply(const json::Raw& result) {
   if (!id_) return;
   peer_->send(encodeResult(*id_, result));
-  id_.reset();
+  answered();
 }
 
 void Responder::fail(const Error& error) { fail(RpcError{errorCodeFor(error.code), error.message, {}}); }
@@ -30,7 +40,7 @@ void Responder::fail(const Error& error) { fail(RpcError{errorCodeFor(error.code
 void Responder::fail(const RpcError& error) {
   if (!id_) return;
   peer_->send(encodeError(*id_, error));
-  id_.reset();
+  answered();
 }
 
 std::shared_ptr<Peer> Peer::create(ByteChannel& channel, Options options) {
@@ -38,7 +48,10 @@ std::shared_ptr<Peer> Peer::create(ByteChannel& channel, Options options) {
 }
 
 Peer::Peer(ByteChannel& channel, Options options)
-    : channel_(channel), executor_(*options.executor), framing_(options.framing) {}
+    : channel_(channel),
+      executor_(*options.executor),
+      framing_(options.framing),
+      cancelMethod_(std::move(options.cancelMethod)) {}
 
 Peer::~Peer() { close(); }
 
@@ -159,7 +172,9 @@ void Peer::dispatch(Incoming& msg) {
   }
   if (msg.kind == Incoming::Kind::notification) {
     // Notifications never get an answer, not even an error.
-    if (refused) {
+    if (!refused && !cancelMethod_.empty() && msg.method == cancelMethod_) {
+      cancelIncoming(msg);
+    } else if (refused) {
       log(LogLevel::warn, "ignored notification " + msg.method + ": " + refused->message);
     } else if (notificationHandler) {
       notificationHandler(msg);
@@ -168,7 +183,13 @@ void Peer::dispatch(Incoming& msg) {
     }
     return;
   }
-  Responder responder(shared_from_this(), msg.id);
+  CancelToken cancelled;
+  if (!cancelMethod_.empty()) {
+    cancelled = CancelToken::create();
+    std::lock_guard lock(mutex_);
+    incoming_[msg.id.raw.text] = cancelled;  // a request reusing an unanswered id takes it over
+  }
+  Responder responder(shared_from_this(), msg.id, cancelled);
   if (!requestHandler) {
     responder.fail(RpcError{code::kMethodNotFound, "Method not found: " + msg.method, {}});
   } else if (refused) {
@@ -176,6 +197,26 @@ void Peer::dispatch(Incoming& msg) {
   } else {
     requestHandler(msg, std::move(responder));
   }
+}
+
+void Peer::cancelIncoming(const Incoming& msg) {
+  const json::Value* id = msg.params && msg.params->IsObject() ? json::find(*msg.params, "requestId") : nullptr;
+  if (!id) return log(LogLevel::warn, "ignored " + msg.method + " without a requestId");
+  CancelToken token;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = incoming_.find(json::stringify(*id));
+    if (it == incoming_.end()) return;  // answered already, or never ours to answer
+    token = it->second;
+  }
+  token.cancel();  // outside the lock: its callbacks may answer the request
+}
+
+void Peer::tellCancelled(const std::string& id) {
+  if (cancelMethod_.empty()) return;
+  notify(cancelMethod_, [&](json::Writer& w) {
+    json::object(w, [&] { json::put(w, "requestId", json::Raw{id}); });
+  });
 }
 
 void Peer::notify(const std::string& method, const json::Raw& params) { send(encodeNotification(method, params)); }
@@ -242,7 +283,10 @@ Result<Response> Peer::call(const std::string& method, const ParamsWriter& param
     complete(id, makeError(Errc::timeout, "no answer to " + method + " within " + std::to_string(timeout.count()) + " ms"));
   });
   sendRequest(id, method, params);
-  return future.get();
+  Result<Response> result = future.get();
+  // Given up on here (not answered, not closed): the other side may stop asking.
+  if (!result && (result.error().code == Errc::cancelled || result.error().code == Errc::timeout)) tellCancelled(id);
+  return result;
 }
 
 void Peer::complete(const std::string& id, Result<Response> result) {

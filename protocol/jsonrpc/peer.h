@@ -31,7 +31,7 @@ class Peer;
 // internal error, so a lost code path never leaves the other side waiting.
 class Responder {
  public:
-  Responder(std::shared_ptr<Peer> peer, Id id);
+  Responder(std::shared_ptr<Peer> peer, Id id, CancelToken cancelled = CancelToken());
   Responder(Responder&& other) noexcept;
   Responder& operator=(Responder&&) = delete;
   ~Responder();
@@ -39,12 +39,17 @@ class Responder {
   void reply(const json::Raw& result);
   void fail(const Error& error);
   void fail(const RpcError& error);
+  // Cancelled when the other side asks to cancel this request (never for
+  // peers without a cancel method). Answering stays the holder's duty.
+  const CancelToken& cancelled() const { return cancelled_; }
   // The request's id; none once answered.
   const std::optional<Id>& id() const { return id_; }
 
  private:
+  void answered();
   std::shared_ptr<Peer> peer_;
   std::optional<Id> id_;
+  CancelToken cancelled_;
 };
 
 struct Response {
@@ -63,6 +68,9 @@ class Peer : public std::enable_shared_from_this<Peer> {
   struct Options {
     Framing framing = Framing::unknown;  // unknown: detect from the first bytes, answer in kind
     exec::Executor* executor = &exec::Executor::shared();  // where call()'s deadlines run
+    // The notification that cancels a request by id, both ways ("$/cancel_request"
+    // for ACP, "notifications/cancelled" for MCP); empty: none.
+    std::string cancelMethod;
   };
 
   static std::shared_ptr<Peer> create(ByteChannel& channel, Options options);
@@ -94,7 +102,8 @@ class Peer : public std::enable_shared_from_this<Peer> {
   // answer is ignored. No-op once answered. (MCP tells the server separately.)
   void abandon(const std::string& id, Error error);
   // Blocking form for worker threads: ends with the answer, Errc::timeout after
-  // the timeout, or Errc::cancelled when cancel fires.
+  // the timeout, or Errc::cancelled when cancel fires; in those two cases the
+  // other side is told to cancel the request (Options::cancelMethod).
   Result<Response> call(const std::string& method, const json::Raw& params, std::chrono::milliseconds timeout,
                         const CancelToken& cancel);
   Result<Response> call(const std::string& method, const ParamsWriter& params, std::chrono::milliseconds timeout,
@@ -118,6 +127,9 @@ class Peer : public std::enable_shared_from_this<Peer> {
   void sendRequest(const std::string& id, const std::string& method, const ParamsWriter& params);
   void complete(const std::string& id, Result<Response> result);
   void dispatch(Incoming& msg);
+  // The other side gave up on one of its requests: its Responder's token fires.
+  void cancelIncoming(const Incoming& msg);
+  void tellCancelled(const std::string& id);
 
   ByteChannel& channel_;
   exec::Executor& executor_;
@@ -131,6 +143,8 @@ class Peer : public std::enable_shared_from_this<Peer> {
   std::map<std::string, NotificationHandler> notificationHandlers_;
   Gate gate_;
   std::map<std::string, ResponseCallback> pending_;
+  std::string cancelMethod_;
+  std::map<std::string, CancelToken> incoming_;  // unanswered requests of the other side, by id
   int64_t nextId_ = 0;
   bool closed_ = false;
 };

@@ -91,6 +91,44 @@ inline void finish(Subprocess& agent) {
   CHECK(status->success());
 }
 
+// A HOME, GEMINI_CLI_HOME and XDG_STATE_HOME of the test's own: no person's
+// settings, policies, kept answers or consent leak in, and none leak out.
+struct PrivateHome {
+  TempDir home;
+  TempDir state;
+  std::vector<std::pair<std::string, std::string>> env() const {
+    return {{"HOME", home.str()}, {"XDG_STATE_HOME", state.str()}, {"GEMINI_CLI_HOME", home.str()}};
+  }
+};
+
+// Lathe (with these arguments) in a private home against a fake model, its
+// client answering permission questions with `permissionKind` (see
+// AcpClientOptions::permissionKind).
+struct HomeAgent {
+  std::unique_ptr<FakeGeminiServer> fake = startFake();
+  std::unique_ptr<Subprocess> lathe;
+  std::unique_ptr<AcpTestClient> client;
+
+  HomeAgent(const PrivateHome& home, const std::string& permissionKind, std::vector<std::string> args = {}) {
+    LatheOptions options{std::move(args)};
+    options.stateHome = home.state.str();
+    lathe = startLathe(*fake, options, home.env());
+    AcpClientOptions clientOptions;
+    clientOptions.permissionKind = permissionKind;
+    client = std::make_unique<AcpTestClient>(*lathe, clientOptions);
+    client->initialize();
+  }
+  ~HomeAgent() {
+    client.reset();
+    if (lathe) finish(*lathe);
+  }
+};
+
+// run_shell_command's arguments for a command line.
+inline std::string shellArgs(const std::string& command) {
+  return json::buildObject([&](json::Writer& w) { json::put(w, "command", command); });
+}
+
 // --- reading messages ---
 
 inline const json::Value* member(const json::Value& v, const char* k) {
@@ -318,15 +356,20 @@ inline RunResult runLathe(std::vector<std::string> args, const std::string& cwd,
 
 
 // Validates every message of the conversation, both ways, against the ACP v1
-// JSON Schema shipped by the pinned @agentclientprotocol/sdk (ajv, via node).
-inline void checkAgainstSchema(const AcpTestClient& client) {
+// JSON Schema shipped by the pinned @agentclientprotocol/sdk (ajv, via node):
+// the stable one, or the unstable one for pieces still unstable there
+// (PromptResponse.usage).
+enum class AcpSchema { stable, unstable };
+inline void checkAgainstSchema(const AcpTestClient& client, AcpSchema schema = AcpSchema::stable) {
   const std::string deps = std::string(LATHE_SOURCE_DIR) + "/.deps/node";
   TempDir dir;
   const fs::path transcript = dir.path / "transcript.jsonl";
   writeFile(transcript, client.transcriptJsonl());
   SubprocessOptions spawn;
   spawn.argv = {"/usr/bin/env", "node", std::string(LATHE_SOURCE_DIR) + "/tests/e2e/validate_acp.mjs",
-                deps + "/node_modules/@agentclientprotocol/sdk/schema/v1/schema.json", transcript.string()};
+                deps + "/node_modules/@agentclientprotocol/sdk/schema/v1/" +
+                    (schema == AcpSchema::stable ? "schema.json" : "schema.unstable.json"),
+                transcript.string()};
   spawn.env = {{"LATHE_NODE_MODULES", deps + "/package.json"}};
   auto node = Subprocess::spawn(spawn);
   REQUIRE(node);

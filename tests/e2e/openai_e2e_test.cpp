@@ -106,7 +106,8 @@ TEST_CASE("e2e openai: the editor picks the model through configOptions", "[e2e]
   OpenAiSetup s;
   const json::Value& options = (*s.created)["result"]["configOptions"];
   REQUIRE(options.IsArray());
-  REQUIRE(options.Size() == 2);
+  REQUIRE(options.Size() == 3);  // model, mode, and the effort as reasoning_effort
+  CHECK(std::string(options[2]["category"].GetString()) == "thought_level");
   CHECK(std::string(options[0]["id"].GetString()) == "model");
   CHECK(std::string(options[0]["currentValue"].GetString()) == "local-small");
   CHECK(options[0]["options"].Size() == 2);
@@ -125,9 +126,14 @@ TEST_CASE("e2e openai: the editor picks the model through configOptions", "[e2e]
                              R"({"sessionId":")" + s.session + R"(","configId":"mode","value":"plan"})");
   REQUIRE(mode);
   CHECK(std::string((*mode)["result"]["configOptions"][1]["currentValue"].GetString()) == "plan");
+  auto effort = s.client->call("session/set_config_option",
+                               R"({"sessionId":")" + s.session + R"(","configId":"effort","value":"high"})");
+  REQUIRE(effort);
   s.fake.push(Reply::stream({Reply::textDelta("large"), Reply::finish("stop")}));
   REQUIRE(s.client->prompt(s.session, "two").stopReason == "end_turn");
   CHECK(s.model(0) == "local-small");
   CHECK(s.model(1) == "local-large");
+  CHECK(s.fake.requests().at(0).find("reasoning_effort") == std::string::npos);  // the server's default
+  CHECK(s.fake.requests().at(1).find(R"("reasoning_effort":"high")") != std::string::npos);
   checkAgainstSchema(*s.client);
 }

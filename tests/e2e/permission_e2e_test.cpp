@@ -152,7 +152,7 @@ TEST_CASE("e2e: allowing all edits is not asked again for any file", "[e2e][perm
   CHECK(s.client->prompt(s.session, "first").stopReason == "end_turn");
   auto asks = permissionRequests(*s.client);
   REQUIRE(asks.size() == 1);
-  CHECK(json::stringify(*asks[0]).find(R"("name":"Allow all edits for the rest of this session")") !=
+  CHECK(json::stringify(*asks[0]).find(R"("name":"Allow all edits for this session")") !=
         std::string::npos);
   CHECK(s.client->prompt(s.session, "second").stopReason == "end_turn");
   CHECK(permissionRequests(*s.client).size() == 1);  // another file, a new one: not asked

@@ -11,14 +11,6 @@ using namespace lathe::testing::e2e;
 
 namespace {
 
-std::string shellArgs(const std::string& command) {
-  return json::build([&](json::Writer& w) {
-    w.StartObject();
-    json::put(w, "command", command);
-    w.EndObject();
-  });
-}
-
 size_t permissionCount(const AcpTestClient& client) {
   size_t n = 0;
   for (const auto& m : client.messages()) {

@@ -14,15 +14,10 @@ using namespace lathe::testing::e2e;
 
 namespace {
 
-const std::string kScript = std::string(LATHE_SOURCE_DIR) + "/tests/support/discovery_tool.sh";
+using Home = PrivateHome;
+using Agent = HomeAgent;
 
-struct Home {
-  TempDir home;
-  TempDir state;
-  std::vector<std::pair<std::string, std::string>> env() const {
-    return {{"HOME", home.str()}, {"XDG_STATE_HOME", state.str()}, {"GEMINI_CLI_HOME", home.str()}};
-  }
-};
+const std::string kScript = std::string(LATHE_SOURCE_DIR) + "/tests/support/discovery_tool.sh";
 
 // The workspace's settings: discovery writes `marker` each time it runs.
 void writeWorkspaceSettings(const TempDir& ws, const fs::path& marker, const std::string& shape = "bare") {
@@ -44,24 +39,6 @@ std::string toolCallTitle(const Message& ask) {
   const json::Value* call = params ? member(*params, "toolCall") : nullptr;
   return call ? json::getStr(*call, "title").value_or("") : "";
 }
-
-struct Agent {
-  std::unique_ptr<FakeGeminiServer> fake = startFake();
-  std::unique_ptr<Subprocess> lathe;
-  std::unique_ptr<AcpTestClient> client;
-
-  Agent(const Home& home, const std::string& permissionKind) {
-    lathe = startLathe(*fake, {}, home.env());
-    AcpClientOptions clientOptions;
-    clientOptions.permissionKind = permissionKind;
-    client = std::make_unique<AcpTestClient>(*lathe, clientOptions);
-    client->initialize();
-  }
-  ~Agent() {
-    client.reset();
-    if (lathe) finish(*lathe);
-  }
-};
 
 }  // namespace
 

@@ -13,41 +13,8 @@ using namespace lathe::testing::e2e;
 
 namespace {
 
-struct Home {
-  TempDir home;
-  TempDir state;
-  std::vector<std::pair<std::string, std::string>> env() const {
-    return {{"HOME", home.str()}, {"XDG_STATE_HOME", state.str()}, {"GEMINI_CLI_HOME", home.str()}};
-  }
-};
-
-struct Agent {
-  std::unique_ptr<FakeGeminiServer> fake = startFake();
-  std::unique_ptr<Subprocess> lathe;
-  std::unique_ptr<AcpTestClient> client;
-
-  Agent(const Home& home, const std::string& permissionKind, std::vector<std::string> args = {}) {
-    LatheOptions options{std::move(args)};
-    options.stateHome = home.state.str();
-    lathe = startLathe(*fake, options, home.env());
-    AcpClientOptions clientOptions;
-    clientOptions.permissionKind = permissionKind;
-    client = std::make_unique<AcpTestClient>(*lathe, clientOptions);
-    client->initialize();
-  }
-  ~Agent() {
-    client.reset();
-    if (lathe) finish(*lathe);
-  }
-};
-
-std::string shellArgs(const std::string& command) {
-  return json::build([&](json::Writer& w) {
-    w.StartObject();
-    json::put(w, "command", command);
-    w.EndObject();
-  });
-}
+using Home = PrivateHome;
+using Agent = HomeAgent;
 
 // Whether the model was offered a tool of this name in that request.
 bool declares(const std::string& body, const std::string& tool) {

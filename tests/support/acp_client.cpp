@@ -354,6 +354,15 @@ Message AcpTestClient::initialize() {
     json::put(w, "writeTextFile", options_.writeTextFile);
     w.EndObject();
     json::put(w, "terminal", false);
+    if (!options_.moreCapabilities.empty()) {
+      auto more = json::parse(options_.moreCapabilities);
+      if (more && more->IsObject()) {
+        for (const auto& member : more->GetObject()) {
+          json::key(w, std::string_view(member.name.GetString(), member.name.GetStringLength()));
+          member.value.Accept(w);
+        }
+      }
+    }
     w.EndObject();
     json::key(w, "clientInfo");
     w.StartObject();

@@ -53,6 +53,9 @@ struct AcpClientOptions {
   // a kind (allow_once, allow_always, reject_once, reject_always), the one
   // with this option id, or none ("cancel").
   std::string permissionKind = "allow_once";
+  // More clientCapabilities for initialize, as a JSON object's text (its
+  // members are added): R"({"elicitation":{"form":{}},"session":{"notices":{}}})".
+  std::string moreCapabilities;
   bool readFallsBackToDisk = true;  // fs/read_text_file for a path with no buffer
   bool writesToDisk = true;         // fs/write_text_file also saves the file
 };

@@ -1,6 +1,7 @@
 // The built-in tools, registered in one place.
 #include "tools/builtin/builtin_tools.h"
 
+#include "tools/ask/ask_tools.h"
 #include "tools/files/file_tools.h"
 #include "tools/memory/memory_tools.h"
 #include "tools/search/search_tools.h"
@@ -19,6 +20,7 @@ void registerBuiltinTools(ToolRegistry& registry, const ToolContext& context, co
   registerTodoTools(registry, context);
   registerWebTools(registry, context);
   registerMemoryTools(registry, context);
+  registerAskTools(registry, context);
 }
 
 }  // namespace lathe::tools

@@ -27,6 +27,7 @@ struct ToolSource {
   enum class Group { builtin, discovered, mcp } group = Group::builtin;
   std::string server;  // the MCP server's name, for Group::mcp
   std::string tool;    // the server's own name for the tool (never parsed back from ours)
+  std::string annotations{};  // an MCP tool's annotations object as JSON text (policy rules match them); empty: none
 };
 
 // True when a settings entry (tools.exclude, tools.allowed) names this tool:

@@ -1,10 +1,31 @@
 // Shell-style word splitting.
 #include "tools/core/shell_words.h"
 
+#include <algorithm>
 #include <cctype>
 #include <utility>
 
 namespace lathe::tools {
+namespace {
+
+// A word that reads back as itself without quotes.
+bool plainWord(std::string_view word) {
+  return !word.empty() && std::none_of(word.begin(), word.end(), [](char c) {
+    return std::isspace(static_cast<unsigned char>(c)) || c == '"' || c == '\'' || c == '\\';
+  });
+}
+
+// Double quotes: inside them splitShellWords unescapes only \" and \\.
+std::string quoted(std::string_view word) {
+  std::string out = "\"";
+  for (char c : word) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+}  // namespace
 
 ShellWords splitShellWords(std::string_view text) {
   ShellWords out;
@@ -39,6 +60,12 @@ ShellWords splitShellWords(std::string_view text) {
   if (inWord) words.push_back(std::move(word));
   out.unclosedQuote = quote;
   return out;
+}
+
+std::string joinShellWords(const std::vector<std::string>& words) {
+  std::string text;
+  for (const auto& word : words) text += (text.empty() ? "" : " ") + (plainWord(word) ? word : quoted(word));
+  return text;
 }
 
 }  // namespace lathe::tools

@@ -17,4 +17,8 @@ struct ShellWords {
 // escapes the next character (inside double quotes only " and \).
 ShellWords splitShellWords(std::string_view text);
 
+// Words joined by spaces, each double-quoted when it would not read back as
+// itself: splitShellWords(joinShellWords(words)).words == words.
+std::string joinShellWords(const std::vector<std::string>& words);
+
 }  // namespace lathe::tools

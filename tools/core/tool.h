@@ -149,6 +149,9 @@ class ToolInvocation {
   // judgement (a shell line judged read-only). Until told, a call counts as
   // not approved by the person: a shell line then runs sealed (fail closed).
   virtual void setApproval(Approval approval) { (void)approval; }
+  // The id the editor knows this call by, told by the scheduler before
+  // execute: a question asked during the call names it.
+  virtual void setCallId(const std::string& id) { (void)id; }
   virtual ToolResult execute(const CancelToken& cancel, const OutputSink& updateOutput) = 0;
 };
 

@@ -12,6 +12,7 @@
 
 #include "protocol/acp/updates.h"
 #include "protocol/http/resolver.h"
+#include "tools/core/asker.h"
 #include "tools/core/file_store.h"
 #include "tools/core/one_shot_model.h"
 #include "tools/core/workspace.h"
@@ -54,6 +55,7 @@ struct ToolContext {
   std::function<void(const acp::PlanUpdate&)> showPlan;
   WebFetchOptions web;
   std::shared_ptr<OneShotModel> model;  // null: no model to ask (web tools return what they can)
+  std::shared_ptr<Asker> asker;          // null: the editor cannot ask the person (no ask_user)
 };
 
 }  // namespace lathe::tools

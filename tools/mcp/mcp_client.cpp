@@ -11,6 +11,7 @@
 #include "protocol/base/log.h"
 #include "protocol/exec/executor.h"
 #include "tools/mcp/answer_wait.h"
+#include "tools/mcp/elicitation.h"
 #include "tools/mcp/http_channel.h"
 #include "tools/mcp/list_pages.h"
 #include "tools/process/child_channel.h"
@@ -23,6 +24,7 @@ namespace {
 using std::chrono::milliseconds;
 
 constexpr const char* kClientName = "lathe";
+constexpr const char* kCancelMethod = "notifications/cancelled";  // MCP's, both ways
 constexpr const char* kClientVersion = "1";
 
 bool knownVersion(const std::string& version) {
@@ -75,6 +77,7 @@ ListedTool readTool(const json::Value& tool) {
   if (const json::Value* notes = json::find(tool, "annotations"); notes && notes->IsObject()) {
     listed.readOnlyHint = json::getBool(*notes, "readOnlyHint").value_or(false);
     listed.openWorldHint = json::getBool(*notes, "openWorldHint").value_or(false);
+    listed.annotations = json::stringify(*notes);
   }
   if (listed.title.empty() && json::find(tool, "annotations")) {
     listed.title = json::getStr(*json::find(tool, "annotations"), "title").value_or("");
@@ -134,7 +137,7 @@ Result<std::unique_ptr<McpClient>> McpClient::connect(const ServerConfig& config
 Status McpClient::start() {
   if (const auto* http = std::get_if<HttpTransport>(&config_.transport)) {
     http_ = std::make_unique<HttpChannel>(*http);
-    peer_ = rpc::Peer::create(*http_, rpc::Peer::Options{Framing::newline});
+    peer_ = rpc::Peer::create(*http_, rpc::Peer::Options{.framing = Framing::newline, .cancelMethod = kCancelMethod});
     installHandlers();
     reading_.post([this](const CancelToken&) { readLoop(); });  // ends when the channel closes
     return {};
@@ -153,7 +156,7 @@ Status McpClient::start() {
   if (!child) return child.error();
   child_ = std::move(child).value();
   stdio_ = std::make_unique<StdioGuard>(child_->channel());
-  peer_ = rpc::Peer::create(*stdio_, rpc::Peer::Options{Framing::newline});
+  peer_ = rpc::Peer::create(*stdio_, rpc::Peer::Options{.framing = Framing::newline, .cancelMethod = kCancelMethod});
   installHandlers();
   // The server's output is read on the executor's reactor, not a thread of its own.
   child_->readOutput([peer = peer_](std::string_view bytes) { peer->receive(bytes); },
@@ -192,6 +195,14 @@ void McpClient::installHandlers() {
       w.EndObject();
     })});
   });
+  if (hooks_.asker) {
+    peer_->onRequest("elicitation/create",
+                     [this](const rpc::Incoming& msg, rpc::Responder responder) { elicit(msg, std::move(responder)); });
+    peer_->onNotification("notifications/elicitation/complete", [this](const rpc::Incoming& msg) {
+      auto id = msg.params ? json::getStr(*msg.params, "elicitationId") : std::nullopt;
+      if (id && hooks_.asker->offersUrl()) hooks_.asker->completed(*id);
+    });
+  }
   peer_->onNotification("notifications/tools/list_changed", [this](const rpc::Incoming&) {
     if (hooks_.onToolsChanged) hooks_.onToolsChanged(*this);
   });
@@ -229,6 +240,43 @@ void McpClient::installHandlers() {
     if (auto message = json::getStr(*msg.params, "message")) line += (line.empty() ? "" : ": ") + *message;
     sink(line);
   });
+}
+
+void McpClient::elicit(const rpc::Incoming& msg, rpc::Responder responder) {
+  static const json::Value kNone;
+  auto request = elicitationFromMcp(msg.params ? *msg.params : kNone,
+                                    {hooks_.asker->offersForm(), hooks_.asker->offersUrl()});
+  if (!request) return responder.fail(request.error());
+  std::optional<CallScope> scope;
+  {
+    std::lock_guard lock(progressMutex_);
+    if (calls_.size() == 1) scope = calls_.begin()->second;
+    // Several calls of this server at once: the question is the session's, not one call's.
+    if (calls_.size() > 1) scope = CallScope{"", calls_.begin()->second.cancel};
+  }
+  // Asked only while one of its tools runs: the person sees why it asks.
+  if (!scope) {
+    return responder.fail(makeError(Errc::invalid_request,
+                                    "Lathe forwards a server's elicitation to the person only during one of its tool calls"));
+  }
+  request->toolCallId = scope->callId;
+  // The person must see who asks: a server's words are not Lathe's.
+  request->message = "The MCP server \"" + config_.name + "\" asks: " + request->message;
+  auto shared = std::make_shared<rpc::Responder>(std::move(responder));
+  auto posted = asking_.post([asker = hooks_.asker, ask = std::move(request).value(), scope = *scope,
+                              shared](const CancelToken& closing) mutable {
+    // Ends when the call ends, the server withdraws it, or the connection goes.
+    CancelToken cancel = closing.child();
+    CancelToken::Registration byCall = scope.cancel.onCancel([cancel] { cancel.cancel(); });
+    CancelToken::Registration byServer = shared->cancelled().onCancel([cancel] { cancel.cancel(); });
+    auto answer = asker->ask(std::move(ask), cancel);
+    if (!answer && answer.error().code == Errc::cancelled) {
+      return shared->fail(makeError(Errc::cancelled, "the elicitation was cancelled"));
+    }
+    if (!answer) return shared->fail(answer.error());
+    shared->reply(elicitationResultForMcp(*answer));
+  });
+  if (!posted) shared->fail(makeError(Errc::cancelled, "the connection is closing"));
 }
 
 Result<rpc::Response> McpClient::await(const std::string& method, const rpc::ParamsWriter& params,
@@ -269,7 +317,7 @@ Result<rpc::Response> McpClient::await(const std::string& method, const rpc::Par
 Status McpClient::handshake(milliseconds timeout, const CancelToken& cancel) {
   auto answer = await(
       "initialize",
-      [](json::Writer& w) {
+      [this](json::Writer& w) {
         w.StartObject();
         json::put(w, "protocolVersion", kProtocolVersions[0]);
         json::key(w, "capabilities");
@@ -278,6 +326,9 @@ Status McpClient::handshake(milliseconds timeout, const CancelToken& cancel) {
         w.StartObject();
         json::put(w, "listChanged", true);
         w.EndObject();
+        if (hooks_.asker) {
+          json::put(w, "elicitation", elicitationCapability({hooks_.asker->offersForm(), hooks_.asker->offersUrl()}));
+        }
         w.EndObject();
         json::key(w, "clientInfo");
         w.StartObject();
@@ -319,11 +370,13 @@ Result<std::vector<ListedTool>> McpClient::listTools(milliseconds timeout, const
 
 Result<rpc::Response> McpClient::callTool(const std::string& tool, const std::string& argumentsJson,
                                           milliseconds timeout, const CancelToken& cancel,
-                                          std::function<void(const std::string&)> onProgress) {
+                                          std::function<void(const std::string&)> onProgress, const std::string& callId) {
   std::string token = "\"lathe-" + std::to_string(++nextProgress_) + "\"";
-  if (onProgress) {
+  CancelToken during = cancel.child();  // the call's elicitations end with it
+  {
     std::lock_guard lock(progressMutex_);
-    progress_[token] = std::move(onProgress);
+    if (onProgress) progress_[token] = std::move(onProgress);
+    calls_[token] = CallScope{callId, during};
   }
   auto result = await(
       "tools/call",
@@ -338,8 +391,12 @@ Result<rpc::Response> McpClient::callTool(const std::string& tool, const std::st
         w.EndObject();
       },
       timeout, cancel);
-  std::lock_guard lock(progressMutex_);
-  progress_.erase(token);
+  {
+    std::lock_guard lock(progressMutex_);
+    progress_.erase(token);
+    calls_.erase(token);
+  }
+  during.cancel();
   return result;
 }
 
@@ -406,6 +463,8 @@ std::string McpClient::whyClosed() {
 }
 
 McpClient::~McpClient() {
+  asking_.cancelAll();
+  asking_.join();  // their answers go through the peer
   if (child_) {
     // Its stdin closes first (the polite way to stop a stdio server); a
     // write stuck on a full pipe is ended by killing the server's group.

@@ -2,15 +2,18 @@
 // (Streamable HTTP or the legacy HTTP+SSE, see http_channel.h): runs the
 // `initialize` handshake, lists its tools (following nextCursor), calls tools
 // with progress and cancellation, pings the server when asked, and answers
-// what the server asks of a client: ping, roots/list; anything else
-// (sampling, elicitation) gets a JSON-RPC "method not found". A connection that closed stays closed;
-// McpServer makes a new one.
+// what the server asks of a client: ping, roots/list, and, when the editor can
+// ask the person (ClientHooks::asker), elicitation/create during a tool call,
+// forwarded to the editor tied to that call (elicitation.h); anything else
+// (sampling) gets a JSON-RPC "method not found". A connection that closed
+// stays closed; McpServer makes a new one.
 //
 // Threads: connect() and the blocking calls run on the caller's thread; the
 // connection's reading task (over HTTP: a blocking read of the stream, a
 // task on the executor) or the executor's reactor (over stdio: the server's
 // output is read there) runs the server's requests and
-// notifications and the callbacks in ClientHooks (which must not block).
+// notifications and the callbacks in ClientHooks (which must not block); a
+// forwarded elicitation waits for the person on a task of its own.
 // Destruction ends the child (closes its stdin, then kills its tree) and
 // stops or joins the reader.
 #pragma once
@@ -29,6 +32,7 @@
 #include "protocol/base/result.h"
 #include "protocol/exec/task_group.h"
 #include "protocol/jsonrpc/peer.h"
+#include "tools/core/asker.h"
 #include "tools/mcp/prompts.h"
 #include "tools/mcp/server_config.h"
 
@@ -52,6 +56,7 @@ struct ListedTool {
   std::string inputSchema;  // JSON text; an empty object schema when the server gave none
   bool readOnlyHint = false;
   bool openWorldHint = false;
+  std::string annotations;  // the server's annotations object as JSON text; empty: none
 };
 
 class McpClient;
@@ -70,6 +75,9 @@ struct ClientHooks {
   std::function<std::vector<std::string>()> rootDirs;  // absolute directories for roots/list
   // notifications/prompts/list_changed, the same way.
   std::function<void(McpClient&)> onPromptsChanged;
+  // The person, through the editor: set when the editor can show a form or
+  // open a URL; the server is then told it may elicit (those modes).
+  std::shared_ptr<Asker> asker;
 };
 
 class McpClient {
@@ -96,9 +104,11 @@ class McpClient {
   // messages go to onProgress (reading thread). On cancel or timeout the server
   // is sent notifications/cancelled and the call ends with Errc::cancelled or
   // Errc::timeout. The response owns the result object.
+  // The server's elicitations during the call are asked tied to `callId`
+  // (the editor's id of the call; empty: none) and end with the call.
   Result<rpc::Response> callTool(const std::string& tool, const std::string& argumentsJson,
                                  std::chrono::milliseconds timeout, const CancelToken& cancel,
-                                 std::function<void(const std::string&)> onProgress);
+                                 std::function<void(const std::string&)> onProgress, const std::string& callId = "");
 
   // Whether the server said it has resources (its initialize capabilities).
   bool hasResources() const { return hasResources_; }
@@ -131,6 +141,12 @@ class McpClient {
   Status start();
   Status handshake(std::chrono::milliseconds timeout, const CancelToken& cancel);
   void installHandlers();
+  // elicitation/create from the server (reading thread): forwarded on a task.
+  void elicit(const rpc::Incoming& msg, rpc::Responder responder);
+  struct CallScope {
+    std::string callId;
+    CancelToken cancel;  // cancelled when the call ends, or is cancelled
+  };
   void readLoop();  // HTTP
   void outputEnded();
   Result<rpc::Response> await(const std::string& method, const rpc::ParamsWriter& params,
@@ -151,7 +167,9 @@ class McpClient {
   std::string name_;
   std::mutex progressMutex_;
   std::map<std::string, std::function<void(const std::string&)>> progress_;  // by progress token
+  std::map<std::string, CallScope> calls_;  // tool calls under way, by progress token (progressMutex_)
   std::atomic<uint64_t> nextProgress_{0};
+  exec::TaskGroup asking_;  // forwarded elicitations waiting for the person
 };
 
 }  // namespace lathe::tools::mcp

@@ -51,6 +51,7 @@ Result<std::shared_ptr<McpClient>> McpServer::connection(const CancelToken& canc
     if (auto self = weak.lock()) self->refresh(client);
   };
   hooks.rootDirs = env_.rootDirs;
+  hooks.asker = env_.asker;
   hooks.onPromptsChanged = [weak](McpClient& client) {
     if (auto self = weak.lock()) self->refreshPrompts(client);
   };
@@ -96,7 +97,7 @@ void McpServer::registerTools(const std::vector<ListedTool>& tools) {
     });
     names.push_back(name);
     made.emplace_back(makeMcpTool(name, tool, weak_from_this(), config_.name, config_.trust),
-                      ToolSource{ToolSource::Group::mcp, config_.name, tool.name});
+                      ToolSource{ToolSource::Group::mcp, config_.name, tool.name, tool.annotations});
   }
   for (const auto& refused : registry.replaceServerTools(config_.name, std::move(made))) {
     log(LogLevel::warn, "MCP server " + config_.name + ": the tool name " + refused + " is taken; tool left out");
@@ -133,7 +134,7 @@ void McpServer::refresh(McpClient& client) {
 }
 
 ToolResult McpServer::call(const std::string& tool, const std::string& argumentsJson, const CancelToken& cancel,
-                           const OutputSink& progress) {
+                           const OutputSink& progress, const std::string& callId) {
   const std::string who = "MCP server " + config_.name;
   bool restarting;
   {
@@ -149,10 +150,16 @@ ToolResult McpServer::call(const std::string& tool, const std::string& arguments
                                who + (restarting ? " had stopped and could not be restarted: " : " is not connected: ") +
                                    live.error().message);
   }
-  if (restarting) log(LogLevel::info, who + " restarted for a call of " + tool);
+  if (restarting) {
+    log(LogLevel::info, who + " restarted for a call of " + tool);
+    if (env_.notify) {
+      env_.notify(acp::Notice{acp::NoticeSeverity::info, "MCP server " + config_.name + " restarted",
+                              who + " had stopped; Lathe started it again for a call of " + tool + "."});
+    }
+  }
   std::shared_ptr<McpClient> client = std::move(live).value();
   auto answer = client->callTool(tool, argumentsJson, milliseconds(std::max<int64_t>(config_.timeoutMs, 1)), cancel,
-                                 progress ? std::function<void(const std::string&)>(progress) : nullptr);
+                                 progress ? std::function<void(const std::string&)>(progress) : nullptr, callId);
   if (answer && answer->result && answer->result->IsObject()) return mapCallResult(*answer->result, config_.name, tool);
   if (answer) return ToolResult::failure(ErrorType::execution_failed, who + " answered tools/call without a result object");
   const Error& error = answer.error();

@@ -25,6 +25,7 @@
 
 #include "protocol/base/cancel.h"
 #include "protocol/base/result.h"
+#include "protocol/acp/updates.h"
 #include "tools/core/registry.h"
 #include "tools/core/tool.h"
 #include "tools/mcp/mcp_client.h"
@@ -39,6 +40,9 @@ struct ServerEnvironment {
   // The server's prompts changed (listed at connect, re-listed on
   // notifications/prompts/list_changed); any thread, must not block long.
   std::function<void()> promptsChanged;
+  std::shared_ptr<Asker> asker;  // null: the editor cannot ask the person (servers may not elicit)
+  // Tells the person a live event (a server restarted); any thread; may be null.
+  std::function<void(const acp::Notice&)> notify;
 };
 
 class McpServer : public std::enable_shared_from_this<McpServer> {
@@ -51,9 +55,10 @@ class McpServer : public std::enable_shared_from_this<McpServer> {
   // Connects and registers the tools; the error says why not.
   Status start(const CancelToken& cancel);
 
-  // Calls one of the server's tools (its own name) with the model's arguments.
+  // Calls one of the server's tools (its own name) with the model's
+  // arguments; what the server asks the person meanwhile is tied to `callId`.
   ToolResult call(const std::string& tool, const std::string& argumentsJson, const CancelToken& cancel,
-                  const OutputSink& progress);
+                  const OutputSink& progress, const std::string& callId = "");
 
   // Whether the connected server has resources.
   bool hasResources();

@@ -32,12 +32,14 @@ class McpInvocation final : public ToolInvocation {
     return std::optional<ConfirmationDetails>{McpConfirmation{serverName_, tool_}};
   }
 
+  void setCallId(const std::string& id) override { callId_ = id; }
+
   ToolResult execute(const CancelToken& cancel, const OutputSink& updateOutput) override {
     auto server = server_.lock();
     if (!server) {
       return ToolResult::failure(ErrorType::execution_failed, "the MCP server " + serverName_ + " is no longer running");
     }
-    return server->call(tool_, arguments_, cancel, updateOutput);
+    return server->call(tool_, arguments_, cancel, updateOutput, callId_);
   }
 
  private:
@@ -46,6 +48,7 @@ class McpInvocation final : public ToolInvocation {
   std::string tool_;
   std::string arguments_;
   bool trusted_;
+  std::string callId_;
 };
 
 class McpTool final : public Tool {

@@ -35,7 +35,7 @@ void SessionServers::start(std::vector<ServerConfig> configs) {
       notices_.push_back(std::move(text));
       continue;
     }
-    ServerEnvironment env{&registry_, &registryMutex_, [dirs = rootDirs_] { return dirs; }, promptsListener_};
+    ServerEnvironment env{&registry_, &registryMutex_, [dirs = rootDirs_] { return dirs; }, promptsListener_, asker_, notify_};
     auto server = std::make_shared<McpServer>(std::move(config), env);
     servers_.push_back(server);
     ++starting_;

@@ -18,6 +18,8 @@
 #include <vector>
 
 #include "protocol/exec/task_group.h"
+#include "protocol/acp/updates.h"
+#include "tools/core/asker.h"
 #include "tools/core/registry.h"
 #include "tools/mcp/prompts.h"
 #include "tools/mcp/server_config.h"
@@ -57,6 +59,11 @@ class SessionServers {
   // Called (on any thread, no lock held) whenever some server's prompts
   // changed; set before start().
   void setPromptsListener(std::function<void()> listener);
+  // The person, for servers that elicit during their calls (null: servers
+  // are not told they may); set before start().
+  void setAsker(std::shared_ptr<Asker> asker) { asker_ = std::move(asker); }
+  // Tells the person live events of the servers (a restart); set before start().
+  void setNotifier(std::function<void(const acp::Notice&)> notify) { notify_ = std::move(notify); }
   // Every server started so far, in start order.
   std::vector<ServerStatus> status();
   // Runs one server's prompt (prompts/get).
@@ -80,6 +87,8 @@ class SessionServers {
   std::vector<std::string> notices_;
   std::map<std::string, std::string> failures_;  // server name → why it failed to start
   std::function<void()> promptsListener_;
+  std::shared_ptr<Asker> asker_;
+  std::function<void(const acp::Notice&)> notify_;
   std::shared_ptr<ServerDirectory> directory_;  // what the resource tools see
   bool resourceToolsAdded_ = false;              // guarded by registryMutex_
   int starting_ = 0;

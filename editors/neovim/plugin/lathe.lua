@@ -15,14 +15,18 @@ cmd('LatheMode', function(o) lathe().mode(o.args) end, {
     return vim.tbl_map(function(m) return m.id end, modes.availableModes or {})
   end,
 })
-cmd('LatheModel', function(o) lathe().model(o.args) end, {
-  nargs = '?', desc = 'Choose the model, when Lathe offers a choice',
-  complete = function()
-    local option = require('lathe.client').model_option()
+-- The values of one of Lathe's config options (client.<getter>), for completion.
+local function values_of(getter)
+  return function()
+    local option = require('lathe.client')[getter]()
     if not option then return {} end
     return vim.tbl_map(function(v) return v.value end, lathe().select_values(option))
-  end,
-})
+  end
+end
+cmd('LatheModel', function(o) lathe().model(o.args) end,
+  { nargs = '?', desc = 'Choose the model, when Lathe offers a choice', complete = values_of('model_option') })
+cmd('LatheEffort', function(o) lathe().effort(o.args) end,
+  { nargs = '?', desc = 'Choose how much the model thinks, when Lathe offers it', complete = values_of('effort_option') })
 cmd('LatheSessions', function() lathe().sessions() end, { desc = 'Reopen a past Lathe session, when supported' })
 cmd('LatheNew', function() lathe().new_session() end, { desc = 'Start a new Lathe session' })
 cmd('LatheImage', function(o) lathe().image(o.args) end,

@@ -120,7 +120,7 @@ it('an edit\'s options offer all edits for the session; chosen, the next edit to
   vim.ui.select = original
   eq('end_turn', stop)
   eq(1, asked, 'one question for two edits')
-  ok(vim.tbl_contains(names, 'Allow all edits for the rest of this session'), vim.inspect(names))
+  ok(vim.tbl_contains(names, 'Allow all edits for this session'), vim.inspect(names))
   eq('hello all\n', H.read(file))
   eq('other\n', H.read(dir .. '/sub/other.txt'), 'the second edit ran unasked')
   eq(0, #require('lathe.permission').open, 'nothing left to answer')
@@ -146,6 +146,40 @@ it('a shell permission is answered through vim.ui.select with Lathe\'s options',
   ok(vim.tbl_contains(asked.ids, 'allow_once') and vim.tbl_contains(asked.ids, 'reject_once'), vim.inspect(asked.ids))
   ok(vim.loop.fs_stat(dir .. '/made.txt'), 'the command ran')
   ok(H.chat():find('made-it', 1, true), 'its output is in the chat')
+end)
+
+it('an answer kept for the workspace is offered apart from the session\'s; /permissions lists it and revokes it', function()
+  local home = vim.fn.tempname()
+  local dir = H.start({
+    H.reply({ { H.call('run_shell_command', { command = 'touch kept.txt', description = 'make a file' }) } }),
+    H.reply({ { H.text('Made it.') } }),
+  }, { env = { GEMINI_CLI_HOME = home, XDG_STATE_HOME = home .. '/state' } })
+  local names
+  local original = vim.ui.select
+  vim.ui.select = function(items, opts, cb)
+    names = vim.tbl_map(function(o) return opts.format_item(o) end, items)
+    for _, o in ipairs(items) do if o.optionId == 'allow_workspace_command' then return cb(o) end end
+    cb(nil)
+  end
+  vim.cmd('Lathe make a file')
+  local stop = H.wait_turn()
+  vim.ui.select = original
+  eq('end_turn', stop)
+  ok(vim.tbl_contains(names, 'Allow touch for this session'), vim.inspect(names))
+  ok(vim.tbl_contains(names, 'Always allow touch in this workspace'), vim.inspect(names))
+  ok(vim.tbl_contains(names, 'Always allow touch in every workspace'), vim.inspect(names))
+  ok(vim.loop.fs_stat(dir .. '/kept.txt'), 'the command ran')
+  ok(H.chat():find('Kept: `touch` (shell commands) allowed in this workspace from now on.', 1, true), H.chat())
+  require('lathe').last_stop = nil
+  vim.cmd('Lathe /permissions')
+  eq('end_turn', H.wait_turn())
+  ok(H.chat():find('1. `touch` (shell commands) — in this workspace (' .. home .. '/state/lathe/policies/', 1, true), H.chat())
+  require('lathe').last_stop = nil
+  vim.cmd('Lathe /permissions revoke 1')
+  eq('end_turn', H.wait_turn())
+  ok(H.chat():find('Revoked: `touch` (shell commands) in this workspace is asked about again.', 1, true), H.chat())
+  ok(vim.tbl_contains(vim.tbl_map(function(c) return c.name end, require('lathe.client').session.commands), 'permissions'),
+    'offered for completion')
 end)
 
 it('a dismissed shell question rejects the command', function()

@@ -61,6 +61,7 @@ function H.reset()
   local lathe = require('lathe')
   lathe.last_stop, lathe.pending_context = nil, {}
   require('lathe.permission').open = {}
+  require('lathe.question').open = {}
   require('lathe.changes').reset()
   require('lathe.chat').reset()
   vim.cmd('silent! only')

@@ -107,21 +107,23 @@ it('Vertex AI without a key uses the project and credentials of Lathe\'s environ
   assert(good, err)
 end)
 
-it('Log in with Google: the page Lathe sends is opened, and the session opens once the browser is back', function()
+it('Log in with Google: the page Lathe sends is a question in the chat, opened on the person\'s word; the session opens once the browser is back', function()
   local fake = H.fake_gemini('Hello through Code Assist.')
   local dir = start_without_key('', { CODE_ASSIST_ENDPOINT = fake.url, LATHE_GOOGLE_TOKEN_URL = fake.url .. '/token',
     LATHE_GOOGLE_AUTH_URL = 'https://accounts.invalid/auth' })
-  local opened = {}
-  require('lathe.config').options.open_url = function(url)
+  local opened, pages, shown = {}, 0, false
+  local open = vim.ui.open
+  vim.ui.open = function(url)
     opened[#opened + 1] = url
     -- The browser: Google sends it back to Lathe's loopback address with a code.
     H.http_get(H.query(url, 'redirect_uri') .. '?code=from-google&state=' .. H.query(url, 'state'), function() end)
   end
-  -- The question Lathe's page brings comes while the login waits: answered here, "Open the login page".
-  local select, pages = vim.ui.select, 0
+  -- The question Lathe's page brings comes while the login waits: answered here, "Open <url>".
+  local select = vim.ui.select
   vim.ui.select = function(items, opts, cb)
-    if items[1] ~= 'Open the login page in your browser' then return select(items, opts, cb) end
+    if type(items[1]) ~= 'string' or items[1]:sub(1, 5) ~= 'Open ' then return select(items, opts, cb) end
     pages = pages + 1
+    shown = H.chat():find(items[1]:sub(6), 1, true) ~= nil
     cb(items[1], 1)
   end
   local good, err = pcall(function()
@@ -130,7 +132,7 @@ it('Log in with Google: the page Lathe sends is opened, and the session opens on
     eq(1, pages, 'asked once whether to open the page')
     eq(1, #opened)
     ok(opened[1]:find('^https://accounts.invalid/auth%?'), opened[1])
-    ok(H.chat():find(opened[1], 1, true), 'the address is in the chat:\n' .. H.chat())
+    ok(shown, 'the address is in the chat when the person is asked')
     local asked = fake.prompts()
     eq(1, #asked)
     eq('/v1internal:streamGenerateContent?alt=sse', asked[1].path)
@@ -139,7 +141,7 @@ it('Log in with Google: the page Lathe sends is opened, and the session opens on
     ok(H.chat():find('Hello through Code Assist.', 1, true), H.chat())
   end)
   vim.ui.select = select
-  require('lathe.config').options.open_url = nil
+  vim.ui.open = open
   fake.close()
   assert(good, err)
 end)

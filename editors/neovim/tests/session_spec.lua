@@ -285,3 +285,19 @@ it('files still under review are listed again after :LatheNew and after reopenin
   local at = text:find('### Changed files\n- `r.txt` +1 -1', 1, true)
   ok(at and at > text:find('Shouted red.', 1, true), 'listed after the replayed chat:\n' .. text)
 end)
+
+it('a hook that blocks a call shows on its card, from the real Lathe', function()
+  local home = vim.fn.resolve(vim.fn.tempname())
+  H.write(home .. '/.gemini/settings.json', vim.json.encode({ hooks = { BeforeTool = { { matcher = 'write_file',
+    hooks = { { type = 'command', name = 'guard', command = 'cat >/dev/null; echo \'{"decision":"deny","reason":"not in this folder"}\'' } } } } } }))
+  local dir = H.start({
+    H.reply({ { H.call('write_file', { file_path = 'kept-out.txt', content = 'x\n' }) } }),
+    H.reply({ { H.text('Blocked, as the hook said.') } }),
+  }, { approval_mode = 'yolo', env = { GEMINI_CLI_HOME = home } })
+  vim.cmd('Lathe write it')
+  eq('end_turn', H.wait_turn())
+  local text = H.chat()
+  ok(text:find('> **Hook guard** (BeforeTool) blocked: not in this folder', 1, true), 'the card shows the hook:\n' .. text)
+  ok(text:find('Blocked, as the hook said.', 1, true), text)
+  eq(nil, H.read(dir .. '/kept-out.txt'), 'the write did not happen')
+end)

@@ -145,3 +145,57 @@ it('usage reads short', function()
   eq('12.3k/200.0k tokens', render.usage({ used = 12345, size = 200000 }))
   eq(nil, render.usage(nil))
 end)
+
+it('a hook\'s decision shows on the tool call it touched, once', function()
+  local t = transcript.new()
+  local text = 'Hook guard (BeforeTool) blocked: no writes here'
+  t:apply({ sessionUpdate = 'tool_call', toolCallId = 'c1', title = 'WriteFile: x.txt', status = 'pending' })
+  t:apply({ sessionUpdate = 'tool_call_update', toolCallId = 'c1', status = 'failed',
+    content = { { type = 'content', content = { type = 'text', text = 'Tool execution blocked: no writes here' } },
+                { type = 'content', content = { type = 'text', text = text } } },
+    _meta = { lathe = { hooks = { { hook = 'guard', event = 'BeforeTool', decision = 'blocked', message = 'no writes here', text = text } } } } })
+  local out = table.concat(lines_of(t), '\n')
+  ok(out:find('> **Hook guard** (BeforeTool) blocked: no writes here', 1, true), out)
+  ok(out:find('Tool execution blocked: no writes here', 1, true), out)
+  ok(not out:find(text, 1, true), 'the note is not repeated among the output:\n' .. out)
+  -- A later update without _meta keeps the notes; other agents' _meta is not a note.
+  t:apply({ sessionUpdate = 'tool_call_update', toolCallId = 'c1', title = 'WriteFile: x.txt' })
+  ok(table.concat(lines_of(t), '\n'):find('**Hook guard**', 1, true))
+  t:apply({ sessionUpdate = 'tool_call', toolCallId = 'c2', title = 'Other', _meta = { other = true } })
+  eq(nil, t:tool('c2').hooks)
+
+it('a question form: its fields from the schema, what the person gave checked and typed', function()
+  local question = require('lathe.question')
+  local fields = question.fields({ type = 'object', required = { 'q1' }, properties = {
+    q1 = { type = 'string', title = 'Auth', description = 'Which login?', oneOf = { { const = 'OAuth', title = 'OAuth — standard' } } },
+    q1_other = { type = 'string', title = 'Auth: your own answer' },
+    n = { type = 'integer', title = 'Count', minimum = 1, maximum = 5 },
+    fish = { type = 'array', title = 'Fish', items = { anyOf = { { const = 'f1', title = 'Tuna' }, { const = 'f2', title = 'Salmon' } } } },
+    ok = { type = 'boolean', title = 'Agree' },
+  } })
+  eq({ 'fish', 'n', 'ok', 'q1', 'q1_other' }, vim.tbl_map(function(f) return f.name end, fields))
+  eq({ 'multi', 'integer', 'boolean', 'choice', 'text' }, vim.tbl_map(function(f) return f.type end, fields))
+  local _, missing = question.content(fields, {})
+  eq('Auth: an answer is needed', missing)
+  local _, big = question.content(fields, { q1 = 'OAuth', n = '9' })
+  eq('Count: at most 5', big)
+  local content = question.content(fields, { q1 = 'OAuth', q1_other = '', n = '3', fish = { 'f2' }, ok = false })
+  eq({ q1 = 'OAuth', n = 3, fish = { 'f2' }, ok = false }, content)
+  eq('Fish: Salmon · Count: 3 · Agree: false · Auth: OAuth — standard', question.summary(fields, content))
+end)
+
+it('chunks of another message start a new block; notices, compactions and the cost render', function()
+  local t = transcript.new()
+  t:apply({ sessionUpdate = 'agent_message_chunk', content = { type = 'text', text = 'One ' }, messageId = 'm1' })
+  t:apply({ sessionUpdate = 'agent_message_chunk', content = { type = 'text', text = 'reply.' }, messageId = 'm1' })
+  t:apply({ sessionUpdate = 'agent_message_chunk', content = { type = 'text', text = 'A note.' }, messageId = 'm2' })
+  t:apply({ sessionUpdate = 'notice', severity = 'warning', title = 'Loop detected', description = 'the same call' })
+  t:apply({ sessionUpdate = 'compaction_update', compactionId = 'c1', status = 'in_progress' })
+  t:apply({ sessionUpdate = 'compaction_summary_chunk', compactionId = 'c1', content = { type = 'text', text = 'kept this' } })
+  t:apply({ sessionUpdate = 'compaction_update', compactionId = 'c1', status = 'completed' })
+  eq({ '## Lathe', '', 'One reply.', '', 'A note.', '', '_⚠ Loop detected: the same call_', '',
+    '### Conversation compacted', '> kept this', '' }, lines_of(t))
+  eq('1.2k/1.0M tokens · $0.0019', render.usage({ used = 1240, size = 1048576, cost = { amount = 0.0019, currency = 'USD' } }))
+  eq('10/100 tokens · 12.50 EUR', render.usage({ used = 10, size = 100, cost = { amount = 12.5, currency = 'EUR' } }))
+  eq('10/100 tokens', render.usage({ used = 10, size = 100 }))
+end)

@@ -19,15 +19,24 @@ seq 1 60 | sed 's/^/far line /' > "$WS/far.txt"
 # A 1x1 PNG for the image attachment.
 echo 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==' | base64 -d > "$WS/dot.png"
 node "$HERE/test/e2e/recording.mjs" "$WS" > "$OUT/model.jsonl"
+# The person's Gemini CLI settings: a BeforeTool hook that blocks searches.
+mkdir -p "$OUT/gemini-home/.gemini"
+cat > "$OUT/gemini-home/.gemini/settings.json" <<'JSON'
+{"hooks": {"BeforeTool": [{"matcher": "glob", "hooks": [{"type": "command", "name": "guard",
+  "command": "cat >/dev/null; echo '{\"decision\":\"deny\",\"reason\":\"no searching here\"}'"}]}]}}
+JSON
+export GEMINI_CLI_HOME="$OUT/gemini-home"
 node -e '
-const [ud, rec] = process.argv.slice(1);
+const [ud, rec, out] = process.argv.slice(1);
 require("fs").writeFileSync(ud + "/User/settings.json", JSON.stringify({
   "workbench.startupEditor": "none", "security.workspace.trust.enabled": false,
   "telemetry.telemetryLevel": "off", "update.mode": "none", "extensions.autoCheckUpdates": false,
   "extensions.autoUpdate": false, "workbench.enableExperiments": false, "workbench.tips.enabled": false,
   "files.autoSave": "off", "git.enabled": false, "git.openRepositoryInParentFolders": "never", "editor.codeLens": true, "editor.minimap.enabled": false,
-  "lathe.args": ["--fake-responses", rec], "lathe.traceProtocol": true }, null, 1));
-' "$OUT/ud" "$OUT/model.jsonl"
+  "lathe.args": ["--fake-responses", rec], "lathe.traceProtocol": true,
+  // Lathe keeps sessions and "always" answers here, not in the real HOME.
+  "lathe.env": { XDG_STATE_HOME: out + "/state", GEMINI_CLI_HOME: out + "/gemini-home" } }, null, 1));
+' "$OUT/ud" "$OUT/model.jsonl" "$OUT"
 PORT="$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"
 printf 'bind-addr: 127.0.0.1:%s\nauth: none\ncert: false\n' "$PORT" > "$OUT/cs.yaml"
 CSARGS=(--config "$OUT/cs.yaml" --user-data-dir "$OUT/ud" --extensions-dir "$OUT/ext")

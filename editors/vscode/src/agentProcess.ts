@@ -6,12 +6,12 @@ import * as acp from "@agentclientprotocol/sdk";
 
 export interface ClientHandlers {
   update(params: acp.SessionNotification): void;
-  permission(params: acp.RequestPermissionRequest): Promise<acp.RequestPermissionResponse>;
+  /** `signal` aborts when Lathe withdraws the question ($/cancel_request). */
+  permission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
+  elicit(params: acp.CreateElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse>;
+  elicitationComplete(params: acp.CompleteElicitationNotification): void;
   read(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
   write(params: acp.WriteTextFileRequest): Promise<acp.WriteTextFileResponse>;
-  /** URL elicitation (a login page): advertised as elicitation.url. */
-  elicitation(params: acp.CreateElicitationRequest): Promise<acp.CreateElicitationResponse>;
-  elicitationComplete(params: acp.CompleteElicitationNotification): void;
 }
 
 export interface LaunchOptions {
@@ -78,11 +78,11 @@ export class AgentProcess {
     this.child.stdin!.on("error", () => {}); // EPIPE when lathe dies; `exited` reports it.
     this.connection = acp.client()
       .onNotification("session/update", ({ params }) => handlers.update(params))
-      .onRequest("session/request_permission", ({ params }) => handlers.permission(params))
+      .onRequest("session/request_permission", ({ params, signal }) => handlers.permission(params, signal))
+      .onRequest("elicitation/create", ({ params, signal }) => handlers.elicit(params, signal))
+      .onNotification("elicitation/complete", ({ params }) => handlers.elicitationComplete(params))
       .onRequest("fs/read_text_file", ({ params }) => handlers.read(params))
       .onRequest("fs/write_text_file", ({ params }) => handlers.write(params))
-      .onRequest("elicitation/create", ({ params }) => handlers.elicitation(params))
-      .onNotification("elicitation/complete", ({ params }) => handlers.elicitationComplete(params))
       .connect(acp.ndJsonStream(output, input));
   }
 
@@ -91,7 +91,12 @@ export class AgentProcess {
   initialize(): Promise<acp.InitializeResponse> {
     return this.agent.request("initialize", {
       protocolVersion: acp.PROTOCOL_VERSION,
-      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, elicitation: { url: {} } },
+      // Questions as forms or links, notices and compactions are shown in the chat.
+      clientCapabilities: {
+        fs: { readTextFile: true, writeTextFile: true },
+        elicitation: { form: {}, url: {} },
+        session: { notices: {}, compaction: {} },
+      },
       clientInfo: { name: "lathe-vscode", version: "0.1.0" },
     });
   }

@@ -10,6 +10,8 @@ export type ViewMessage =
   | { type: "permission"; requestId: string; optionId: string }
   | { type: "mode"; id: string }
   | { type: "model"; value: string }
+  | { type: "effort"; value: string }
+  | { type: "question"; id: string; action: "accept" | "decline" | "cancel"; values?: Record<string, string | string[] | boolean> }
   | { type: "newSession" }
   | { type: "hunk"; path: string; hunk: HunkView; keep: boolean }
   | { type: "open"; path: string; line?: number }

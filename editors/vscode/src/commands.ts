@@ -58,13 +58,6 @@ export async function askLogin(choices: LoginChoice[]): Promise<LoginAnswer | un
   return key.trim() ? { methodId, key: key.trim() } : { methodId };
 }
 
-/** A login page for the person to open (Log in with Google): true once it is opened, false when they decline. */
-export async function openLoginPage(url: string, message: string): Promise<boolean> {
-  const pick = await vscode.window.showInformationMessage(`Lathe: ${message}`, "Open Login Page", "Cancel");
-  if (pick !== "Open Login Page") return false;
-  return vscode.env.openExternal(vscode.Uri.parse(url, true));
-}
-
 export class Commands {
   constructor(private session: LatheSession, private review: InlineReview, private attach: (a: Attachment) => void) {}
 
@@ -125,6 +118,15 @@ export class Commands {
     if (pick) await this.session.setModel(pick.value);
   }
 
+  async pickEffort(): Promise<void> {
+    const efforts = this.session.state.efforts;
+    if (!efforts) { void vscode.window.showInformationMessage("The model of this session has no effort to choose."); return; }
+    const pick = await vscode.window.showQuickPick(efforts.options.map((m) => ({
+      label: m.name, description: m.value === efforts.current ? "current" : "", detail: m.description, value: m.value })),
+    { placeHolder: "How much the model thinks, from the next request" });
+    if (pick) await this.session.setEffort(pick.value);
+  }
+
   async pickMode(): Promise<void> {
     const modes = this.session.state.modes;
     if (!modes) { void vscode.window.showInformationMessage("Lathe offers no modes in this session."); return; }
@@ -151,6 +153,7 @@ export class Commands {
       command("lathe.newSession", () => this.session.newSession()),
       command("lathe.sessions", () => this.pickSession()),
       command("lathe.changeModel", () => this.pickModel()),
+      command("lathe.changeEffort", () => this.pickEffort()),
       command("lathe.attach", () => this.pickFiles()),
       command("lathe.toggleFollow", () => this.toggleFollow()),
       command("lathe.cancel", () => this.session.cancel()),

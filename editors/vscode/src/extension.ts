@@ -3,7 +3,7 @@
 import * as os from "node:os";
 import * as vscode from "vscode";
 import { ChatView, type Attachment, type ViewMessage } from "./chatView";
-import { askLogin, Commands, openLoginPage, setting } from "./commands";
+import { askLogin, Commands, setting } from "./commands";
 import { currentText, readText, writeText } from "./documents";
 import { ChangeGutter } from "./gutter";
 import { launchOptions } from "./launch";
@@ -45,7 +45,7 @@ export function activate(context: vscode.ExtensionContext): void {
     },
     showError: (m) => void vscode.window.showErrorMessage(m),
     login: askLogin,
-    openLoginPage,
+    openUrl: (u) => void vscode.env.openExternal(vscode.Uri.parse(u, true)),
     // "lathe.followAgent": the file the agent reads or edits opens at the line, the chat keeping focus.
     // Only files: a folder (list_directory, glob) or a file not written yet opens nothing.
     follow: (p, line) => {
@@ -86,6 +86,8 @@ export function activate(context: vscode.ExtensionContext): void {
       case "permission": session.broker.answer(m.requestId, m.optionId); break;
       case "mode": void session.setMode(m.id); break;
       case "model": void session.setModel(m.value); break;
+      case "effort": void session.setEffort(m.value); break;
+      case "question": session.answerQuestion(m.id, m.action, m.values); break;
       case "newSession": void session.newSession(); break;
       case "hunk": void session.resolveHunk(m.path, m.hunk, m.keep); break;
       case "open": void vscode.window.showTextDocument(vscode.Uri.file(m.path), m.line ? { selection: new vscode.Range(m.line - 1, 0, m.line - 1, 0) } : {}); break;

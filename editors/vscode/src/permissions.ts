@@ -17,21 +17,29 @@ export class PermissionBroker {
   /** Called when a request is settled, whatever settled it. */
   onSettled: (id: string, request: acp.RequestPermissionRequest, optionId: string | undefined) => void = () => {};
 
-  request(request: acp.RequestPermissionRequest): Promise<acp.RequestPermissionResponse> {
+  /** `signal`: Lathe withdrew the question ($/cancel_request); it is settled as cancelled. */
+  request(request: acp.RequestPermissionRequest, signal?: AbortSignal): Promise<acp.RequestPermissionResponse> {
     const id = `perm-${this.nextId++}`;
     return new Promise((resolve) => {
       this.pending.set(id, { request, resolve });
+      signal?.addEventListener("abort", () => this.settle(id, undefined), { once: true });
       this.onRequest(id, request);
     });
+  }
+
+  private settle(id: string, optionId: string | undefined): void {
+    const p = this.pending.get(id);
+    if (!p) return;
+    this.pending.delete(id);
+    p.resolve(optionId ? { outcome: { outcome: "selected", optionId } } : { outcome: { outcome: "cancelled" } });
+    this.onSettled(id, p.request, optionId);
   }
 
   /** Answers with one of the offered options; returns false when unknown. */
   answer(id: string, optionId: string): boolean {
     const p = this.pending.get(id);
     if (!p || !p.request.options.some((o) => o.optionId === optionId)) return false;
-    this.pending.delete(id);
-    p.resolve({ outcome: { outcome: "selected", optionId } });
-    this.onSettled(id, p.request, optionId);
+    this.settle(id, optionId);
     return true;
   }
 
@@ -47,10 +55,6 @@ export class PermissionBroker {
   }
 
   cancelAll(): void {
-    for (const [id, p] of this.pending) {
-      p.resolve({ outcome: { outcome: "cancelled" } });
-      this.onSettled(id, p.request, undefined);
-    }
-    this.pending.clear();
+    for (const id of [...this.pending.keys()]) this.settle(id, undefined);
   }
 }

@@ -2,7 +2,8 @@
 // restarts. Turns ACP traffic into ChatState; the view renders it.
 import * as acp from "@agentclientprotocol/sdk";
 import { AgentProcess, type ClientHandlers, type LaunchOptions } from "./agentProcess";
-import { applyUpdate, authenticateParams, emptyState, findTool, loginChoices, setConfigOptions, setModes, upsertTool, type ChatState, type HunkView, type LoginAnswer, type LoginChoice } from "./chatState";
+import { applyUpdate, authenticateParams, emptyState, findTool, loginChoices, setConfigOptions, setModes, upsertTool, type ChatState, type HunkView, type LoginAnswer, type LoginChoice, type QuestionItem } from "./chatState";
+import { ElicitationBroker, type FormValues } from "./elicitation";
 import { PermissionBroker } from "./permissions";
 import { ChangeTracker } from "./changes";
 
@@ -19,8 +20,8 @@ export interface SessionHost {
   follow?(path: string, line?: number | null): void;
   /** Asks the person for one of the agent's logins and what it needs; undefined when they cancel. */
   login?(choices: LoginChoice[]): Promise<LoginAnswer | undefined>;
-  /** Offers the person a page to log in at (Log in with Google); true once it is opened, false when they decline. */
-  openLoginPage?(url: string, message: string): Promise<boolean>;
+  /** Opens a URL the agent asked the person to visit (a URL elicitation they accepted, such as Log in with Google's page). */
+  openUrl?(url: string): void;
 }
 
 /** ACP's "authentication required": for Lathe, no usable credentials. */
@@ -30,6 +31,7 @@ const isAuthRequired = (e: unknown) => (e as { code?: number }).code === AUTH_RE
 export class LatheSession {
   state: ChatState = emptyState();
   readonly broker = new PermissionBroker();
+  readonly questions = new ElicitationBroker();
   readonly changes: ChangeTracker;
   private process?: AgentProcess;
   private init?: acp.InitializeResponse;
@@ -45,6 +47,21 @@ export class LatheSession {
       tool.permission = { requestId: id, options: request.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })) };
       this.emit();
     };
+    this.questions.onRequest = (id, request, fields) => {
+      const link = request.mode === "url" ? (request as { url: string; elicitationId: string }) : undefined;
+      this.state.items.push({ kind: "question", id, message: request.message, fields, state: "open",
+        ...(link ? { url: link.url, elicitationId: link.elicitationId } : {}) });
+      this.emit();
+    };
+    this.questions.onSettled = (id, how, summary) => {
+      const q = this.question(id);
+      if (q) {
+        q.state = how;
+        q.summary = summary;
+        q.problem = undefined;
+      }
+      this.emit();
+    };
     this.broker.onSettled = (_id, request, optionId) => {
       const tool = findTool(this.state, request.toolCall.toolCallId);
       if (tool) {
@@ -56,6 +73,24 @@ export class LatheSession {
   }
 
   private emit(): void { this.host.changed(this.state); }
+
+  private question(id: string): QuestionItem | undefined {
+    return this.state.items.find((i): i is QuestionItem => i.kind === "question" && i.id === id);
+  }
+
+  /** The person's answer to a question: Submit (accept, the form's values), Decline or Cancel. */
+  answerQuestion(id: string, action: "accept" | "decline" | "cancel", values: FormValues = {}): void {
+    const q = this.question(id);
+    if (action === "decline") return this.questions.decline(id);
+    if (action === "cancel") return this.questions.cancel(id);
+    const problem = this.questions.accept(id, values);
+    if (problem && q) {
+      q.problem = problem;
+      this.emit();
+    } else if (q?.url) {
+      this.host.openUrl?.(q.url);
+    }
+  }
 
   /** A live tool call's first location goes to the host (a replayed history's do not). */
   private followUpdate(u: acp.SessionUpdate): void {
@@ -94,7 +129,15 @@ export class LatheSession {
         this.emit();
         this.followUpdate(n.update);
       },
-      permission: (p) => this.broker.request(p),
+      permission: (p, signal) => this.broker.request(p, signal),
+      elicit: (p, signal) => this.questions.request(p, signal),
+      elicitationComplete: (n) => {
+        const done = this.state.items.find((i): i is QuestionItem => i.kind === "question" && i.elicitationId === n.elicitationId);
+        if (done) {
+          done.summary = "Opened; the server says it is done";
+          this.emit();
+        }
+      },
       read: async (p) => {
         try {
           return { content: await this.host.readText(p.path, p.line, p.limit) };
@@ -103,18 +146,6 @@ export class LatheSession {
           if ((await this.host.currentText(p.path)) === undefined) throw acp.RequestError.resourceNotFound(p.path);
           throw e;
         }
-      },
-      // A page for the person to go to while `authenticate` waits (Log in with Google).
-      elicitation: async (p) => {
-        const url = p.mode === "url" && "url" in p && typeof p.url === "string" ? p.url : undefined;
-        if (!url || !this.host.openLoginPage) return { action: "decline" };
-        this.state.items.push({ kind: "notice", text: `${p.message} If no browser opened, go to: ${url}` });
-        this.emit();
-        return { action: (await this.host.openLoginPage(url, p.message)) ? "accept" : "decline" };
-      },
-      elicitationComplete: () => {
-        this.state.items.push({ kind: "notice", text: "Back from the login page." });
-        this.emit();
       },
       write: async (p) => {
         await this.changes.before(p.path);
@@ -164,6 +195,7 @@ export class LatheSession {
   private async onExit(proc: AgentProcess, code: string): Promise<void> {
     if (proc !== this.process || this.stopping) return;
     this.broker.cancelAll();
+    this.questions.cancelAll();
     this.state.busy = false;
     const now = Date.now();
     this.restarts = this.restarts.filter((t) => now - t < 60_000);
@@ -321,6 +353,7 @@ export class LatheSession {
   async cancel(): Promise<void> {
     if (!this.process || !this.sessionId) return;
     this.broker.cancelAll();
+    this.questions.cancelAll();
     await this.process.agent.notify("session/cancel", { sessionId: this.sessionId });
   }
 
@@ -331,10 +364,14 @@ export class LatheSession {
     this.emit();
   }
 
-  async setModel(value: string): Promise<void> {
-    const models = this.state.models;
-    if (!this.process || !this.sessionId || !models) return;
-    const r = await this.process.agent.request("session/set_config_option", { sessionId: this.sessionId, configId: models.configId, value });
+  async setModel(value: string): Promise<void> { await this.setOption(this.state.models?.configId, value); }
+
+  /** The effort picker (config option of category thought_level), from the next request. */
+  async setEffort(value: string): Promise<void> { await this.setOption(this.state.efforts?.configId, value); }
+
+  private async setOption(configId: string | undefined, value: string): Promise<void> {
+    if (!this.process || !this.sessionId || !configId) return;
+    const r = await this.process.agent.request("session/set_config_option", { sessionId: this.sessionId, configId, value });
     setConfigOptions(this.state, r.configOptions);
     this.emit();
   }
@@ -367,6 +404,7 @@ export class LatheSession {
   dispose(): void {
     this.stopping = true;
     this.broker.cancelAll();
+    this.questions.cancelAll();
     this.process?.stop();
   }
 }

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import * as assert from "node:assert/strict";
 import type * as acp from "@agentclientprotocol/sdk";
-import { applyUpdate, authenticateParams, emptyState, loginChoices, parseHeaders, setConfigOptions, setModes, type ToolItem } from "../src/chatState";
+import { applyUpdate, authenticateParams, emptyState, loginChoices, parseHeaders, setConfigOptions, setModes, usageText, type CompactionItem, type ToolItem } from "../src/chatState";
 
 const text = (t: string): acp.ContentBlock => ({ type: "text", text: t });
 
@@ -87,4 +87,57 @@ test("state: what a login gives goes to authenticate's _meta as Gemini CLI reads
   assert.deepEqual(parseHeaders("Authorization: Bearer a:b; X-Team: core\nX-Empty:"), { Authorization: "Bearer a:b", "X-Team": "core", "X-Empty": "" });
   assert.match(parseHeaders("no colon here") as string, /not a header name/);
   assert.match(parseHeaders("Bad Name: x") as string, /not a header name/);
+});
+
+test("state: a hook's note on a call comes from _meta and is not repeated among its output", () => {
+  const s = emptyState();
+  const note = { hook: "guard", event: "BeforeTool", decision: "blocked", message: "no writes here", text: "Hook guard (BeforeTool) blocked: no writes here" };
+  applyUpdate(s, { sessionUpdate: "tool_call", toolCallId: "c1", title: "Write", kind: "edit" });
+  applyUpdate(s, { sessionUpdate: "tool_call_update", toolCallId: "c1", status: "failed",
+    content: [{ type: "content", content: text("Tool execution blocked: no writes here") }, { type: "content", content: text(note.text) }],
+    _meta: { lathe: { hooks: [note] } } });
+  const tool = s.items[0] as ToolItem;
+  assert.deepEqual(tool.hooks, [note]);
+  assert.deepEqual(tool.text, ["Tool execution blocked: no writes here"]);
+  // Another agent's _meta, or none, is no hook note.
+  applyUpdate(s, { sessionUpdate: "tool_call", toolCallId: "c2", title: "Read", _meta: { other: 1 } });
+  assert.equal((s.items[1] as ToolItem).hooks, undefined);
+});
+
+test("state: a new messageId starts a new message; one id streams into one item", () => {
+  const s = emptyState();
+  applyUpdate(s, { sessionUpdate: "agent_message_chunk", content: text("First "), messageId: "m1" });
+  applyUpdate(s, { sessionUpdate: "agent_message_chunk", content: text("reply."), messageId: "m1" });
+  applyUpdate(s, { sessionUpdate: "agent_message_chunk", content: text("A note."), messageId: "m2" });
+  assert.deepEqual(s.items, [{ kind: "agent", text: "First reply.", messageId: "m1" }, { kind: "agent", text: "A note.", messageId: "m2" }]);
+});
+
+test("state: the meter shows tokens and the session's cost; the effort picker comes from thought_level", () => {
+  const s = emptyState();
+  applyUpdate(s, { sessionUpdate: "usage_update", used: 1240, size: 1048576, cost: { amount: 0.0019, currency: "USD" } });
+  assert.equal(usageText(s.usage), "1,240 / 1,048,576 tokens · $0.0019");
+  applyUpdate(s, { sessionUpdate: "usage_update", used: 10, size: 100, cost: { amount: 12.5, currency: "EUR" } });
+  assert.equal(usageText(s.usage), "10 / 100 tokens · 12.50 EUR");
+  applyUpdate(s, { sessionUpdate: "usage_update", used: 10, size: 100 });
+  assert.equal(usageText(s.usage), "10 / 100 tokens");
+  setConfigOptions(s, [
+    { id: "model", name: "Model", category: "model", type: "select", currentValue: "m", options: [{ value: "m", name: "m" }] },
+    { id: "effort", name: "Effort", category: "thought_level", type: "select", currentValue: "default",
+      options: [{ value: "default", name: "Default" }, { value: "high", name: "High", description: "A thinking budget of 24576 tokens" }] },
+  ]);
+  assert.deepEqual(s.efforts, { configId: "effort", current: "default",
+    options: [{ value: "default", name: "Default" }, { value: "high", name: "High", description: "A thinking budget of 24576 tokens" }] });
+  setConfigOptions(s, [{ id: "model", name: "Model", category: "model", type: "select", currentValue: "m", options: [{ value: "m", name: "m" }] }]);
+  assert.equal(s.efforts, undefined);
+});
+
+test("state: notices and compactions are items of their own", () => {
+  const s = emptyState();
+  applyUpdate(s, { sessionUpdate: "notice", severity: "warning", title: "Loop detected", description: "the same call" });
+  applyUpdate(s, { sessionUpdate: "compaction_update", compactionId: "c1", status: "in_progress" });
+  applyUpdate(s, { sessionUpdate: "compaction_summary_chunk", compactionId: "c1", content: text("kept this") });
+  applyUpdate(s, { sessionUpdate: "compaction_update", compactionId: "c1", status: "completed" });
+  assert.deepEqual(s.items[0], { kind: "notice", text: "Loop detected: the same call", severity: "warning" });
+  assert.equal(s.items.length, 2);
+  assert.deepEqual(s.items[1] as CompactionItem, { kind: "compaction", id: "c1", status: "completed", summary: "kept this" });
 });

@@ -1,7 +1,8 @@
 import { test } from "node:test";
 import * as assert from "node:assert/strict";
 import { applyUpdate, emptyState, setConfigOptions, setModes } from "../src/chatState";
-import { changesHtml, completionsHtml, itemHtml, planHtml, toolbarHtml } from "../src/webview/render";
+import { changesHtml, completionsHtml, itemHtml, planHtml, questionHtml, toolbarHtml } from "../src/webview/render";
+import { formFields } from "../src/elicitation";
 
 test("render: Markdown with highlighted code, raw HTML escaped, thoughts collapsed", () => {
   const s = emptyState();
@@ -91,4 +92,43 @@ test("render: the plan is pinned with its progress; the write_todos card does no
 
 test("render: a prompt's images show in the chat", () => {
   assert.match(itemHtml({ kind: "user", text: "look", images: ["data:image/png;base64,AAAA"] }), /<img class="thumb" alt="attached image" src="data:image\/png;base64,AAAA">/);
+});
+
+test("render: a hook's decision shows on the card it touched, its words escaped", () => {
+  const s = emptyState();
+  applyUpdate(s, { sessionUpdate: "tool_call", toolCallId: "c1", title: "Write", kind: "edit", status: "failed",
+    _meta: { lathe: { hooks: [{ hook: "guard", event: "BeforeTool", decision: "blocked", message: "no <b>writes</b>", text: "Hook guard (BeforeTool) blocked: no <b>writes</b>" }] } } });
+  const html = itemHtml(s.items[0]);
+  assert.match(html, /<div class="hook hook-blocked"/);
+  assert.match(html, /<span class="hook-name">Hook guard<\/span> <span class="hook-event">BeforeTool<\/span> <span class="hook-decision">blocked<\/span>: no &#60;b&#62;writes/);
+
+test("render: a question is a form of its fields with Submit, Decline and Cancel; settled, what became of it", () => {
+  const fields = formFields({ type: "object", required: ["q1"], properties: {
+    q1: { type: "string", title: "DB", description: "Which database?", oneOf: [{ const: "pg", title: "Postgres" }, { const: "lite", title: "SQLite" }] },
+    q2: { type: "string", title: "Notes", description: "Anything else?" },
+    n: { type: "integer", title: "Count", minimum: 1 },
+    ok: { type: "boolean", title: "Agree", default: true } } });
+  const open = questionHtml({ kind: "question", id: "ask-1", message: "The agent asks", fields, state: "open" });
+  assert.match(open, /<form class="q-form" data-q="ask-1">/);
+  assert.match(open, /<input type="radio" name="ask-1:q1" value="pg"> Postgres/);
+  assert.match(open, /DB \*<\/span>/);
+  assert.match(open, /<input type="text" name="ask-1:q2" data-field="q2">/);
+  assert.match(open, /<input type="number" name="ask-1:n" data-field="n" step="1" min="1">/);
+  assert.match(open, /<input type="checkbox" name="ask-1:ok" data-field="ok" checked>/);
+  assert.match(open, /class="q-submit" data-q="ask-1">Submit</);
+  assert.match(open, /class="q-decline"/);
+  const link = questionHtml({ kind: "question", id: "ask-2", message: "Log in", fields: [], url: "https://x.test/<b>", state: "open" });
+  assert.match(link, /class="q-open" data-q="ask-2">https:\/\/x.test\/&#60;b&#62;</);
+  assert.match(link, />Open</);
+  const done = itemHtml({ kind: "question", id: "ask-1", message: "m", fields, state: "accept", summary: "DB: Postgres" });
+  assert.match(done, /Answered: DB: Postgres/);
+  assert.doesNotMatch(done, /<form/);
+  assert.match(itemHtml({ kind: "question", id: "ask-3", message: "m", fields, state: "withdrawn" }), /Withdrawn by Lathe/);
+});
+
+test("render: the effort picker sits beside the model picker", () => {
+  const s = emptyState();
+  setConfigOptions(s, [{ id: "effort", name: "Effort", category: "thought_level", type: "select", currentValue: "high",
+    options: [{ value: "default", name: "Default" }, { value: "high", name: "High" }] }]);
+  assert.match(toolbarHtml(s), /<select id="effort"[^>]*><option value="default"[^>]*>Effort: Default<\/option><option value="high"[^>]*selected>Effort: High/);
 });

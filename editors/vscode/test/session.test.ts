@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { LatheSession, type SessionHost } from "../src/session";
-import type { LoginAnswer, LoginChoice, ToolItem } from "../src/chatState";
+import type { LoginAnswer, LoginChoice, QuestionItem, ToolItem } from "../src/chatState";
 import { fakeGemini } from "./fakeGemini";
 
 // Temporary folders of this file, removed when its tests are done.
@@ -253,7 +253,7 @@ test("session: New closes the open session, and the past chat is reopened with i
     await session.listSessions();
     assert.ok(session.state.sessions?.some((s) => s.sessionId === first), JSON.stringify(session.state.sessions));
     await session.loadSession(first);
-    const texts = session.state.items.map((i) => (i.kind === "tool" ? i.kind : `${i.kind}:${i.text}`));
+    const texts = session.state.items.map((i) => ("text" in i && i.kind !== "tool" ? `${i.kind}:${i.text}` : i.kind));
     assert.deepEqual(texts, ["user:remember PELICAN", "agent:Noted PELICAN."]);
     assert.equal((session as unknown as { sessionId: string }).sessionId, first);
     await session.prompt([{ type: "text", text: "still there?" }], "still there?");
@@ -323,7 +323,7 @@ test("session: a New that Lathe refuses leaves an empty chat that says why, not 
     await session.prompt([{ type: "text", text: "first" }], "first");
     host.folders = () => [path.join(dir, "no-such-folder")];
     await session.newSession();
-    const texts = session.state.items.map((i) => (i.kind === "tool" ? i.kind : `${i.kind}:${i.text}`));
+    const texts = session.state.items.map((i) => ("text" in i && i.kind !== "tool" ? `${i.kind}:${i.text}` : i.kind));
     assert.equal(texts.length, 1, JSON.stringify(texts));
     assert.match(texts[0], /^error:Could not start a new session: .*Lathe: New Session/);
   } finally {
@@ -413,14 +413,14 @@ test("session: keyless Vertex AI uses the project and the credentials of Lathe's
   }
 });
 
-test("session: Log in with Google opens the login page the agent gives, then the session opens", { skip: !bin && "LATHE_BIN not set" }, async () => {
+test("session: Log in with Google: the login page the agent gives is a question in the chat, opened on the person's word, then the session opens", { skip: !bin && "LATHE_BIN not set" }, async () => {
   const dir = tempDir("lathe-login-google-");
   const google = await fakeGemini("Hello through Code Assist.");
   const errors: string[] = [];
   const env = { CODE_ASSIST_ENDPOINT: google.url, LATHE_GOOGLE_TOKEN_URL: `${google.url}/token`, LATHE_GOOGLE_AUTH_URL: "https://accounts.invalid/auth" };
   const host = loginHost(dir, errors, env, [{ methodId: "oauth-personal" }], []);
   const opened: string[] = [];
-  host.openLoginPage = async (url) => {
+  host.openUrl = (url) => {
     opened.push(url);
     // The browser: Google sends it back to Lathe's loopback address with a code.
     const page = new URL(url);
@@ -428,14 +428,17 @@ test("session: Log in with Google opens the login page the agent gives, then the
     back.searchParams.set("code", "from-google");
     back.searchParams.set("state", page.searchParams.get("state")!);
     void fetch(back).then((r) => r.text());
-    return true;
   };
   const session = new LatheSession(host);
   try {
-    await session.start();
-    assert.equal(opened.length, 1);
-    assert.ok(opened[0].startsWith("https://accounts.invalid/auth?"));
-    assert.ok(session.state.items.some((i) => i.kind === "notice" && i.text.includes(opened[0])), "the address is in the chat");
+    const started = session.start();
+    await until(() => session.state.items.some((i) => i.kind === "question" && !!i.url), "the login page in the chat");
+    const question = session.state.items.find((i): i is QuestionItem => i.kind === "question")!;
+    assert.ok(question.url!.startsWith("https://accounts.invalid/auth?"), question.url);
+    assert.equal(opened.length, 0, "nothing opens before the person says so");
+    session.answerQuestion(question.id, "accept");
+    await started;
+    assert.deepEqual(opened, [question.url]);
     await session.prompt([{ type: "text", text: "hi" }], "hi");
     assert.deepEqual(errors, []);
     assert.deepEqual(google.prompts().map((r) => [r.path.split("?")[0], r.authorization]), [["/v1internal:streamGenerateContent", "Bearer access-1"]]);
@@ -451,10 +454,12 @@ test("session: declining the login page leaves nothing logged in", { skip: !bin 
   const dir = tempDir("lathe-login-google-no-");
   const errors: string[] = [];
   const host = loginHost(dir, errors, { CODE_ASSIST_ENDPOINT: "http://127.0.0.1:9" }, [{ methodId: "oauth-personal" }], []);
-  host.openLoginPage = async () => false;
   const session = new LatheSession(host);
   try {
-    await session.start();
+    const started = session.start();
+    await until(() => session.state.items.some((i) => i.kind === "question" && !!i.url), "the login page in the chat");
+    session.answerQuestion(session.state.items.find((i): i is QuestionItem => i.kind === "question")!.id, "decline");
+    await started;
     assert.equal(errors.length, 1, JSON.stringify(errors));
     assert.match(errors[0], /^Could not log in: .*cancelled/);
     assert.equal(fs.existsSync(path.join(dir, ".gemini", "oauth_creds.json")), false);
@@ -477,3 +482,68 @@ test("session: a login Lathe refuses is shown with Lathe's message, and nothing 
     session.dispose();
   }
 });
+
+test("session: a hook that blocks a call shows on its card, with the real binary", { skip: !bin && "LATHE_BIN not set" }, async () => {
+  const dir = tempDir("lathe-hook-");
+  const home = tempDir("lathe-hook-home-");
+  const file = path.join(dir, "kept-out.txt");
+  fs.mkdirSync(path.join(home, ".gemini"));
+  fs.writeFileSync(path.join(home, ".gemini", "settings.json"), JSON.stringify({ hooks: { BeforeTool: [{ matcher: "write_file",
+    hooks: [{ type: "command", name: "guard", command: "cat >/dev/null; echo '{\"decision\":\"deny\",\"reason\":\"not in this folder\"}'" }] }] } }));
+  const rec = path.join(dir, "model.jsonl");
+  const write = { functionCall: { name: "write_file", args: { file_path: file, content: "x\n" } } };
+  fs.writeFileSync(rec, [line([write]), line([{ text: "Blocked, as the hook said." }])].join("\n") + "\n");
+  const writes: string[] = [];
+  const host = quietHost(bin!, dir, [], rec);
+  const base = host.launchOptions();
+  host.launchOptions = () => ({ ...base, args: [...base.args, "--yolo"], env: { HOME: home, GEMINI_CLI_HOME: home } });
+  host.writeText = async (p, t) => { writes.push(t); };
+  const session = new LatheSession(host);
+  try {
+    await session.start();
+    await session.prompt([{ type: "text", text: "write it" }], "write");
+    assert.deepEqual(writes, []);
+    const card = session.state.items.find((i) => i.kind === "tool") as ToolItem;
+    assert.equal(card.status, "failed");
+    assert.deepEqual(card.hooks?.map((h) => [h.hook, h.event, h.decision, h.message]), [["guard", "BeforeTool", "blocked", "not in this folder"]]);
+    assert.ok(!card.text.some((t) => t.startsWith("Hook guard")), "the note is not repeated among the output");
+  } finally {
+    session.dispose();
+  }
+});
+
+test("session: ask_user's form is answered in the chat; the meter shows the cost; the effort picker sets the effort",
+  { skip: !bin && "LATHE_BIN not set" }, async () => {
+    const dir = tempDir("lathe-ask-");
+    const rec = path.join(dir, "model.jsonl");
+    const usage = { promptTokenCount: 1000, candidatesTokenCount: 100, totalTokenCount: 1100 };
+    const priced = (parts: unknown[]) => JSON.stringify({ method: "generateContentStream", response: [{ ...last(parts), usageMetadata: usage }] });
+    const ask = { functionCall: { name: "ask_user", args: { questions: [{ question: "Which login?", header: "Auth", type: "choice",
+      options: [{ label: "OAuth", description: "standard" }, { label: "Keys", description: "simple" }] }] } } };
+    fs.writeFileSync(rec, [priced([ask]), priced([{ text: "OAuth then." }])].join("\n") + "\n");
+    const errors: string[] = [];
+    const session = new LatheSession(quietHost(bin!, dir, errors, rec));
+    try {
+      await session.start();
+      assert.ok(session.state.efforts, "gemini-2.5-pro offers an effort");
+      await session.setEffort("high");
+      assert.equal(session.state.efforts?.current, "high");
+      const turn = session.prompt([{ type: "text", text: "log me in" }], "log me in");
+      await until(() => session.state.items.some((i) => i.kind === "question"), "the question in the chat");
+      const q = session.state.items.find((i) => i.kind === "question");
+      if (q?.kind !== "question") throw new Error("no question");
+      assert.deepEqual(q.fields.map((f) => [f.name, f.type]), [["q1", "choice"], ["q1_other", "text"]]);
+      session.answerQuestion(q.id, "accept", { q1: "OAuth" });
+      await turn;
+      assert.equal(q.state, "accept");
+      const card = session.state.items.find((i): i is ToolItem => i.kind === "tool");
+      assert.match(card?.text.join("\n") ?? "", /\*\*Auth\*\* → OAuth/);
+      assert.ok(session.state.items.some((i) => i.kind === "agent" && i.text === "OAuth then."));
+      // gemini-2.5-pro: 1,000 prompt tokens at $1.25 and 100 output at $10 per million, twice.
+      assert.equal(session.state.usage?.cost?.currency, "USD");
+      assert.ok(Math.abs((session.state.usage?.cost?.amount ?? 0) - 0.0045) < 1e-9, JSON.stringify(session.state.usage));
+      assert.deepEqual(errors, []);
+    } finally {
+      session.dispose();
+    }
+  });

@@ -278,6 +278,9 @@ void writeRequestMembers(json::Writer& w, const ModelRequest& request) {
       if (request.webSearch) json::object(w, [&] { json::object(w, "googleSearch", [] {}); });
     });
   }
+  if (declarations && request.requireToolCall) {
+    json::object(w, "toolConfig", [&] { json::object(w, "functionCallingConfig", [&] { json::put(w, "mode", "ANY"); }); });
+  }
 
   const GenerationConfig& config = request.config;
   const bool thinking = config.includeThoughts || config.thinkingBudget || config.thinkingLevel;
@@ -347,6 +350,7 @@ Result<ModelChunk> readResponseChunk(const json::Value& root, std::string raw) {
     u.promptTokens = json::getInt(*usage, "promptTokenCount").value_or(0);
     u.candidatesTokens = json::getInt(*usage, "candidatesTokenCount").value_or(0);
     u.thoughtsTokens = json::getInt(*usage, "thoughtsTokenCount").value_or(0);
+    u.cachedTokens = json::getInt(*usage, "cachedContentTokenCount").value_or(0);
     u.totalTokens = json::getInt(*usage, "totalTokenCount").value_or(0);
     chunk.usage = u;
   }
@@ -373,6 +377,7 @@ std::string buildResponseChunk(const ModelChunk& chunk) {
         json::put(w, "promptTokenCount", chunk.usage->promptTokens);
         json::put(w, "candidatesTokenCount", chunk.usage->candidatesTokens);
         if (chunk.usage->thoughtsTokens) json::put(w, "thoughtsTokenCount", chunk.usage->thoughtsTokens);
+        if (chunk.usage->cachedTokens) json::put(w, "cachedContentTokenCount", chunk.usage->cachedTokens);
         json::put(w, "totalTokenCount", chunk.usage->totalTokens);
       });
     }

@@ -1,6 +1,7 @@
 // OpenAI Chat Completions mapping.
 #include "engine/model/openai/openai_wire.h"
 
+#include <algorithm>
 #include <atomic>
 
 #include "protocol/base/enum_names.h"
@@ -48,7 +49,7 @@ void writeParameters(json::Writer& w, const std::string& schema) {
   json::put(w, "parameters", json::Raw{json::stringify(*doc)});
 }
 
-void writeTools(json::Writer& w, const std::vector<tools::ToolDeclaration>& tools) {
+void writeTools(json::Writer& w, const std::vector<tools::ToolDeclaration>& tools, bool required) {
   json::array(w, "tools", [&] {
     for (const auto& tool : tools) {
       json::object(w, [&] {
@@ -61,7 +62,7 @@ void writeTools(json::Writer& w, const std::vector<tools::ToolDeclaration>& tool
       });
     }
   });
-  json::put(w, "tool_choice", "auto");
+  json::put(w, "tool_choice", required ? "required" : "auto");
   json::put(w, "parallel_tool_calls", true);
 }
 
@@ -158,6 +159,14 @@ std::optional<Usage> readUsage(const json::Value& root) {
   u.promptTokens = json::getInt(*usage, "prompt_tokens").value_or(0);
   u.candidatesTokens = json::getInt(*usage, "completion_tokens").value_or(0);
   u.totalTokens = json::getInt(*usage, "total_tokens").value_or(u.promptTokens + u.candidatesTokens);
+  // Reasoning is part of the completion here; Usage keeps it apart, as Gemini reports it.
+  if (const json::Value* details = json::find(*usage, "completion_tokens_details"); details && details->IsObject()) {
+    u.thoughtsTokens = std::clamp<int64_t>(json::getInt(*details, "reasoning_tokens").value_or(0), 0, u.candidatesTokens);
+    u.candidatesTokens -= u.thoughtsTokens;
+  }
+  if (const json::Value* details = json::find(*usage, "prompt_tokens_details"); details && details->IsObject()) {
+    u.cachedTokens = json::getInt(*details, "cached_tokens").value_or(0);
+  }
   return u;
 }
 
@@ -203,7 +212,7 @@ std::string buildRequestBody(const ModelRequest& request, RequestOptions options
         else writeModelContent(w, content);
       }
     });
-    if (request.tools && !request.tools->empty()) writeTools(w, *request.tools);
+    if (request.tools && !request.tools->empty()) writeTools(w, *request.tools, request.requireToolCall);
     const GenerationConfig& config = request.config;
     if (config.temperature) {
       json::key(w, "temperature");
@@ -214,6 +223,7 @@ std::string buildRequestBody(const ModelRequest& request, RequestOptions options
       w.Double(*config.topP);
     }
     if (config.maxOutputTokens) json::put(w, "max_tokens", *config.maxOutputTokens);
+    if (config.reasoningEffort) json::put(w, "reasoning_effort", *config.reasoningEffort);
   });
 }
 

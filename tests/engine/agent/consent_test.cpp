@@ -195,7 +195,9 @@ struct ProgramsFixture {
   std::vector<std::vector<ServerConfig>> started;
   std::unique_ptr<SessionPrograms> programs;
 
-  explicit ProgramsFixture(const std::string& answer) {
+  std::vector<HookSet> hooksStarted;
+
+  explicit ProgramsFixture(const std::string& answer, FolderTrust trust = FolderTrust::unknown) {
     const std::string script = std::string(LATHE_SOURCE_DIR) + "/tests/support/discovery_tool.sh";
     WorkspacePrograms found;
     found.settingsPath = ws.str() + "/.gemini/settings.json";
@@ -204,6 +206,10 @@ struct ProgramsFixture {
                                  server("dropped", ServerConfig::Origin::workspaceSettings)};
     found.programs.discoveryCommand = "bash '" + script + "' discover bare '" + (ws.path / "ran").string() + "'";
     found.programs.callCommand = "bash '" + script + "' call";
+    HookDefinition hook;
+    hook.event = HookEvent::BeforeTool;
+    hook.command = "true";
+    found.hooks.definitions.push_back(hook);
     config.mcpExcluded = {"dropped"};
     editor.answer = [answer](const acp::RequestPermissionRequest&) -> Result<acp::RequestPermissionResponse> {
       if (answer == "cancel") return acp::RequestPermissionResponse{};
@@ -215,6 +221,8 @@ struct ProgramsFixture {
         .workspace = std::move(found),
         .consent = std::make_shared<ConsentStore>(state.str()),
         .startMcpServers = [this](std::vector<ServerConfig> servers) { started.push_back(std::move(servers)); },
+        .startHooks = [this](HookSet hooks) { hooksStarted.push_back(std::move(hooks)); },
+        .trust = FolderTrustVerdict{trust, "trustedFolders.json marks it", ""},
         .grantWidening = nullptr,
         .ignoredNotice = {},
         .notices = {},
@@ -223,7 +231,7 @@ struct ProgramsFixture {
   }
   void turn() {
     History history;
-    CHECK_FALSE(programs->beforeModelRequest(history, CancelToken()));
+    CHECK_FALSE(programs->onPrompt({}, history, CancelToken()));
   }
 };
 
@@ -235,6 +243,7 @@ TEST_CASE("session start-up: refused, nothing runs or starts, told on a card") {
   CHECK(f.editor.asked.size() == 1);
   CHECK_FALSE(std::filesystem::exists(f.ws.path / "ran"));
   CHECK(f.started.empty());
+  CHECK(f.hooksStarted.empty());
   CHECK_FALSE(f.registry.find("discovered_tool_echo"));
   auto cards = f.editor.all<acp::ToolCallUpdate>();
   REQUIRE_FALSE(cards.empty());
@@ -254,8 +263,36 @@ TEST_CASE("session start-up: allowed, discovery tools join and the workspace's s
   REQUIRE(f.started[0].size() == 1);  // mcp.excluded drops the other
   CHECK(f.started[0][0].name == "mine");
   CHECK(f.started[0][0].trust);  // consented: the configuration shown included it
+  REQUIRE(f.hooksStarted.size() == 1);  // the workspace's hooks join the session's
+  CHECK(f.hooksStarted[0].definitions.size() == 1);
   f.turn();
   CHECK(f.started.size() == 1);  // once per session
+}
+
+TEST_CASE("session start-up: Gemini CLI's trust in the folder is the answer, told on a card") {
+  {
+    ProgramsFixture f("workspace_reject_once", FolderTrust::trusted);
+    f.turn();
+    CHECK(f.editor.asked.empty());
+    CHECK(std::filesystem::exists(f.ws.path / "ran"));
+    CHECK(f.started.size() == 1);
+    CHECK(f.hooksStarted.size() == 1);
+    auto cards = f.editor.all<acp::ToolCallUpdate>();
+    REQUIRE_FALSE(cards.empty());
+    CHECK_THAT(cards.front().content->front().text, Catch::Contains("without asking: trustedFolders.json marks it"));
+  }
+  {
+    ProgramsFixture f("workspace_allow_once", FolderTrust::untrusted);
+    f.turn();
+    CHECK(f.editor.asked.empty());
+    CHECK_FALSE(std::filesystem::exists(f.ws.path / "ran"));
+    CHECK(f.started.empty());
+    CHECK(f.hooksStarted.empty());
+    auto cards = f.editor.all<acp::ToolCallUpdate>();
+    REQUIRE(cards.size() == 2);
+    CHECK_THAT(cards[0].content->front().text, Catch::Contains("did not apply"));
+    CHECK_THAT(cards[1].content->front().text, Catch::Contains("did not start the programs"));
+  }
 }
 
 TEST_CASE("session start-up: a cancelled question starts nothing and asks again next turn") {

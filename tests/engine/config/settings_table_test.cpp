@@ -161,7 +161,8 @@ TEST_CASE("settings table: a workspace's keys are sorted by their rows") {
   std::ofstream(dir.path / ".gemini/settings.json") << R"({
       "model": {"name": "m", "provider": "openai", "choices": {"openai": ["m"]}, "contextLimits": {"m": 10},
                 "generationConfig": {"m": {"temperature": 1}}, "compressionThreshold": 0.4,
-                "disableLoopDetection": true, "summarizeToolOutput": {"glob": true}},
+                "disableLoopDetection": true, "summarizeToolOutput": {"glob": true},
+                "pricing": {"m": {"input": 1, "output": 2}}},
       "tools": {"core": ["glob"], "exclude": ["x"], "allowed": ["glob"], "sandbox": false, "sandboxNetwork": true,
                 "truncateToolOutputThreshold": 2000, "webFetch": {"allowPrivateHosts": ["localhost"]},
                 "discoveryCommand": "d", "callCommand": "c"},
@@ -169,7 +170,10 @@ TEST_CASE("settings table: a workspace's keys are sorted by their rows") {
       "mcp": {"allowed": ["s"], "excluded": ["t"]},
       "context": {"fileName": "A.md", "discoveryMaxDirs": 3},
       "proxy": "http://127.0.0.1:1", "security": {"auth": {"selectedType": "gemini-api-key"}},
-      "mcpServers": {"s": {"command": "true"}}})";
+      "policyPaths": ["p"], "adminPolicyPaths": ["/a"],
+      "mcpServers": {"s": {"command": "true"}},
+      "hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "true"}]}]},
+      "hooksConfig": {"enabled": false, "disabled": ["x"], "notifications": false}})";
   Settings all;
   REQUIRE(mergeSettingsFile((dir.path / ".gemini/settings.json").string(), all, SettingsScope::workspace));
   auto sorted = classifyWorkspaceSettings("ws", all);
@@ -186,4 +190,27 @@ TEST_CASE("settings table: a workspace's keys are sorted by their rows") {
     CHECK(told == row.toldInWorkspace);
     CHECK(row.isSet(sorted->tuning) == (row.scope == KeyScope::tuning));
   }
+}
+
+TEST_CASE("settings table: model.pricing reads prices per model and names a bad one") {
+  testing::TempDir dir;
+  const auto path = dir.path / "settings.json";
+  std::ofstream(path) << R"({"model": {"pricing": {"gemini-2.5-pro": {"input": 1, "output": 8.5, "cachedInput": 0.1},
+                                                 "local": {"input": 0, "output": 0}}}})";
+  Settings settings;
+  REQUIRE(mergeSettingsFile(path.string(), settings));
+  AgentConfig config;
+  REQUIRE(applySettings(config, settings, SettingApplies::processStart));
+  CHECK(config.pricing.at("gemini-2.5-pro").output == 8.5);
+  CHECK(config.pricing.at("gemini-2.5-pro").cachedInput == 0.1);
+  CHECK_FALSE(config.pricing.at("local").cachedInput);
+  std::ofstream(path) << R"({"model": {"pricing": {"m": {"input": -1, "output": 1}}}})";
+  Settings bad;
+  auto refused = mergeSettingsFile(path.string(), bad);
+  REQUIRE_FALSE(refused);
+  CHECK_THAT(refused.error().message, Catch::Contains("model.pricing.m.input"));
+  CHECK_THAT(refused.error().message, Catch::Contains("US dollars per million tokens"));
+  std::ofstream(path) << R"({"model": {"pricing": {"m": 3}}})";
+  Settings notObject;
+  CHECK_THAT(mergeSettingsFile(path.string(), notObject).error().message, Catch::Contains("model.pricing.m"));
 }

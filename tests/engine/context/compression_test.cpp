@@ -301,3 +301,41 @@ TEST_CASE("context settings: compressionThreshold, disableLoopDetection, truncat
     CHECK_FALSE(mergeSettingsFile(path, other).ok());
   }
 }
+
+TEST_CASE("an editor that shows compactions sees one: in progress, its summary, completed, and no note", "[context]") {
+  acp::ClientCapabilities caps;
+  caps.compaction = true;
+  ContextFixture f([](AgentConfig& c) { c.contextWindow = 8000; }, caps);
+  f.server.push(textReply("a1", 100));
+  f.server.push(ScriptedReply::text("<state_snapshot>THE SUMMARY</state_snapshot>"));
+  REQUIRE(f.prompt(words("one", 700)).ok());
+  REQUIRE(f.prompt("/compress").value() == acp::StopReason::end_turn);
+  auto updates = f.editor.all<acp::CompactionUpdate>();
+  REQUIRE(updates.size() == 2);
+  CHECK(updates[0].status == acp::CompactionStatus::in_progress);
+  CHECK(updates[1].status == acp::CompactionStatus::completed);
+  CHECK(updates[0].compactionId == updates[1].compactionId);
+  CHECK(updates[0].compactionId.starts_with("compaction_"));
+  auto summary = f.editor.all<acp::CompactionSummaryChunk>();
+  REQUIRE(summary.size() == 1);
+  CHECK(summary[0].compactionId == updates[0].compactionId);
+  CHECK_THAT(summary[0].text, Catch::Contains("THE SUMMARY"));
+  CHECK(f.agentText().find("Compressed the conversation") == std::string::npos);
+  CHECK(isSnapshot(f.session->history().contents()[0]));
+}
+
+TEST_CASE("a compaction that fails says so on the compaction, with the reason", "[context]") {
+  acp::ClientCapabilities caps;
+  caps.compaction = true;
+  ContextFixture f([](AgentConfig& c) { c.contextWindow = 8000; }, caps);
+  f.server.push(textReply("a1", 100));
+  f.server.push(ScriptedReply::error(400, R"({"error":{"code":400,"message":"bad summary request"}})"));
+  REQUIRE(f.prompt(words("one", 700)).ok());
+  REQUIRE(f.prompt("/compress").value() == acp::StopReason::end_turn);
+  auto updates = f.editor.all<acp::CompactionUpdate>();
+  REQUIRE(updates.size() == 2);
+  CHECK(updates[1].status == acp::CompactionStatus::failed);
+  REQUIRE(updates[1].error);
+  CHECK_THAT(*updates[1].error, Catch::Contains("Could not compress"));
+  CHECK(f.editor.all<acp::CompactionSummaryChunk>().empty());
+}

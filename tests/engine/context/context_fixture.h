@@ -31,7 +31,9 @@ struct ContextFixture {
   std::unique_ptr<engine::Session> session;
   std::shared_ptr<engine::SessionCommands> commands;  // the session's slash commands
 
-  explicit ContextFixture(const std::function<void(engine::AgentConfig&)>& adjust = {}) {
+  explicit ContextFixture(const std::function<void(engine::AgentConfig&)>& adjust = {},
+                          acp::ClientCapabilities editorCapabilities = {}) {
+    editor.caps = editorCapabilities;
     std::string tmpl = (fs::temp_directory_path() / "lathe-context-XXXXXX").string();
     fs::path root = fs::canonical(::mkdtemp(tmpl.data()));
     dir = root / "work";

@@ -2,6 +2,8 @@
 // two strikes, no false alarms, and the setting that turns it off.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "tests/engine/context/context_fixture.h"
 #include "engine/context/loop_detector.h"
 
@@ -36,7 +38,10 @@ TEST_CASE("the same call five times in a row: refused once, then the turn ends",
   for (int i = 0; i < 4; ++i) CHECK(outputs[i].find("alpha") != std::string::npos);
   CHECK(outputs[4].find("loop") != std::string::npos);
   CHECK(outputs[4].find("alpha") == std::string::npos);
-  CHECK(f.editor.all<acp::ToolCall>().size() == 4);
+  // Four calls, and the person was told of the loop on a card of its own (no notices here).
+  auto cards = f.editor.all<acp::ToolCall>();
+  REQUIRE(cards.size() == 5);
+  CHECK(std::count_if(cards.begin(), cards.end(), [](const acp::ToolCall& c) { return c.title == "Loop detected"; }) == 1);
   const std::string shown = f.agentText();
   CHECK(shown.find("Lathe stopped this turn") != std::string::npos);
   CHECK(shown.find("read_file") != std::string::npos);

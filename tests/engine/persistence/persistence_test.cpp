@@ -207,3 +207,52 @@ TEST_CASE("persist: the editor's MCP servers read back as session/new sent them,
 }
 
 }  // namespace lathe::engine::persist
+
+namespace lathe::engine::persist {
+
+TEST_CASE("persist: chunks join per message (role and messageId), notices are never recorded", "[persist]") {
+  TempDir dir;
+  SessionStore store(dir.str());
+  auto recorder = SessionRecorder::create(store, metaFor("sess_ids"));
+  REQUIRE(recorder);
+  using Role = acp::MessageChunk::Role;
+  (*recorder)->onUpdate(acp::MessageChunk{Role::agent, "Hel", "msg_1"});
+  (*recorder)->onUpdate(acp::MessageChunk{Role::agent, "lo", "msg_1"});
+  (*recorder)->onUpdate(acp::MessageChunk{Role::agent, "Next", "msg_2"});  // another reply, right after
+  (*recorder)->onUpdate(acp::Notice{acp::NoticeSeverity::warning, "Loop detected", ""});
+  (*recorder)->close();
+  auto record = store.readRecord("sess_ids");
+  REQUIRE(record);
+  REQUIRE(record->shown.size() == 2);
+  CHECK_THAT(record->shown[0], Catch::Contains(R"("text":"Hello"},"messageId":"msg_1")"));
+  CHECK_THAT(record->shown[1], Catch::Contains(R"("text":"Next"},"messageId":"msg_2")"));
+}
+
+TEST_CASE("persist: the effort is kept in the metadata, and a deleted session is gone for good", "[persist]") {
+  TempDir dir;
+  SessionStore store(dir.str());
+  {
+    auto recorder = SessionRecorder::create(store, metaFor("sess_e"));
+    REQUIRE(recorder);
+    (*recorder)->onEffortChanged("high");
+    (*recorder)->onUpdate(acp::MessageChunk{acp::MessageChunk::Role::user, "hi", "msg_u"});
+    // Open here: another holder of the lock (another process) cannot delete it.
+    auto refused = store.remove("sess_e");
+    REQUIRE_FALSE(refused);
+    CHECK_THAT(refused.error().message, Catch::Contains("open in another Lathe process"));
+    (*recorder)->close();
+  }
+  CHECK(store.readMeta("sess_e")->effort == "high");
+  CHECK(store.list().size() == 1);
+  REQUIRE(store.remove("sess_e"));
+  CHECK(store.list().empty());
+  auto gone = store.readMeta("sess_e");
+  REQUIRE_FALSE(gone);
+  CHECK(gone.error().code == Errc::not_found);
+  CHECK_THAT(gone.error().message, Catch::Contains("no recorded session \"sess_e\""));
+  auto again = store.remove("sess_e");
+  REQUIRE_FALSE(again);
+  CHECK(again.error().code == Errc::not_found);
+}
+
+}  // namespace lathe::engine::persist

@@ -64,6 +64,8 @@ TEST_CASE("approval table: mode x kind x confirmation, with the words of the rul
       // A think tool (write_todos) changes nothing outside the session: plan mode runs it.
       {ApprovalMode::plan, Kind::think, nullptr, Decision::allow, ""},
       {ApprovalMode::standard, Kind::think, nullptr, Decision::allow, ""},
+      // Asking the person (ask_user) changes nothing either: plan mode asks too.
+      {ApprovalMode::plan, Kind::communicate, nullptr, Decision::allow, ""},
       {ApprovalMode::plan, Kind::edit, &edit, Decision::deny, kPlan},
       {ApprovalMode::plan, Kind::execute, &exec, Decision::deny, kPlan},
       {ApprovalMode::plan, Kind::fetch, &info, Decision::ask, ""},
@@ -366,9 +368,9 @@ TEST_CASE("permission options per confirmation, and unknown answers mean no") {
   auto options = permissionOptions(edit, "Edit");
   REQUIRE(options.size() == 4);
   // The narrower "always" comes first: a client binding one key per kind takes it.
-  CHECK(options[1].name == "Always allow edits to main.cpp");
+  CHECK(options[1].name == "Allow edits to main.cpp for this session");
   CHECK(options[1].kind == acp::PermissionOptionKind::allow_always);
-  CHECK(options[2].name == "Allow all edits for the rest of this session");
+  CHECK(options[2].name == "Allow all edits for this session");
   CHECK(options[2].kind == acp::PermissionOptionKind::allow_always);
   CHECK(options.back().kind == acp::PermissionOptionKind::reject_once);
   CHECK(choiceFor("allow_always_file", edit)->always == AlwaysScope::file);
@@ -434,8 +436,8 @@ TEST_CASE("MCP calls: options, settings that name them, trust and mcp.allowed, p
   auto options = permissionOptions(mcp, "do_it (srv)");
   REQUIRE(options.size() == 4);
   CHECK(options[0].optionId == "allow_once");
-  CHECK(options[1].name == "Always allow do_it from srv");
-  CHECK(options[2].name == "Always allow every tool from srv");
+  CHECK(options[1].name == "Allow do_it from srv for this session");
+  CHECK(options[2].name == "Allow every tool from srv for this session");
   CHECK(options[2].kind == acp::PermissionOptionKind::allow_always);
   CHECK(options[3].kind == acp::PermissionOptionKind::reject_once);
   CHECK(choiceFor("allow_always_mcp_tool", mcp)->always == AlwaysScope::mcpTool);

@@ -93,8 +93,8 @@ TEST_CASE("MCP: the request names server and tool, offers the tool then the serv
   REQUIRE(ask.toolCall.content);
   CHECK((*ask.toolCall.content)[0].text == "MCP tool write_it from server files");
   REQUIRE(ask.options.size() == 4);
-  CHECK(ask.options[1].name == "Always allow write_it from files");
-  CHECK(ask.options[2].name == "Always allow every tool from files");
+  CHECK(ask.options[1].name == "Allow write_it from files for this session");
+  CHECK(ask.options[2].name == "Allow every tool from files for this session");
   CHECK(f.tools["files__write_it"]->runs == 0);
   CHECK(f.run("files__read_it") == 1);  // nothing was remembered
 }

@@ -18,6 +18,15 @@ class FakeEditor final : public engine::EditorClient {
       [](const acp::RequestPermissionRequest&) { return select("reject_once"); };
   std::vector<acp::RequestPermissionRequest> asked;
   std::vector<acp::SessionUpdate> updates;
+  acp::ClientCapabilities caps;  // what the test's editor offers (nothing by default)
+  // Answers elicitations (offered when caps say so); default: the person declines.
+  std::function<Result<acp::ElicitationResponse>(const acp::ElicitationRequest&, const CancelToken&)> elicitAnswer =
+      [](const acp::ElicitationRequest&, const CancelToken&) {
+        acp::ElicitationResponse r;
+        r.action = acp::ElicitationResponse::Action::decline;
+        return Result<acp::ElicitationResponse>(r);
+      };
+  std::vector<acp::ElicitationRequest> elicited;
   std::mutex mutex;
   std::condition_variable changed;
 
@@ -43,7 +52,14 @@ class FakeEditor final : public engine::EditorClient {
     }
     return answer(r);
   }
-  acp::ClientCapabilities capabilities() const override { return {}; }
+  acp::ClientCapabilities capabilities() const override { return caps; }
+  Result<acp::ElicitationResponse> elicit(const acp::ElicitationRequest& r, const CancelToken& cancel) override {
+    {
+      std::lock_guard lock(mutex);
+      elicited.push_back(r);
+    }
+    return elicitAnswer(r, cancel);
+  }
   Result<std::string> readTextFile(const std::string&, const std::string&, const CancelToken&) override {
     return makeError(Errc::internal, "no editor buffers in this test");
   }

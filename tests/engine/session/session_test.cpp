@@ -20,6 +20,20 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// Returns once `cancel` fires (at once if it has).
+void waitForCancel(const CancelToken& cancel) {
+  std::mutex m;
+  std::condition_variable cv;
+  bool done = false;
+  auto reg = cancel.onCancel([&] {
+    std::lock_guard lock(m);
+    done = true;
+    cv.notify_all();
+  });
+  std::unique_lock lock(m);
+  cv.wait(lock, [&] { return done; });
+}
+
 // A model that answers from a script and keeps a copy of every request's history.
 class ScriptedModel final : public ModelProvider {
  public:
@@ -33,6 +47,7 @@ class ScriptedModel final : public ModelProvider {
   };
   std::vector<Reply> script;
   std::vector<std::vector<Content>> requests;
+  std::vector<ModelRequest> sent;  // each request as sent (model, generation settings)
   std::atomic<size_t> requestsStarted{0};  // what another thread may wait for on `started`
   testing::Notice started;
   std::vector<tools::ToolDeclaration> lastTools;
@@ -43,21 +58,15 @@ class ScriptedModel final : public ModelProvider {
 
   Result<ModelReply> stream(const ModelRequest& request, const ChunkSink& onChunk, const CancelToken& cancel) override {
     requests.push_back(*request.contents);
+    sent.push_back(request);
+    sent.back().contents = nullptr;
+    sent.back().tools = nullptr;
     started.update([&] { ++requestsStarted; });
     lastTools = request.tools ? *request.tools : std::vector<tools::ToolDeclaration>{};
     if (requests.size() > script.size()) return makeError(Errc::model, "script exhausted");
     const Reply& reply = script[requests.size() - 1];
     if (reply.blockUntilCancelled) {
-      std::mutex m;
-      std::condition_variable cv;
-      bool done = false;
-      auto reg = cancel.onCancel([&] {
-        std::lock_guard lock(m);
-        done = true;
-        cv.notify_all();
-      });
-      std::unique_lock lock(m);
-      cv.wait(lock, [&] { return done; });
+      waitForCancel(cancel);
       return makeError(Errc::cancelled, "cancelled");
     }
     if (reply.error) return *reply.error;
@@ -99,12 +108,14 @@ struct Fixture {
   Recorder editor;
   std::unique_ptr<Session> session;
 
-  Fixture() {
+  // `setup` shapes the config and the editor before the session is made.
+  explicit Fixture(const std::function<void(AgentConfig&, Recorder&)>& setup = nullptr) {
     std::string tmpl = (fs::temp_directory_path() / "lathe-session-XXXXXX").string();
     dir = fs::canonical(::mkdtemp(tmpl.data()));
     std::ofstream(dir / "notes.txt") << "alpha\nbeta\n";
     config.provider = model;
     config.maxTurnRequests = 5;
+    if (setup) setup(config, editor);
     auto ws = std::make_shared<const tools::Workspace>(tools::Workspace::create(dir.string()).value());
     session = std::make_unique<Session>("s1", ws, config, editor);
   }
@@ -364,4 +375,195 @@ TEST_CASE("a prompt without usable content is refused") {
   auto stop = f.session->prompt({}, CancelToken());
   REQUIRE_FALSE(stop.ok());
   CHECK(stop.error().code == Errc::invalid_params);
+}
+
+TEST_CASE("every message has its id: one model reply's chunks share it, each reply has its own") {
+  Fixture f;
+  f.model->script.push_back({{text("Let me look. "), call("read_file", R"({"file_path":"notes.txt"})")}});
+  f.model->script.push_back({{text("hmm", true), text("It says "), text("alpha.")}});
+  REQUIRE(*f.session->prompt(promptText("read notes"), CancelToken()) == acp::StopReason::end_turn);
+  auto chunks = f.editor.all<acp::MessageChunk>();
+  REQUIRE(chunks.size() == 4);
+  for (const auto& chunk : chunks) CHECK(chunk.messageId.starts_with("msg_"));
+  CHECK(chunks[1].messageId == chunks[2].messageId);  // thought and text of one reply
+  CHECK(chunks[2].messageId == chunks[3].messageId);
+  CHECK(chunks[0].messageId != chunks[1].messageId);
+  // The tool call names its tool as the model called it.
+  auto calls = f.editor.all<acp::ToolCall>();
+  REQUIRE(calls.size() == 1);
+  CHECK(calls[0].name == "read_file");
+}
+
+TEST_CASE("usage_update carries the session's cost from the price table, and the turn's tokens add up") {
+  Fixture f([](AgentConfig& config, Recorder&) {
+    config.model = "test-model";
+    config.pricing["test-"] = Price{1.0, 2.0, std::nullopt};  // USD per million tokens
+  });
+  f.model->script.push_back({{call("read_file", R"({"file_path":"notes.txt"})")}});
+  f.model->script.push_back({{text("done")}});
+  REQUIRE(*f.session->prompt(promptText("go"), CancelToken()) == acp::StopReason::end_turn);
+  auto usage = f.editor.all<acp::UsageUpdate>();
+  REQUIRE(usage.size() == 2);
+  // Each reply: 100 prompt tokens at $1, 10 output at $2 per million.
+  REQUIRE(usage[0].cost);
+  CHECK(usage[0].cost->amount == Approx(0.00012));
+  CHECK(usage[0].cost->currency == "USD");
+  CHECK(usage[1].cost->amount == Approx(0.00024));  // cumulative
+  auto turn = f.session->turnUsage();
+  REQUIRE(turn);
+  CHECK(turn->inputTokens == 200);
+  CHECK(turn->outputTokens == 20);
+  CHECK(turn->totalTokens == 220);
+  // The next turn counts its own tokens; the cost goes on.
+  f.model->script.push_back({{text("again")}});
+  REQUIRE(f.session->prompt(promptText("more"), CancelToken()));
+  CHECK(f.session->turnUsage()->inputTokens == 100);
+  CHECK(f.editor.all<acp::UsageUpdate>().back().cost->amount == Approx(0.00036));
+}
+
+TEST_CASE("a model of no known price leaves the cost out, never an understated figure") {
+  Fixture f([](AgentConfig& config, Recorder&) { config.model = "local-llama"; });
+  f.model->script.push_back({{text("hi")}});
+  REQUIRE(f.session->prompt(promptText("go"), CancelToken()));
+  auto usage = f.editor.all<acp::UsageUpdate>();
+  REQUIRE(usage.size() == 1);
+  CHECK_FALSE(usage[0].cost);
+}
+
+TEST_CASE("the effort applies from the next request, as each family thinks") {
+  Fixture f([](AgentConfig& config, Recorder&) { config.model = "gemini-2.5-flash"; });
+  for (int i = 0; i < 4; ++i) f.model->script.push_back({{text("ok")}});
+  REQUIRE(f.session->prompt(promptText("one"), CancelToken()));
+  CHECK(f.model->sent.back().config.thinkingBudget == 8192);  // the family's default
+  f.session->setEffort(Effort::high);
+  REQUIRE(f.session->prompt(promptText("two"), CancelToken()));
+  CHECK(f.model->sent.back().config.thinkingBudget == 24576);
+  f.session->setModel("gemini-3-pro-preview");  // thinks by level: "high" it has too
+  CHECK(f.session->effort() == Effort::high);
+  f.session->setEffort(Effort::low);
+  REQUIRE(f.session->prompt(promptText("three"), CancelToken()));
+  CHECK(f.model->sent.back().config.thinkingLevel == "LOW");
+  CHECK_FALSE(f.model->sent.back().config.thinkingBudget);
+  f.session->setModel("gpt-5-mini");
+  f.session->setEffort(Effort::low);
+  REQUIRE(f.session->prompt(promptText("four"), CancelToken()));
+  CHECK(f.model->sent.back().config.reasoningEffort == "low");
+  f.session->setModel("gemini-2.0-flash");  // thinks not: back to the default
+  CHECK(f.session->effort() == Effort::standard);
+}
+
+namespace {
+
+acp::ElicitationResponse accepted(std::string content) {
+  acp::ElicitationResponse r;
+  r.action = acp::ElicitationResponse::Action::accept;
+  r.content = json::Raw{std::move(content)};
+  return r;
+}
+
+// The response the model got for the call of the first request's reply.
+std::string responseToFirstCall(const ScriptedModel& model) {
+  for (const auto& part : model.requests.at(1).back().parts) {
+    if (part.functionResponse) return part.functionResponse->response.text;
+  }
+  return "";
+}
+
+constexpr const char* kTwoQuestions = R"({"questions":[
+  {"question":"Which login?","header":"Auth","type":"choice",
+   "options":[{"label":"OAuth","description":"standard"},{"label":"Keys","description":"simple"}]},
+  {"question":"Ship today?","header":"Ship","type":"yesno"}]})";
+
+}  // namespace
+
+TEST_CASE("ask_user asks through the editor's form, tied to the call, and the model reads the answers") {
+  Fixture f([](AgentConfig&, Recorder& editor) { editor.caps.elicitationForm = true; });
+  f.editor.elicitAnswer = [](const acp::ElicitationRequest&, const CancelToken&) {
+    return Result<acp::ElicitationResponse>(accepted(R"({"q1":"OAuth","q2":"No","q2_other":"tomorrow"})"));
+  };
+  f.model->script.push_back({{call("ask_user", kTwoQuestions)}});
+  f.model->script.push_back({{text("Thanks.")}});
+  REQUIRE(*f.session->prompt(promptText("set up auth"), CancelToken()) == acp::StopReason::end_turn);
+  REQUIRE(f.editor.elicited.size() == 1);
+  const auto& asked = f.editor.elicited[0];
+  CHECK(asked.sessionId == "s1");
+  CHECK(asked.toolCallId == "call_1");
+  CHECK(asked.mode == acp::ElicitationRequest::Mode::form);
+  auto schema = json::parse(asked.requestedSchema.text);
+  REQUIRE(schema);
+  const json::Value& props = (*schema)["properties"];
+  CHECK(json::getStr(props["q1"], "title") == "Auth");
+  CHECK(props["q1"]["oneOf"].Size() == 2);
+  CHECK(json::getStr(props["q1"]["oneOf"][0], "const") == "OAuth");
+  CHECK(json::getStr(props["q2"]["oneOf"][1], "const") == "No");
+  CHECK(props.HasMember("q2_other"));
+  CHECK(responseToFirstCall(*f.model) == R"({"output":"{\"answers\":{\"0\":\"OAuth\",\"1\":\"No — tomorrow\"}}"})");
+  auto calls = f.editor.all<acp::ToolCall>();
+  REQUIRE(calls.size() == 1);
+  CHECK(calls[0].name == "ask_user");
+}
+
+TEST_CASE("ask_user: a decline and a cancel reach the model in those words, and plan mode asks too") {
+  for (auto action : {acp::ElicitationResponse::Action::decline, acp::ElicitationResponse::Action::cancel}) {
+    Fixture f([](AgentConfig& config, Recorder& editor) {
+      editor.caps.elicitationForm = true;
+      config.approvalMode = ApprovalMode::plan;
+    });
+    f.editor.elicitAnswer = [action](const acp::ElicitationRequest&, const CancelToken&) {
+      acp::ElicitationResponse r;
+      r.action = action;
+      return Result<acp::ElicitationResponse>(r);
+    };
+    f.model->script.push_back({{call("ask_user", kTwoQuestions)}});
+    f.model->script.push_back({{text("ok")}});
+    REQUIRE(*f.session->prompt(promptText("?"), CancelToken()) == acp::StopReason::end_turn);
+    const std::string response = responseToFirstCall(*f.model);
+    INFO(response);
+    CHECK(response.find(action == acp::ElicitationResponse::Action::decline ? "declined" : "cancelled") !=
+          std::string::npos);
+  }
+}
+
+TEST_CASE("ask_user is not declared when the editor cannot show a form") {
+  Fixture f;
+  CHECK_FALSE(f.session->registry().find("ask_user"));
+  Fixture withForms([](AgentConfig&, Recorder& editor) { editor.caps.elicitationForm = true; });
+  CHECK(withForms.session->registry().find("ask_user"));
+}
+
+TEST_CASE("a turn cancelled while ask_user waits withdraws the question and ends at once") {
+  Fixture f([](AgentConfig&, Recorder& editor) { editor.caps.elicitationForm = true; });
+  testing::Notice asking;
+  bool asked = false;
+  f.editor.elicitAnswer = [&](const acp::ElicitationRequest&, const CancelToken& cancel) -> Result<acp::ElicitationResponse> {
+    asking.update([&] { asked = true; });
+    waitForCancel(cancel);
+    return makeError(Errc::cancelled, "elicitation/create was cancelled");
+  };
+  f.model->script.push_back({{call("ask_user", kTwoQuestions)}});
+  auto token = CancelToken::create();
+  std::thread canceller([&] {
+    asking.waitFor([&] { return asked; });
+    token.cancel();
+  });
+  auto stop = f.session->prompt(promptText("?"), token);
+  canceller.join();
+  REQUIRE(stop.ok());
+  CHECK(*stop == acp::StopReason::cancelled);
+  auto updates = f.editor.all<acp::ToolCallUpdate>();
+  REQUIRE_FALSE(updates.empty());
+  CHECK(updates.back().status == acp::ToolCallStatus::failed);
+}
+
+TEST_CASE("a notice is an ACP notice where the editor shows them, else a card of its own") {
+  Fixture cards;
+  cards.session->notify(acp::Notice{acp::NoticeSeverity::warning, "Loop detected", "the same call"});
+  auto card = cards.editor.all<acp::ToolCall>();
+  REQUIRE(card.size() == 1);
+  CHECK(card[0].title == "Loop detected");
+  CHECK(cards.editor.all<acp::Notice>().empty());
+  Fixture notices([](AgentConfig&, Recorder& editor) { editor.caps.notices = true; });
+  notices.session->notify(acp::Notice{acp::NoticeSeverity::warning, "Loop detected", "the same call"});
+  REQUIRE(notices.editor.all<acp::Notice>().size() == 1);
+  CHECK(notices.editor.all<acp::ToolCall>().empty());
 }

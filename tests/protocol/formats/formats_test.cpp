@@ -62,13 +62,15 @@ TEST_CASE("TOML: non-ASCII text is allowed in strings and comments only") {
   CHECK(fine->value["d"].GetString() == std::string("caf\xc3\xa9"));
   CHECK(fine->value["p"].GetString() == std::string("\xc3\xa9\"\""));
   CHECK(fine->value["m"].GetString() == std::string("\xc3\xa9"));
-  // After a closing run of four quotes the line is code again, so this is caught.
-  auto afterRun = parseToml("p = \"\"\"x\"\"\"\" \xc3\xa9\n", "u.toml");
-  REQUIRE_FALSE(afterRun);
-  CHECK(afterRun.error().message == "u.toml:1: non-ASCII text outside a string or comment");
-  auto bad = parseToml("a = 1 \xc3\xa9\n", "u.toml");
-  REQUIRE_FALSE(bad);
-  CHECK(bad.error().message == "u.toml:1: non-ASCII text outside a string or comment");
+  // Outside strings it is an error from the parser (toml++ 3.3 itself would
+  // reach __builtin_unreachable() here: UBSan builds catch a regression).
+  for (const char* text : {"a = 1 \xc3\xa9\n", "v = 1'\xef\xbb\xb3'\n", "\xe3\x80\x81 = 1\n", "a = [1,\xc3\xa9]\n"}) {
+    auto bad = parseToml(text, "u.toml");
+    REQUIRE_FALSE(bad);
+    CHECK(bad.error().message.rfind("u.toml:1:", 0) == 0);
+  }
+  // TOML's blanks are space and tab; a non-ASCII blank is an error too.
+  CHECK_FALSE(parseToml("a =\xc2\xa0 1\n", "u.toml"));
 }
 
 TEST_CASE("TOML: a malformed table header is an error, not an assertion") {
@@ -103,7 +105,7 @@ TEST_CASE("YAML: plain scalars resolve, quoted ones stay text") {
   CHECK(doc->lineOf("tools[1]") == 10);
 }
 
-TEST_CASE("YAML: errors name the file's line; bombs and deep nesting are refused") {
+TEST_CASE("YAML: errors name the file's line, and bombs and deep nesting are refused") {
   auto bad = parseYaml("name: [unclosed\n", "s/SKILL.md", 2);
   REQUIRE_FALSE(bad);
   CHECK(bad.error().message.rfind("s/SKILL.md:", 0) == 0);
@@ -157,4 +159,28 @@ TEST_CASE("Frontmatter: parsed fields carry the file's lines") {
   auto list = parseFrontmatter("---\n- a\n- b\n---\n", "b.md");
   REQUIRE_FALSE(list);
   CHECK(list.error().message == "b.md:2: the frontmatter must be YAML fields (name: value)");
+}
+
+TEST_CASE("TOML: JSON written as TOML reads back as the same values") {
+  auto source = json::parse(R"({"rule":[{"toolName":["replace","write_file"],"argsPattern":"\\x00\"file_path\":\"/w/a b.txt\"\\x00",
+                                 "priority":950,"weight":0.5,"allowRedirection":true,"toolAnnotations":{"readOnlyHint":true}},
+                                {"toolName":"run_shell_command","commandPrefix":["git"],"denyMessage":"it's \"quoted\"\nand ünïcode"}]})");
+  REQUIRE(source);
+  auto text = writeToml(*source);
+  REQUIRE(text);
+  INFO(*text);
+  CHECK(text->find("[[rule]]") != std::string::npos);
+  auto back = parseToml(*text, "written.toml");
+  REQUIRE(back);
+  CHECK(json::stringify(back->value["rule"][0]["argsPattern"]) == json::stringify((*source)["rule"][0]["argsPattern"]));
+  CHECK(back->value["rule"][0]["priority"].GetInt64() == 950);
+  CHECK(back->value["rule"][0]["weight"].GetDouble() == 0.5);
+  CHECK(back->value["rule"][0]["toolAnnotations"]["readOnlyHint"].GetBool());
+  CHECK(back->value["rule"][1]["denyMessage"].GetString() == std::string("it's \"quoted\"\nand ünïcode"));
+  CHECK(back->value["rule"][1]["commandPrefix"][0].GetString() == std::string("git"));
+  auto withNull = json::parse(R"({"rule":[{"toolName":null}]})");
+  auto refused = writeToml(*withNull);
+  REQUIRE_FALSE(refused);
+  CHECK(refused.error().message == "rule[0].toolName: TOML has no null");
+  CHECK_FALSE(writeToml(json::Value(1)));
 }

@@ -22,11 +22,12 @@ struct Harness {
   int out[2];
   std::unique_ptr<ByteChannel> channel;
   std::shared_ptr<Peer> peer;
-  explicit Harness(exec::Executor& executor = exec::Executor::shared()) {
+  explicit Harness(exec::Executor& executor = exec::Executor::shared(), std::string cancelMethod = "") {
     REQUIRE(::pipe(out) == 0);
     channel = makeFdChannel(-1, out[1]);
     Peer::Options options;
     options.executor = &executor;
+    options.cancelMethod = std::move(cancelMethod);
     peer = Peer::create(*channel, options);
   }
   ~Harness() {
@@ -178,4 +179,59 @@ TEST_CASE("an id-only message is refused and never completes a pending request")
   CHECK(future.wait_for(std::chrono::milliseconds(50)) == std::future_status::timeout);
   h.feed(R"({"jsonrpc":"2.0","id":1,"result":{"outcome":{"outcome":"cancelled"}}})");
   REQUIRE(future.get().ok());
+}
+
+TEST_CASE("the other side's $/cancel_request fires the Responder's token until the request is answered") {
+  Harness h(exec::Executor::shared(), "$/cancel_request");
+  std::optional<Responder> kept;
+  h.peer->onRequest("long", [&](const Incoming&, Responder r) { kept.emplace(std::move(r)); });
+  h.feed(R"({"jsonrpc":"2.0","id":"a","method":"long"})");
+  h.feed(R"({"jsonrpc":"2.0","id":7,"method":"long"})");  // the later one is kept; "a" was dropped, so answered
+  CHECK(h.readLine().find(R"("id":"a","error":{"code":-32603)") != std::string::npos);
+  REQUIRE(kept);
+  CHECK_FALSE(kept->cancelled().cancelled());
+  h.feed(R"({"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":8}})");  // no such request: nothing
+  CHECK_FALSE(kept->cancelled().cancelled());
+  h.feed(R"({"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":7}})");
+  CHECK(kept->cancelled().cancelled());
+  // Answering stays the holder's: the spec's cancelled error, once.
+  kept->fail(Error{Errc::cancelled, "stopped"});
+  CHECK(h.readLine() == R"({"jsonrpc":"2.0","id":7,"error":{"code":-32800,"message":"stopped"}})");
+}
+
+TEST_CASE("a peer without a cancel method takes $/cancel_request as any unknown notification") {
+  Harness h;
+  std::optional<Responder> kept;
+  h.peer->onRequest("long", [&](const Incoming&, Responder r) { kept.emplace(std::move(r)); });
+  h.feed(R"({"jsonrpc":"2.0","id":1,"method":"long"})");
+  h.feed(R"({"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":1}})");
+  REQUIRE(kept);
+  CHECK_FALSE(kept->cancelled().cancelled());
+  kept->reply(json::Raw{"{}"});
+  CHECK(h.readLine() == R"({"jsonrpc":"2.0","id":1,"result":{}})");
+}
+
+TEST_CASE("a call given up on (cancelled or timed out) is withdrawn with the cancel method") {
+  exec::Executor manual(exec::Executor::Options{exec::Executor::Mode::manual});
+  Harness h(manual, "$/cancel_request");
+  auto token = CancelToken::create();
+  auto asked = std::async(std::launch::async, [&] { return h.peer->call("ask", json::Raw{"{}"}, 1h, token); });
+  CHECK(h.readLine() == R"({"jsonrpc":"2.0","id":1,"method":"ask","params":{}})");
+  token.cancel();
+  REQUIRE(asked.get().error().code == Errc::cancelled);
+  CHECK(h.readLine() == R"({"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":1}})");
+
+  auto slow = std::async(std::launch::async, [&] { return h.peer->call("slow", json::Raw{"{}"}, 1h, CancelToken()); });
+  CHECK(h.readLine().find(R"("id":2)") != std::string::npos);
+  manual.advance(1h);
+  REQUIRE(slow.get().error().code == Errc::timeout);
+  CHECK(h.readLine() == R"({"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":2}})");
+
+  // An answered call withdraws nothing: the next line out is the next request.
+  auto answered = std::async(std::launch::async, [&] { return h.peer->call("quick", json::Raw{"{}"}, 1h, CancelToken()); });
+  CHECK(h.readLine().find(R"("id":3)") != std::string::npos);
+  h.feed(R"({"jsonrpc":"2.0","id":3,"result":{}})");
+  REQUIRE(answered.get().ok());
+  h.peer->request("next", json::Raw{"{}"}, [](Result<Response>) {});
+  CHECK(h.readLine().find(R"("method":"next")") != std::string::npos);
 }

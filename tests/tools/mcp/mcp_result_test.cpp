@@ -1,10 +1,11 @@
-// MCP tool naming and the mapping of tools/call results: pure functions.
+// MCP tool naming, the mapping of tools/call results and of elicitations: pure functions.
 #include <catch2/catch.hpp>
 
 #include <set>
 
 #include "protocol/base/json.h"
 #include "tools/mcp/call_result.h"
+#include "tools/mcp/elicitation.h"
 #include "tools/mcp/tool_naming.h"
 
 using namespace lathe;
@@ -103,4 +104,44 @@ TEST_CASE("isError is a tool error the model reads, marked as the server's") {
   REQUIRE(result.error);
   CHECK(result.error->message.find("MCP tool tool on server srv reported an error") != std::string::npos);
   CHECK(result.error->message.find(untrustedServerNote("srv") + "\nbad input") != std::string::npos);
+}
+
+TEST_CASE("a server's elicitation reaches the editor in ACP's words, and the answer comes back in MCP's") {
+  auto params = json::parse(R"({"message":"Your name?","requestedSchema":{"type":"object","required":["name"],
+    "properties":{"name":{"type":"string","title":"Name"},
+                  "pet":{"type":"string","enum":["p1","p2"],"enumNames":["Cats","Dogs"],"default":"p1"}}}})");
+  REQUIRE(params);
+  auto request = elicitationFromMcp(*params, {true, false});
+  REQUIRE(request);
+  CHECK(request->mode == acp::ElicitationRequest::Mode::form);
+  CHECK(request->message == "Your name?");
+  auto schema = json::parse(request->requestedSchema.text);
+  REQUIRE(schema);
+  const json::Value& pet = (*schema)["properties"]["pet"];
+  CHECK_FALSE(pet.HasMember("enumNames"));  // ACP spells titled choices as oneOf
+  CHECK_FALSE(pet.HasMember("enum"));
+  REQUIRE(pet["oneOf"].Size() == 2);
+  CHECK(json::getStr(pet["oneOf"][1], "const") == "p2");
+  CHECK(json::getStr(pet["oneOf"][1], "title") == "Dogs");
+  CHECK(json::getStr(pet, "default") == "p1");
+  CHECK((*schema)["required"][0] == "name");
+
+  auto url = json::parse(R"({"mode":"url","message":"Log in","url":"https://example.com/x","elicitationId":"e1"})");
+  CHECK_THAT(elicitationFromMcp(*url, {true, false}).error().message, Catch::Contains("cannot open URLs"));
+  auto asUrl = elicitationFromMcp(*url, {true, true});
+  REQUIRE(asUrl);
+  CHECK(asUrl->mode == acp::ElicitationRequest::Mode::url);
+  CHECK(asUrl->elicitationId == "e1");
+  auto broken = json::parse(R"({"message":"x","requestedSchema":{"properties":{"a":"string"}}})");
+  CHECK_THAT(elicitationFromMcp(*broken, {true, true}).error().message,
+             Catch::Contains("params.requestedSchema.properties.a"));
+
+  acp::ElicitationResponse accepted;
+  accepted.action = acp::ElicitationResponse::Action::accept;
+  accepted.content = json::Raw{R"({"name":"Ada"})"};
+  CHECK(elicitationResultForMcp(accepted).text == R"({"action":"accept","content":{"name":"Ada"}})");
+  acp::ElicitationResponse declined;
+  declined.action = acp::ElicitationResponse::Action::decline;
+  CHECK(elicitationResultForMcp(declined).text == R"({"action":"decline"})");
+  CHECK(elicitationCapability({true, true}).text == R"({"form":{},"url":{}})");
 }

@@ -16,7 +16,7 @@ local M = {
 
 -- Hooks the UI fills in (lathe.init): update, turn_end, notice, reset, changed, request,
 -- initialized (after initialize), login (asks the person on auth-required),
--- login_page_done (the person is back from a login page Lathe sent).
+-- elicitation_complete (a URL question's flow ended).
 M.ui = setmetatable({}, { __index = function() return function() end end })
 
 local function env_list(extra)
@@ -44,7 +44,7 @@ function M.running() return M.peer ~= nil and not M.peer.closed end
 function M.pid() return M.running() and M.peer.pid or nil end
 
 local function on_notification(method, params)
-  if method == 'elicitation/complete' then return M.ui.login_page_done(params) end
+  if method == 'elicitation/complete' then return M.ui.elicitation_complete(params) end
   if method ~= 'session/update' or not M.session or params.sessionId ~= M.session.id then return end
   local u, s = params.update or {}, M.session
   local kind = u.sessionUpdate
@@ -153,7 +153,7 @@ function M.start()
   local opts = config.options
   local cmd = require('lathe.binary').find(opts) or opts.cmd
   M.peer = Peer.new({
-    on_request = function(method, params, reply) M.ui.request(method, params, reply) end,
+    on_request = function(method, params, reply, request) M.ui.request(method, params, reply, request) end,
     on_notification = on_notification,
     on_exit = on_exit,
     on_stderr = function(text)
@@ -173,9 +173,12 @@ function M.start()
   end
   M.peer:request('initialize', {
     protocolVersion = 1,
-    -- elicitation.url: Lathe may send a page to open while a login waits (Log in with Google).
-    clientCapabilities = { fs = { readTextFile = true, writeTextFile = true }, terminal = false,
-      elicitation = { url = vim.empty_dict() } },
+    -- Questions as forms (or links to open), notices and compactions are shown in the chat.
+    clientCapabilities = {
+      fs = { readTextFile = true, writeTextFile = true }, terminal = false,
+      elicitation = { form = vim.empty_dict(), url = vim.empty_dict() },
+      session = { notices = vim.empty_dict(), compaction = vim.empty_dict() },
+    },
     clientInfo = { name = 'lathe.nvim', title = 'Lathe for Neovim', version = M.version },
   }, function(ierr, res)
     if ierr then return flush(ierr) end
@@ -234,11 +237,15 @@ end
 -- What Lathe offers (nil when it does not).
 function M.modes() return M.session and M.session.modes end
 
-function M.model_option()
+local function option_of(category)
   for _, o in ipairs(M.session and M.session.config_options or {}) do
-    if o.category == 'model' and o.type == 'select' then return o end
+    if o.category == category and o.type == 'select' then return o end
   end
 end
+
+function M.model_option() return option_of('model') end
+-- The effort picker: the option of category thought_level, for models that think.
+function M.effort_option() return option_of('thought_level') end
 
 function M.can_reopen()
   local a = (M.agent or {}).agentCapabilities or {}

@@ -18,7 +18,6 @@ M.defaults = {
     open = true,          -- show that buffer in a window when it is hidden
   },
   follow = false,         -- open the file the agent reads or edits, at the line, in your window
-  open_url = nil,         -- function(url) that opens a login page; nil: vim.ui.open, else xdg-open
   restart = true,         -- restart Lathe when it dies
   max_restarts = 3,       -- give up after this many deaths without a finished turn
   -- Keymaps in the chat, prompt and reviewed buffers (buffer-local). false

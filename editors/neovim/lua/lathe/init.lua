@@ -10,6 +10,7 @@ local offered = require('lathe.offered')
 local changes = require('lathe.changes')
 local review_files = require('lathe.review_files')
 local follow = require('lathe.follow')
+local question = require('lathe.question')
 
 local M = { pending_context = {} }
 
@@ -44,15 +45,7 @@ local handlers = {
     end
     permission.ask(params, reply)
   end,
-  -- A page to open while `authenticate` waits (Log in with Google); the address
-  -- is in the chat too, in case no browser opens.
-  ['elicitation/create'] = function(params, reply)
-    if params.mode ~= 'url' or type(params.url) ~= 'string' then return reply({ action = 'decline' }) end
-    show(chat.transcript:notice((params.message or 'Open this page.') .. ' If no browser opens, go to: ' .. params.url))
-    require('lathe.login').open_page(params.url, params.message or 'Lathe: log in in your browser', function(opened)
-      reply({ action = opened and 'accept' or 'decline' })
-    end)
-  end,
+  ['elicitation/create'] = question.ask,
 }
 
 
@@ -61,6 +54,7 @@ local function wire()
     update = function(u) show(chat.transcript:apply(u)); follow(u) end,
     turn_end = function(stop_reason, err)
       permission.cancel_all()
+      question.cancel_all()
       if err then show(chat.transcript:notice('Error: ' .. (err.message or vim.inspect(err)))) end
       if changes.touched then
         changes.touched = false
@@ -75,14 +69,16 @@ local function wire()
     changed = function() pcall(vim.cmd, 'redrawstatus!') end,
     initialized = function() M.logout_command() end,
     login = function(methods, done) require('lathe.login').ask(methods, done) end,
-    login_page_done = function() show(chat.transcript:notice('Back from the login page.')) end,
-    request = function(method, params, reply)
+    request = function(method, params, reply, request)
       local h = handlers[method]
       if not h then return reply(nil, { code = -32601, message = 'Method not found: ' .. method }) end
-      h(params, reply)
+      h(params, reply, request)
     end,
+    elicitation_complete = question.completed,
   }
   permission.on_awaiting = function(id, hint) if id then show(chat.transcript:awaiting(id, hint)) end end
+  question.on_asked = function(q) show(chat.transcript:question(q)) end
+  question.on_settled = function(q) show(chat.transcript:question(q)) end
 end
 
 function M.setup(opts)
@@ -193,11 +189,13 @@ end
 function M.cancel()
   local running = client.cancel()
   permission.cancel_all()
+  question.cancel_all()
   if not running then notify('no turn is running') end
 end
 
 -- What Lathe offers (modes, models, past sessions): lathe.offered.
-M.mode, M.model, M.sessions, M.select_values = offered.mode, offered.model, offered.sessions, offered.select_values
+M.mode, M.model, M.effort, M.sessions, M.select_values = offered.mode, offered.model, offered.effort, offered.sessions,
+  offered.select_values
 
 -- :LatheNew: a fresh session; the chat starts over.
 function M.new_session()
@@ -266,5 +264,5 @@ end
 M.status_text = require('lathe.status').text
 
 wire()
-M.client, M.chat, M.permission = client, chat, permission
+M.client, M.chat, M.permission, M.question = client, chat, permission, question
 return M

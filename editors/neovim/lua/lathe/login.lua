@@ -2,7 +2,7 @@
 -- (its ACP authMethods) through vim.ui.select, then what that login needs: a
 -- key typed unseen (Vertex AI's may be left empty: the project and credentials
 -- of Lathe's environment), a gateway's base URL and headers, or nothing (Log
--- in with Google: Lathe sends a page to open, see open_page).
+-- in with Google: Lathe sends its page as a URL question, lathe.question).
 local M = {}
 
 -- What a login asks: 'key', 'optional_key', 'gateway' or 'browser'.
@@ -87,23 +87,6 @@ function M.ask(methods, done)
     end
     vim.cmd('redraw') -- clears the prompt line
     done(choice)
-  end)
-end
-
--- Opens a URL in the person's browser: vim.ui.open (Neovim 0.10+), else xdg-open.
-function M.open_url(url)
-  if vim.ui.open then return vim.ui.open(url) end
-  if vim.fn.executable('xdg-open') == 1 then vim.fn.jobstart({ 'xdg-open', url }, { detach = true }) end
-end
-
--- A page Lathe asks the person to open (Log in with Google): done(true) once
--- it is opened (by config open_url, else open_url above), done(false) when they decline.
-function M.open_page(url, message, done)
-  vim.ui.select({ 'Open the login page in your browser', 'Cancel the login' }, { prompt = message }, function(_, index)
-    if index ~= 1 then return done(false) end
-    local open = require('lathe.config').options.open_url or M.open_url
-    open(url)
-    done(true)
   end)
 end
 

@@ -1,5 +1,5 @@
--- Pickers for what Lathe offers in a session: modes, a model option, past
--- sessions. Each says so plainly when Lathe does not offer it.
+-- Pickers for what Lathe offers in a session: modes, a model option, the
+-- effort, past sessions. Each says so plainly when Lathe does not offer it.
 local client = require('lathe.client')
 local chat = require('lathe.chat')
 local M = {}
@@ -41,22 +41,36 @@ function M.select_values(option)
   return out
 end
 
--- :LatheModel [value]: only when Lathe offers a model config option.
-function M.model(arg)
-  ensure_setup()
-  client.with_session(function(err)
-    if err then return notify(err.message or 'not running', vim.log.levels.ERROR) end
-    local option = client.model_option()
-    if not option then return notify('Lathe does not offer a model choice for this session') end
-    local function set(value)
-      client.set_config(option.id, value, function(e)
-        if e then notify('cannot set model: ' .. (e.message or ''), vim.log.levels.ERROR) else notify('model ' .. value) end
-      end)
-    end
-    if arg and arg ~= '' then return set(arg) end
-    pick(M.select_values(option), 'Lathe model', function(v) return v.name or v.value end, function(v) set(v.value) end)
-  end)
+-- A picker over one of Lathe's config options (`get` finds it in the session),
+-- set from `arg` or chosen; `what` names it in the messages.
+local function option_picker(get, what, none, prompt, label)
+  return function(arg)
+    ensure_setup()
+    client.with_session(function(err)
+      if err then return notify(err.message or 'not running', vim.log.levels.ERROR) end
+      local option = get()
+      if not option then return notify(none) end
+      local function set(value)
+        client.set_config(option.id, value, function(e)
+          if e then notify('cannot set the ' .. what .. ': ' .. (e.message or ''), vim.log.levels.ERROR)
+          else notify(what .. ' ' .. value) end
+        end)
+      end
+      if arg and arg ~= '' then return set(arg) end
+      pick(M.select_values(option), prompt, label, function(v) set(v.value) end)
+    end)
+  end
 end
+
+-- :LatheModel [value]: only when Lathe offers a model config option.
+M.model = option_picker(client.model_option, 'model', 'Lathe does not offer a model choice for this session',
+  'Lathe model', function(v) return v.name or v.value end)
+
+-- :LatheEffort [value]: how much the model thinks, when Lathe offers it (config
+-- option of category thought_level); it applies from the next request.
+M.effort = option_picker(client.effort_option, 'effort', 'the model of this session has no effort to choose',
+  'Lathe effort (from the next request)',
+  function(v) return (v.name or v.value) .. (v.description and (' — ' .. v.description) or '') end)
 
 -- :LatheSessions: reopen a past session, only when Lathe supports listing and loading.
 function M.sessions()

@@ -53,11 +53,21 @@ local renderers = {
   end,
   tool = function(b)
     local out = { '### ' .. (b.title or 'Tool call'):gsub('\n', ' ') }
+    -- The hooks' notes first, apart from the output; their copies among the content are left out.
+    local told = {}
+    for _, h in ipairs(b.hooks or {}) do
+      told[h.text] = true
+      out[#out + 1] = ('> **Hook %s** (%s) %s%s'):format(h.hook, h.event, h.decision,
+        h.message ~= '' and (': ' .. h.message:gsub('\n', ' ')) or '')
+    end
     -- A plan is pinned, not repeated here; a failed call shows its content (the error).
     if type(b.rawInput) == 'table' and type(b.rawInput.todos) == 'table' and b.status ~= 'failed' then
       out[#out + 1] = '_The plan is pinned at the end of the chat, above the prompt._'
     else
-      for _, c in ipairs(b.content or {}) do vim.list_extend(out, tool_content(c)) end
+      for _, c in ipairs(b.content or {}) do
+        local text = c.type == 'content' and require('lathe.transcript').content_text(c.content) or nil
+        if not (text and told[text]) then vim.list_extend(out, tool_content(c)) end
+      end
     end
     if b.awaiting then out[#out + 1] = '_' .. b.awaiting .. '_' end
     return out
@@ -74,7 +84,30 @@ local renderers = {
     out[#out + 1] = ('_On a file: %s_'):format(table.concat(keys, ' · '))
     return out
   end,
-  notice = function(b) return { '_' .. b.text .. '_' } end,
+  notice = function(b)
+    local mark = (b.severity == 'warning' or b.severity == 'error') and '⚠ ' or ''
+    return { '_' .. mark .. b.text:gsub('\n', ' ') .. '_' }
+  end,
+  question = function(b)
+    local q = b.q
+    local out = { '### Question: ' .. q.message:gsub('\n', ' ') }
+    if q.url then out[#out + 1] = '`' .. q.url .. '`' end
+    for _, f in ipairs(q.fields) do
+      if f.description then out[#out + 1] = ('- **%s**: %s'):format(f.title, f.description:gsub('\n', ' ')) end
+    end
+    local settled = ({ accept = 'Answered', decline = 'You declined', cancel = 'You cancelled', withdrawn = 'Withdrawn by Lathe' })[q.state]
+    out[#out + 1] = settled and ('_%s%s_'):format(settled, q.summary and (': ' .. q.summary) or '')
+      or '_Waiting for your answer: the questions are asked one after another_'
+    return out
+  end,
+  compaction = function(b)
+    local title = ({ in_progress = 'Compacting the conversation…', completed = 'Conversation compacted',
+      failed = 'Compaction failed', cancelled = 'Compaction cancelled' })[b.status] or ('Compaction: ' .. tostring(b.status))
+    local out = { '### ' .. title }
+    if b.error then out[#out + 1] = '_' .. b.error:gsub('\n', ' ') .. '_' end
+    for _, l in ipairs(text_lines(b.summary)) do if l ~= '' then out[#out + 1] = '> ' .. l end end
+    return out
+  end,
 }
 
 local plan_marks = { completed = '[x]', in_progress = '[-]', pending = '[ ]' }
@@ -112,7 +145,12 @@ function M.usage(u)
     if n >= 1e3 then return ('%.1fk'):format(n / 1e3) end
     return tostring(n)
   end
-  return ('%s/%s tokens'):format(short(u.used), short(u.size or 0))
+  local text = ('%s/%s tokens'):format(short(u.used), short(u.size or 0))
+  if type(u.cost) == 'table' and type(u.cost.amount) == 'number' then
+    local figure = ('%.' .. (u.cost.amount < 1 and 4 or 2) .. 'f'):format(u.cost.amount)
+    text = text .. ' · ' .. (u.cost.currency == 'USD' and ('$' .. figure) or (figure .. ' ' .. tostring(u.cost.currency)))
+  end
+  return text
 end
 
 return M

@@ -1,15 +1,28 @@
 -- A JSON-RPC 2.0 peer over a child process's stdio (vim.loop pipes). Requests go
 -- both ways; every callback into the rest of the plugin runs on the main loop.
+-- Lathe may withdraw a request it sent ($/cancel_request): its handler hears
+-- it (request.on_cancel) and the request is answered -32800 if still open.
 local framing = require('lathe.framing')
 local uv = vim.loop
 
 local Peer = {}
 Peer.__index = Peer
 
--- handlers: on_request(method, params, reply), on_notification(method, params),
--- on_exit(code, signal), on_stderr(text). reply(result) or reply(nil, error).
+-- handlers: on_request(method, params, reply, request), on_notification(method, params),
+-- on_exit(code, signal), on_stderr(text). reply(result) or reply(nil, error);
+-- request.on_cancel = fn is called if Lathe withdraws the request unanswered.
 function Peer.new(handlers)
-  return setmetatable({ handlers = handlers, next_id = 1, pending = {}, closed = true }, Peer)
+  return setmetatable({ handlers = handlers, next_id = 1, pending = {}, incoming = {}, closed = true }, Peer)
+end
+
+-- Lathe gave up on one of its requests: its handler is told, and the request
+-- answered as the spec asks (-32800) unless it was answered already.
+function Peer:_withdrawn(params)
+  local id = params and params.requestId
+  local open = id ~= nil and self.incoming[id]
+  if not open then return end
+  if open.request.on_cancel then pcall(open.request.on_cancel) end
+  open.reply(nil, { code = -32800, message = 'cancelled by Lathe' })
 end
 
 local function close(h)
@@ -70,14 +83,19 @@ function Peer:_receive(line)
   if not ok or type(msg) ~= 'table' then return end
   if msg.method and msg.id ~= nil then
     local id, answered = msg.id, false
+    local request = {}
     local function reply(result, err)
       if answered then return end
       answered = true
+      self.incoming[id] = nil
       if err then self:_write({ id = id, error = err })
       else self:_write({ id = id, result = result or vim.empty_dict() }) end
     end
-    local ok2, e = pcall(self.handlers.on_request, msg.method, msg.params or {}, reply)
+    self.incoming[id] = { reply = reply, request = request }
+    local ok2, e = pcall(self.handlers.on_request, msg.method, msg.params or {}, reply, request)
     if not ok2 then reply(nil, { code = -32603, message = tostring(e) }) end
+  elseif msg.method == '$/cancel_request' then
+    self:_withdrawn(msg.params)
   elseif msg.method then
     self.handlers.on_notification(msg.method, msg.params or {})
   elseif msg.id ~= nil and self.pending[msg.id] then

@@ -1,10 +1,10 @@
--- The chat's status lines: agent, mode, model, context usage, turn state;
+-- The chat's status lines: agent, mode, model, effort, context usage and cost, turn state;
 -- and the prompt's key hints.
 local client = require('lathe.client')
 local render = require('lathe.render')
 local M = {}
 
--- Status line of the chat window: agent, mode, model, usage, state.
+-- Status line of the chat window: agent, mode, model, effort, usage, state.
 function M.text()
   local parts = { 'Lathe' }
   local s = client.session
@@ -15,6 +15,8 @@ function M.text()
   end
   local model = client.model_option()
   if model then parts[#parts + 1] = tostring(model.currentValue) end
+  local effort = client.effort_option()
+  if effort then parts[#parts + 1] = 'effort ' .. tostring(effort.currentValue) end
   local usage = s and render.usage(s.usage)
   if usage then parts[#parts + 1] = usage end
   local state = ({ busy = 'working…', starting = 'starting…', failed = 'stopped', stopped = 'not running' })[client.state]

@@ -39,19 +39,60 @@ function T:notice(text)
   return { self:add({ kind = 'notice', text = text }) }
 end
 
--- Chunks extend the last block of their kind; anything in between starts a new one.
-function T:_append(kind, content, changed)
+-- A question Lathe asks (lathe.question): one block, updated as it is answered.
+function T:question(q)
+  local idx = self.questions and self.questions[q.id]
+  if not idx then
+    self.questions = self.questions or {}
+    idx = self:add({ kind = 'question', q = q })
+    self.questions[q.id] = idx
+  end
+  return { idx }
+end
+
+-- Chunks extend the last block of their kind and message (messageId);
+-- anything in between, or another message, starts a new one.
+function T:_append(kind, content, changed, message_id)
   if kind ~= 'user' then self:_answer(changed) else self.answering = false end
   local last = self.blocks[#self.blocks]
-  if last and last.kind == kind then
+  if last and last.kind == kind and (not message_id or not last.message_id or last.message_id == message_id) then
     last.text = last.text .. M.content_text(content)
     changed[#changed + 1] = #self.blocks
   else
-    changed[#changed + 1] = self:add({ kind = kind, text = M.content_text(content), attachments = {} })
+    changed[#changed + 1] = self:add({ kind = kind, text = M.content_text(content), attachments = {}, message_id = message_id })
   end
 end
 
+-- A compaction (compaction_update, compaction_summary_chunk): one block by id.
+function T:_compaction(u, changed)
+  self.compactions = self.compactions or {}
+  local idx = self.compactions[u.compactionId]
+  if not idx then
+    idx = self:add({ kind = 'compaction', status = 'in_progress', summary = '' })
+    self.compactions[u.compactionId] = idx
+  end
+  local b = self.blocks[idx]
+  if u.status then b.status = u.status end
+  if u.error then b.error = u.error end
+  if u.content then b.summary = b.summary .. M.content_text(u.content) end
+  changed[#changed + 1] = idx
+end
+
 local tool_fields = { 'title', 'kind', 'status', 'content', 'locations', 'rawInput' }
+
+-- What the person's hooks decided about a call: Lathe's _meta.lathe.hooks.
+function M.hook_notes(meta)
+  local hooks = type(meta) == 'table' and type(meta.lathe) == 'table' and meta.lathe.hooks
+  if type(hooks) ~= 'table' then return nil end
+  local out = {}
+  for _, h in ipairs(hooks) do
+    if type(h) == 'table' then
+      out[#out + 1] = { hook = tostring(h.hook or ''), event = tostring(h.event or ''),
+        decision = tostring(h.decision or ''), message = tostring(h.message or ''), text = tostring(h.text or '') }
+    end
+  end
+  return out
+end
 
 function T:_tool(u, changed)
   local idx = self.tools[u.toolCallId]
@@ -64,6 +105,7 @@ function T:_tool(u, changed)
   for _, f in ipairs(tool_fields) do
     if u[f] ~= nil then b[f == 'kind' and 'tool_kind' or f] = u[f] end
   end
+  b.hooks = M.hook_notes(u._meta) or b.hooks
   changed[#changed + 1] = idx
 end
 
@@ -77,11 +119,15 @@ end
 -- Applies one session/update; returns the indices of blocks that changed.
 function T:apply(u)
   local changed, kind = {}, u.sessionUpdate
-  if kind == 'agent_message_chunk' then self:_append('agent', u.content, changed)
-  elseif kind == 'agent_thought_chunk' then self:_append('thought', u.content, changed)
-  elseif kind == 'user_message_chunk' then self:_append('user', u.content, changed)
+  if kind == 'agent_message_chunk' then self:_append('agent', u.content, changed, u.messageId)
+  elseif kind == 'agent_thought_chunk' then self:_append('thought', u.content, changed, u.messageId)
+  elseif kind == 'user_message_chunk' then self:_append('user', u.content, changed, u.messageId)
   elseif kind == 'tool_call' or kind == 'tool_call_update' then self:_tool(u, changed)
   elseif kind == 'plan' then self:_plan(u)
+  elseif kind == 'notice' then
+    changed[#changed + 1] = self:add({ kind = 'notice', severity = u.severity,
+      text = (u.title or '') .. (u.description and (': ' .. u.description) or '') })
+  elseif kind == 'compaction_update' or kind == 'compaction_summary_chunk' then self:_compaction(u, changed)
   end
   return changed
 end

@@ -1,6 +1,6 @@
 // Runs inside the chat webview: renders the ChatState the extension posts and
 // posts back what the person does.
-import type { ChatState } from "../chatState";
+import { usageText, type ChatState } from "../chatState";
 import { changesHtml, completionsHtml, esc, itemHtml, planHtml, toolbarHtml } from "./render";
 
 declare function acquireVsCodeApi(): { postMessage(m: unknown): void };
@@ -21,15 +21,48 @@ function render(s: ChatState, attachments: string[]): void {
   const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
   // Re-rendering must not close a thought the person opened.
   const open = Array.from(log.querySelectorAll("details.thought")).map((d) => (d as HTMLDetailsElement).open);
+  // Nor lose what the person is typing into a question.
+  const typed = Array.from(log.querySelectorAll("form.q-form input")).map((i) => {
+    const input = i as HTMLInputElement;
+    return { name: input.name, value: input.value, checked: input.checked, type: input.type };
+  });
   log.innerHTML = s.items.map(itemHtml).join("");
   log.querySelectorAll("details.thought").forEach((d, i) => { if (open[i]) (d as HTMLDetailsElement).open = true; });
+  restoreTyped(log, typed);
   if (atBottom || toBottom) log.scrollTop = log.scrollHeight;
   toBottom = false;
   $("changes").innerHTML = changesHtml(s);
-  $("usage").textContent = s.usage ? `${s.usage.used.toLocaleString()} / ${s.usage.size.toLocaleString()} tokens` : "";
+  $("usage").textContent = usageText(s.usage);
   $("attachments").innerHTML = attachments.map((a, i) => `<span class="chip">${esc(a)}<a href="#" class="detach" data-index="${i}">×</a></span>`).join("");
   ($("stop") as HTMLButtonElement).disabled = !s.busy;
   ($("send") as HTMLButtonElement).disabled = s.busy;
+}
+
+type Typed = { name: string; value: string; checked: boolean; type: string };
+
+function restoreTyped(log: HTMLElement, typed: Typed[]): void {
+  for (const t of typed) {
+    for (const i of Array.from(log.querySelectorAll("form.q-form input")) as HTMLInputElement[]) {
+      if (i.name !== t.name || i.type !== t.type) continue;
+      if (t.type === "radio" || t.type === "checkbox") { if (i.value === t.value) i.checked = t.checked; }
+      else i.value = t.value;
+    }
+  }
+}
+
+/** What the person gave in a question's form, by field name. */
+function formValues(id: string): Record<string, string | string[] | boolean> {
+  const values: Record<string, string | string[] | boolean> = {};
+  const form = document.querySelector(`form.q-form[data-q="${CSS.escape(id)}"]`);
+  if (!form) return values;
+  for (const input of Array.from(form.querySelectorAll("input[data-field]")) as HTMLInputElement[]) {
+    values[input.dataset.field!] = input.type === "checkbox" ? input.checked : input.value;
+  }
+  for (const set of Array.from(form.querySelectorAll("fieldset[data-field]")) as HTMLFieldSetElement[]) {
+    const picked = (Array.from(set.querySelectorAll("input:checked")) as HTMLInputElement[]).map((i) => i.value);
+    values[set.dataset.field!] = set.dataset.type === "multi" ? picked : picked[0] ?? "";
+  }
+  return values;
 }
 
 function send(): void {
@@ -57,6 +90,9 @@ document.addEventListener("click", (e) => {
   else if (el.id === "attach") vscode.postMessage({ type: "attach" });
   else if (el.id === "follow") vscode.postMessage({ type: "follow" });
   else if (el.classList.contains("opt")) vscode.postMessage({ type: "permission", requestId: d.req, optionId: d.opt });
+  else if (el.classList.contains("q-submit") || el.classList.contains("q-open")) { e.preventDefault(); vscode.postMessage({ type: "question", id: d.q, action: "accept", values: formValues(d.q!) }); }
+  else if (el.classList.contains("q-decline")) vscode.postMessage({ type: "question", id: d.q, action: "decline" });
+  else if (el.classList.contains("q-cancel")) vscode.postMessage({ type: "question", id: d.q, action: "cancel" });
   else if (el.classList.contains("loc")) { e.preventDefault(); vscode.postMessage({ type: "open", path: d.path, line: d.line ? Number(d.line) : undefined }); }
   else if (el.classList.contains("sbs")) vscode.postMessage({ type: "sideBySide", path: d.path });
   else if (el.classList.contains("keep") || el.classList.contains("undo")) {
@@ -68,10 +104,14 @@ document.addEventListener("click", (e) => {
   else if (el.classList.contains("cmd")) { ($("prompt") as HTMLTextAreaElement).value = `/${d.name} `; completions(); }
 });
 
+// Enter in a question's field does not reload the view: Submit answers.
+document.addEventListener("submit", (e) => e.preventDefault());
+
 document.addEventListener("change", (e) => {
   const el = e.target as HTMLSelectElement;
   if (el.id === "mode") vscode.postMessage({ type: "mode", id: el.value });
   if (el.id === "model") vscode.postMessage({ type: "model", value: el.value });
+  if (el.id === "effort") vscode.postMessage({ type: "effort", value: el.value });
 });
 
 $("prompt").addEventListener("keydown", (e) => {

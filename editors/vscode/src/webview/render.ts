@@ -3,7 +3,8 @@
 // code via highlight.js.
 import MarkdownIt from "markdown-it";
 import hljs from "highlight.js/lib/common";
-import type { ChatState, Item, ToolItem } from "../chatState";
+import type { ChatState, CompactionItem, Item, QuestionItem, ToolItem } from "../chatState";
+import type { FormField } from "../elicitation";
 import { computeHunks } from "../hunks";
 
 const md = new MarkdownIt({
@@ -53,9 +54,63 @@ export function toolHtml(t: ToolItem): string {
         `<button class="opt ${o.kind}" data-req="${t.permission!.requestId}" data-opt="${esc(o.optionId)}">${esc(o.name)}</button>`).join("")}</div>`
     : "";
   const answer = t.answer ? `<div class="answer">${esc(t.answer)}</div>` : "";
+  const hooks = (t.hooks ?? []).map((h) => `<div class="hook hook-${esc(h.decision.split(" ")[0])}" title="${esc(h.text)}">` +
+    `<span class="hook-name">Hook ${esc(h.hook)}</span> <span class="hook-event">${esc(h.event)}</span> ` +
+    `<span class="hook-decision">${esc(h.decision)}</span>${h.message ? `: ${esc(h.message)}` : ""}</div>`).join("");
   return `<div class="tool status-${t.status}" data-tool="${esc(t.id)}">
 <div class="tool-head"><span class="icon">${ICONS[t.toolKind] ?? "⚙"}</span><span class="title">${esc(t.title)}</span><span class="status">${esc(t.status)}</span></div>
-<div class="locs">${links}</div>${body}${diffs}${perm}${answer}</div>`;
+<div class="locs">${links}</div>${hooks}${body}${diffs}${perm}${answer}</div>`;
+}
+
+function fieldHtml(q: string, f: FormField): string {
+  const name = `${esc(q)}:${esc(f.name)}`;
+  const dflt = f.default;
+  const label = `<span class="f-title">${esc(f.title)}${f.required ? " *" : ""}</span>${f.description ? `<span class="f-desc">${markdown(f.description)}</span>` : ""}`;
+  switch (f.type) {
+    case "boolean":
+      return `<label class="field check"><input type="checkbox" name="${name}" data-field="${esc(f.name)}"${dflt === true ? " checked" : ""}> ${label}</label>`;
+    case "choice":
+    case "multi": {
+      const type = f.type === "choice" ? "radio" : "checkbox";
+      const picked = (v: string) => (Array.isArray(dflt) ? dflt.includes(v) : dflt === v);
+      return `<fieldset class="field" data-field="${esc(f.name)}" data-type="${f.type}"><legend>${label}</legend>${(f.options ?? []).map((o) =>
+        `<label class="choice"><input type="${type}" name="${name}" value="${esc(o.value)}"${picked(o.value) ? " checked" : ""}> ${esc(o.title)}</label>`).join("")}</fieldset>`;
+    }
+    default: {
+      const type = f.type === "number" || f.type === "integer" ? "number" : ({ email: "email", uri: "url", date: "date", "date-time": "datetime-local" } as Record<string, string>)[f.format ?? ""] ?? "text";
+      const step = f.type === "integer" ? ` step="1"` : f.type === "number" ? ` step="any"` : "";
+      const range = `${f.minimum !== undefined ? ` min="${f.minimum}"` : ""}${f.maximum !== undefined ? ` max="${f.maximum}"` : ""}`;
+      const value = dflt !== undefined && !Array.isArray(dflt) ? ` value="${esc(String(dflt))}"` : "";
+      return `<label class="field">${label}<input type="${type}" name="${name}" data-field="${esc(f.name)}"${step}${range}${value}></label>`;
+    }
+  }
+}
+
+const SETTLED: Record<string, string> = { accept: "Answered", decline: "You declined", cancel: "You cancelled", withdrawn: "Withdrawn by Lathe" };
+
+/** A question: its form (or link) and Submit / Decline / Cancel while open; what became of it after. */
+export function questionHtml(q: QuestionItem): string {
+  const head = `<div class="q-message md">${markdown(q.message)}</div>`;
+  if (q.state !== "open") {
+    const summary = q.summary ? `: ${esc(q.summary)}` : "";
+    return `<div class="question settled state-${q.state}" data-q="${esc(q.id)}">${head}<div class="answer">${SETTLED[q.state]}${summary}</div></div>`;
+  }
+  const body = q.url
+    ? `<div class="q-url"><a href="#" class="q-open" data-q="${esc(q.id)}">${esc(q.url)}</a></div>`
+    : `<form class="q-form" data-q="${esc(q.id)}">${q.fields.map((f) => fieldHtml(q.id, f)).join("")}</form>`;
+  const problem = q.problem ? `<div class="error">${esc(q.problem)}</div>` : "";
+  const submit = q.url ? "Open" : "Submit";
+  return `<div class="question" data-q="${esc(q.id)}">${head}${body}${problem}<div class="q-actions">
+<button class="q-submit" data-q="${esc(q.id)}">${submit}</button><button class="q-decline" data-q="${esc(q.id)}">Decline</button><button class="q-cancel" data-q="${esc(q.id)}">Cancel</button></div></div>`;
+}
+
+const COMPACTION: Record<string, string> = { in_progress: "Compacting the conversation…", completed: "Conversation compacted", failed: "Compaction failed", cancelled: "Compaction cancelled" };
+
+export function compactionHtml(c: CompactionItem): string {
+  const title = COMPACTION[c.status] ?? `Compaction: ${c.status}`;
+  const error = c.error ? `<div class="error">${esc(c.error)}</div>` : "";
+  const summary = c.summary ? `<details><summary>What it kept</summary><div class="md">${markdown(c.summary)}</div></details>` : "";
+  return `<div class="compaction status-${esc(c.status)}"><b>${esc(title)}</b>${error}${summary}</div>`;
 }
 
 export function itemHtml(item: Item): string {
@@ -65,8 +120,10 @@ export function itemHtml(item: Item): string {
     case "agent": return `<div class="agent md">${markdown(item.text)}</div>`;
     case "thought": return `<details class="thought"><summary>Thinking</summary><div class="md">${markdown(item.text)}</div></details>`;
     case "error": return `<div class="error">${esc(item.text)}</div>`;
-    case "notice": return `<div class="notice">${esc(item.text)}</div>`;
+    case "notice": return `<div class="notice${item.severity ? ` severity-${esc(item.severity)}` : ""}">${esc(item.text)}</div>`;
     case "tool": return toolHtml(item);
+    case "question": return questionHtml(item);
+    case "compaction": return compactionHtml(item);
   }
 }
 
@@ -76,6 +133,8 @@ export function toolbarHtml(s: ChatState): string {
     `<option value="${esc(m.id)}" ${m.id === s.modes!.current ? "selected" : ""}>${esc(m.name)}</option>`).join("")}</select>`);
   if (s.models) parts.push(`<select id="model" title="Model">${s.models.options.map((m) =>
     `<option value="${esc(m.value)}" ${m.value === s.models!.current ? "selected" : ""}>${esc(m.name)}</option>`).join("")}</select>`);
+  if (s.efforts) parts.push(`<select id="effort" title="Effort: how much the model thinks">${s.efforts.options.map((m) =>
+    `<option value="${esc(m.value)}" title="${esc(m.description ?? "")}" ${m.value === s.efforts!.current ? "selected" : ""}>Effort: ${esc(m.name)}</option>`).join("")}</select>`);
   parts.push(`<button id="follow" class="${s.follow ? "on" : "off"}" aria-pressed="${s.follow ? "true" : "false"}" title="Follow the agent: open the files it reads or edits">Follow</button>`);
   if (s.canListSessions) parts.push(`<button id="sessions" title="Past sessions">Sessions</button>`);
   parts.push(`<button id="new" title="New session">New</button>`);

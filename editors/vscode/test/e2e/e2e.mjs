@@ -103,12 +103,12 @@ await step("at the side bar's default 300 px the toolbar wraps and every control
     return r.width === 0 || r.left < 0 || r.right > document.documentElement.clientWidth + 0.5;
   }).map((c) => c.id || c.tagName));
   if (off.length) throw new Error(`off screen at 300 px: ${off.join(", ")}`);
-  for (const id of ["#new", "#sessions", "#follow", "#mode", "#status"]) await chat.locator(`#toolbar ${id}`).waitFor({ state: "visible" });
+  for (const id of ["#new", "#sessions", "#follow", "#mode", "#effort", "#status"]) await chat.locator(`#toolbar ${id}`).waitFor({ state: "visible" });
   await page.screenshot({ path: path.join(out, "shots", "toolbar-300px.png") });
 });
 
 await step("every toolbar action is also a palette command", async () => {
-  for (const command of ["Lathe: Past Sessions", "Lathe: New Session", "Lathe: Change Mode", "Lathe: Change Model",
+  for (const command of ["Lathe: Past Sessions", "Lathe: New Session", "Lathe: Change Mode", "Lathe: Change Model", "Lathe: Change Effort",
     "Lathe: Cancel (Stop)", "Lathe: Attach File or Image", "Lathe: Toggle Follow the Agent"]) {
     await page.keyboard.press("F1");
     await page.locator(".quick-input-widget input").fill(`>${command}`);
@@ -125,6 +125,8 @@ await step("a prompt's answer streams in as Markdown", async () => {
   await chat.locator("details.thought summary").waitFor();
   if (await chat.locator("details.thought[open]").count()) throw new Error("the thought is not collapsed");
   await chat.locator("#usage", { hasText: "tokens" }).waitFor();
+  // gemini-2.5-pro has a list price: the meter shows what the session cost so far.
+  await chat.locator("#usage", { hasText: /tokens · \$0\.\d{4}$/ }).waitFor();
   await turnDone();
 });
 
@@ -351,6 +353,63 @@ await step("with Follow off, the file Lathe reads does not open", async () => {
   await chat.locator(".agent", { hasText: "Read notes.txt." }).waitFor();
   await turnDone();
   await page.locator('.tab.active[aria-label^="far.txt"]').waitFor();
+});
+
+await step("a hook's decision shows on the tool call it touched", async () => {
+  await prompt("Find the text files");
+  const card = chat.locator(".tool", { hasText: "*.txt" }).last();
+  await card.locator(".hook.hook-blocked", { hasText: "no searching here" }).waitFor();
+  await card.locator(".hook-name", { hasText: "Hook guard" }).waitFor();
+  await card.locator(".status", { hasText: "failed" }).waitFor();
+  await chat.locator(".agent", { hasText: "The hook kept the search out." }).waitFor();
+  await turnDone();
+  if (await card.locator(".md", { hasText: "Hook guard" }).count()) throw new Error("the note is repeated among the output");
+});
+
+await step("the agent's question is a form in the chat; the answer reaches the agent", async () => {
+  await prompt("Ask me how to log in");
+  const form = chat.locator(".question form.q-form");
+  await form.waitFor();
+  await chat.locator(".question .q-message", { hasText: "The agent has a question for you." }).waitFor();
+  await form.locator("fieldset", { hasText: "Which login should the app use?" }).waitFor();
+  await page.screenshot({ path: path.join(out, "shots", "question-form.png") });
+  await form.locator("label.choice", { hasText: "OAuth — the standard" }).locator("input").check();
+  await chat.locator(".question button.q-submit").click();
+  await chat.locator(".question.settled .answer", { hasText: "Answered: Auth: OAuth" }).waitFor();
+  await chat.locator(".tool strong", { hasText: "Auth" }).waitFor(); // the call's card: what the model was told
+  await chat.locator(".agent", { hasText: "OAuth it is." }).waitFor();
+  await turnDone();
+});
+
+await step("the effort picker changes the effort from the toolbar and the palette", async () => {
+  const effort = chat.locator("#toolbar #effort");
+  await effort.waitFor();
+  await effort.selectOption("high");
+  await until("the toolbar's effort to stay High", async () => (await effort.inputValue()) === "high" || await effort.inputValue());
+  await palette("Lathe: Change Effort");
+  await page.locator(".quick-input-list .monaco-list-row", { hasText: "Low" }).first().click();
+  await until("the effort picker to show Low", async () => (await effort.inputValue()) === "low" || await effort.inputValue());
+});
+
+await step("an answer kept for the workspace is offered apart from the session's; /permissions lists it and revokes it", async () => {
+  await prompt("Make the kept file");
+  const card = chat.locator(".tool", { hasText: "touch kept-by-answer.txt" }).last();
+  await card.locator("button.opt", { hasText: "Allow touch for this session" }).waitFor();
+  await card.locator("button.opt", { hasText: "Always allow touch in every workspace" }).waitFor();
+  await card.locator("button.opt", { hasText: "Always allow touch in this workspace" }).click();
+  await card.locator(".status", { hasText: "completed" }).waitFor();
+  await card.getByText("allowed in this workspace from now on").waitFor();
+  await chat.locator(".agent", { hasText: "Kept the file." }).waitFor();
+  await turnDone();
+  if (!fs.existsSync(path.join(ws, "kept-by-answer.txt"))) throw new Error("the command did not run");
+  await prompt("/permissions");
+  // Answered in autoEdit mode (an earlier step chose it): kept for autoEdit and yolo, as Gemini CLI keeps it.
+  await chat.locator(".agent", { hasText: "touch (shell commands) (in autoEdit, yolo mode) — in this workspace" }).waitFor();
+  await turnDone();
+  await page.screenshot({ path: path.join(out, "shots", "permissions.png") });
+  await prompt("/permissions revoke 1");
+  await chat.locator(".agent", { hasText: "Revoked: touch (shell commands) (in autoEdit, yolo mode) in this workspace is asked about again." }).waitFor();
+  await turnDone();
 });
 
 await step("in a long chat, the toolbar's Sessions button opens the session picker in view", async () => {

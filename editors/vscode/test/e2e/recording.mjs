@@ -38,4 +38,14 @@ console.log([
   // 11. With lathe.followAgent off again: a read that opens nothing.
   line(call("read_file", { file_path: `${ws}/notes.txt` })),
   line(say("Read notes.txt.")),
+  // 12. A search the person's BeforeTool hook blocks (e2e.sh writes the hook into GEMINI_CLI_HOME's settings).
+  line(call("glob", { pattern: "*.txt" })),
+  line(say("The hook kept the search out.")),
+  // 13. A question to the person (ask_user), answered in the chat's form.
+  line(call("ask_user", { questions: [{ question: "Which login should the app use?", header: "Auth", type: "choice",
+    options: [{ label: "OAuth", description: "the standard" }, { label: "API keys", description: "simple" }] }] })),
+  line(say("OAuth it is.")),
+  // 13. A shell command allowed for good in this workspace (then /permissions lists and revokes it, without the model).
+  line(call("run_shell_command", { command: "touch kept-by-answer.txt" })),
+  line(say("Kept the file.")),
 ].join("\n"));
