@@ -129,7 +129,7 @@ engine::LoginPrompt AcpAgent::loginPrompt(const rpc::Id& request, const CancelTo
     ask.elicitationId = *id;
     ask.url = url;
     ask.message = "Log in with Google in your browser, then come back to your editor.";
-    json::Raw params{json::buildObject([&](json::Writer& w) { ask.writeJson(w); })};
+    json::Raw params{json::build([&](json::Writer& w) { ask.writeJson(w); })};
     peer_->request("elicitation/create", params, [login](Result<rpc::Response> answer) {
       auto response = answer ? acp::ElicitationResponse::fromJson(*answer->result) : Result<acp::ElicitationResponse>(answer.error());
       if (!response || response->action != acp::ElicitationResponse::Action::accept) login.cancel();

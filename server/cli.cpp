@@ -25,6 +25,10 @@ Usage:
   lathe run [options] PROMPT     run one prompt in the current directory and print the answer
   lathe doctor [options]         check credentials, the model endpoint, bubblewrap, ripgrep,
                                  settings files, MCP servers and the state directory
+  lathe extensions COMMAND       Gemini CLI's extensions (~/.gemini/extensions): list,
+                                 install <folder or git URL> [--ref REF] [--consent],
+                                 link <folder> [--consent], uninstall <name>...,
+                                 enable <name> / disable <name> [--scope user|workspace]
 
 Options:
   -m, --model MODEL              model name (default: $GEMINI_MODEL, or $OPENAI_MODEL with --provider
@@ -80,6 +84,12 @@ Result<Options> parseCommandLine(const std::vector<std::string>& args, const Get
   options.provider.openaiApiKey = getenv("OPENAI_API_KEY").value_or("");
   options.provider.openaiBaseUrl = getenv("OPENAI_BASE_URL").value_or("");
 
+  // Its own words and options follow.
+  if (!args.empty() && args[0] == "extensions") {
+    options.mode = Mode::extensions;
+    options.extensionArgs.assign(args.begin() + 1, args.end());
+    return options;
+  }
   std::vector<std::string> positional;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];

@@ -13,11 +13,12 @@
 
 namespace lathe::server {
 
-enum class Mode { acp, run, doctor, help, version };
+enum class Mode { acp, run, doctor, extensions, help, version };
 
 struct Options {
   Mode mode = Mode::acp;
   std::string prompt;  // run
+  std::vector<std::string> extensionArgs;  // extensions: what follows the word
   std::string cwd;     // run, doctor; empty: the current directory
   std::optional<std::string> model;  // -m; else the API's variable, settings, default
   std::optional<std::string> modelApi;      // --provider; else settings model.provider; else gemini

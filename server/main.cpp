@@ -17,6 +17,7 @@
 #include "server/acp_agent.h"
 #include "server/cli.h"
 #include "server/doctor.h"
+#include "server/extensions_cli.h"
 #include "server/headless.h"
 #include "server/version.h"
 
@@ -42,11 +43,17 @@ std::string userSettingsPath() {
   return home && *home ? std::string(home) + "/.gemini/settings.json" : std::string();
 }
 
-// Gemini CLI's folder (~/.gemini): under $GEMINI_CLI_HOME, else $HOME; empty without either.
-std::string geminiDirectory() {
+// Gemini CLI's home: $GEMINI_CLI_HOME, else $HOME; empty without either.
+std::string geminiHome() {
   const char* home = std::getenv("GEMINI_CLI_HOME");
   if (!home || !*home) home = std::getenv("HOME");
-  return home && *home ? std::string(home) + "/.gemini" : std::string();
+  return home && *home ? std::string(home) : std::string();
+}
+
+// Gemini CLI's folder (~/.gemini) in its home; empty without one.
+std::string geminiDirectory() {
+  std::string home = geminiHome();
+  return home.empty() ? home : home + "/.gemini";
 }
 
 // Gemini CLI's settings: the user's, then --settings (also kept alone in
@@ -140,6 +147,7 @@ Result<engine::AgentConfig> buildConfig(const server::Options& options) {
     config.policies.keptEverywhere = config.policies.user + "/auto-saved.toml";  // Gemini CLI's own file
   }
   config.policies.keptDir = stateDirectory() + "/policies";
+  config.homeDir = geminiHome();
   config.trustWorkspace = options.trustWorkspace;
   // Flags and the environment first: the settings rows leave what they pinned.
   config.overrides = {std::move(lastFile), modelPinned, options.approvalMode.has_value(), options.sandbox,
@@ -186,6 +194,23 @@ int doctor(const server::Options& options, const std::string& cwd) {
   return server::runDoctor(setup);
 }
 
+// `lathe extensions ...`: the person's settings say which extensions may be installed and loaded.
+int extensions(const server::Options& options, const std::string& cwd) {
+  server::ExtensionsCliSetup setup;
+  setup.homeDir = geminiHome();
+  setup.cwd = cwd;
+  setup.terminal = ::isatty(STDIN_FILENO) && ::isatty(STDERR_FILENO);
+  std::shared_ptr<const engine::Settings> lastFile;
+  auto settings = loadSettings(options, lastFile);
+  if (!settings) {
+    std::fprintf(stderr, "lathe: %s\n", settings.error().message.c_str());
+    return 2;
+  }
+  setup.filter.blockGit = settings->blockGitExtensions.value_or(false);
+  setup.filter.allowedSources = settings->allowedExtensions.value_or(std::vector<std::string>{});
+  return server::runExtensionsCommand(options.extensionArgs, setup);
+}
+
 int serveAcp(engine::AgentConfig config) {
   auto channel = rpc::makeFdChannel(STDIN_FILENO, STDOUT_FILENO);
   auto peer = rpc::Peer::create(*channel, rpc::Peer::Options{.cancelMethod = acp::kCancelRequestMethod});
@@ -230,6 +255,7 @@ int main(int argc, char** argv) {
   std::string cwd = options->cwd.empty() ? std::filesystem::current_path(ec).string()
                                          : std::filesystem::absolute(options->cwd, ec).string();
   if (options->mode == server::Mode::doctor) return doctor(*options, cwd);
+  if (options->mode == server::Mode::extensions) return extensions(*options, cwd);
   auto config = buildConfig(*options);
   if (!config) {
     std::fprintf(stderr, "lathe: %s\n", config.error().message.c_str());

@@ -7,8 +7,11 @@
 #include "engine/agent/session_programs.h"
 #include "engine/agent/workspace_setup.h"
 #include "engine/commands/builtin_commands.h"
+#include "engine/commands/custom_commands.h"
+#include "engine/commands/extensions_command.h"
 #include "engine/commands/permissions_command.h"
 #include "engine/commands/session_commands.h"
+#include "engine/commands/skill_commands.h"
 #include "engine/context/context_hooks.h"
 #include "engine/context/memory_command.h"
 #include "engine/hooks/session_hooks.h"
@@ -115,7 +118,8 @@ Result<std::shared_ptr<const tools::Workspace>> workspaceFor(const std::string& 
   return std::make_shared<const tools::Workspace>(std::move(workspace).value());
 }
 
-void SessionFactory::addHooks(Session& session, const std::string& root, WorkspaceSetup setup, bool reopened) const {
+void SessionFactory::addHooks(Session& session, const std::string& root, WorkspaceSetup setup, SessionAddOns addOns,
+                              bool reopened) const {
   Session* raw = &session;  // the hooks are owned by the session: no cycle
   std::shared_ptr<SessionHooks> hooks = hooksFor(session, root, setup, reopened, editor_);
   SessionPrograms::Setup programs{
@@ -149,22 +153,39 @@ void SessionFactory::addHooks(Session& session, const std::string& root, Workspa
   addBuiltinCommands(session, commands->registry());
   addMemoryCommand(session, commands->registry());
   addPermissionsCommand(session, commands->registry(), std::move(setup.kept));
+  tools::FoundSkills skills = findSkills(root, session.config(), addOns.extensions);
+  for (auto& problem : skills.problems) addOns.problems.push_back({acp::NoticeSeverity::warning, "Skill problem", std::move(problem)});
+  session.setSkills(std::move(skills.skills));
+  session.setExtensionContext(std::move(addOns.extensionContext));
+  addSkillCommands(session, commands->registry(), [raw, root, extensions = addOns.extensions] {
+    return findSkills(root, raw->config(), extensions);
+  });
+  addExtensionsCommand(commands->registry(), std::move(addOns.extensions));
+  auto custom = std::make_shared<CustomCommands>(session, commands->registry(), std::move(addOns.commandFolders),
+                                                 std::move(addOns.problems));
+  custom->load();
+  custom->watch();
   session.addHooks(std::move(commands));
+  session.addHooks(std::move(custom));
 }
 
 Result<AssembledSession> SessionFactory::assemble(SessionSpec spec) const {
   auto workspace = workspaceFor(spec.cwd, spec.additionalDirectories);
   if (!workspace) return workspace.error();
   const std::string root = (*workspace)->cwd();
-  // The session's config is its workspace's: read before the session exists.
-  WorkspaceSetup setup = workspaceSetupFor(root, config_, *consent_);
+  // Extensions join the person's config as their own settings would (their
+  // policy rules read with the person's, their hooks run as the person's);
+  // then the workspace's settings: all read before the session exists.
+  AgentConfig personal = config_;
+  SessionAddOns addOns = addOnsFor(root, personal);
+  WorkspaceSetup setup = workspaceSetupFor(root, personal, *consent_);
   AssembledSession out;
-  out.session = std::make_shared<Session>(spec.id, *workspace, std::move(setup.config), editor_);
+  out.session = std::make_shared<Session>(spec.id, *workspace, setup.config, editor_);
   SessionApprovals rules;
   rules.policies = std::move(setup.policies);
   out.session->grantApprovals(rules);
   if (setup.kept) out.session->setKeptAnswers(setup.kept);
-  addHooks(*out.session, root, std::move(setup), spec.record.has_value());
+  addHooks(*out.session, root, std::move(setup), std::move(addOns), spec.record.has_value());
   if (spec.record) {
     restore(*out.session, *spec.record);
     out.recorder = std::move(spec.record->recorder);

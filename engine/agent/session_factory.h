@@ -5,7 +5,8 @@
 //   programs   consent for the workspace's programs and settings, discovery (first turn)
 //   hooks      the person's hooks (settings `hooks`), and the workspace's once agreed to
 //   context    compression and /compress, loop detection, titles
-//   commands   the built-in slash commands and /memory
+//   commands   the built-in slash commands, /memory, skills, /extensions,
+//              custom commands (watched)
 //   recorder   last: it records the history the others leave
 //
 // Reads settings and records: never call it on the thread that reads stdin.
@@ -16,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/agent/session_addons.h"
 #include "engine/agent/workspace_setup.h"
 #include "engine/config/agent_config.h"
 #include "engine/config/consent_store.h"
@@ -56,7 +58,8 @@ class SessionFactory {
   Result<AssembledSession> assemble(SessionSpec spec) const;
 
  private:
-  void addHooks(Session& session, const std::string& root, WorkspaceSetup setup, bool reopened) const;
+  void addHooks(Session& session, const std::string& root, WorkspaceSetup setup, SessionAddOns addOns,
+                bool reopened) const;
 
   const AgentConfig& config_;
   EditorClient& editor_;

@@ -13,7 +13,7 @@ ClaimedPrompt SessionCommands::claimPrompt(const std::vector<acp::ContentBlock>&
   auto named = findCommand(registry_, blocks);
   if (!named) return {};
   return [this, named = std::move(*named)](History& history, const CancelToken& cancel, std::vector<Part> attachments) {
-    return runCommand(named, CommandContext{session_, registry_, history, named.input, cancel}, std::move(attachments));
+    return runCommand(named, CommandContext{session_, registry_, history, named.input, cancel, named.command->name}, std::move(attachments));
   };
 }
 

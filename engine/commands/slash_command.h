@@ -29,6 +29,7 @@ struct CommandContext {
   History& history;        // the turn owns it while the command runs
   std::string_view input;  // the text after the command's name, trimmed
   const CancelToken& cancel;
+  std::string_view commandName = {};  // as the person typed it
 
   // Shows the person text as the agent's message (recorded like any other).
   void say(const std::string& text) const;

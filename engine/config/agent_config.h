@@ -79,6 +79,13 @@ struct AgentConfig {
   std::optional<std::vector<std::string>> mcpAllowed;  // settings mcp.allowed
   std::vector<std::string> mcpExcluded;                // settings mcp.excluded
   std::string userSettingsPath;  // the user's settings.json (a workspace at home is not a workspace's)
+  // Gemini CLI's home ($GEMINI_CLI_HOME, else $HOME): its .gemini folder's
+  // commands, skills and extensions, and .agents/skills; empty: none read.
+  std::string homeDir;
+  bool skillsEnabled = true;                // settings skills.enabled
+  std::vector<std::string> disabledSkills;  // settings skills.disabled
+  bool blockGitExtensions = false;          // settings security.blockGitExtensions
+  std::vector<std::string> allowedExtensions;  // settings security.allowedExtensions (patterns; empty: all)
   std::string stateDir;          // Lathe's state: remembered workspace consent; empty: nothing remembered
   bool readWorkspacePrograms = true;  // a session reads its workspace's .gemini/settings.json (settings and programs)
   bool trustWorkspace = false;        // --trust-workspace: they start without asking

@@ -48,6 +48,10 @@ struct Settings {
   std::optional<int64_t> contextDiscoveryMaxDirs;        // context.discoveryMaxDirs: folders scanned below a root
   std::optional<std::vector<std::string>> policyPaths;       // policyPaths: the person's policy files or folders
   std::optional<std::vector<std::string>> adminPolicyPaths;  // adminPolicyPaths: more of the administrator's
+  std::optional<bool> skillsEnabled;                     // skills.enabled
+  std::optional<std::vector<std::string>> skillsDisabled;  // skills.disabled: skill names, any case
+  std::optional<bool> blockGitExtensions;                // security.blockGitExtensions
+  std::optional<std::vector<std::string>> allowedExtensions;  // security.allowedExtensions: patterns of install sources
   // mcpServers and the discovery commands of the user's files (a workspace's
   // are read per session, under consent: workspace_programs.h).
   ProgramSettings programs;

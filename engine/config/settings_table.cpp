@@ -289,6 +289,39 @@ const SettingKey kTable[] = {
        return {};
      },
      .doc = "folders scanned for context files below a root"},
+    {.name = "skills.enabled", .scope = kTuning, .merge = SettingMerge::replace, .applies = kSession,
+     .read = readBool<&Settings::skillsEnabled>, .isSet = isSetField<&Settings::skillsEnabled>,
+     .take = takeField<&Settings::skillsEnabled>,
+     .apply = [](AgentConfig& config, const Settings& s) -> Status {
+       config.skillsEnabled = *s.skillsEnabled;
+       return {};
+     },
+     .doc = "agent skills are found and offered (activate_skill, /skills, /<skill>)"},
+    {.name = "skills.disabled", .scope = kTuning, .merge = SettingMerge::add, .applies = kSession,
+     .read = readStrings<&Settings::skillsDisabled>, .isSet = isSetField<&Settings::skillsDisabled>,
+     .take = takeField<&Settings::skillsDisabled>,
+     .apply = [](AgentConfig& config, const Settings& s) -> Status {
+       addAll(config.disabledSkills, *s.skillsDisabled);
+       return {};
+     },
+     .doc = "skills (by name, any case) never offered to the model"},
+    // Which extensions load is the person's choice alone.
+    {.name = "security.blockGitExtensions", .scope = kPersonal, .merge = SettingMerge::replace, .applies = kStart,
+     .readInWorkspace = false, .read = readBool<&Settings::blockGitExtensions>,
+     .isSet = isSetField<&Settings::blockGitExtensions>, .take = takeField<&Settings::blockGitExtensions>,
+     .apply = [](AgentConfig& config, const Settings& s) -> Status {
+       config.blockGitExtensions = *s.blockGitExtensions;
+       return {};
+     },
+     .doc = "extensions installed from git are neither installed nor loaded"},
+    {.name = "security.allowedExtensions", .scope = kPersonal, .merge = SettingMerge::replace, .applies = kStart,
+     .readInWorkspace = false, .read = readStrings<&Settings::allowedExtensions>,
+     .isSet = isSetField<&Settings::allowedExtensions>, .take = takeField<&Settings::allowedExtensions>,
+     .apply = [](AgentConfig& config, const Settings& s) -> Status {
+       config.allowedExtensions = *s.allowedExtensions;
+       return {};
+     },
+     .doc = "regular expressions of install sources: when set, only extensions installed from a matching one load"},
     {.name = "proxy", .scope = kPersonal, .merge = SettingMerge::replace, .applies = kStart,
      .readInWorkspace = false, .read = readString<&Settings::proxy>, .isSet = isSetField<&Settings::proxy>,
      .take = takeField<&Settings::proxy>,

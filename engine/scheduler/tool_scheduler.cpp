@@ -169,6 +169,7 @@ class ToolScheduler::CallRun {
   Outcome finish(CallState final, const std::string& forModel, const std::string& forPerson = "") {
     machine_.advance(final);
     outcome_.response.response = responseJson("error", forModel);
+    outcome_.forPerson = forPerson.empty() ? forModel : forPerson;
     shape();
     acp::ToolCallUpdate update = updateOf(machine_.state());
     std::vector<acp::ToolCallContent> content{textContent(forPerson.empty() ? forModel : forPerson)};
@@ -392,6 +393,55 @@ std::vector<Part> ToolScheduler::run(const std::vector<FunctionCall>& calls, con
   return parts;
 }
 
+Result<std::vector<tools::ToolResult>> ToolScheduler::runForPerson(const std::vector<FunctionCall>& calls,
+                                                                   const CancelToken& cancel) {
+  cancelledByPerson_ = false;
+  roundSize_ = 1;
+  struct Approved {
+    std::unique_ptr<CallRun> run;
+    Prepared prepared;
+  };
+  std::vector<Approved> approved;
+  // What was allowed does not run when a later one may not.
+  auto refuse = [&](const std::string& why) -> Error {
+    for (auto& call : approved) call.run->finish(CallState::cancelled, "Not run: " + why);
+    return makeError(cancel.cancelled() || cancelledByPerson_ ? Errc::cancelled : Errc::forbidden, why);
+  };
+  for (const FunctionCall& call : calls) {
+    auto run = std::make_unique<CallRun>(*this, call);
+    Prepared prepared;
+    if (auto failed = prepare(call, *run, prepared)) return refuse(failed->forPerson);
+    if (cancel.cancelled()) return refuse(run->finish(CallState::cancelled, "Cancelled before it ran.").forPerson);
+    // The person's injections stand before the same hooks as the model's calls.
+    bool ask = false;
+    if (auto stopped = gateBefore(call, *run, prepared, "", ask, cancel)) return refuse(stopped->forPerson);
+    if (auto refused = approve(call, *run, prepared, ask, cancel)) return refuse(refused->forPerson);
+    approved.push_back({std::move(run), std::move(prepared)});
+  }
+  std::vector<tools::ToolResult> results;
+  for (size_t i = 0; i < approved.size(); ++i) {
+    CallRun& run = *approved[i].run;
+    run.moveTo(CallState::scheduled);
+    run.moveTo(CallState::executing);
+    tools::ToolResult result =
+        approved[i].prepared.invocation->execute(cancel.child(), [&run](const std::string& text) { run.output(text); });
+    if (result.error) {
+      const bool cancelled = result.error->type == tools::ErrorType::cancelled;
+      std::string why = run.finish(cancelled ? CallState::cancelled : CallState::error, result.error->message).forPerson;
+      approved.erase(approved.begin(), approved.begin() + static_cast<std::ptrdiff_t>(i + 1));
+      return refuse(why);
+    }
+    if (auto withheld = gateAfter(calls[i], run, approved[i].prepared, "", result, cancel)) {
+      approved.erase(approved.begin(), approved.begin() + static_cast<std::ptrdiff_t>(i + 1));
+      return refuse(withheld->forPerson);
+    }
+    tools::ToolResult kept = result;  // succeed() moves the inline data out
+    run.succeed(result);
+    results.push_back(std::move(kept));
+  }
+  return results;
+}
+
 // Read-only calls [begin, end) run on a bounded set of tasks that take the
 // next call as they finish one: a thousand calls never start a thousand threads.
 void ToolScheduler::runBatch(const std::vector<FunctionCall>& calls, size_t begin, size_t end,
@@ -430,6 +480,8 @@ ToolScheduler::Outcome ToolScheduler::runOne(const FunctionCall& call, const Can
   bool ask = false;
   if (auto stopped = gateBefore(call, run, prepared, originalName, ask, cancel)) return std::move(*stopped);
   if (auto refused = approve(call, run, prepared, ask, cancel)) return std::move(*refused);
+  // A hook or a question the cancel cut short decided nothing: the call does not run.
+  if (cancel.cancelled()) return run.finish(CallState::cancelled, "Cancelled before it ran: the user stopped the turn.");
   run.moveTo(CallState::scheduled);
   run.moveTo(CallState::executing);
   prepared.invocation->setCallId(run.id());

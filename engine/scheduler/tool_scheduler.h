@@ -37,6 +37,12 @@ class ToolScheduler {
   // roundSize: the responses of the model's round these calls are part of
   // (0: just these calls), for the response shaper.
   std::vector<Part> run(const std::vector<FunctionCall>& calls, const CancelToken& cancel, size_t roundSize = 0);
+  // Runs calls the person's own command asked for (a custom command's
+  // `!{…}` and `@{…}`), shown, judged and asked about as the model's calls
+  // are, but all decided before any runs: when one may not run, none does,
+  // and the error holds its words for the person. The results come back as
+  // the tools gave them (nothing is sent to the model from here), in order.
+  Result<std::vector<tools::ToolResult>> runForPerson(const std::vector<FunctionCall>& calls, const CancelToken& cancel);
   // True when the last run() ended because the editor cancelled a permission
   // question: the turn ends as cancelled.
   bool cancelledByPerson() const { return cancelledByPerson_; }
@@ -76,6 +82,7 @@ class ToolScheduler {
   struct Outcome {
     FunctionResponse response;
     std::vector<Part> inlineParts;
+    std::string forPerson;  // a call that did not succeed: what the person was told
   };
   class CallRun;
   // A call that passed lookup and validation.

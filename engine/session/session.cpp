@@ -14,6 +14,7 @@
 #include "engine/session/notice_card.h"
 #include "engine/session/system_prompt.h"
 #include "tools/builtin/builtin_tools.h"
+#include "tools/skills/skill_tools.h"
 #include "protocol/base/json.h"
 #include "protocol/base/log.h"
 
@@ -170,13 +171,36 @@ Session::Session(std::string id, std::shared_ptr<const tools::Workspace> workspa
   auto context = makeToolContext(id_, workspace_, config, editor_);
   // Web tools ask the session's current model; they live in registry_, so never outlive this session.
   context.model = std::make_shared<OneShotAdapter>(provider_, [this] { return model(); });
+  context.readableFolders = std::make_shared<tools::ReadableFolders>();
+  context.skills = skills_;
   tools::registerBuiltinTools(registry_, context, config.shell);
   mcp_.setAsker(context.asker);
   mcp_.setNotifier([this](const acp::Notice& notice) { notify(notice); });
+  toolContext_ = std::move(context);
   scheduler_.setContextSource([memory = memory_](const std::vector<std::string>& paths) { return memory->contextFor(paths); });
   scheduler_.setResponseShaper([this](FunctionResponse& response, size_t roundSize) {
     for (const auto& hook : hooks_) hook->onToolResponse(response, roundSize);
   });
+}
+
+void Session::setSkills(std::vector<tools::Skill> skills) {
+  skills_->assign(std::move(skills));
+  registry_.remove("activate_skill");
+  tools::registerSkillTools(registry_, toolContext_);
+}
+
+std::string Session::activateSkill(const tools::Skill& skill) { return tools::activateSkill(toolContext_, skill); }
+
+void Session::watchFolders(std::vector<std::string> folders, std::function<void()> onChange) {
+  folderWatch_ = exec::FolderWatch::start(exec::Executor::shared(), std::move(folders), std::move(onChange));
+}
+
+void Session::notifyOnce(const acp::Notice& notice) {
+  {
+    std::lock_guard lock(toldMutex_);
+    if (!told_.insert(notice.title + "\n" + notice.description).second) return;
+  }
+  notify(notice);
 }
 
 ProjectMemory::Loaded Session::refreshMemory(const CancelToken& cancel) {
@@ -257,6 +281,7 @@ void Session::editorReady() {
 }
 
 void Session::close() {
+  folderWatch_.stop();  // nothing changes in a closed session
   for (const auto& hook : hooks_) hook->onClose();
 }
 
@@ -294,6 +319,7 @@ std::string Session::systemPrompt() {
   features.planMode = mode_.load() == ApprovalMode::plan;
   features.sandbox = config_.shell.sandbox;
   features.contextFiles = contextFiles_;
+  if (features.tools.contains("activate_skill")) features.skills = skills_->enabled();
   return buildSystemPrompt(features);
 }
 
@@ -426,7 +452,9 @@ Result<acp::StopReason> Session::runTurn(const std::vector<acp::ContentBlock>& b
   // The conversation opens (or a loaded one goes on) with where it happens;
   // until the model has answered, a failed turn leaves it due again.
   if (contextDue_) {
-    userParts.insert(userParts.begin(), Part::makeText(buildSessionContext(*workspace_, SessionContextOptions{}, cancel)));
+    SessionContextOptions context;
+    context.extensionContext = extensionContext_;
+    userParts.insert(userParts.begin(), Part::makeText(buildSessionContext(*workspace_, context, cancel)));
   }
   for (const auto& hook : hooks_) {
     if (auto stop = hook->onPrompt(userParts, history_, cancel)) return stopWith(*stop);

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,8 @@
 #include "tools/core/workspace.h"
 #include "tools/mcp/server_config.h"
 #include "tools/mcp/session_servers.h"
+#include "protocol/exec/folder_watch.h"
+#include "tools/skills/skill_set.h"
 
 namespace lathe::engine {
 
@@ -110,6 +113,32 @@ class Session {
   ApprovalSet sessionAnswers() const { return scheduler_.sessionAnswers(); }
   bool forgetAnswer(const ApprovalKey& key) { return scheduler_.forget(key); }
 
+  // The session's agent skills (engine/agent assigns them): what the system
+  // prompt announces and activate_skill reads. Replacing them declares
+  // activate_skill again with the new names (before a turn or on its thread).
+  const tools::SkillSet& skills() const { return *skills_; }
+  void setSkills(std::vector<tools::Skill> skills);
+  // The person's own use of a skill (/<skill>): activates it as the tool
+  // would, and returns the text the model gets.
+  std::string activateSkill(const tools::Skill& skill);
+  // The context files of the session's extensions, for the session's context.
+  void setExtensionContext(std::string blocks) { extensionContext_ = std::move(blocks); }
+
+  // Calls the person's own command asked for (a custom command's
+  // injections), through the scheduler (ToolScheduler::runForPerson). The
+  // turn's thread.
+  Result<std::vector<tools::ToolResult>> runForPerson(const std::vector<FunctionCall>& calls, const CancelToken& cancel) {
+    return scheduler_.runForPerson(calls, cancel);
+  }
+  // Calls onChange on a worker whenever files change in these folders
+  // (custom commands'), until the session goes: the watch is the first thing
+  // to end then, so onChange may use the session and its hooks. Before the
+  // first turn.
+  void watchFolders(std::vector<std::string> folders, std::function<void()> onChange);
+
+  // notify(), unless these very words were told before (bad files: told once). Any thread.
+  void notifyOnce(const acp::Notice& notice);
+
   // The context files (GEMINI.md) of this session; loaded at the first turn.
   ProjectMemory& memory() { return *memory_; }
   // Loads them again and rebuilds the system prompt with them (the turn's
@@ -165,14 +194,21 @@ class Session {
   std::vector<tools::ToolDeclaration> declarations_;
   uint64_t declarationsGeneration_ = ~uint64_t{0};
   std::shared_ptr<ProjectMemory> memory_;  // shared with the scheduler's context source
+  std::shared_ptr<tools::SkillSet> skills_ = std::make_shared<tools::SkillSet>();
+  tools::ToolContext toolContext_;  // what the built-in tools were given (activate_skill is made again from it)
+  std::string extensionContext_;
   std::string contextFiles_;  // the context files' prompt section, once loaded
   bool contextDue_ = true;     // the next prompt opens with the session's context (the turn's thread)
+  std::mutex toldMutex_;
+  std::set<std::string> told_;  // notices told once
   ToolScheduler scheduler_;
   History history_;
   // Gone before the members its work uses (editor, config, model).
   FollowUp followUp_;
   // Last: its servers end (and their tools stop working) before anything else goes.
   tools::mcp::SessionServers mcp_;
+  // After them: the first to end, so no change is told to a session going away.
+  exec::FolderWatch folderWatch_;
 };
 
 }  // namespace lathe::engine

@@ -52,6 +52,10 @@ std::string buildSessionContext(const tools::Workspace& workspace, const Session
     out += "\nFolder tree of " + root + " (up to " + std::to_string(tree.maxItems) +
            " entries, nearest first; ignored files left out; … marks a folder not shown in full):\n" + listing;
   }
+  if (!options.extensionContext.empty()) {
+    out += "\n<loaded_context>\n<extension_context>\n" + options.extensionContext +
+           "\n</extension_context>\n</loaded_context>\n";
+  }
   out += "</session_context>";
   return out;
 }

@@ -1,7 +1,8 @@
 // The session's context, given to the model at the start of the conversation
 // (before the person's first words, and again when a loaded session goes on):
 // date, operating system, workspace folders, a bounded folder tree of each
-// (ignore files honoured) and the git branch and whether the tree has changes.
+// (ignore files honoured), the git branch and whether the tree has changes,
+// and the context files the session's extensions bring.
 #pragma once
 
 #include <string>
@@ -16,6 +17,9 @@ namespace lathe::engine {
 struct SessionContextOptions {
   size_t treeItems = 200;  // shared by all roots
   bool git = true;
+  // The context files of the session's extensions, as blocks: where Gemini
+  // CLI 0.61 puts them, in <loaded_context><extension_context> at the end.
+  std::string extensionContext;
 };
 
 // The text of the context part: "<session_context>…</session_context>".

@@ -135,6 +135,24 @@ std::string memorySection(const PromptFeatures& features) {
   return out;
 }
 
+// Only each skill's name, description and where it is: its instructions
+// come with activate_skill. The list is Gemini CLI's shape (<available_skills>).
+std::string skillsSection(const PromptFeatures& features) {
+  if (features.skills.empty()) return "";
+  std::string out =
+      "\n# Agent skills\n"
+      "Skills are instructions, and often scripts or reference files, that the person installed for particular "
+      "kinds of task. When the task at hand matches a skill's description, call `activate_skill` with its exact "
+      "name before you start: it returns the skill's instructions in <activated_skill> tags and the list of its "
+      "files. Follow those instructions for the task, as the person's expert guidance within the rules of this "
+      "guide, and read the files they point to when you need them.\n\n<available_skills>\n";
+  for (const auto& skill : features.skills) {
+    out += "  <skill>\n    <name>" + skill.name + "</name>\n    <description>" + skill.description +
+           "</description>\n    <location>" + skill.location + "</location>\n  </skill>\n";
+  }
+  return out + "</available_skills>\n";
+}
+
 std::string planModeSection(const PromptFeatures& features) {
   if (!features.planMode) return "";
   return "\n# Plan mode\n"
@@ -172,6 +190,7 @@ std::string buildSystemPrompt(const PromptFeatures& features) {
   prompt += kSafety;
   prompt += kToolsCommon;
   prompt += optionalToolNotes(features);
+  prompt += skillsSection(features);
   prompt += memorySection(features);
   prompt += planModeSection(features);
   prompt += kTone;

@@ -8,6 +8,9 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include "tools/skills/skill.h"
 
 namespace lathe::engine {
 
@@ -16,6 +19,7 @@ struct PromptFeatures {
   bool planMode = false;        // the session's approval mode is plan
   bool sandbox = false;         // shell commands run under the sandbox
   std::string contextFiles;     // the context files' section (ProjectMemory::promptSection), last
+  std::vector<tools::Skill> skills;  // announced by name, description and location (activate_skill declared)
 };
 
 std::string buildSystemPrompt(const PromptFeatures& features);

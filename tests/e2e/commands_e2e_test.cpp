@@ -36,20 +36,6 @@ std::string everythingServer() {
   });
 }
 
-// The command names of an available_commands_update.
-std::vector<std::string> commandNames(const Message& m) {
-  std::vector<std::string> names;
-  const json::Value* u = updateOf(m);
-  const json::Value* list = u ? member(*u, "availableCommands") : nullptr;
-  if (!list || !list->IsArray()) return names;
-  for (const auto& c : list->GetArray()) names.push_back(json::getStr(c, "name").value_or(""));
-  return names;
-}
-
-bool has(const std::vector<std::string>& names, const std::string& name) {
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
-
 Message commandsUpdate(AcpTestClient& client, const std::string& sid, const std::string& naming) {
   return client.waitFor([&](const json::Value& m) {
     const json::Value* params = member(m, "params");

@@ -382,6 +382,20 @@ inline void checkAgainstSchema(const AcpTestClient& client, AcpSchema schema = A
   CHECK(status->success());
 }
 
+// The command names of an available_commands_update.
+inline std::vector<std::string> commandNames(const Message& m) {
+  std::vector<std::string> names;
+  const json::Value* u = updateOf(m);
+  const json::Value* list = u ? member(*u, "availableCommands") : nullptr;
+  if (!list || !list->IsArray()) return names;
+  for (const auto& c : list->GetArray()) names.push_back(json::getStr(c, "name").value_or(""));
+  return names;
+}
+
+inline bool has(const std::vector<std::string>& names, const std::string& name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
 // Everything the person was shown on tool cards (titles and texts) in these updates.
 inline std::string cardTexts(const std::vector<Message>& updates) {
   std::string out;

@@ -6,6 +6,7 @@
 #include "tools/memory/memory_tools.h"
 #include "tools/search/search_tools.h"
 #include "tools/shell/shell_tools.h"
+#include "tools/skills/skill_tools.h"
 #include "tools/syntax/syntax_tools.h"
 #include "tools/todos/todo_tools.h"
 #include "tools/web/web_tools.h"
@@ -20,6 +21,7 @@ void registerBuiltinTools(ToolRegistry& registry, const ToolContext& context, co
   registerTodoTools(registry, context);
   registerWebTools(registry, context);
   registerMemoryTools(registry, context);
+  registerSkillTools(registry, context);
   registerAskTools(registry, context);
 }
 

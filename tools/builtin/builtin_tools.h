@@ -1,5 +1,5 @@
 // The built-in tools: each family (files, search, syntax, shell, todos, web,
-// memory) registers its own; this is the one place that lists the families.
+// memory, skills) registers its own; this is the one place that lists the families.
 #pragma once
 
 #include "tools/core/registry.h"

@@ -71,6 +71,16 @@ std::vector<std::string> ToolRegistry::replaceServerTools(
   return refused;
 }
 
+bool ToolRegistry::remove(std::string_view name) {
+  std::lock_guard lock(mutex_);
+  auto it = tools_.find(name);
+  if (it == tools_.end()) return false;
+  tools_.erase(it);
+  std::erase_if(aliases_, [&](const auto& alias) { return alias.second == name; });
+  ++generation_;
+  return true;
+}
+
 Status ToolRegistry::addAlias(const std::string& alias, const std::string& name) {
   std::lock_guard lock(mutex_);
   if (tools_.count(alias) || aliases_.count(alias)) {

@@ -54,6 +54,9 @@ class ToolRegistry {
   // holds them. Bumps generation().
   std::vector<std::string> replaceServerTools(const std::string& server,
                                               std::vector<std::pair<std::unique_ptr<Tool>, ToolSource>> tools);
+  // Takes a tool out (activate_skill, when the skills change); false when
+  // none has that name. Bumps generation().
+  bool remove(std::string_view name);
   // Another name the model may call a registered tool by (never declared).
   Status addAlias(const std::string& alias, const std::string& name);
 

@@ -12,4 +12,13 @@ ResolvedPath resolveToolPath(const Workspace& workspace, std::string_view path) 
   return {{}, ToolError{type, resolved.error().message}};
 }
 
+ResolvedPath resolveReadPath(const ToolContext& context, std::string_view path) {
+  ResolvedPath inWorkspace = resolveToolPath(*context.workspace, path);
+  if (!inWorkspace.error || inWorkspace.error->type != ErrorType::path_not_in_workspace || !context.readableFolders) {
+    return inWorkspace;
+  }
+  if (auto inside = context.readableFolders->resolve(path)) return {std::move(*inside), std::nullopt};
+  return inWorkspace;
+}
+
 }  // namespace lathe::tools

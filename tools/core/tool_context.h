@@ -15,9 +15,12 @@
 #include "tools/core/asker.h"
 #include "tools/core/file_store.h"
 #include "tools/core/one_shot_model.h"
+#include "tools/core/readable_folders.h"
 #include "tools/core/workspace.h"
 
 namespace lathe::tools {
+
+class SkillSet;  // tools/skills/skill_set.h
 
 struct ToolLimits {
   int64_t readDefaultLines = 2000;
@@ -55,6 +58,9 @@ struct ToolContext {
   std::function<void(const acp::PlanUpdate&)> showPlan;
   WebFetchOptions web;
   std::shared_ptr<OneShotModel> model;  // null: no model to ask (web tools return what they can)
+  // Folders outside the workspace read tools may read (activated skills'); null: none.
+  std::shared_ptr<ReadableFolders> readableFolders;
+  std::shared_ptr<SkillSet> skills;  // the session's skills (activate_skill); null: none
   std::shared_ptr<Asker> asker;          // null: the editor cannot ask the person (no ask_user)
 };
 
@@ -74,5 +80,8 @@ struct ResolvedPath {
   std::optional<ToolError> error;
 };
 ResolvedPath resolveToolPath(const Workspace& workspace, std::string_view path);
+// The same for a tool that only reads: an absolute path inside one of the
+// context's readable folders resolves too.
+ResolvedPath resolveReadPath(const ToolContext& context, std::string_view path);
 
 }  // namespace lathe::tools

@@ -84,6 +84,8 @@ class ListDirectoryInvocation final : public ToolInvocation {
   // .gitignore / .geminiignore of the workspace root holding the directory.
   bool ignoredByFiles(const std::string& name, bool isDir) const {
     if (!filtering_.respectGitIgnore && !filtering_.respectGeminiIgnore) return false;
+    // A readable folder outside the workspace (a skill's) has no ignore files of the workspace's.
+    if (!context_.workspace->contains(path_)) return false;
     std::string root = workspaceRootOf(*context_.workspace, path_);
     std::string rel = path_ == root ? name : path_.substr(root.size() + 1) + "/" + name;
     return isPathIgnored(root, rel, isDir, filtering_);
@@ -125,7 +127,7 @@ class ListDirectoryTool final : public Tool {
       filtering.respectGeminiIgnore = options->optBool("respect_gemini_ignore").value_or(true);
     }
     if (!r.ok()) return invalidParams(r.error().message);
-    auto resolved = resolveToolPath(*context_.workspace, path);
+    auto resolved = resolveReadPath(context_, path);
     if (resolved.error) return {nullptr, resolved.error};
     return {std::make_unique<ListDirectoryInvocation>(context_, resolved.path, std::move(ignore), std::move(filtering)), std::nullopt};
   }

@@ -204,7 +204,7 @@ class ReadFileTool final : public Tool {
     if (end && *end < start.value_or(1)) {
       return invalidParams("params.end_line: must not be before start_line");
     }
-    auto resolved = resolveToolPath(*context_.workspace, path);
+    auto resolved = resolveReadPath(context_, path);
     if (resolved.error) return {nullptr, resolved.error};
     return {std::make_unique<ReadFileInvocation>(context_, resolved.path, start.value_or(1), end), std::nullopt};
   }

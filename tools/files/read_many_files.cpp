@@ -321,6 +321,18 @@ class ReadManyInvocation final : public ToolInvocation {
     }
     result.llmContent.push_back(LlmPart{std::move(text), {}, {}});
     result.returnDisplay = display(read, skipped);
+    // What was read and what was left out, for a custom command's @{…}.
+    result.data = json::Raw{json::buildObject([&](json::Writer& w) {
+      json::array(w, "read", [&] {
+        for (const auto& path : read) json::str(w, path);
+      });
+      json::array(w, "skipped", [&] {
+        for (const auto& skip : skipped) json::object(w, [&] {
+          json::put(w, "path", skip.path);
+          json::put(w, "reason", skip.reason);
+        });
+      });
+    })};
     return result;
   }
 

@@ -9,7 +9,8 @@ Result<std::string> readStoreText(const ToolContext& context, const std::string&
   if (context.workspace) {
     if (auto why = outsideHardLinks(*context.workspace, path)) return makeError(Errc::forbidden, *why);
   }
-  if (context.files) return context.files->readText(path, cancel);
+  // Outside the workspace (a skill's folder) there are no editor buffers to read.
+  if (context.files && (!context.workspace || context.workspace->contains(path))) return context.files->readText(path, cancel);
   return makeDiskFileStore()->readText(path, cancel);
 }
 

@@ -357,6 +357,15 @@ class RunShellInvocation final : public ToolInvocation {
     if (!status.empty()) display += "\n" + status;
     ToolResult result = ToolResult::text(std::move(llm), std::move(display));
     if (exit.cancelled) result.error = ToolError{ErrorType::cancelled, "The command was cancelled"};
+    // The bare output and how the line ended, for a custom command's !{…}.
+    result.data = json::Raw{json::buildObject([&](json::Writer& w) {
+      json::put(w, "output", output);
+      json::key(w, "exitCode");
+      if (exit.exitCode) w.Int64(*exit.exitCode); else w.Null();
+      json::key(w, "signal");
+      if (exit.signal != 0) json::str(w, signalName(exit.signal)); else w.Null();
+      json::put(w, "stopped", exit.cancelled || exit.timedOut);
+    })};
     return result;
   }
 

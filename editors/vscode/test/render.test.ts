@@ -58,6 +58,19 @@ test("render: / completion lists the agent's commands, and nothing when it sent 
   assert.equal(completionsHtml(s, "hello /co"), "");
 });
 
+test("render: / completion offers custom commands by their namespaced names, and skills", () => {
+  const s = emptyState();
+  applyUpdate(s, { sessionUpdate: "available_commands_update", availableCommands: [
+    { name: "git:msg", description: "Write a commit message" }, { name: "git:push", description: "Push" },
+    { name: "review", description: "Reviews the change" }, { name: "tools-ext:audit", description: "Audits" }] });
+  const all = completionsHtml(s, "/");
+  for (const name of ["git:msg", "git:push", "review", "tools-ext:audit"]) assert.match(all, new RegExp(`data-name="${name}"`));
+  const git = completionsHtml(s, "/git:");
+  assert.match(git, /\/git:msg <span>Write a commit message<\/span>/);
+  assert.doesNotMatch(git, /review/);
+  assert.match(completionsHtml(s, "/rev"), /\/review <span>Reviews the change<\/span>/);
+});
+
 test("render: changed files list each hunk with Keep and Undo, which wait while a turn runs", () => {
   const s = emptyState();
   s.changes = [{ path: "/w/m.txt", hunks: [{ oldStart: 1, newStart: 1, removed: ["two"], added: ["TWO"] }, { oldStart: 8, newStart: 8, removed: ["nine"], added: ["NINE"] }] }];

@@ -117,6 +117,26 @@ await step("every toolbar action is also a palette command", async () => {
   }
 });
 
+await step("the workspace's custom command and skill complete after /", async () => {
+  const box = chat.locator("#prompt");
+  await until("the prompt box to be enabled", async () => !(await chat.locator("#send").isDisabled()));
+  await box.click();
+  await box.fill("/");
+  await chat.locator('#completions .cmd[data-name="git:msg"]', { hasText: "Write a commit message" }).waitFor();
+  await chat.locator('#completions .cmd[data-name="review"]', { hasText: "Reviews the change" }).waitFor();
+  await box.fill("/gi");
+  await until("only /git:msg for /gi", async () => {
+    const names = await chat.locator("#completions .cmd").evaluateAll((els) => els.map((e) => e.dataset.name));
+    return names.length === 1 && names[0] === "git:msg" ? true : names.join(",");
+  });
+  await chat.locator('#completions .cmd[data-name="git:msg"]').click();
+  await until("the command in the prompt box", async () => {
+    const value = await box.inputValue();
+    return value === "/git:msg " ? true : value;
+  });
+  await box.fill("");
+});
+
 await step("a prompt's answer streams in as Markdown", async () => {
   await prompt("Say hello");
   await chat.locator(".agent", { hasText: "Streaming works." }).waitFor();
