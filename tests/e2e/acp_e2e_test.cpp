@@ -622,7 +622,7 @@ TEST_CASE("e2e: the session gets a title after its first exchange, valid against
   finish(*agent);
 }
 
-TEST_CASE("e2e: the picker offers the auto models; with one chosen a classifier call routes the prompt", "[e2e]") {
+TEST_CASE("e2e: the picker offers the auto models, and with one chosen a classifier call routes the prompt", "[e2e]") {
   TempDir ws;
   auto fake = startFake();
   auto agent = startLathe(*fake, {.model = "gemini-2.5-pro"});

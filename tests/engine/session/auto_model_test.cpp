@@ -136,7 +136,7 @@ TEST_CASE("auto: the classifier picks flash or pro per prompt, and the turn's to
   CHECK(f.model->streamedTo.back() == "gemini-2.5-pro");
 }
 
-TEST_CASE("auto: the picker names the auto model by what it does; other APIs do not route") {
+TEST_CASE("auto: the picker names the auto model by what it does, and other APIs do not route") {
   Fixture f;
   auto session = f.session();
   auto options = optionsOf(*session);
