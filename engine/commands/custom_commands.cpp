@@ -86,7 +86,8 @@ Result<CommandOutcome> runFileCommand(const FileCommand& command, const CommandC
   }
   std::vector<tools::ToolResult> results;
   if (!calls.empty()) {
-    auto ran = c.session.runForPerson(calls, c.cancel);
+    // A workspace's command is the workspace's program: each injection is asked.
+    auto ran = c.session.runForPerson(calls, command.origin == FileCommand::Origin::workspace, c.cancel);
     if (!ran) {
       if (c.cancel.cancelled() || ran.error().code == Errc::cancelled) return CommandOutcome::done(acp::StopReason::cancelled);
       c.session.notify(refused("/" + name + " was not sent to the model: " + ran.error().message));

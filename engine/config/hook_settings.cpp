@@ -103,6 +103,13 @@ class DefinitionReader {
       }
       definition.timeout = std::chrono::milliseconds(static_cast<int64_t>(std::ceil(ms)));
     }
+    if (const json::Value* env = json::find(hook, "env"); env && !env->IsNull()) {
+      if (!env->IsObject()) return problem(where + ".env", "must be an object of strings");
+      for (const auto& member : env->GetObject()) {
+        if (!member.value.IsString()) return problem(where + ".env." + text(member.name), "must be a string");
+        definition.env.emplace_back(text(member.name), text(member.value));
+      }
+    }
     out_.definitions.push_back(std::move(definition));
   }
 

@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "protocol/base/json.h"
@@ -63,6 +64,9 @@ struct HookDefinition {
   std::string command;      // a bash command line
   std::string description;  // optional
   std::chrono::milliseconds timeout = kDefaultHookTimeout;
+  // Its `env`: set for its command after Gemini CLI's variables (an extension
+  // puts its settings' values here).
+  std::vector<std::pair<std::string, std::string>> env;
   HookSource source;
   // How the person and hooksConfig.disabled name it: its name, else its command.
   const std::string& label() const { return name.empty() ? command : name; }

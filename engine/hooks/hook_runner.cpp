@@ -48,6 +48,7 @@ HookResult runHook(const HookDefinition& hook, const std::string& inputJson, con
                   {"GEMINI_CWD", place.projectDir},
                   {"GEMINI_SESSION_ID", place.sessionId},
                   {"CLAUDE_PROJECT_DIR", place.projectDir}};
+  spec.env.set.insert(spec.env.set.end(), hook.env.begin(), hook.env.end());
   spec.input = inputJson;
   spec.timeout = hook.timeout;
   spec.maxOutputBytes = kMaxHookOutput;

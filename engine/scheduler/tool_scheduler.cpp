@@ -20,6 +20,9 @@ namespace {
 constexpr auto kOutputInterval = std::chrono::milliseconds(200);
 constexpr int kMaxTailDepth = 5;
 constexpr size_t kMaxParallelCalls = 8;  // walking and reading are I/O-bound: a few more than the cores
+// What a forced question says of a tool that asks nothing itself.
+constexpr std::string_view kHookAsks = "A hook asks you to confirm this call before it runs.";
+constexpr std::string_view kWorkspaceAsks = "This workspace's custom command asks to run this.";
 
 acp::ToolKind toAcpKind(tools::Kind kind) {
   switch (kind) {
@@ -394,7 +397,7 @@ std::vector<Part> ToolScheduler::run(const std::vector<FunctionCall>& calls, con
 }
 
 Result<std::vector<tools::ToolResult>> ToolScheduler::runForPerson(const std::vector<FunctionCall>& calls,
-                                                                   const CancelToken& cancel) {
+                                                                   bool fromWorkspace, const CancelToken& cancel) {
   cancelledByPerson_ = false;
   roundSize_ = 1;
   struct Approved {
@@ -415,7 +418,8 @@ Result<std::vector<tools::ToolResult>> ToolScheduler::runForPerson(const std::ve
     // The person's injections stand before the same hooks as the model's calls.
     bool ask = false;
     if (auto stopped = gateBefore(call, *run, prepared, "", ask, cancel)) return refuse(stopped->forPerson);
-    if (auto refused = approve(call, *run, prepared, ask, cancel)) return refuse(refused->forPerson);
+    std::string_view forcedWhy = ask ? kHookAsks : fromWorkspace ? kWorkspaceAsks : "";
+    if (auto refused = approve(call, *run, prepared, forcedWhy, cancel)) return refuse(refused->forPerson);
     approved.push_back({std::move(run), std::move(prepared)});
   }
   std::vector<tools::ToolResult> results;
@@ -479,7 +483,7 @@ ToolScheduler::Outcome ToolScheduler::runOne(const FunctionCall& call, const Can
   if (cancel.cancelled()) return run.finish(CallState::cancelled, "Cancelled before it ran: the user stopped the turn.");
   bool ask = false;
   if (auto stopped = gateBefore(call, run, prepared, originalName, ask, cancel)) return std::move(*stopped);
-  if (auto refused = approve(call, run, prepared, ask, cancel)) return std::move(*refused);
+  if (auto refused = approve(call, run, prepared, ask ? kHookAsks : "", cancel)) return std::move(*refused);
   // A hook or a question the cancel cut short decided nothing: the call does not run.
   if (cancel.cancelled()) return run.finish(CallState::cancelled, "Cancelled before it ran: the user stopped the turn.");
   run.moveTo(CallState::scheduled);
@@ -627,7 +631,7 @@ std::optional<ToolScheduler::Outcome> ToolScheduler::prepare(const FunctionCall&
 // Decides whether the call may run, asking the person when the policy says
 // so. An outcome only when the call does not run.
 std::optional<ToolScheduler::Outcome> ToolScheduler::approve(const FunctionCall& call, CallRun& run,
-                                                             Prepared& prepared, bool forceAsk,
+                                                             Prepared& prepared, std::string_view forcedWhy,
                                                              const CancelToken& cancel) {
   const tools::Tool& tool = *prepared.tool;
   auto details = prepared.invocation->shouldConfirmExecute(cancel);
@@ -639,23 +643,25 @@ std::optional<ToolScheduler::Outcome> ToolScheduler::approve(const FunctionCall&
   ApprovalDecision decision = decide(query);
   // A hook that asks for the person overrules an allow, never a deny.
   const bool allowed = decision.verdict == Decision::allow || decision.verdict == Decision::allowSealed;
-  const Decision verdict = forceAsk && allowed ? Decision::ask : decision.verdict;
+  const Decision verdict = !forcedWhy.empty() && allowed ? Decision::ask : decision.verdict;
   // What allowed the call decides how it runs: a line allowed only by the
   // judgement runs sealed.
   prepared.invocation->setApproval(verdict == Decision::allowSealed ? tools::Approval::judged : tools::Approval::person);
   if (verdict == Decision::allow || verdict == Decision::allowSealed) return std::nullopt;
   if (verdict == Decision::deny) return run.finish(CallState::error, decision.forModel, decision.forPerson);
   // A policy rule or a hook may ask about a tool that asks nothing itself.
-  tools::ConfirmationDetails asked = details->has_value()
-                                         ? std::move(**details)
-                                         : tools::ConfirmationDetails(tools::InfoConfirmation{
-                                               "Run " + tool.info().displayName + ": " + prepared.invocation->description() + "?", {}});
+  const bool forced = verdict != decision.verdict;
+  tools::ConfirmationDetails asked =
+      details->has_value() ? std::move(**details)
+      : forced ? tools::ConfirmationDetails(tools::InfoConfirmation{std::string(forcedWhy), {}})
+               : tools::ConfirmationDetails(tools::InfoConfirmation{
+                       "Run " + tool.info().displayName + ": " + prepared.invocation->description() + "?", {}});
   query.details = &asked;
   run.moveTo(CallState::awaiting_approval);
   std::vector<HookNote> notes;  // heard before the question takes the edit's texts
   if (gate_) notes = gate_->onPermissionAsked(asked, prepared.announce.title, cancel);
-  // An answer kept for good is offered only where the policy's verdict asked, not a hook.
-  const AlwaysOffers offers = verdict == decision.verdict ? offersFor(decision) : AlwaysOffers{};
+  // A forced question is asked every time: no "always" that would not hold.
+  const AlwaysOffers offers = forced ? AlwaysOffers{false, false, false} : offersFor(decision);
   acp::RequestPermissionRequest ask = permissionRequest(run, prepared, asked, decision.forPerson, offers);
   // The person answers knowing what the hooks said of the call so far.
   for (const auto& note : run.notes()) ask.toolCall.content->push_back(textContent(hookNoteText(note)));

@@ -42,7 +42,10 @@ class ToolScheduler {
   // are, but all decided before any runs: when one may not run, none does,
   // and the error holds its words for the person. The results come back as
   // the tools gave them (nothing is sent to the model from here), in order.
-  Result<std::vector<tools::ToolResult>> runForPerson(const std::vector<FunctionCall>& calls, const CancelToken& cancel);
+  // fromWorkspace: the command is a workspace's, whose programs wait for the
+  // person's consent: each call is asked, whatever the mode or rules allow.
+  Result<std::vector<tools::ToolResult>> runForPerson(const std::vector<FunctionCall>& calls, bool fromWorkspace,
+                                                      const CancelToken& cancel);
   // True when the last run() ended because the editor cancelled a permission
   // question: the turn ends as cancelled.
   bool cancelledByPerson() const { return cancelledByPerson_; }
@@ -106,8 +109,10 @@ class ToolScheduler {
   // The gate's say after the call ran: an outcome only when the result is withheld or the turn stops.
   std::optional<Outcome> gateAfter(const FunctionCall& call, CallRun& run, const Prepared& prepared,
                                    const std::string& originalName, tools::ToolResult& result, const CancelToken& cancel);
-  // forceAsk: a hook asked for the person (an allow becomes a question, a deny stays).
-  std::optional<Outcome> approve(const FunctionCall& call, CallRun& run, Prepared& prepared, bool forceAsk,
+  // forcedWhy, when not empty: someone wants the person asked (a hook, a
+  // workspace's command), so an allow becomes a question and a deny stays;
+  // it is what the question says of a tool that asks nothing itself.
+  std::optional<Outcome> approve(const FunctionCall& call, CallRun& run, Prepared& prepared, std::string_view forcedWhy,
                                  const CancelToken& cancel);
   ApprovalDecision decide(const ApprovalQuery& query);
   // Acts on an "always" answer: this session's, or kept (telling the person where).

@@ -127,8 +127,9 @@ class Session {
   // Calls the person's own command asked for (a custom command's
   // injections), through the scheduler (ToolScheduler::runForPerson). The
   // turn's thread.
-  Result<std::vector<tools::ToolResult>> runForPerson(const std::vector<FunctionCall>& calls, const CancelToken& cancel) {
-    return scheduler_.runForPerson(calls, cancel);
+  Result<std::vector<tools::ToolResult>> runForPerson(const std::vector<FunctionCall>& calls, bool fromWorkspace,
+                                                      const CancelToken& cancel) {
+    return scheduler_.runForPerson(calls, fromWorkspace, cancel);
   }
   // Calls onChange on a worker whenever files change in these folders
   // (custom commands'), until the session goes: the watch is the first thing

@@ -28,9 +28,10 @@ std::string todayLong() {
   std::call_once(zone, [] { ::tzset(); });
   std::time_t now = std::time(nullptr);
   std::tm tm{};
-  char date[64];
-  if (!::localtime_r(&now, &tm) || std::strftime(date, sizeof date, "%A, %B %-d, %Y", &tm) == 0) return "";
-  return date;
+  char weekdayMonth[48];
+  if (!::localtime_r(&now, &tm) || std::strftime(weekdayMonth, sizeof weekdayMonth, "%A, %B", &tm) == 0) return "";
+  // The day without a leading zero ("December 1"): strftime's %-d is a glibc extension.
+  return std::string(weekdayMonth) + " " + std::to_string(tm.tm_mday) + ", " + std::to_string(tm.tm_year + 1900);
 }
 
 std::string buildSessionContext(const tools::Workspace& workspace, const SessionContextOptions& options,

@@ -211,6 +211,8 @@ TEST_CASE("e2e: a command's !{…} and @{…} are asked about like the model's c
   CHECK_THAT(body, Catch::Contains("Marked: It's complicated and notes: "));
   CHECK_THAT(body, Catch::Contains("NOTES-CONTENT"));
   CHECK(fs::exists(h.ws.path / "marked"));
+  // A workspace's command is the workspace's program: even the read, which asks nothing itself, was asked.
+  CHECK(permissionRequests(client).size() == 3);
 
   // What the person keeps from the model, and what is outside the workspace, is refused.
   auto secret = client.prompt(sid, "/secret");
@@ -356,6 +358,61 @@ TEST_CASE("e2e: an extension brings its MCP server, context file, excluded tools
   client.prompt(sid, "/deploy:prod");
   CHECK_THAT(fake->generateRequests().back().body, Catch::Contains("Deploy from ${extensionPath}"));
 
+  checkAgainstSchema(client);
+  finish(*agent);
+}
+
+TEST_CASE("e2e: an extension's hooks run as the person's own (with their env), on custom commands' injections too, and its policy rules refuse",
+          "[e2e][extensions]") {
+  Home h;
+  const fs::path ext = h.gemini() / "extensions" / "guard-ext";
+  writeFile(ext / "gemini-extension.json", R"({"name": "guard-ext", "version": "0.1.0"})");
+  writeFile(ext / "hooks" / "hooks.json", R"({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+      {"type": "command", "name": "no-shell", "env": {"GUARD_REASON": "the extension says no"},
+       "command": "cat >/dev/null; printf '{\"decision\":\"deny\",\"reason\":\"%s\"}' \"$GUARD_REASON\""}]}]}})");
+  writeFile(ext / "policies" / "rules.toml",
+            "[[rule]]\ntoolName = \"write_file\"\ndecision = \"deny\"\npriority = 100\n"
+            "denyMessage = \"No writes while guard-ext is on.\"\n");
+  writeFile(h.gemini() / "commands" / "mark.toml", "prompt = \"Marked: !{touch marked}\"\n");
+  Running r = startSession(h);
+  auto& [fake, agent, clientPtr, sid] = r;
+  AcpTestClient& client = *clientPtr;
+  INFO("lathe stderr:\n" << agent->stderrText());
+  REQUIRE(commandsNaming(client, "mark"));
+  client.setPermissionKind("allow_once");
+
+  // The person's injection stands before the extension's hook: refused, nothing sent.
+  auto injected = client.prompt(sid, "/mark");
+  CHECK(injected.stopReason == "end_turn");
+  CHECK(fake->generateRequests().empty());
+  CHECK_FALSE(fs::exists(h.ws.path / "marked"));
+  CHECK_THAT(cardTexts(injected.updates), Catch::Contains("/mark was not sent to the model") &&
+                                              Catch::Contains("the extension says no"));
+
+  // The model's shell call: blocked by the hook, whatever the person would answer.
+  fake->push(ScriptedReply::functionCall("run_shell_command", json::buildObject([&](json::Writer& w) {
+                                            json::put(w, "command", "touch shell-made");
+                                          })));
+  fake->push(ScriptedReply::text("Blocked."));
+  client.prompt(sid, "make a file");
+  CHECK_FALSE(fs::exists(h.ws.path / "shell-made"));
+  CHECK_THAT(fake->generateRequests().back().body, Catch::Contains("Tool execution blocked: the extension says no"));
+
+  // The model's write: refused by the extension's policy rule, never asked.
+  const size_t asked = permissionRequests(client).size();
+  fake->push(ScriptedReply::functionCall("write_file", json::buildObject([&](json::Writer& w) {
+                                            json::put(w, "file_path", (h.ws.path / "written.txt").string());
+                                            json::put(w, "content", "x");
+                                          })));
+  fake->push(ScriptedReply::text("Refused."));
+  client.prompt(sid, "write a file");
+  CHECK_FALSE(fs::exists(h.ws.path / "written.txt"));
+  CHECK(permissionRequests(client).size() == asked);
+  CHECK_THAT(fake->generateRequests().back().body, Catch::Contains("No writes while guard-ext is on."));
+
+  auto list = client.prompt(sid, "/extensions");
+  CHECK_THAT(joinedText(list.updates, "agent_message_chunk"),
+             Catch::Contains("hooks: " + (ext / "hooks" / "hooks.json").string()));
   checkAgainstSchema(client);
   finish(*agent);
 }
