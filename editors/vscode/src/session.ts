@@ -227,10 +227,18 @@ export class LatheSession {
     try {
       response = await this.process.agent.request("session/new", request);
     } catch (e) {
-      if (isAuthRequired(e) && (await this.logIn())) return this.newSession();
       // The previous session is closed: an empty chat that says why, not a dead one.
       this.freshState();
-      this.error(`Could not start a new session: ${(e as Error).message}. Run "Lathe: New Session" to try again.`);
+      if (isAuthRequired(e) && this.canLogIn()) {
+        this.emit();
+        if (await this.logIn()) return this.newSession();
+        return; // the login said why: cancelled, or Lathe's refusal
+      }
+      const next = isAuthRequired(e) ? ' Set it in your environment or in the "lathe.env" setting, then run "Lathe: New Session".'
+        : ' Run "Lathe: New Session" to try again.';
+      const text = `Could not start a new session: ${(e as Error).message.replace(/\.$/, "")}.${next}`;
+      this.error(text);
+      if (isAuthRequired(e)) this.host.showError(text); // nothing works until then
       return;
     }
     this.sessionId = response.sessionId;

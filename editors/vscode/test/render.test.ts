@@ -114,6 +114,7 @@ test("render: a hook's decision shows on the card it touched, its words escaped"
   const html = itemHtml(s.items[0]);
   assert.match(html, /<div class="hook hook-blocked"/);
   assert.match(html, /<span class="hook-name">Hook guard<\/span> <span class="hook-event">BeforeTool<\/span> <span class="hook-decision">blocked<\/span>: no &#60;b&#62;writes/);
+});
 
 test("render: a question is a form of its fields with Submit, Decline and Cancel; settled, what became of it", () => {
   const fields = formFields({ type: "object", required: ["q1"], properties: {

@@ -122,7 +122,8 @@ test("session: when lathe dies it is restarted and the chat says so", { skip: !b
   const traffic: string[] = [];
   const host = quietHost(bin!, dir, errors);
   const base = host.launchOptions();
-  host.launchOptions = () => ({ ...base, trace: true, log: (l) => traffic.push(l) });
+  // A key, so that session/new opens (no model request is made).
+  host.launchOptions = () => ({ ...base, env: { GEMINI_API_KEY: "restart-test-key" }, trace: true, log: (l) => traffic.push(l) });
   const session = new LatheSession(host);
   try {
     await session.start();
@@ -200,8 +201,7 @@ test("session: without an API key the person is told how to set one", { skip: !b
   host.launchOptions = () => ({ ...base, env: { GEMINI_API_KEY: "", GOOGLE_API_KEY: "", HOME: dir } });
   const session = new LatheSession(host);
   try {
-    await session.start();
-    await session.prompt([{ type: "text", text: "hi" }], "hi");
+    await session.start(); // session/new is auth-required: said at once
     assert.equal(errors.length, 1, JSON.stringify(errors));
     assert.match(errors[0], /GEMINI_API_KEY/);
     assert.match(errors[0], /lathe\.env/);
@@ -474,10 +474,13 @@ test("session: a login Lathe refuses is shown with Lathe's message, and nothing 
   const session = new LatheSession(loginHost(dir, errors, { GOOGLE_GEMINI_BASE_URL: "" }, [{ methodId: "gateway", gateway: { baseUrl: "", headers: {} } }], []));
   try {
     await session.start();
-    await session.prompt([{ type: "text", text: "hi" }], "hi");
     assert.equal(errors.length, 1, JSON.stringify(errors));
     assert.match(errors[0], /^Could not log in: .*base URL/);
     assert.ok(session.state.items.some((i) => i.kind === "error" && i.text === errors[0]));
+    // A prompt asks for a session again: the login asked once more (cancelled now), nothing sent.
+    await session.prompt([{ type: "text", text: "hi" }], "hi");
+    assert.equal(errors.length, 1, JSON.stringify(errors));
+    assert.ok(session.state.items.some((i) => i.kind === "notice" && i.text.includes("Login cancelled")));
   } finally {
     session.dispose();
   }
