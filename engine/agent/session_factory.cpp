@@ -16,6 +16,9 @@
 #include "engine/context/memory_command.h"
 #include "engine/hooks/session_hooks.h"
 #include "engine/persistence/session_meta.h"
+#include "engine/subagents/agents_command.h"
+#include "engine/subagents/complete_task.h"
+#include "engine/subagents/invoke_agent.h"
 #include "protocol/base/log.h"
 #include "tools/mcp/acp_servers.h"
 
@@ -118,8 +121,21 @@ Result<std::shared_ptr<const tools::Workspace>> workspaceFor(const std::string& 
   return std::make_shared<const tools::Workspace>(std::move(workspace).value());
 }
 
+// The person's agents (~/.gemini/agents) and the workspace's (.gemini/agents,
+// unless the workspace is the home folder, whose .gemini is the person's).
+AgentCatalog::Sources agentFolders(const std::string& root, const AgentConfig& config) {
+  AgentCatalog::Sources sources;
+  if (!config.memory.globalDir.empty()) sources.userFolder = config.memory.globalDir + "/agents";
+  std::error_code ec;
+  const std::string workspace = root + "/.gemini/agents";
+  if (sources.userFolder.empty() || !std::filesystem::equivalent(workspace, sources.userFolder, ec)) {
+    sources.workspaceFolder = workspace;
+  }
+  return sources;
+}
+
 void SessionFactory::addHooks(Session& session, const std::string& root, WorkspaceSetup setup, SessionAddOns addOns,
-                              bool reopened) const {
+                              bool reopened, const std::shared_ptr<AgentCatalog>& agents) const {
   Session* raw = &session;  // the hooks are owned by the session: no cycle
   std::shared_ptr<SessionHooks> hooks = hooksFor(session, root, setup, reopened, editor_);
   SessionPrograms::Setup programs{
@@ -133,7 +149,16 @@ void SessionFactory::addHooks(Session& session, const std::string& root, Workspa
       .grantWidening = nullptr,
       .ignoredNotice = std::move(setup.ignoredNotice),
       .notices = std::move(setup.notices),
+      .settleAgents = nullptr,
   };
+  if (programs.workspace && !programs.workspace->agents.empty()) {
+    programs.settleAgents = [agents](bool allowed) { agents->settleConsent(allowed); };
+  }
+  if (!agents->problems().empty()) {
+    std::string text = "Lathe could not use these sub-agent files:";
+    for (const auto& problem : agents->problems()) text += "\n- " + problem;
+    programs.notices.emplace_back("Sub-agent files not used", std::move(text));
+  }
   if (hooks) programs.startHooks = [raw = hooks.get()](HookSet set) { raw->addWorkspaceHooks(std::move(set)); };
   if (setup.widened || setup.wideningPolicies) {
     programs.grantWidening = [raw, &editor = editor_, widened = setup.widened, keys = setup.wideningKeys,
@@ -152,6 +177,7 @@ void SessionFactory::addHooks(Session& session, const std::string& root, Workspa
   addContextHooks(session, commands->registry());
   addBuiltinCommands(session, commands->registry());
   addMemoryCommand(session, commands->registry());
+  addAgentsCommand(commands->registry(), agents);
   addPermissionsCommand(session, commands->registry(), std::move(setup.kept));
   tools::FoundSkills skills = findSkills(root, session.config(), addOns.extensions);
   for (auto& problem : skills.problems) addOns.problems.push_back({acp::NoticeSeverity::warning, "Skill problem", std::move(problem)});
@@ -169,23 +195,74 @@ void SessionFactory::addHooks(Session& session, const std::string& root, Workspa
   session.addHooks(std::move(custom));
 }
 
+void SessionFactory::addSubagents(Session& session, std::shared_ptr<AgentCatalog> agents,
+                                  std::shared_ptr<persist::SessionRecorder> recorder) const {
+  if (agents->entries().empty()) return;
+  Session* raw = &session;  // the tool is the session's (its registry): it never outlives it
+  auto host = std::make_shared<SubagentHost>(SubagentHost{
+      .parent = session,
+      .catalog = agents,
+      .editor = editor_,
+      .record = [recorder](const std::string& id, const acp::SessionUpdate& update) {
+        if (recorder) recorder->recordFor(id, update);
+      },
+      .running = children_,
+      .makeChild = [this, raw](const ChildSpec& spec) { return assembleChild(*raw, spec); },
+      .modes = std::make_shared<ChildModes>(),
+  });
+  session.addHooks(host->modes);
+  (void)session.registry().add(makeInvokeAgentTool(host));
+  session.setSubagentList([agents] {
+    std::vector<std::pair<std::string, std::string>> list;
+    for (const auto& agent : agents->available()) list.emplace_back(agent->name, agent->description);
+    return list;
+  });
+}
+
+std::shared_ptr<Session> SessionFactory::assembleChild(Session& parent, const ChildSpec& spec) const {
+  const AgentDefinition& agent = *spec.agent;
+  auto config = std::make_shared<AgentConfig>(parent.config());
+  config->model = spec.model;
+  config->approvalMode = parent.mode();
+  config->maxTurnRequests = agent.maxTurns;
+  config->context.titles = false;
+  if (agent.temperature) config->generation[""].temperature = agent.temperature;
+  InheritedParts parts{toolsFor(agent, parent.registry().entries()), parent.sharedApprovals(), parent.sharedMemory(),
+                       parent.provider()};
+  auto child = std::make_shared<Session>(spec.id, parent.sharedWorkspace(), std::move(config), *spec.editor,
+                                         std::move(parts));
+  child->setSubagent(agent.name, agent.readOnly);
+  // The person's hooks judge a child's calls as they judge the parent's
+  // (the parent's hooks outlive its children, which end within its turn).
+  child->setCallGate(parent.callGate());
+  child->setInstructions(spec.instructions);
+  (void)child->registry().add(makeCompleteTaskTool(agent.report, [limits = spec.limits](std::string report) {
+    limits->complete(std::move(report));
+  }));
+  addContextManagement(*child);
+  child->addHooks(spec.limits);
+  return child;
+}
+
 Result<AssembledSession> SessionFactory::assemble(SessionSpec spec) const {
   auto workspace = workspaceFor(spec.cwd, spec.additionalDirectories);
   if (!workspace) return workspace.error();
   const std::string root = (*workspace)->cwd();
   // Extensions join the person's config as their own settings would (their
   // policy rules read with the person's, their hooks run as the person's);
-  // then the workspace's settings: all read before the session exists.
+  // then the workspace's settings and sub-agents: all read before the session
+  // exists.
   AgentConfig personal = config_;
   SessionAddOns addOns = addOnsFor(root, personal);
-  WorkspaceSetup setup = workspaceSetupFor(root, personal, *consent_);
+  auto agents = AgentCatalog::load(agentFolders(root, personal), personal.subagents);
+  WorkspaceSetup setup = workspaceSetupFor(root, personal, *consent_, agents->awaitingConsent());
   AssembledSession out;
   out.session = std::make_shared<Session>(spec.id, *workspace, setup.config, editor_);
   SessionApprovals rules;
   rules.policies = std::move(setup.policies);
   out.session->grantApprovals(rules);
   if (setup.kept) out.session->setKeptAnswers(setup.kept);
-  addHooks(*out.session, root, std::move(setup), std::move(addOns), spec.record.has_value());
+  addHooks(*out.session, root, std::move(setup), std::move(addOns), spec.record.has_value(), agents);
   if (spec.record) {
     restore(*out.session, *spec.record);
     out.recorder = std::move(spec.record->recorder);
@@ -206,6 +283,7 @@ Result<AssembledSession> SessionFactory::assemble(SessionSpec spec) const {
     }
   }
   if (out.recorder) out.session->addHooks(out.recorder);  // last: it records what the others leave
+  addSubagents(*out.session, std::move(agents), out.recorder);
   out.mcpServers = mcpServersOf(spec.mcpServers, root, out.session->config());
   return out;
 }

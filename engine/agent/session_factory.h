@@ -5,9 +5,13 @@
 //   programs   consent for the workspace's programs and settings, discovery (first turn)
 //   hooks      the person's hooks (settings `hooks`), and the workspace's once agreed to
 //   context    compression and /compress, loop detection, titles
-//   commands   the built-in slash commands, /memory, skills, /extensions,
-//              custom commands (watched)
+//   commands   the built-in slash commands, /memory, /agents, skills,
+//              /extensions, custom commands (watched)
 //   recorder   last: it records the history the others leave
+//
+// and its sub-agents (invoke_agent), whose child sessions are assembled here
+// too (assembleChild): the parent's tools the agent may use, its approvals
+// and context files, with compression, loop detection and the child's limits.
 //
 // Reads settings and records: never call it on the thread that reads stdin.
 #pragma once
@@ -25,6 +29,9 @@
 #include "engine/persistence/session_store.h"
 #include "engine/session/editor_client.h"
 #include "engine/session/session.h"
+#include "engine/subagents/agent_catalog.h"
+#include "engine/subagents/child_sessions.h"
+#include "engine/subagents/subagent_host.h"
 #include "protocol/acp/mcp_servers.h"
 #include "tools/mcp/server_config.h"
 
@@ -51,20 +58,26 @@ struct AssembledSession {
 class SessionFactory {
  public:
   SessionFactory(const AgentConfig& config, EditorClient& editor, std::shared_ptr<ConsentStore> consent,
-                 const persist::SessionStore& store)
-      : config_(config), editor_(editor), consent_(std::move(consent)), store_(store) {}
+                 const persist::SessionStore& store, std::shared_ptr<ChildSessions> children)
+      : config_(config), editor_(editor), consent_(std::move(consent)), store_(store), children_(std::move(children)) {}
 
   // A bad cwd or root is an error naming the field.
   Result<AssembledSession> assemble(SessionSpec spec) const;
+  // A sub-agent's session under `parent`, for one invoke_agent call.
+  std::shared_ptr<Session> assembleChild(Session& parent, const ChildSpec& spec) const;
 
  private:
   void addHooks(Session& session, const std::string& root, WorkspaceSetup setup, SessionAddOns addOns,
-                bool reopened) const;
+                bool reopened, const std::shared_ptr<AgentCatalog>& agents) const;
+  // invoke_agent and the guide's list of sub-agents, when there are any.
+  void addSubagents(Session& session, std::shared_ptr<AgentCatalog> agents,
+                    std::shared_ptr<persist::SessionRecorder> recorder) const;
 
   const AgentConfig& config_;
   EditorClient& editor_;
   std::shared_ptr<ConsentStore> consent_;
   const persist::SessionStore& store_;
+  std::shared_ptr<ChildSessions> children_;
 };
 
 // The workspace of cwd and the other roots, or an error naming the bad one.

@@ -9,9 +9,12 @@
 namespace lathe::engine {
 namespace {
 
-// What the editor can be shown again: compactions only to editors that
-// advertise them (an editor without them was told nothing of them anyway).
-std::vector<std::string> replayable(std::vector<std::string> shown, const acp::ClientCapabilities& editor) {
+// What the editor can be shown again of session `id`: compactions and child
+// sessions only to editors that advertise them (an editor without them was
+// told nothing of them anyway).
+std::vector<std::string> replayable(std::vector<std::string> shown, const acp::ClientCapabilities& editor,
+                                    const std::string& id) {
+  if (!editor.subagents) shown = persist::withoutChildSessions(std::move(shown), id);
   if (editor.compaction) return shown;
   std::erase_if(shown, [](const std::string& params) {
     if (params.find("\"compaction_") == std::string::npos) return false;
@@ -45,7 +48,7 @@ Result<std::vector<std::string>> SessionManager::loadSession(const acp::LoadSess
     if (open->recorder) {
       auto shown = open->recorder->shownSoFar();
       if (!shown) return shown.error();
-      return replayable(std::move(shown).value(), editor_.capabilities());
+      return replayable(std::move(shown).value(), editor_.capabilities(), id);
     }
   }
   if (auto workspace = workspaceFor(request.cwd, request.additionalDirectories); !workspace) return workspace.error();
@@ -55,7 +58,7 @@ Result<std::vector<std::string>> SessionManager::loadSession(const acp::LoadSess
       factory_.assemble({id, request.cwd, request.additionalDirectories, request.mcpServers, std::move(record).value()});
   if (!assembled) return assembled.error();
   if (auto status = open(id, *assembled); !status) return status.error();
-  return replayable(std::move(assembled->shown), editor_.capabilities());
+  return replayable(std::move(assembled->shown), editor_.capabilities(), id);
 }
 
 Status SessionManager::deleteSession(const std::string& id) {

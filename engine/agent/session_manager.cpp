@@ -22,7 +22,12 @@ SessionManager::SessionManager(AgentConfig config, EditorClient& editor)
     : config_(std::move(config)),
       editor_(editor),
       store_(config_.dataDir),
-      factory_(config_, editor_, std::make_shared<ConsentStore>(config_.stateDir), store_) {}
+      factory_(config_, editor_, std::make_shared<ConsentStore>(config_.stateDir), store_, children_) {}
+
+Status SessionManager::cancel(const std::string& sessionId) {
+  if (children_->cancel(sessionId)) return {};
+  return table_.cancel(sessionId);
+}
 
 SessionManager::~SessionManager() { shutdown(); }
 

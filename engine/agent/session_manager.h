@@ -84,7 +84,9 @@ class SessionManager {
   // A session's mode now (its workspace's settings may have set it).
   Result<ApprovalMode> modeOf(const std::string& sessionId);
 
-  Status cancel(const std::string& sessionId) { return table_.cancel(sessionId); }
+  // Cancels a session's turn, or the work of a running sub-agent by its
+  // child session's id (the editor stops that child alone).
+  Status cancel(const std::string& sessionId);
   Status closeSession(const std::string& sessionId) { return table_.close(sessionId); }
   void cancelAll() { table_.cancelAll(); }
   void shutdown() { table_.shutdown(); }
@@ -96,6 +98,7 @@ class SessionManager {
   AgentConfig config_;
   EditorClient& editor_;
   persist::SessionStore store_;
+  std::shared_ptr<ChildSessions> children_ = std::make_shared<ChildSessions>();
   SessionFactory factory_;
   SessionTable table_;  // last: its shutdown ends the turns before the rest goes
 };

@@ -5,6 +5,7 @@
 
 #include "engine/agent/workspace_consent.h"
 #include "protocol/base/log.h"
+#include "protocol/base/text.h"
 #include "tools/discovery/discovered_tool.h"
 
 namespace lathe::engine {
@@ -46,6 +47,13 @@ bool SessionPrograms::consent(const CancelToken& cancel, bool& cancelled) {
     return false;
   }
   const bool allowed = outcome == ConsentOutcome::allowed;
+  if (setup_.settleAgents) setup_.settleAgents(allowed);
+  if (!allowed && !workspace.agents.empty()) {
+    std::vector<std::string> names;
+    for (const auto& agent : workspace.agents) names.push_back(agent.name);
+    tell("Workspace sub-agents not available", "The sub-agents " + text::join(names, ", ") + " from this workspace's .gemini/agents "
+         "can run programs, and permission was not given for this workspace, so they cannot be started.");
+  }
   if (!config_.trustWorkspace && trust.trust != FolderTrust::unknown) {
     tell(allowed ? "Workspace trusted in Gemini CLI" : "Workspace distrusted in Gemini CLI",
          std::string(allowed ? "Lathe applied " : "Lathe did not apply ") + workspace.settingsPath +

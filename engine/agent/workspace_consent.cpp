@@ -39,7 +39,8 @@ void finish(EditorClient& editor, const std::string& sessionId, const std::strin
 }  // namespace
 
 std::string describePrograms(const WorkspacePrograms& programs) {
-  std::string out = programs.settingsPath + (programs.startsPrograms() ? " asks to run:\n" : " asks for:\n");
+  const bool runs = programs.startsPrograms() || !programs.agents.empty();
+  std::string out = programs.settingsPath + (runs ? " asks to run:\n" : " asks for:\n");
   for (const auto& server : programs.programs.mcpServers) {
     if (auto* stdio = std::get_if<StdioTransport>(&server.transport)) {
       out += "- MCP server \"" + server.name + "\": `" + commandLine(*stdio) + "`";
@@ -63,6 +64,9 @@ std::string describePrograms(const WorkspacePrograms& programs) {
   }
   if (!programs.widening.empty()) out += "- settings that let more run without asking: " + programs.widening + "\n";
   if (!programs.policies.empty()) out += "- policy rules that let more run without asking:" + programs.policies + "\n";
+  for (const auto& agent : programs.agents) {
+    out += "- sub-agent \"" + agent.name + "\" (" + agent.path + ") with " + agent.tools + "\n";
+  }
   return out;
 }
 
@@ -80,7 +84,8 @@ ConsentOutcome askWorkspaceConsent(EditorClient& editor, ConsentStore& store, co
   const std::string id = "workspace_consent";
   acp::ToolCall announce;
   announce.toolCallId = id;
-  announce.title = programs.startsPrograms()       ? "Start the programs this workspace's settings define?"
+  announce.title = programs.startsPrograms()   ? "Start the programs this workspace's settings define?"
+                   : !programs.agents.empty()  ? "Allow the sub-agents this workspace defines? They can run programs."
                    : programs.widening.empty() ? "Apply this workspace's policy rules that let more run without asking?"
                                                : "Apply this workspace's settings that let more run without asking?";
   announce.kind = acp::ToolKind::execute;

@@ -8,6 +8,16 @@
 namespace lathe::engine {
 namespace {
 
+// Consent to the workspace covers its sub-agents that could run programs too.
+void askAboutAgents(WorkspaceSetup& setup, const std::string& root, std::vector<WorkspaceAgent> agents) {
+  if (agents.empty()) return;
+  if (!setup.programs) {
+    setup.programs.emplace();
+    setup.programs->settingsPath = root + "/.gemini/agents";
+  }
+  addWorkspaceAgents(*setup.programs, std::move(agents));
+}
+
 std::string bullets(const std::vector<std::string>& lines) {
   std::string out;
   for (const auto& line : lines) out += "\n- " + line;
@@ -39,7 +49,7 @@ std::optional<WorkspaceSettings> readSettings(const std::string& root, const Age
     out.notices.emplace_back("Workspace settings ignored",
                              "Lathe ignored " + keys + " in " + settings->path +
                                  ": only your own settings choose the provider, the models offered, the context file "
-                                 "names and where your policy files are.");
+                                 "names, where your policy files are and the sub-agents.");
   }
   return settings;
 }
@@ -74,12 +84,14 @@ std::string describeWideningRules(const PolicyRules& rules) {
 
 }  // namespace
 
-WorkspaceSetup workspaceSetupFor(const std::string& root, const AgentConfig& user, ConsentStore& consent) {
+WorkspaceSetup workspaceSetupFor(const std::string& root, const AgentConfig& user, ConsentStore& consent,
+                                 std::vector<WorkspaceAgent> agents) {
   WorkspaceSetup out;
   WorkspacePolicies policies = readPolicies(root, user, out);
   std::optional<WorkspaceSettings> settings = readSettings(root, user, out);
   // What the workspace's consent covers: its programs, its settings that let
-  // more run unasked and its policy rules that do.
+  // more run unasked, its policy rules that do and its sub-agents that could
+  // run programs.
   const bool wideningSettings = settings && !settings->wideningKeys.empty();
   const bool wideningRules = !policies.widening.rules.empty();
   if (wideningSettings || wideningRules) {
@@ -90,6 +102,7 @@ WorkspaceSetup workspaceSetupFor(const std::string& root, const AgentConfig& use
     if (wideningSettings) addWideningSettings(*out.programs, settings->wideningText);
     if (wideningRules) addWideningPolicies(*out.programs, policies.wideningText, describeWideningRules(policies.widening));
   }
+  askAboutAgents(out, root, std::move(agents));
   if (out.programs && out.programs->text.empty()) out.programs.reset();  // only problems: nothing to ask
   if (out.programs) out.trust = geminiFolderTrust(root);
   // Gemini CLI's trust in the folder counts as consent; its distrust refuses.

@@ -38,7 +38,10 @@ struct WorkspaceSetup {
   std::vector<std::pair<std::string, std::string>> notices;  // (title, text)
 };
 
-WorkspaceSetup workspaceSetupFor(const std::string& root, const AgentConfig& config, ConsentStore& consent);
+// `agents`: the workspace's sub-agents that could run programs, which the
+// same consent covers (engine/subagents/agent_catalog.h).
+WorkspaceSetup workspaceSetupFor(const std::string& root, const AgentConfig& config, ConsentStore& consent,
+                                 std::vector<WorkspaceAgent> agents = {});
 
 // Consent given at the first turn: the widened config's approvals and mode,
 // and the workspace's allow rules, apply from now on (the mode only when the

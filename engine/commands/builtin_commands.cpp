@@ -8,19 +8,12 @@
 
 #include "engine/commands/mcp_prompt_commands.h"
 #include "engine/session/session.h"
+#include "protocol/base/text.h"
 
 namespace lathe::engine {
 namespace {
 
-std::string firstLine(const std::string& text, size_t max = 120) {
-  std::string line = text.substr(0, text.find('\n'));
-  if (line.size() > max) {
-    size_t cut = max;
-    while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) --cut;
-    line = line.substr(0, cut) + "…";
-  }
-  return line;
-}
+std::string firstLine(const std::string& text, size_t max = 120) { return text::firstLine(text, max); }
 
 Result<CommandOutcome> help(const CommandContext& c) {
   std::string text = "Commands (type them at the start of a prompt):\n";

@@ -14,6 +14,7 @@
 #include "engine/config/hook_settings.h"
 #include "engine/config/policy_folders.h"
 #include "engine/config/program_settings.h"
+#include "engine/config/subagent_options.h"
 #include "engine/scheduler/approval_policy.h"
 #include "engine/model/authenticated_provider.h"
 #include "engine/model/generation_settings.h"
@@ -92,6 +93,7 @@ struct AgentConfig {
   // Sessions merge their workspace's other settings over this config
   // (engine/config/workspace_settings.h); these still win over them.
   SettingsOverrides overrides;
+  SubagentOptions subagents;
   size_t sessionListPage = 50;        // sessions per session/list page (small in tests, to page)
 };
 

@@ -10,6 +10,7 @@
 
 #include "engine/config/hook_settings.h"
 #include "engine/config/program_settings.h"
+#include "engine/config/subagent_options.h"
 #include "engine/model/generation_settings.h"
 #include "engine/model/pricing.h"
 #include "protocol/base/json.h"
@@ -46,6 +47,8 @@ struct Settings {
   std::optional<std::vector<std::string>> mcpExcluded;   // mcp.excluded: these servers never start
   std::optional<std::vector<std::string>> contextFileNames;  // context.fileName: a name or a list of names
   std::optional<int64_t> contextDiscoveryMaxDirs;        // context.discoveryMaxDirs: folders scanned below a root
+  std::optional<bool> enableAgents;                      // experimental.enableAgents: sub-agents
+  std::map<std::string, AgentOverride> agentOverrides;   // agents.overrides: per sub-agent
   std::optional<std::vector<std::string>> policyPaths;       // policyPaths: the person's policy files or folders
   std::optional<std::vector<std::string>> adminPolicyPaths;  // adminPolicyPaths: more of the administrator's
   std::optional<bool> skillsEnabled;                     // skills.enabled

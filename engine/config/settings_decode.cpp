@@ -220,6 +220,40 @@ void programs(SettingSource& in, Settings& out) {
   decodeProgramSettings(in.parent, tools::mcp::ServerConfig::Origin::userSettings, in.env, out.programs);
 }
 
+// {"codebase_investigator": {"enabled": false, "runConfig": {"maxTurns": 20,
+// "maxTimeMinutes": 5}, "modelConfig": {"model": "gemini-2.5-flash"}}}. Other
+// fields of Gemini CLI's (tools, mcpServers, generateContentConfig) are not
+// read.
+void agentOverrides(SettingSource& in, Settings& out) {
+  auto agents = in.parent.optObject(in.key);
+  if (!agents) return;
+  for (const auto& member : agents->value()->GetObject()) {
+    const std::string name = nameOf(member.name);
+    auto entry = agents->optObject(name.c_str());
+    if (!entry) continue;
+    AgentOverride o;
+    o.enabled = entry->optBool("enabled");
+    if (auto run = entry->optObject("runConfig")) {
+      auto positive = [&](const char* key) -> std::optional<int64_t> {
+        auto value = run->optInt64(key);
+        if (value && (*value <= 0 || *value > 1'000'000'000)) {
+          run->fail(run->path() + "." + key, "must be a positive whole number");
+          return std::nullopt;
+        }
+        return value;
+      };
+      if (auto turns = positive("maxTurns")) o.maxTurns = static_cast<int>(*turns);
+      if (auto minutes = positive("maxTimeMinutes")) o.maxTimeMinutes = static_cast<int>(*minutes);
+      o.maxTokens = positive("maxTokens");
+    }
+    if (auto model = entry->optObject("modelConfig")) {
+      if (auto id = model->optStr("model"); id && !id->empty() && *id != "inherit") o.model = id;
+    }
+    if (!in.parent.ok()) return;
+    out.agentOverrides[name] = std::move(o);
+  }
+}
+
 namespace {
 
 // Gemini CLI's resolvePath: "~" and "~/..." under the home it uses

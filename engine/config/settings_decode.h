@@ -19,6 +19,7 @@ void truncateThreshold(SettingSource& in, Settings& out);     // tools.truncateT
 void contextFileName(SettingSource& in, Settings& out);       // context.fileName
 void discoveryMaxDirs(SettingSource& in, Settings& out);      // context.discoveryMaxDirs
 void programs(SettingSource& in, Settings& out);              // mcpServers and the discovery commands
+void agentOverrides(SettingSource& in, Settings& out);        // agents.overrides
 void policyPaths(SettingSource& in, Settings& out);           // policyPaths
 void adminPolicyPaths(SettingSource& in, Settings& out);      // adminPolicyPaths
 void hooks(SettingSource& in, Settings& out);                 // hooks (problems are kept, never fail the file)

@@ -289,6 +289,25 @@ const SettingKey kTable[] = {
        return {};
      },
      .doc = "folders scanned for context files below a root"},
+    // Which sub-agents a session can start and their limits are the
+    // person's: a repository's own agents wait for consent instead.
+    {.name = "experimental.enableAgents", .scope = kPersonal, .merge = SettingMerge::replace, .applies = kStart,
+     .toldInWorkspace = true, .read = readBool<&Settings::enableAgents>, .isSet = isSetField<&Settings::enableAgents>,
+     .take = takeField<&Settings::enableAgents>,
+     .apply = [](AgentConfig& config, const Settings& s) -> Status {
+       config.subagents.enabled = *s.enableAgents;
+       return {};
+     },
+     .doc = "sub-agents (invoke_agent) on or off (true)"},
+    {.name = "agents.overrides", .scope = kPersonal, .merge = SettingMerge::byName, .applies = kStart,
+     .toldInWorkspace = true, .read = decode::agentOverrides, .isSet = isSetField<&Settings::agentOverrides>,
+     .take = takeField<&Settings::agentOverrides>,
+     .apply = [](AgentConfig& config, const Settings& s) -> Status {
+       for (const auto& [name, o] : s.agentOverrides) config.subagents.overrides[name] = o;
+       return {};
+     },
+     .doc = "per sub-agent: enabled, runConfig.maxTurns, runConfig.maxTimeMinutes, runConfig.maxTokens, "
+            "modelConfig.model"},
     {.name = "skills.enabled", .scope = kTuning, .merge = SettingMerge::replace, .applies = kSession,
      .read = readBool<&Settings::skillsEnabled>, .isSet = isSetField<&Settings::skillsEnabled>,
      .take = takeField<&Settings::skillsEnabled>,

@@ -42,6 +42,13 @@ void addWideningSettings(WorkspacePrograms& programs, const std::string& widenin
   programs.text += (programs.text.empty() ? "" : "\n") + wideningText;
 }
 
+void addWorkspaceAgents(WorkspacePrograms& programs, std::vector<WorkspaceAgent> agents) {
+  for (auto& agent : agents) {
+    programs.text += (programs.text.empty() ? "" : "\n") + ("agent " + agent.path + "\n" + agent.text);
+    programs.agents.push_back(std::move(agent));
+  }
+}
+
 void addWideningPolicies(WorkspacePrograms& programs, const std::string& policyText, std::string shown) {
   if (policyText.empty()) return;
   programs.policies = std::move(shown);

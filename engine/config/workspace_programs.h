@@ -6,12 +6,22 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "engine/config/hook_settings.h"
 #include "engine/config/program_settings.h"
 #include "protocol/base/result.h"
 
 namespace lathe::engine {
+
+// A workspace's sub-agent (.gemini/agents/) whose tools could run programs:
+// consent covers its whole file, so a changed file asks again.
+struct WorkspaceAgent {
+  std::string name;
+  std::string path;
+  std::string tools;  // as the question lists them
+  std::string text;   // the file
+};
 
 struct WorkspacePrograms {
   std::string settingsPath;  // the file they come from
@@ -22,6 +32,7 @@ struct WorkspacePrograms {
   ProgramSettings programs;  // servers with origin workspaceSettings
   HookSet hooks;             // origin workspace; its problems are told whatever the answer
   std::string widening;      // the settings that let more run unasked, as JSON; empty: none
+  std::vector<WorkspaceAgent> agents;  // sub-agents that could run programs
   std::string policies;      // its policy rules that let more run unasked, as the person reads them; empty: none
   // Whether anything would run (servers, discovery, hooks), beyond widening settings.
   bool startsPrograms() const { return !programs.empty() || !hooks.definitions.empty(); }
@@ -29,6 +40,8 @@ struct WorkspacePrograms {
 
 // Adds a workspace's widening settings to what its consent covers.
 void addWideningSettings(WorkspacePrograms& programs, const std::string& wideningText);
+// Adds its sub-agents that could run programs (after the widening settings).
+void addWorkspaceAgents(WorkspacePrograms& programs, std::vector<WorkspaceAgent> agents);
 // Adds a workspace's allow rules (policyText: canonical, see
 // policy_folders.h) to what its consent covers; `shown` is how the person
 // reads them.

@@ -10,10 +10,19 @@
 
 namespace lathe::engine {
 
-void addContextHooks(Session& session, CommandRegistry& commands) {
+ContextManager& addContextManagement(Session& session) {
   auto manager = std::make_shared<ContextManager>(session);
   session.addHooks(manager);
-  ContextManager* raw = manager.get();  // owned by the session, like its commands: no cycle
+  if (session.config().context.loopDetection) {
+    Session* owner = &session;  // the hooks live and die with the session
+    session.addHooks(std::make_shared<LoopDetector>(LoopCheckModel{session.provider(), [owner] { return owner->model(); }},
+                                                    [owner](const acp::Notice& notice) { owner->notify(notice); }));
+  }
+  return *manager;  // owned by the session
+}
+
+void addContextHooks(Session& session, CommandRegistry& commands) {
+  ContextManager* raw = &addContextManagement(session);  // owned by the session, like its commands: no cycle
   (void)commands.add(SlashCommand{
       "compress", "Replace the older part of the conversation with a summary, to free context", std::nullopt,
       [raw](const CommandContext& context) -> Result<CommandOutcome> {
@@ -22,11 +31,6 @@ void addContextHooks(Session& session, CommandRegistry& commands) {
         return CommandOutcome::done(stop.reason);
       },
       ""});
-  if (session.config().context.loopDetection) {
-    Session* owner = &session;  // the hooks live and die with the session
-    session.addHooks(std::make_shared<LoopDetector>(LoopCheckModel{session.provider(), [owner] { return owner->model(); }},
-                                                    [owner](const acp::Notice& notice) { owner->notify(notice); }));
-  }
   if (session.config().context.titles) session.addHooks(std::make_shared<TitleWriter>(session));
 }
 

@@ -64,6 +64,20 @@ std::string replayNoteFor(const Result<acp::StopReason>& result) {
 
 }  // namespace
 
+std::vector<std::string> withoutChildSessions(std::vector<std::string> shown, const std::string& sessionId) {
+  // Records are written as {"sessionId":ID,"update":{"sessionUpdate":KIND,...}}.
+  const std::string own = json::build([&](json::Writer& w) {
+    w.StartObject();
+    json::put(w, "sessionId", sessionId);
+    w.EndObject();
+  });
+  const std::string prefix = own.substr(0, own.size() - 1) + ",\"update\":{\"sessionUpdate\":";
+  std::erase_if(shown, [&](const std::string& line) {
+    return !line.starts_with(prefix) || line.compare(prefix.size(), 17, "\"subagent_update\"") == 0;
+  });
+  return shown;
+}
+
 Result<History> rebuildHistory(std::vector<Content> contents) {
   History history;
   for (Content& content : contents) {
@@ -160,7 +174,27 @@ void SessionRecorder::flushChunkLocked() {
   if (!chunk_) return;
   acp::MessageChunk chunk = std::move(*chunk_);
   chunk_.reset();
-  appendLocked("{\"u\":" + acp::sessionNotification(meta_.id, chunk).text + "}");
+  appendLocked("{\"u\":" + acp::sessionNotification(chunkSession_, chunk).text + "}");
+}
+
+void SessionRecorder::recordShownLocked(const std::string& sessionId, const acp::SessionUpdate& update) {
+  if (auto* chunk = std::get_if<acp::MessageChunk>(&update)) {
+    if (chunk_ && chunkSession_ == sessionId && chunk_->role == chunk->role && chunk_->messageId == chunk->messageId) {
+      chunk_->text += chunk->text;
+      return;
+    }
+    flushChunkLocked();
+    chunk_ = *chunk;
+    chunkSession_ = sessionId;
+    return;
+  }
+  flushChunkLocked();
+  appendLocked("{\"u\":" + acp::sessionNotification(sessionId, update).text + "}");
+}
+
+void SessionRecorder::recordFor(const std::string& sessionId, const acp::SessionUpdate& update) {
+  std::lock_guard lock(mutex_);
+  recordShownLocked(sessionId, update);
 }
 
 void SessionRecorder::onUpdate(const acp::SessionUpdate& update) {
@@ -176,20 +210,12 @@ void SessionRecorder::onUpdate(const acp::SessionUpdate& update) {
       meta_.title = promptTitle(chunk->text);
       metaDirty_ = metaDirty_ || !meta_.title.empty();
     }
-    if (chunk_ && chunk_->role == chunk->role && chunk_->messageId == chunk->messageId) {
-      chunk_->text += chunk->text;
-      return;
-    }
-    flushChunkLocked();
-    chunk_ = *chunk;
-    return;
   }
   if (auto* info = std::get_if<acp::SessionInfoUpdate>(&update); info && info->title && *info->title != meta_.title) {
     meta_.title = *info->title;  // the model's title replaces the first line of the prompt
     writeMetaLocked();            // once a session, after the answer (a follow-up): listed at once everywhere
   }
-  flushChunkLocked();
-  appendLocked("{\"u\":" + acp::sessionNotification(meta_.id, update).text + "}");
+  recordShownLocked(meta_.id, update);
 }
 
 void SessionRecorder::sync(const History& history) {
@@ -237,6 +263,7 @@ void SessionRecorder::turnEnded(const History& history, const std::string& note)
   flushChunkLocked();
   if (note.empty()) return;
   chunk_ = acp::MessageChunk{acp::MessageChunk::Role::agent, note, newMessageId()};
+  chunkSession_ = meta_.id;
   flushChunkLocked();
 }
 

@@ -31,6 +31,12 @@ namespace lathe::engine::persist {
 // (the model learns they were interrupted; nothing is shown as user text).
 Result<History> rebuildHistory(std::vector<Content> contents);
 
+// What a replay shows an editor that does not show child sessions: the
+// session's own updates, without its sub-agents' sessions (their traffic
+// and their subagent_update announcements); the parent's tool calls keep
+// each child's report.
+std::vector<std::string> withoutChildSessions(std::vector<std::string> shown, const std::string& sessionId);
+
 class SessionRecorder final : public TurnHooks {
  public:
   // Records a new session: takes its lock and writes its metadata.
@@ -50,6 +56,9 @@ class SessionRecorder final : public TurnHooks {
   // The session reaches its recorder only through these hooks.
   std::optional<TurnStop> beforeModelRequest(History& history, const CancelToken&) override;
   void onUpdate(const acp::SessionUpdate& update) override;
+  // An update of a sub-agent's session, shown with this one's and replayed
+  // with it, under the child's id. Any thread.
+  void recordFor(const std::string& sessionId, const acp::SessionUpdate& update);
   void onTurnEnded(const History& history, const Result<acp::StopReason>& result) override;
   void onModeChanged(ApprovalMode mode) override { setMode(toString(mode)); }
   void onModelChanged(const std::string& model) override { setModel(model); }
@@ -82,6 +91,7 @@ class SessionRecorder final : public TurnHooks {
 
   void sync(const History& history);
   void flushChunkLocked();
+  void recordShownLocked(const std::string& sessionId, const acp::SessionUpdate& update);
   void appendLocked(std::string line);
   void writeMetaLocked();
 
@@ -94,8 +104,10 @@ class SessionRecorder final : public TurnHooks {
   bool metaDirty_ = false;  // meta_ is ahead of meta.json
   uint64_t bytesWritten_ = 0;  // by records closed before
   bool warned_ = false;
-  // The message being streamed, recorded whole when another update comes.
+  // The message being streamed, recorded whole when another update comes,
+  // and the session it belongs to (this one's or a sub-agent's).
   std::optional<acp::MessageChunk> chunk_;
+  std::string chunkSession_;
   // What of the history is recorded: contents, parts of the last, revision.
   size_t recordedContents_ = 0;
   size_t recordedLastParts_ = 0;

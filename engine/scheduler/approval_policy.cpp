@@ -149,13 +149,15 @@ constexpr const char* kUnseen = "this line may run commands it does not name, so
 
 // Plan mode refuses this call whatever allows it: plan mode is read-only,
 // whatever the tool says about confirmation; a think tool (write_todos)
-// changes nothing outside the session, nor does asking the person (ask_user).
+// changes nothing outside the session, nor does asking the person (ask_user);
+// a sub-agent (invoke_agent) runs in the session's mode itself.
 bool planRefuses(ApprovalMode mode, const ApprovalQuery& query) {
   if (mode != ApprovalMode::plan) return false;
   if (query.details) {
     if (auto* exec = std::get_if<tools::ExecConfirmation>(query.details)) return !exec->readOnly;
   }
-  return !tools::isReadOnlyKind(query.kind) && query.kind != tools::Kind::think && query.kind != tools::Kind::communicate;
+  return !tools::isReadOnlyKind(query.kind) && query.kind != tools::Kind::think &&
+         query.kind != tools::Kind::communicate && query.kind != tools::Kind::agent;
 }
 
 bool anyRule(const PolicyList& rules, bool (*test)(const PolicyRule&) = nullptr) {
@@ -184,6 +186,7 @@ class RuleView {
     call_.annotations = annotations_.IsObject() ? &annotations_ : nullptr;
     call_.mode = mode;
     call_.interactive = approvals.interactive;
+    call_.subagent = query.subagent;
   }
   const PolicyCall& whole() const { return call_; }
   // One command of a shell line, as if it were the whole line.
@@ -407,6 +410,24 @@ ApprovalDecision decideApproval(ApprovalMode mode, const ApprovalQuery& query, c
   // Excluded commands never run, in any mode.
   if (exec && excludedCommand(*exec, approvals)) return refusedByExclusion(*exec);
   return exec ? decideShell(mode, query, *exec, approvals) : decideTool(mode, query, approvals);
+}
+
+ApprovalDecision withinReadOnly(const ApprovalDecision& decided, const ApprovalQuery& query) {
+  if (decided.verdict == Decision::deny) return decided;
+  const auto* exec = query.details ? std::get_if<tools::ExecConfirmation>(query.details) : nullptr;
+  if (exec) {
+    if (exec->readOnly && exec->understood && !exec->commands.empty()) return {Decision::allowSealed, {}, {}};
+    return {Decision::deny,
+            "Refused: this sub-agent is read-only; only command lines that just read run, in a read-only sandbox. "
+            "Report what should be run instead.",
+            "Not run: a read-only sub-agent runs only command lines that just read."};
+  }
+  const bool keptFromModel = query.details && std::holds_alternative<tools::ReadConfirmation>(*query.details);
+  // A think tool (complete_task) changes nothing outside the conversation.
+  const bool reads = tools::isReadOnlyKind(query.kind) || query.kind == tools::Kind::think;
+  if (reads && (decided.verdict == Decision::allow || keptFromModel)) return decided;
+  return {Decision::deny, "Refused: this sub-agent is read-only. Report the change instead of making it.",
+          "Not run: a read-only sub-agent runs only tools that read."};
 }
 
 std::vector<ApprovalKey> alwaysKeys(AlwaysScope scope, const ApprovalQuery& query) {

@@ -80,9 +80,17 @@ struct ApprovalQuery {
   const tools::ToolSource* source = nullptr;
   std::string_view args = "{}";  // the call's arguments as JSON text (rules' argsPattern)
   std::string calledAs{};        // the name the model called it by, when another (an alias)
+  std::string subagent{};        // the sub-agent making the call (rules' `subagent`); empty: the session's own
 };
 
 ApprovalDecision decideApproval(ApprovalMode mode, const ApprovalQuery& query, const SessionApprovals& approvals);
+
+// A read-only sub-agent's ceiling over a decision: only what reads (and a
+// think tool, complete_task) runs; a shell line runs sealed, even one the
+// person allowed, and only when its whole parse only reads; anything else is
+// refused, never asked about (a question about reading what the person keeps
+// from the model stays one).
+ApprovalDecision withinReadOnly(const ApprovalDecision& decided, const ApprovalQuery& query);
 
 // How an "allow always" answer widens the session's approvals: the keys of
 // what the person was shown (this file, these files, these commands, this

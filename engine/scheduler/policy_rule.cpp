@@ -202,7 +202,7 @@ std::vector<std::string> policyNames(const std::string& name, const std::string&
 
 bool ruleMatches(const PolicyRule& rule, const PolicyCall& call) {
   if (!rule.modes.empty() && std::find(rule.modes.begin(), rule.modes.end(), call.mode) == rule.modes.end()) return false;
-  if (rule.subagent) return false;  // Lathe's calls are all the main agent's
+  if (rule.subagent && *rule.subagent != call.subagent) return false;
   if (rule.interactive && *rule.interactive != call.interactive) return false;
   if (rule.mcpName) {
     if (!isMcp(call)) return false;

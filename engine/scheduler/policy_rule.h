@@ -50,7 +50,7 @@ struct PolicyRule {
   // toolName "search" reads "mcp_github_search").
   std::vector<std::string> toolNames;
   std::optional<std::string> mcpName;   // "*": any MCP server
-  std::optional<std::string> subagent;  // only calls a sub-agent makes (none today)
+  std::optional<std::string> subagent;  // only calls this sub-agent makes
   // Shell commands whose words start with one of these, word for word.
   std::vector<std::vector<std::string>> commandPrefixes;
   // Over the call's arguments as Gemini CLI's stable JSON (keys sorted, each
@@ -89,6 +89,7 @@ struct PolicyCall {
   const json::Value* annotations = nullptr;   // an MCP tool's annotations object
   ApprovalMode mode = ApprovalMode::standard;
   bool interactive = true;
+  std::string_view subagent;  // the sub-agent making the call; empty: the main agent
   // The line may run a command nobody can see: a rule's conditions on
   // commands (prefixes, patterns) count as met, since that command could.
   bool unseenCommand = false;

@@ -279,50 +279,22 @@ class ToolScheduler::CallRun {
 
 ToolScheduler::ToolScheduler(const tools::ToolRegistry& registry, CallChannel& editor, std::string sessionId,
                              const std::atomic<ApprovalMode>& mode, SessionApprovals configured)
+    : ToolScheduler(registry, editor, std::move(sessionId), mode,
+                    std::make_shared<SharedApprovals>(std::move(configured))) {}
+
+ToolScheduler::ToolScheduler(const tools::ToolRegistry& registry, CallChannel& editor, std::string sessionId,
+                             const std::atomic<ApprovalMode>& mode, std::shared_ptr<SharedApprovals> approvals)
     : registry_(registry),
       editor_(editor),
       sessionId_(std::move(sessionId)),
       mode_(mode),
-      approvals_(std::move(configured)),
-      configured_(approvals_.allowed) {}
+      approvals_(std::move(approvals)) {}
 
-void ToolScheduler::grant(const SessionApprovals& more) {
-  std::lock_guard lock(approvalsMutex_);
-  approvals_.add(more);
-  configured_.add(more.allowed);
-}
-
-void ToolScheduler::setKeptAnswers(std::shared_ptr<KeptAnswers> kept) {
-  std::lock_guard lock(approvalsMutex_);
-  kept_ = std::move(kept);
-  keptSlot_ = approvals_.policies.size();
-  approvals_.policies.push_back(nullptr);
-}
-
-SessionApprovals ToolScheduler::approvals() const {
-  std::lock_guard lock(approvalsMutex_);
-  return approvals_;
-}
-
-ApprovalSet ToolScheduler::sessionAnswers() const {
-  std::lock_guard lock(approvalsMutex_);
-  return answered_;
-}
-
-bool ToolScheduler::forget(const ApprovalKey& key) {
-  std::lock_guard lock(approvalsMutex_);
-  if (!answered_.contains(key)) return false;
-  answered_.remove(key);
-  if (!configured_.contains(key)) approvals_.allowed.remove(key);
-  return true;
-}
+void ToolScheduler::grant(const SessionApprovals& more) { approvals_->add(more); }
 
 ApprovalDecision ToolScheduler::decide(const ApprovalQuery& query) {
-  std::lock_guard lock(approvalsMutex_);
-  // The kept answers as they are now: another session (or process) may
-  // have kept or revoked one since.
-  if (kept_) approvals_.policies[keptSlot_] = kept_->rules();
-  return decideApproval(mode_.load(), query, approvals_);
+  ApprovalDecision decision = approvals_->decide(mode_.load(), query);
+  return readOnly_ ? withinReadOnly(decision, query) : decision;
 }
 
 // Only answers that would stop the question next time are offered: none
@@ -332,23 +304,22 @@ ApprovalDecision ToolScheduler::decide(const ApprovalQuery& query) {
 AlwaysOffers ToolScheduler::offersFor(const ApprovalDecision& decision) const {
   const int asked = decision.askedAt;
   if (asked >= static_cast<int>(PolicyTier::user) * 1000) return {.session = false};
-  auto keep = [&](Lasting where) { return kept_ && kept_->canKeep(where) && keptAnswerRank(where) > asked; };
+  const std::shared_ptr<KeptAnswers>& kept = approvals_->kept();
+  auto keep = [&](Lasting where) { return kept && kept->canKeep(where) && keptAnswerRank(where) > asked; };
   return {.session = true, .workspace = keep(Lasting::workspace), .everywhere = keep(Lasting::everywhere)};
 }
 
 void ToolScheduler::rememberAlways(const PermissionChoice& choice, const ApprovalQuery& query, CallRun& run) {
   std::vector<ApprovalKey> keys = alwaysKeys(*choice.always, query);
-  if (choice.lasting != Lasting::session && kept_) {
-    auto kept = kept_->keep({choice.lasting, query.toolName, keys, mode_.load()});
+  if (const auto& store = approvals_->kept(); choice.lasting != Lasting::session && store) {
+    auto kept = store->keep({choice.lasting, query.toolName, keys, mode_.load()});
     if (kept) {
       run.addNote(*kept);
       return;
     }
     run.addNote("Allowed for this session only: the answer could not be kept (" + kept.error().message + ").");
   }
-  std::lock_guard lock(approvalsMutex_);
-  approvals_.allowed.add(keys);
-  answered_.add(keys);
+  approvals_->rememberAnswer(keys);
 }
 
 constexpr std::string_view kCallIdPrefix = "call_";
@@ -363,9 +334,9 @@ uint64_t ToolScheduler::callNumberOf(std::string_view id) {
   return error == std::errc{} && end == id.data() + id.size() ? number : 0;
 }
 
-bool ToolScheduler::isReadOnlyCall(const FunctionCall& call) const {
+bool ToolScheduler::runsInParallel(const FunctionCall& call) const {
   auto tool = registry_.find(call.name);
-  return tool && tool->isReadOnly();
+  return tool && (tool->isReadOnly() || tool->kind() == tools::Kind::agent);
 }
 
 std::vector<Part> ToolScheduler::run(const std::vector<FunctionCall>& calls, const CancelToken& cancel,
@@ -376,9 +347,9 @@ std::vector<Part> ToolScheduler::run(const std::vector<FunctionCall>& calls, con
   size_t i = 0;
   while (i < calls.size()) {
     size_t end = i + 1;
-    if (isReadOnlyCall(calls[i])) {
+    if (runsInParallel(calls[i])) {
       // wait_for_previous: the call starts a new batch, after this one ends.
-      while (end < calls.size() && isReadOnlyCall(calls[end]) && !tools::waitsForPrevious(calls[end].args.text)) ++end;
+      while (end < calls.size() && runsInParallel(calls[end]) && !tools::waitsForPrevious(calls[end].args.text)) ++end;
     }
     runBatch(calls, i, end, outcomes, cancel);
     i = end;
@@ -446,7 +417,7 @@ Result<std::vector<tools::ToolResult>> ToolScheduler::runForPerson(const std::ve
   return results;
 }
 
-// Read-only calls [begin, end) run on a bounded set of tasks that take the
+// Calls [begin, end) run on a bounded set of tasks that take the
 // next call as they finish one: a thousand calls never start a thousand threads.
 void ToolScheduler::runBatch(const std::vector<FunctionCall>& calls, size_t begin, size_t end,
                              std::vector<Outcome>& outcomes, const CancelToken& cancel) {
@@ -639,7 +610,8 @@ std::optional<ToolScheduler::Outcome> ToolScheduler::approve(const FunctionCall&
   std::optional<tools::ToolSource> source = registry_.sourceOf(call.name);
   ApprovalQuery query{tool.name(), tool.kind(), details->has_value() ? &**details : nullptr, source ? &*source : nullptr,
                       // the arguments the call runs with (a hook may have changed them)
-                      prepared.args.empty() ? std::string_view("{}") : std::string_view(prepared.args.text), call.name};
+                      prepared.args.empty() ? std::string_view("{}") : std::string_view(prepared.args.text), call.name,
+                      subagent_};
   ApprovalDecision decision = decide(query);
   // A hook that asks for the person overrules an allow, never a deny.
   const bool allowed = decision.verdict == Decision::allow || decision.verdict == Decision::allowSealed;

@@ -1,7 +1,7 @@
 // Runs the function calls of one model reply through the tools: look up,
 // validate and build, decide approval (asking the person when needed), run,
-// and answer the model. Consecutive read-only calls run in parallel; any
-// other call runs alone, in order. Called on the turn's thread; it starts
+// and answer the model. Consecutive read-only calls and sub-agents run in
+// parallel; any other call runs alone, in order. Called on the turn's thread; it starts
 // helper threads for a parallel batch. Session approvals live here.
 #pragma once
 
@@ -18,8 +18,9 @@
 #include "engine/scheduler/approval_policy.h"
 #include "engine/model/content.h"
 #include "engine/scheduler/call_channel.h"
-#include "engine/scheduler/kept_answers.h"
 #include "engine/scheduler/call_gate.h"
+#include "engine/scheduler/kept_answers.h"
+#include "engine/scheduler/shared_approvals.h"
 #include "protocol/acp/client_calls.h"
 #include "protocol/acp/tool_call.h"
 #include "protocol/base/cancel.h"
@@ -31,6 +32,9 @@ class ToolScheduler {
  public:
   ToolScheduler(const tools::ToolRegistry& registry, CallChannel& editor, std::string sessionId,
                 const std::atomic<ApprovalMode>& mode, SessionApprovals configured = {});
+  // Deciding by approvals another session holds too (a sub-agent's by its parent's).
+  ToolScheduler(const tools::ToolRegistry& registry, CallChannel& editor, std::string sessionId,
+                const std::atomic<ApprovalMode>& mode, std::shared_ptr<SharedApprovals> approvals);
 
   // Returns the parts of the user content that answers the calls: one
   // functionResponse per call, in call order, plus any inline data parts.
@@ -71,15 +75,25 @@ class ToolScheduler {
   void grant(const SessionApprovals& more);
   // Where "always" answers that outlast the session are kept; its rules join
   // the policy rules. Unset: such answers are not offered. Before the first run().
-  void setKeptAnswers(std::shared_ptr<KeptAnswers> kept);
+  void setKeptAnswers(std::shared_ptr<KeptAnswers> kept) { approvals_->setKeptAnswers(std::move(kept)); }
   // What is allowed now (a copy), and this session's own "always" answers.
-  SessionApprovals approvals() const;
-  ApprovalSet sessionAnswers() const;
+  SessionApprovals approvals() const { return approvals_->snapshot(); }
+  ApprovalSet sessionAnswers() const { return approvals_->answers(); }
   // Forgets one of this session's answers (settings that allow the same stay). False: no such answer.
-  bool forget(const ApprovalKey& key);
+  bool forget(const ApprovalKey& key) { return approvals_->forget(key); }
+  // This session's approvals, to share with a sub-agent's.
+  const std::shared_ptr<SharedApprovals>& sharedApprovals() const { return approvals_; }
+  // The calls are a sub-agent's (its name, for policy rules' `subagent`);
+  // readOnly: only what reads runs (withinReadOnly over every decision). Set
+  // before the first run().
+  void setSubagent(std::string name, bool readOnly) {
+    subagent_ = std::move(name);
+    readOnly_ = readOnly;
+  }
   // What stands before and after each call besides approval (the session's
   // hooks); null: nothing. Set before the first run(); it outlives the scheduler.
   void setGate(CallGate* gate) { gate_ = gate; }
+  CallGate* gate() const { return gate_; }
 
  private:
   struct Outcome {
@@ -123,7 +137,8 @@ class ToolScheduler {
   acp::RequestPermissionRequest permissionRequest(const CallRun& run, const Prepared& prepared,
                                                   tools::ConfirmationDetails& details, const std::string& why,
                                                   AlwaysOffers offers) const;
-  bool isReadOnlyCall(const FunctionCall& call) const;
+  // Read-only calls and sub-agents run in parallel batches.
+  bool runsInParallel(const FunctionCall& call) const;
   void addFoundContext(const tools::Tool& tool, const tools::ToolInvocation& invocation, tools::ToolResult& result) const;
   std::string nextCallId();
 
@@ -131,12 +146,9 @@ class ToolScheduler {
   CallChannel& editor_;
   std::string sessionId_;
   const std::atomic<ApprovalMode>& mode_;
-  mutable std::mutex approvalsMutex_;
-  SessionApprovals approvals_;  // settings, grants and this session's answers
-  ApprovalSet configured_;      // the settings' and grants' keys alone
-  ApprovalSet answered_;        // this session's answers alone
-  std::shared_ptr<KeptAnswers> kept_;
-  size_t keptSlot_ = 0;         // where approvals_.policies holds the kept answers' rules
+  std::shared_ptr<SharedApprovals> approvals_;
+  std::string subagent_;  // empty: the session's own calls
+  bool readOnly_ = false;
   std::atomic<uint64_t> nextId_{0};
   std::atomic<bool> cancelledByPerson_{false};
   ContextSource contextSource_;

@@ -215,6 +215,28 @@ Session::Session(std::string id, std::shared_ptr<const tools::Workspace> workspa
   ownConfig_ = std::move(config);  // config_ refers to it; the argument kept it alive until now
 }
 
+Session::Session(std::string id, std::shared_ptr<const tools::Workspace> workspace,
+                 std::shared_ptr<const AgentConfig> config, EditorClient& editor, InheritedParts inherited)
+    : id_(std::move(id)),
+      workspace_(std::move(workspace)),
+      ownConfig_(std::move(config)),
+      config_(*ownConfig_),
+      editor_(editor, hooks_),
+      mode_(config_.approvalMode),
+      model_(config_.model),
+      meter_(std::make_shared<UsageMeter>(config_.pricing)),
+      provider_(inherited.provider ? std::make_shared<MeteredProvider>(std::move(inherited.provider), meter_) : nullptr),
+      registry_(tools::ToolFilter{config_.coreTools, config_.excludeTools}),
+      memory_(std::move(inherited.memory)),
+      scheduler_(registry_, editor_, id_, mode_, std::move(inherited.approvals)),
+      mcp_(registry_, workspace_->roots()) {
+  for (auto& [tool, source] : inherited.tools) (void)registry_.addShared(std::move(tool), std::move(source));
+  contextFiles_ = memory_->loaded() ? memory_->promptSection() : "";
+  scheduler_.setResponseShaper([this](FunctionResponse& response, size_t roundSize) {
+    for (const auto& hook : hooks_) hook->onToolResponse(response, roundSize);
+  });
+}
+
 std::string Session::chosenModel() const {
   std::lock_guard lock(modelMutex_);
   return model_;
@@ -319,8 +341,9 @@ std::string Session::systemPrompt() {
   features.planMode = mode_.load() == ApprovalMode::plan;
   features.sandbox = config_.shell.sandbox;
   features.contextFiles = contextFiles_;
+  if (subagentList_) features.subagents = subagentList_();
   if (features.tools.contains("activate_skill")) features.skills = skills_->enabled();
-  return buildSystemPrompt(features);
+  return instructions_ ? instructions_(features) : buildSystemPrompt(features);
 }
 
 Result<ModelReply> Session::callModel(const CancelToken& cancel, std::optional<TurnStop>& stop) {

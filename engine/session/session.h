@@ -21,6 +21,7 @@
 #include "engine/session/history.h"
 #include "engine/session/follow_up.h"
 #include "engine/session/observed_editor.h"
+#include "engine/session/system_prompt.h"
 #include "engine/session/turn_hooks.h"
 #include "protocol/acp/content.h"
 #include "protocol/base/cancel.h"
@@ -33,6 +34,18 @@
 
 namespace lathe::engine {
 
+// What a sub-agent's session takes from its parent's instead of making its
+// own (engine/subagents): the parent's tools (those the agent may use, never
+// more), its approvals and its context files, already loaded.
+struct InheritedParts {
+  std::vector<std::pair<std::shared_ptr<const tools::Tool>, tools::ToolSource>> tools;
+  std::shared_ptr<SharedApprovals> approvals;
+  std::shared_ptr<ProjectMemory> memory;
+  // The parent's provider, metered on the parent's meter: a child's requests
+  // count in its parent's cost and turn usage (and on the child's own meter).
+  std::shared_ptr<ModelProvider> provider;
+};
+
 class Session {
  public:
   Session(std::string id, std::shared_ptr<const tools::Workspace> workspace, const AgentConfig& config,
@@ -41,11 +54,15 @@ class Session {
   // kept alive as long as the session.
   Session(std::string id, std::shared_ptr<const tools::Workspace> workspace, std::shared_ptr<const AgentConfig> config,
           EditorClient& editor);
+  // A sub-agent's session: its parent's parts instead of built-in tools of its own.
+  Session(std::string id, std::shared_ptr<const tools::Workspace> workspace, std::shared_ptr<const AgentConfig> config,
+          EditorClient& editor, InheritedParts inherited);
 
   const std::string& id() const { return id_; }
   const History& history() const { return history_; }
   tools::ToolRegistry& registry() { return registry_; }
   const tools::Workspace& workspace() const { return *workspace_; }
+  const std::shared_ptr<const tools::Workspace>& sharedWorkspace() const { return workspace_; }
 
   ApprovalMode mode() const { return mode_.load(); }
   // Mode and model for the next call and request; the hooks hear of the
@@ -78,6 +95,7 @@ class Session {
   void beforeCompression(bool onDemand, const CancelToken& cancel);
   // What stands before and after each tool call besides approval; before the first turn.
   void setCallGate(CallGate* gate) { scheduler_.setGate(gate); }
+  CallGate* callGate() const { return scheduler_.gate(); }
 
   void addHooks(std::shared_ptr<TurnHooks> hooks) { hooks_.push_back(std::move(hooks)); }
   // Shows the editor an update of this session, through the hooks like every
@@ -142,6 +160,20 @@ class Session {
 
   // The context files (GEMINI.md) of this session; loaded at the first turn.
   ProjectMemory& memory() { return *memory_; }
+  // What a sub-agent's session shares with this one (InheritedParts).
+  const std::shared_ptr<ProjectMemory>& sharedMemory() const { return memory_; }
+  const std::shared_ptr<SharedApprovals>& sharedApprovals() const { return scheduler_.sharedApprovals(); }
+  // A sub-agent's session: its name (policy rules' `subagent`), and whether
+  // only tools that read run; before the first turn.
+  void setSubagent(std::string name, bool readOnly) { scheduler_.setSubagent(std::move(name), readOnly); }
+
+  // The system instruction from the features present at each request
+  // (default: Lathe's guide, buildSystemPrompt); before the first turn.
+  using Instructions = std::function<std::string(const PromptFeatures&)>;
+  void setInstructions(Instructions instructions) { instructions_ = std::move(instructions); }
+  // The sub-agents the guide lists, asked at each request; before the first turn.
+  using SubagentList = std::function<std::vector<std::pair<std::string, std::string>>()>;
+  void setSubagentList(SubagentList list) { subagentList_ = std::move(list); }
   // Loads them again and rebuilds the system prompt with them (the turn's
   // thread, or before the first turn).
   ProjectMemory::Loaded refreshMemory(const CancelToken& cancel);
@@ -203,6 +235,8 @@ class Session {
   std::mutex toldMutex_;
   std::set<std::string> told_;  // notices told once
   ToolScheduler scheduler_;
+  Instructions instructions_;
+  SubagentList subagentList_;
   History history_;
   // Gone before the members its work uses (editor, config, model).
   FollowUp followUp_;

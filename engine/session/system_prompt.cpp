@@ -135,6 +135,24 @@ std::string memorySection(const PromptFeatures& features) {
   return out;
 }
 
+// Listed only with invoke_agent, which starts them.
+std::string subagentsSection(const PromptFeatures& features) {
+  if (features.subagents.empty() || !features.tools.contains("invoke_agent")) return "";
+  std::string out =
+      "\n# Sub-agents\n"
+      "- `invoke_agent` hands a task to a sub-agent: a separate conversation with its own instructions and tools, "
+      "whose final report comes back to you as the call's result. Its work does not fill your context, so use one "
+      "for broad investigation or many-step work, and when the task matches a sub-agent's expertise.\n"
+      "- Give it everything it needs in `prompt`: the goal, what you know, what to look at, and the form of the "
+      "report you want. It cannot ask you or the person questions.\n"
+      "- Several calls in one reply run at the same time: do that only for tasks that do not change the same "
+      "files.\n"
+      "- Check what a sub-agent reports before you rely on it.\n\n"
+      "Available sub-agents:\n";
+  for (const auto& [name, description] : features.subagents) out += "- `" + name + "`: " + description + "\n";
+  return out;
+}
+
 // Only each skill's name, description and where it is: its instructions
 // come with activate_skill. The list is Gemini CLI's shape (<available_skills>).
 std::string skillsSection(const PromptFeatures& features) {
@@ -192,6 +210,7 @@ std::string buildSystemPrompt(const PromptFeatures& features) {
   prompt += optionalToolNotes(features);
   prompt += skillsSection(features);
   prompt += memorySection(features);
+  prompt += subagentsSection(features);
   prompt += planModeSection(features);
   prompt += kTone;
   if (!features.contextFiles.empty()) prompt += "\n" + features.contextFiles;

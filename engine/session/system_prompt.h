@@ -7,6 +7,7 @@
 
 #include <set>
 #include <string>
+#include <vector>
 #include <string_view>
 #include <vector>
 
@@ -19,6 +20,8 @@ struct PromptFeatures {
   bool planMode = false;        // the session's approval mode is plan
   bool sandbox = false;         // shell commands run under the sandbox
   std::string contextFiles;     // the context files' section (ProjectMemory::promptSection), last
+  // The sub-agents invoke_agent can start: name and description.
+  std::vector<std::pair<std::string, std::string>> subagents;
   std::vector<tools::Skill> skills;  // announced by name, description and location (activate_skill declared)
 };
 

@@ -24,6 +24,7 @@ Result<InitializeRequest> InitializeRequest::fromJson(const json::Value& params)
       req.clientCapabilities.writeTextFile = fs->optBool("writeTextFile").value_or(false);
     }
     const json::Value* all = caps->value();
+    req.clientCapabilities.subagents = advertised(all, "subagents");
     const json::Value* elicitation = json::find(*all, "elicitation");
     req.clientCapabilities.elicitationForm = advertised(elicitation, "form");
     req.clientCapabilities.elicitationUrl = advertised(elicitation, "url");

@@ -13,6 +13,9 @@ namespace lathe::acp {
 struct ClientCapabilities {
   bool readTextFile = false;
   bool writeTextFile = false;
+  // clientCapabilities.subagents (unstable in SDK 2.4.0): the client shows
+  // child sessions, so sub-agents are exposed as sessions of their own.
+  bool subagents = false;
   bool elicitationForm = false;  // elicitation.form: elicitation/create with a form
   bool elicitationUrl = false;   // elicitation.url: with a URL to open
   bool compaction = false;       // session.compaction: compaction_update, compaction_summary_chunk

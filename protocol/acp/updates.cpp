@@ -101,6 +101,15 @@ void writeUpdate(json::Writer& w, const SessionUpdate& update) {
           json::put(w, "sessionUpdate", "plan");
           json::key(w, "entries");
           writePlanEntries(w, u.entries);
+        } else if constexpr (std::is_same_v<T, SubagentUpdate>) {
+          json::put(w, "sessionUpdate", "subagent_update");
+          writeSubagentUpdateFields(w, u);
+        } else if constexpr (std::is_same_v<T, SessionMessage>) {
+          json::put(w, "sessionUpdate", "session_message");
+          writeSessionMessageFields(w, u);
+        } else if constexpr (std::is_same_v<T, SessionMessageChunk>) {
+          json::put(w, "sessionUpdate", "session_message_chunk");
+          writeSessionMessageChunkFields(w, u);
         } else if constexpr (std::is_same_v<T, UsageUpdate>) {
           json::put(w, "sessionUpdate", "usage_update");
           json::put(w, "used", u.used);

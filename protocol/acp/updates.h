@@ -9,6 +9,7 @@
 
 #include "protocol/acp/common.h"
 #include "protocol/acp/config_options.h"
+#include "protocol/acp/subagents.h"
 #include "protocol/acp/tool_call.h"
 
 namespace lathe::acp {
@@ -104,7 +105,8 @@ struct PlanUpdate {
 
 using SessionUpdate =
     std::variant<MessageChunk, ToolCall, ToolCallUpdate, UsageUpdate, CurrentModeUpdate, ConfigOptionUpdate,
-                 SessionInfoUpdate, AvailableCommandsUpdate, PlanUpdate, Notice, CompactionUpdate, CompactionSummaryChunk>;
+                 SessionInfoUpdate, AvailableCommandsUpdate, PlanUpdate, Notice, CompactionUpdate, CompactionSummaryChunk,
+                 SubagentUpdate, SessionMessage, SessionMessageChunk>;
 
 // The params of a session/update notification.
 json::Raw sessionNotification(const std::string& sessionId, const SessionUpdate& update);

@@ -32,4 +32,12 @@ std::string join(const std::vector<std::string>& items, std::string_view separat
   return out;
 }
 
+std::string firstLine(std::string_view text, size_t maxBytes) {
+  std::string_view line = text.substr(0, text.find('\n'));
+  if (line.size() <= maxBytes) return std::string(line);
+  size_t cut = maxBytes;
+  while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) --cut;
+  return std::string(line.substr(0, cut)) + "…";
+}
+
 }  // namespace lathe::text

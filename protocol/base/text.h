@@ -20,4 +20,8 @@ std::string lower(std::string_view text);
 
 std::string join(const std::vector<std::string>& items, std::string_view separator);
 
+// The first line of `text`, cut to at most maxBytes on a UTF-8 character
+// boundary and marked "…" when cut (a title, a task in one line).
+std::string firstLine(std::string_view text, size_t maxBytes);
+
 }  // namespace lathe::text

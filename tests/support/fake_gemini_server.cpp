@@ -370,7 +370,7 @@ FakeGeminiServer::WaitEnd FakeGeminiServer::pause(std::optional<std::chrono::mil
   }
 }
 
-std::optional<ScriptedReply> FakeGeminiServer::nextReply(const std::string& action) {
+std::optional<ScriptedReply> FakeGeminiServer::nextReply(const std::string& action, const std::string& body) {
   std::lock_guard lock(mutex_);
   if (action == "countTokens") {
     if (!script_.empty() && script_.front().method == "countTokens") {
@@ -385,10 +385,13 @@ std::optional<ScriptedReply> FakeGeminiServer::nextReply(const std::string& acti
   while (!script_.empty() && !script_.front().method.empty() && script_.front().method.rfind("generateContent", 0) != 0) {
     script_.pop_front();
   }
-  if (script_.empty()) return std::nullopt;
-  ScriptedReply reply = std::move(script_.front());
-  script_.pop_front();
-  return reply;
+  for (auto it = script_.begin(); it != script_.end(); ++it) {
+    if (!it->onlyIf.empty() && body.find(it->onlyIf) == std::string::npos) continue;
+    ScriptedReply reply = std::move(*it);
+    script_.erase(it);
+    return reply;
+  }
+  return std::nullopt;
 }
 
 ScriptedReply FakeGeminiServer::fallbackReply(const std::string& action, const std::string& body) const {
@@ -494,7 +497,7 @@ void FakeGeminiServer::handle(Exchange& exchange) {
   }
 
   if (exchange.action == "countTokens") {
-    if (auto reply = nextReply("countTokens"); reply && !reply->chunks.empty()) {
+    if (auto reply = nextReply("countTokens", req.body); reply && !reply->chunks.empty()) {
       exchange.res.set_content(reply->chunks.front().json, "application/json");
     } else {
       size_t tokens = std::max<size_t>(1, req.body.size() / 4);
@@ -507,8 +510,46 @@ void FakeGeminiServer::handle(Exchange& exchange) {
     exchange.res.set_content(errorBody(404, "fake Gemini: unknown action " + exchange.action), "application/json");
     return;
   }
-  std::optional<ScriptedReply> reply = nextReply(exchange.action);
+  std::optional<ScriptedReply> reply = nextReply(exchange.action, req.body);
+  if (reply && reply->afterRequests > 0) holdUntilRequests(reply->afterRequests);
+  if (reply && reply->untilReleased) holdUntilReleased();
   serveReply(exchange, reply ? std::move(*reply) : fallbackReply(exchange.action, req.body));
+}
+
+void FakeGeminiServer::releaseHeld() {
+  {
+    std::lock_guard lock(mutex_);
+    ++releases_;
+  }
+  changed_.notify_all();
+}
+
+bool FakeGeminiServer::waitForHeld(size_t count, std::chrono::milliseconds timeout) const {
+  std::unique_lock lock(mutex_);
+  return changed_.wait_for(lock, timeout, [&] { return held_ >= count; });
+}
+
+void FakeGeminiServer::holdUntilReleased() {
+  std::unique_lock lock(mutex_);
+  ++held_;
+  changed_.notify_all();
+  const bool released = changed_.wait_for(lock, std::chrono::seconds(10), [&] { return releases_ > 0 || stopping_; });
+  --held_;
+  if (released && releases_ > 0) --releases_;
+  if (!released) violations_.push_back("a reply held until released was served after 10 s without a release");
+}
+
+void FakeGeminiServer::holdUntilRequests(size_t count) {
+  std::unique_lock lock(mutex_);
+  auto generates = [&] {
+    return static_cast<size_t>(std::count_if(requests_.begin(), requests_.end(),
+                                             [](const RecordedRequest& r) { return isGenerate(r.action); }));
+  };
+  const bool came = changed_.wait_for(lock, std::chrono::seconds(10), [&] { return generates() >= count || stopping_; });
+  if (!came) {
+    violations_.push_back("a reply held for " + std::to_string(count) + " requests was served after 10 s with " +
+                          std::to_string(generates()));
+  }
 }
 
 void FakeGeminiServer::serveReply(Exchange& exchange, ScriptedReply reply) {

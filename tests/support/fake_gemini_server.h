@@ -85,7 +85,8 @@ class FakeGeminiServer {
   int port() const { return port_; }
   std::string baseUrl() const;  // http://127.0.0.1:PORT (https:// with TLS)
 
-  // The script: replies are consumed in order by generate calls.
+  // The script: replies are consumed in order by generate calls (a reply
+  // with onlyIf by the first request whose body holds its text).
   void push(ScriptedReply reply);
   void pushAll(std::vector<ScriptedReply> replies);
   Status loadReplayFile(const std::string& path);
@@ -100,6 +101,10 @@ class FakeGeminiServer {
   std::vector<RecordedRequest> titleRequests() const;
   // Lets held title calls (holdTitles) be answered.
   void releaseTitles();
+  // Lets the next reply held with ScriptedReply::heldUntilReleased() be served.
+  void releaseHeld();
+  // Waits until `count` requests wait on replies held until released.
+  bool waitForHeld(size_t count, std::chrono::milliseconds timeout) const;
   bool waitForRequests(size_t count, std::chrono::milliseconds timeout) const;
   // Streams the client abandoned (disconnected) before they ended.
   size_t abandonedStreams() const;
@@ -108,7 +113,7 @@ class FakeGeminiServer {
  private:
   struct Exchange;
   void handle(Exchange& exchange);
-  std::optional<ScriptedReply> nextReply(const std::string& action);
+  std::optional<ScriptedReply> nextReply(const std::string& action, const std::string& body);
   ScriptedReply fallbackReply(const std::string& action, const std::string& body) const;
   void serveReply(Exchange& exchange, ScriptedReply reply);
   enum class WaitEnd { elapsed, stopped, clientGone };
@@ -116,6 +121,9 @@ class FakeGeminiServer {
   // client on connectionFd goes away.
   WaitEnd pause(std::optional<std::chrono::milliseconds> delay, int connectionFd);
   void noteAbandoned();
+  // Waits until `count` generate requests came (ScriptedReply::afterRequests).
+  void holdUntilRequests(size_t count);
+  void holdUntilReleased();
 
   std::unique_ptr<httplib::Server> server_;
   std::thread listener_;
@@ -131,6 +139,8 @@ class FakeGeminiServer {
   size_t abandoned_ = 0;
   bool stopping_ = false;
   bool titlesReleased_ = false;
+  size_t releases_ = 0;  // releaseHeld() calls not yet used by a held reply
+  size_t held_ = 0;      // requests waiting for one
   bool tls_ = false;
 };
 

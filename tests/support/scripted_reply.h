@@ -42,6 +42,17 @@ struct ScriptedReply {
   // The Gemini CLI method this reply was recorded for ("generateContentStream",
   // "generateContent", "countTokens"), empty when scripted by hand.
   std::string method;
+  // Served only to a generate request whose body holds this text (a sub-agent's
+  // own instructions, say), whatever comes before it in the script; empty: the
+  // next request takes it.
+  std::string onlyIf;
+  // Held until the server has received this many generate requests (0: not
+  // held), to show requests made at once; one served without them (after a
+  // 10 s guard) is a violation.
+  size_t afterRequests = 0;
+  // Held until the test calls FakeGeminiServer::releaseHeld() (a guard of 10 s,
+  // a violation when it runs out).
+  bool untilReleased = false;
 
   static ScriptedReply stream(std::vector<Chunk> chunks);
   static ScriptedReply error(int status, std::string body, std::optional<std::string> retryAfter = std::nullopt);
@@ -50,6 +61,21 @@ struct ScriptedReply {
   static ScriptedReply text(std::string_view text);
   // A stream reply with one functionCall chunk then a STOP finish chunk.
   static ScriptedReply functionCall(std::string_view name, std::string_view argsJson = "{}", std::string_view id = "");
+  // This reply, served only to a request whose body holds `text` (onlyIf).
+  ScriptedReply forRequestsWith(std::string text) && {
+    onlyIf = std::move(text);
+    return std::move(*this);
+  }
+  // This reply, held until the test releases it (untilReleased).
+  ScriptedReply heldUntilReleased() && {
+    untilReleased = true;
+    return std::move(*this);
+  }
+  // This reply, held until `count` generate requests came (afterRequests).
+  ScriptedReply heldUntil(size_t count) && {
+    afterRequests = count;
+    return std::move(*this);
+  }
 };
 
 // Reads a Gemini CLI --fake-responses file: one JSON object per line,

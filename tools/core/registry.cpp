@@ -39,13 +39,17 @@ bool ToolFilter::allows(const std::string& name, const ToolSource& source) const
 }
 
 Status ToolRegistry::add(std::unique_ptr<Tool> tool, ToolSource source) {
+  return addShared(std::shared_ptr<const Tool>(std::move(tool)), std::move(source));
+}
+
+Status ToolRegistry::addShared(std::shared_ptr<const Tool> tool, ToolSource source) {
   std::string name = tool->name();
   if (!filter_.allows(name, source)) return {};
   std::lock_guard lock(mutex_);
   if (tools_.count(name) || aliases_.count(name)) {
     return makeError(Errc::invalid_params, "a tool named \"" + name + "\" is already registered");
   }
-  tools_.emplace(std::move(name), Entry{std::shared_ptr<const Tool>(std::move(tool)), std::move(source)});
+  tools_.emplace(std::move(name), Entry{std::move(tool), std::move(source)});
   ++generation_;
   return {};
 }
@@ -122,6 +126,13 @@ std::vector<std::shared_ptr<const Tool>> ToolRegistry::all() const {
   std::lock_guard lock(mutex_);
   std::vector<std::shared_ptr<const Tool>> out;
   for (const Entry* entry : ordered()) out.push_back(entry->tool);
+  return out;
+}
+
+std::vector<std::pair<std::shared_ptr<const Tool>, ToolSource>> ToolRegistry::entries() const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::pair<std::shared_ptr<const Tool>, ToolSource>> out;
+  for (const Entry* entry : ordered()) out.emplace_back(entry->tool, entry->source);
   return out;
 }
 

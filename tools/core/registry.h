@@ -49,6 +49,9 @@ class ToolRegistry {
 
   // Fails on a duplicate name; a tool the filter leaves out is dropped quietly.
   Status add(std::unique_ptr<Tool> tool, ToolSource source = {});
+  // The same with a tool another registry holds too (a sub-agent's session
+  // shares its parent's tools).
+  Status addShared(std::shared_ptr<const Tool> tool, ToolSource source = {});
   // Replaces every tool of the MCP server `server` in one step (a re-list),
   // each with its source; returns the names left out because another tool
   // holds them. Bumps generation().
@@ -63,6 +66,8 @@ class ToolRegistry {
   std::shared_ptr<const Tool> find(std::string_view name) const;
   std::optional<ToolSource> sourceOf(std::string_view name) const;
   std::vector<std::shared_ptr<const Tool>> all() const;  // in declaration order
+  // Every tool with its source, in declaration order.
+  std::vector<std::pair<std::shared_ptr<const Tool>, ToolSource>> entries() const;
   std::vector<ToolDeclaration> declarations() const;     // in declaration order
   uint64_t generation() const;
 

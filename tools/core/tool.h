@@ -150,7 +150,8 @@ class ToolInvocation {
   // not approved by the person: a shell line then runs sealed (fail closed).
   virtual void setApproval(Approval approval) { (void)approval; }
   // The id the editor knows this call by, told by the scheduler before
-  // execute: a question asked during the call names it.
+  // execute: a question asked during the call names it, and a sub-agent's
+  // session is named after it.
   virtual void setCallId(const std::string& id) { (void)id; }
   virtual ToolResult execute(const CancelToken& cancel, const OutputSink& updateOutput) = 0;
 };

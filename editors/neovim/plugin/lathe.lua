@@ -8,6 +8,8 @@ local cmd = vim.api.nvim_create_user_command
 cmd('Lathe', function(o) lathe().command(o) end,
   { nargs = '*', range = true, desc = 'Open the Lathe chat; with text, send it; with a range, attach the lines' })
 cmd('LatheCancel', function() lathe().cancel() end, { desc = 'Cancel the running Lathe turn' })
+cmd('LatheStopAgent', function(o) lathe().stop_agent(o.args) end,
+  { nargs = '?', desc = 'Stop one sub-agent (the one under the cursor in the chat, or the only one running); the turn goes on' })
 cmd('LatheMode', function(o) lathe().mode(o.args) end, {
   nargs = '?', desc = 'Choose a Lathe mode',
   complete = function()

@@ -2,9 +2,12 @@
 // import: the extension passes in how to log and how to answer client calls.
 import { spawn, type ChildProcess } from "node:child_process";
 import { Readable, Writable } from "node:stream";
-import * as acp from "@agentclientprotocol/sdk";
+// The SDK's unstable build: the stable one refuses the sub-agent session
+// updates (unstable in SDK 2.4.0) that Lathe sends once `subagents` is advertised.
+import * as acp from "@agentclientprotocol/sdk/unstable";
 
 export interface ClientHandlers {
+  /** Updates of the session and of its sub-agents' child sessions. */
   update(params: acp.SessionNotification): void;
   /** `signal` aborts when Lathe withdraws the question ($/cancel_request). */
   permission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
@@ -89,13 +92,16 @@ export class AgentProcess {
   get agent(): acp.ClientContext { return this.connection.agent; }
 
   initialize(): Promise<acp.InitializeResponse> {
+    // Sub-agents are shown as child sessions, nested under the call that started them.
     return this.agent.request("initialize", {
       protocolVersion: acp.PROTOCOL_VERSION,
-      // Questions as forms or links, notices and compactions are shown in the chat.
+      // Questions as forms or links, notices and compactions are shown in the
+      // chat; a sub-agent's child session nested under the call that started it.
       clientCapabilities: {
         fs: { readTextFile: true, writeTextFile: true },
         elicitation: { form: {}, url: {} },
         session: { notices: {}, compaction: {} },
+        subagents: {},
       },
       clientInfo: { name: "lathe-vscode", version: "0.1.0" },
     });

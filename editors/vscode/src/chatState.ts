@@ -1,6 +1,9 @@
 // The chat view's state, built from ACP session updates. Pure (no vscode), so
 // the webview only renders what this produces and tests can feed it updates.
+// A sub-agent's child session (ACP's sub-agent sessions, unstable in SDK
+// 2.4.0) is shown nested under the tool call that started it.
 import type * as acp from "@agentclientprotocol/sdk";
+import type * as unstable from "@agentclientprotocol/sdk/unstable";
 import type { FormField } from "./elicitation";
 
 export interface ToolItem {
@@ -18,8 +21,25 @@ export interface ToolItem {
   answer?: string;
   /** The call writes the todo list: its list is the plan pinned above the chat, not repeated here. */
   todos?: boolean;
+  /** The sub-agent this call started, with its own transcript. */
+  subagent?: SubagentView;
   /** What the person's hooks decided about this call (Lathe's `_meta.lathe.hooks`), shown apart from its output. */
   hooks?: HookNote[];
+}
+
+/** A child session of a sub-agent, as its parent's tool card shows it. */
+export interface SubagentView {
+  sessionId: string;
+  title: string;
+  /** What it was asked to do. */
+  task?: string;
+  /** running, requires_action, idle or unknown (no longer observed, e.g. after a reload). */
+  state: string;
+  stopReason?: string;
+  error?: string;
+  /** The agent lets the person stop this child alone (capabilities.cancel). */
+  canStop: boolean;
+  items: Item[];
 }
 
 /** One hook's part in a tool call, as Lathe sends it in the update's `_meta.lathe.hooks`. */
@@ -68,8 +88,13 @@ export type Item =
 export interface HunkView { oldStart: number; newStart: number; removed: string[]; added: string[] }
 export interface ChangedFile { path: string; hunks: HunkView[] }
 
+/** What holds a conversation's items: the chat, or a sub-agent's nested transcript. */
+export interface Transcript { items: Item[] }
+
 export interface ChatState {
   items: Item[];
+  /** Each announced child session, by its id: the id of the tool card that shows it. */
+  children?: Record<string, string>;
   busy: boolean;
   plan?: { content: string; status: string; priority: string }[];
   usage?: { used: number; size: number; cost?: { amount: number; currency: string } };
@@ -162,7 +187,7 @@ function contentText(block: acp.ContentBlock): string {
   }
 }
 
-function appendText(state: ChatState, kind: "agent" | "thought" | "user", text: string, messageId?: string | null): void {
+function appendText(state: Transcript, kind: "agent" | "thought" | "user", text: string, messageId?: string | null): void {
   const last = state.items[state.items.length - 1];
   const sameMessage = !messageId || !("messageId" in (last ?? {})) || (last as { messageId?: string }).messageId === messageId;
   if (last && last.kind === kind && sameMessage) last.text += text;
@@ -190,7 +215,7 @@ export function usageText(usage: ChatState["usage"]): string {
   return text;
 }
 
-export function findTool(state: ChatState, id: string): ToolItem | undefined {
+export function findTool(state: Transcript, id: string): ToolItem | undefined {
   for (let i = state.items.length - 1; i >= 0; i--) {
     const item = state.items[i];
     if (item.kind === "tool" && item.id === id) return item;
@@ -201,7 +226,7 @@ export function findTool(state: ChatState, id: string): ToolItem | undefined {
 type ToolFields = acp.ToolCallUpdate;
 
 /** Creates or updates the card of one tool call; the agent's fields win. */
-export function upsertTool(state: ChatState, fields: ToolFields): ToolItem {
+export function upsertTool(state: Transcript, fields: ToolFields): ToolItem {
   let tool = findTool(state, fields.toolCallId);
   if (!tool) {
     tool = { kind: "tool", id: fields.toolCallId, title: "", toolKind: "other", status: "pending", text: [], diffs: [], locations: [] };
@@ -230,8 +255,10 @@ export function upsertTool(state: ChatState, fields: ToolFields): ToolItem {
   return tool;
 }
 
-/** Applies one `session/update` to the state. */
-export function applyUpdate(state: ChatState, update: acp.SessionUpdate): void {
+/** Applies one `session/update` of the session to the state. */
+export function applyUpdate(state: ChatState, update: acp.SessionUpdate | unstable.SessionUpdate): void {
+  if (update.sessionUpdate === "subagent_update") return applySubagent(state, update);
+  if (isConversation(update)) return;
   switch (update.sessionUpdate) {
     case "agent_message_chunk": appendText(state, "agent", contentText(update.content), update.messageId); break;
     case "agent_thought_chunk": appendText(state, "thought", contentText(update.content), update.messageId); break;
@@ -290,4 +317,66 @@ function picker(options: acp.SessionConfigOption[] | null | undefined, category:
 export function setConfigOptions(state: ChatState, options: acp.SessionConfigOption[] | null | undefined): void {
   state.models = picker(options, "model");
   state.efforts = picker(options, "thought_level");
+}
+
+type Conversation = Extract<unstable.SessionUpdate, { sessionUpdate: "session_message" | "session_message_chunk" }>;
+function isConversation(update: acp.SessionUpdate | unstable.SessionUpdate): update is Conversation {
+  return update.sessionUpdate === "session_message" || update.sessionUpdate === "session_message_chunk";
+}
+
+/** The card a child session is nested in: the tool call Lathe names in `_meta.lathe.toolCallId`, else a card of its own. */
+function applySubagent(state: ChatState, update: unstable.SubagentUpdate): void {
+  state.children ??= {};
+  const meta = update._meta as { lathe?: { toolCallId?: string } } | null | undefined;
+  const cardId = state.children[update.sessionId] ?? meta?.lathe?.toolCallId ?? `subagent:${update.sessionId}`;
+  state.children[update.sessionId] = cardId;
+  const tool = findTool(state, cardId) ?? upsertTool(state, { toolCallId: cardId, title: update.title ?? "Sub-agent", kind: "think" });
+  const view = tool.subagent ??= { sessionId: update.sessionId, title: "Sub-agent", state: "unknown", canStop: false, items: [] };
+  if (update.title != null) view.title = update.title;
+  if (update.description != null) view.task = update.description;
+  if (update.capabilities !== undefined) view.canStop = update.capabilities?.cancel != null;
+  if (update.state != null) {
+    const s = update.state as { state: string; stopReason?: string | null; error?: { message?: string } | null };
+    view.state = s.state;
+    view.stopReason = s.stopReason ?? undefined;
+    view.error = s.error?.message ?? undefined;
+  }
+}
+
+/** The nested view of a child session, when it belongs to this chat. */
+export function childOf(state: ChatState, sessionId: string): SubagentView | undefined {
+  const cardId = state.children?.[sessionId];
+  return cardId === undefined ? undefined : findTool(state, cardId)?.subagent;
+}
+
+/** Applies an update of a child session to its nested view; false when the child is not this chat's. */
+export function applyChildUpdate(state: ChatState, sessionId: string, update: acp.SessionUpdate | unstable.SessionUpdate): boolean {
+  const view = childOf(state, sessionId);
+  if (!view) return false;
+  switch (update.sessionUpdate) {
+    case "agent_message_chunk": appendText(view, "agent", contentText(update.content), update.messageId); break;
+    case "agent_thought_chunk": appendText(view, "thought", contentText(update.content), update.messageId); break;
+    case "session_message_chunk": appendText(view, "user", contentText(update.content), update.messageId); break;
+    case "tool_call": upsertTool(view, update); break;
+    case "tool_call_update": upsertTool(view, update); break;
+    default: break;
+  }
+  return true;
+}
+
+/**
+ * After a reload the children's last states are history, not live work: one
+ * that was still running or waiting is shown as no longer running.
+ */
+export function staleChildren(state: ChatState): void {
+  const visit = (items: Item[]) => {
+    for (const item of items) {
+      if (item.kind !== "tool" || !item.subagent) continue;
+      const view = item.subagent;
+      if (view.state !== "idle") view.state = "unknown";
+      view.canStop = false;
+      visit(view.items);
+    }
+  };
+  visit(state.items);
 }

@@ -8,6 +8,7 @@ export type ViewMessage =
   | { type: "send"; text: string }
   | { type: "stop" }
   | { type: "permission"; requestId: string; optionId: string }
+  | { type: "stopChild"; sessionId: string }
   | { type: "mode"; id: string }
   | { type: "model"; value: string }
   | { type: "effort"; value: string }

@@ -84,6 +84,7 @@ export function activate(context: vscode.ExtensionContext): void {
       case "send": send(m.text); break;
       case "stop": void session.cancel(); break;
       case "permission": session.broker.answer(m.requestId, m.optionId); break;
+      case "stopChild": void session.stopChild(m.sessionId); break;
       case "mode": void session.setMode(m.id); break;
       case "model": void session.setModel(m.value); break;
       case "effort": void session.setEffort(m.value); break;

@@ -54,6 +54,16 @@ export class PermissionBroker {
     return false;
   }
 
+  /** Answers `cancelled` to the pending requests of one session (a sub-agent the person stopped). */
+  cancelSession(sessionId: string): void {
+    for (const [id, p] of this.pending) {
+      if (p.request.sessionId !== sessionId) continue;
+      this.pending.delete(id);
+      p.resolve({ outcome: { outcome: "cancelled" } });
+      this.onSettled(id, p.request, undefined);
+    }
+  }
+
   cancelAll(): void {
     for (const id of [...this.pending.keys()]) this.settle(id, undefined);
   }

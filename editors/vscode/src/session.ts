@@ -2,7 +2,7 @@
 // restarts. Turns ACP traffic into ChatState; the view renders it.
 import * as acp from "@agentclientprotocol/sdk";
 import { AgentProcess, type ClientHandlers, type LaunchOptions } from "./agentProcess";
-import { applyUpdate, authenticateParams, emptyState, findTool, loginChoices, setConfigOptions, setModes, upsertTool, type ChatState, type HunkView, type LoginAnswer, type LoginChoice, type QuestionItem } from "./chatState";
+import { applyChildUpdate, applyUpdate, authenticateParams, childOf, emptyState, findTool, loginChoices, setConfigOptions, setModes, staleChildren, upsertTool, type ChatState, type HunkView, type LoginAnswer, type LoginChoice, type QuestionItem, type Transcript } from "./chatState";
 import { ElicitationBroker, type FormValues } from "./elicitation";
 import { PermissionBroker } from "./permissions";
 import { ChangeTracker } from "./changes";
@@ -43,7 +43,7 @@ export class LatheSession {
   constructor(private host: SessionHost) {
     this.changes = new ChangeTracker((p) => host.currentText(p));
     this.broker.onRequest = (id, request) => {
-      const tool = upsertTool(this.state, request.toolCall);
+      const tool = upsertTool(this.transcriptOf(request.sessionId), request.toolCall);
       tool.permission = { requestId: id, options: request.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })) };
       this.emit();
     };
@@ -63,7 +63,7 @@ export class LatheSession {
       this.emit();
     };
     this.broker.onSettled = (_id, request, optionId) => {
-      const tool = findTool(this.state, request.toolCall.toolCallId);
+      const tool = findTool(this.transcriptOf(request.sessionId), request.toolCall.toolCallId);
       if (tool) {
         tool.permission = undefined;
         tool.answer = request.options.find((o) => o.optionId === optionId)?.name ?? "Cancelled";
@@ -73,6 +73,11 @@ export class LatheSession {
   }
 
   private emit(): void { this.host.changed(this.state); }
+
+  /** Where a session's items go: the chat, or the nested view of one of its sub-agents. */
+  private transcriptOf(sessionId: string): Transcript {
+    return sessionId === this.sessionId ? this.state : childOf(this.state, sessionId) ?? this.state;
+  }
 
   private question(id: string): QuestionItem | undefined {
     return this.state.items.find((i): i is QuestionItem => i.kind === "question" && i.id === id);
@@ -124,10 +129,14 @@ export class LatheSession {
   private handlers(): ClientHandlers {
     return {
       update: (n) => {
-        if (n.sessionId !== this.sessionId) return;
+        if (n.sessionId !== this.sessionId) {
+          // A sub-agent's child session: shown nested under the call that started it.
+          if (applyChildUpdate(this.state, n.sessionId, n.update)) this.emit();
+          return;
+        }
         applyUpdate(this.state, n.update);
         this.emit();
-        this.followUpdate(n.update);
+        this.followUpdate(n.update as acp.SessionUpdate);
       },
       permission: (p, signal) => this.broker.request(p, signal),
       elicit: (p, signal) => this.questions.request(p, signal),
@@ -271,6 +280,7 @@ export class LatheSession {
       const response = await this.process.agent.request("session/load", { sessionId, cwd, mcpServers: [] });
       setModes(this.state, response.modes);
       setConfigOptions(this.state, response.configOptions);
+      staleChildren(this.state); // replayed children are history: none is running now
       // Left for the one reopened; closed only now, so a failed load leaves it usable.
       if (previous.sessionId !== sessionId) await this.close(previous.sessionId);
     } catch (e) {
@@ -363,6 +373,13 @@ export class LatheSession {
     this.broker.cancelAll();
     this.questions.cancelAll();
     await this.process.agent.notify("session/cancel", { sessionId: this.sessionId });
+  }
+
+  /** Stops one sub-agent (its child session) while the turn goes on; its open questions are answered `cancelled`. */
+  async stopChild(sessionId: string): Promise<void> {
+    if (!this.process || !childOf(this.state, sessionId)?.canStop) return;
+    this.broker.cancelSession(sessionId);
+    await this.process.agent.notify("session/cancel", { sessionId });
   }
 
   async setMode(modeId: string): Promise<void> {

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import * as assert from "node:assert/strict";
 import type * as acp from "@agentclientprotocol/sdk";
-import { applyUpdate, authenticateParams, emptyState, loginChoices, parseHeaders, setConfigOptions, setModes, usageText, type CompactionItem, type ToolItem } from "../src/chatState";
+import { applyChildUpdate, applyUpdate, authenticateParams, childOf, emptyState, loginChoices, parseHeaders, setConfigOptions, setModes, staleChildren, usageText, type CompactionItem, type ToolItem } from "../src/chatState";
 
 const text = (t: string): acp.ContentBlock => ({ type: "text", text: t });
 
@@ -87,6 +87,35 @@ test("state: what a login gives goes to authenticate's _meta as Gemini CLI reads
   assert.deepEqual(parseHeaders("Authorization: Bearer a:b; X-Team: core\nX-Empty:"), { Authorization: "Bearer a:b", "X-Team": "core", "X-Empty": "" });
   assert.match(parseHeaders("no colon here") as string, /not a header name/);
   assert.match(parseHeaders("Bad Name: x") as string, /not a header name/);
+});
+
+test("state: a sub-agent's child session is nested under the call that started it", () => {
+  const s = emptyState();
+  applyUpdate(s, { sessionUpdate: "tool_call", toolCallId: "call_1", title: "Invoke Subagent: generalist: fix it", kind: "other", status: "pending" });
+  applyUpdate(s, { sessionUpdate: "subagent_update", sessionId: "s.call_1", title: "Generalist Agent", description: "fix it",
+    capabilities: { cancel: {} }, state: { state: "running" }, _meta: { lathe: { toolCallId: "call_1" } } });
+  assert.equal(applyChildUpdate(s, "s.call_1", { sessionUpdate: "session_message_chunk", messageId: "m", content: text("fix it") }), true);
+  applyChildUpdate(s, "s.call_1", { sessionUpdate: "agent_message_chunk", content: text("Looking.") });
+  applyChildUpdate(s, "s.call_1", { sessionUpdate: "tool_call", toolCallId: "call_1", title: "Shell: make", kind: "execute", status: "in_progress" });
+  assert.equal(applyChildUpdate(s, "other", { sessionUpdate: "agent_message_chunk", content: text("x") }), false);
+  assert.equal(s.items.length, 1, "the child's items stay out of the chat");
+  const view = (s.items[0] as ToolItem).subagent!;
+  assert.equal(childOf(s, "s.call_1"), view);
+  assert.deepEqual({ title: view.title, task: view.task, state: view.state, canStop: view.canStop },
+    { title: "Generalist Agent", task: "fix it", state: "running", canStop: true });
+  assert.deepEqual(view.items.map((i) => i.kind), ["user", "agent", "tool"]);
+  assert.equal((view.items[2] as ToolItem).title, "Shell: make");
+  applyUpdate(s, { sessionUpdate: "subagent_update", sessionId: "s.call_1", state: { state: "idle", stopReason: "cancelled" } });
+  assert.deepEqual({ state: view.state, stopReason: view.stopReason, canStop: view.canStop }, { state: "idle", stopReason: "cancelled", canStop: true });
+});
+
+test("state: after a reload a child still running is shown as no longer running, and cannot be stopped", () => {
+  const s = emptyState();
+  applyUpdate(s, { sessionUpdate: "subagent_update", sessionId: "s.c", title: "Investigator", capabilities: { cancel: {} }, state: { state: "running" } });
+  const tool = s.items[0] as ToolItem;  // no call named: a card of its own
+  assert.equal(tool.subagent?.title, "Investigator");
+  staleChildren(s);
+  assert.deepEqual({ state: tool.subagent?.state, canStop: tool.subagent?.canStop }, { state: "unknown", canStop: false });
 });
 
 test("state: a hook's note on a call comes from _meta and is not repeated among its output", () => {

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import * as assert from "node:assert/strict";
-import { applyUpdate, emptyState, setConfigOptions, setModes } from "../src/chatState";
+import { applyChildUpdate, applyUpdate, childOf, emptyState, setConfigOptions, setModes } from "../src/chatState";
 import { changesHtml, completionsHtml, itemHtml, planHtml, questionHtml, toolbarHtml } from "../src/webview/render";
 import { formFields } from "../src/elicitation";
 
@@ -105,6 +105,31 @@ test("render: the plan is pinned with its progress; the write_todos card does no
 
 test("render: a prompt's images show in the chat", () => {
   assert.match(itemHtml({ kind: "user", text: "look", images: ["data:image/png;base64,AAAA"] }), /<img class="thumb" alt="attached image" src="data:image\/png;base64,AAAA">/);
+});
+
+test("render: a sub-agent is nested in its call's card, with Stop while it works and its own permission card", () => {
+  const s = emptyState();
+  applyUpdate(s, { sessionUpdate: "tool_call", toolCallId: "call_1", title: "Invoke Subagent: generalist", kind: "other", status: "in_progress" });
+  applyUpdate(s, { sessionUpdate: "subagent_update", sessionId: "s.call_1", title: "Generalist Agent", description: "run <the> checks",
+    capabilities: { cancel: {} }, state: { state: "requires_action" }, _meta: { lathe: { toolCallId: "call_1" } } });
+  applyChildUpdate(s, "s.call_1", { sessionUpdate: "tool_call", toolCallId: "call_1", title: "Shell: make", kind: "execute", status: "pending" });
+  const nested = childOf(s, "s.call_1")!.items[0];
+  if (nested.kind !== "tool") throw new Error("not a tool");
+  nested.permission = { requestId: "perm-2", options: [{ optionId: "ok", name: "Allow once", kind: "allow_once" }] };
+  const html = itemHtml(s.items[0]);
+  assert.match(html, /<details class="subagent state-requires_action" data-session="s.call_1" open>/);
+  assert.match(html, /↳ Generalist Agent<\/span> <span class="subagent-state">waiting for you</);
+  assert.match(html, /<button class="stop-child" data-session="s.call_1"/);
+  assert.match(html, /<div class="subagent-task">run &#60;the&#62; checks<\/div>/);
+  assert.match(html, /<div class="subagent-log"><div class="tool status-pending" data-tool="call_1">/);
+  assert.match(html, /data-req="perm-2" data-opt="ok">Allow once</);
+  applyUpdate(s, { sessionUpdate: "subagent_update", sessionId: "s.call_1", state: { state: "idle", stopReason: "max_turn_requests" } });
+  const done = itemHtml(s.items[0]);
+  assert.doesNotMatch(done, /stop-child/);
+  assert.doesNotMatch(done, /<details class="subagent[^>]* open>/);
+  assert.match(done, /stopped at a limit \(max_turn_requests\)/);
+  applyUpdate(s, { sessionUpdate: "subagent_update", sessionId: "s.call_1", state: { state: "idle", stopReason: "error", error: { code: -32603, message: "it failed" } } });
+  assert.match(itemHtml(s.items[0]), /stopped: it failed/);
 });
 
 test("render: a hook's decision shows on the card it touched, its words escaped", () => {

@@ -486,6 +486,46 @@ test("session: a login Lathe refuses is shown with Lathe's message, and nothing 
   }
 });
 
+test("session: a sub-agent's work and question are nested under its call, and Stop stops it alone", { skip: !bin && "LATHE_BIN not set" }, async () => {
+  const dir = tempDir("lathe-subagent-");
+  const rec = path.join(dir, "model.jsonl");
+  const call = (name: string, args: unknown) => ({ functionCall: { name, args } });
+  fs.writeFileSync(rec, [
+    line([call("invoke_agent", { agent_name: "generalist", prompt: "Run the slow check" })]),
+    line([call("run_shell_command", { command: "touch started && sleep 30" })]),
+    line([{ text: "Stopped it." }]),
+  ].join("\n") + "\n");
+  const errors: string[] = [];
+  const host = quietHost(bin!, dir, errors, rec);
+  const base = host.launchOptions();
+  host.launchOptions = () => ({ ...base, env: { HOME: dir, GEMINI_CLI_HOME: dir } });
+  const session = new LatheSession(host);
+  session.broker.onRequest = ((show) => (id: string, request: Parameters<typeof show>[1]) => {
+    show(id, request);
+    setImmediate(() => session.broker.answerKind(id, ["allow_once"]));
+  })(session.broker.onRequest);
+  try {
+    await session.start();
+    const turn = session.prompt([{ type: "text", text: "check" }], "check");
+    const card = () => session.state.items.find((i) => i.kind === "tool" && i.subagent) as ToolItem | undefined;
+    const shell = () => card()?.subagent?.items.find((i) => i.kind === "tool") as ToolItem | undefined;
+    await until(() => shell()?.status === "in_progress", "the child's command running, nested under the call");
+    const child = card()!.subagent!;
+    assert.equal(child.sessionId, `${(session as unknown as { sessionId: string }).sessionId}.call_1`);
+    assert.equal(child.title, "Generalist Agent");
+    assert.equal(child.task, "Run the slow check");
+    assert.equal(shell()!.answer, "Allow once", "the child's question was answered in its nested card");
+    assert.ok(session.state.items.every((i) => i.kind !== "tool" || i.subagent), "nothing of the child in the chat itself");
+    await session.stopChild(child.sessionId);
+    await turn;
+    assert.deepEqual({ state: child.state, stopReason: child.stopReason }, { state: "idle", stopReason: "cancelled" });
+    assert.ok(session.state.items.some((i) => i.kind === "agent" && i.text.includes("Stopped it.")), "the parent went on");
+    assert.deepEqual(errors, []);
+  } finally {
+    session.dispose();
+  }
+});
+
 test("session: a hook that blocks a call shows on its card, with the real binary", { skip: !bin && "LATHE_BIN not set" }, async () => {
   const dir = tempDir("lathe-hook-");
   const home = tempDir("lathe-hook-home-");

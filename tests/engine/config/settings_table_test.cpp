@@ -169,6 +169,7 @@ TEST_CASE("settings table: a workspace's keys are sorted by their rows") {
       "general": {"defaultApprovalMode": "yolo"},
       "mcp": {"allowed": ["s"], "excluded": ["t"]},
       "context": {"fileName": "A.md", "discoveryMaxDirs": 3},
+      "experimental": {"enableAgents": false}, "agents": {"overrides": {"generalist": {"enabled": false}}},
       "skills": {"enabled": false, "disabled": ["review"]},
       "proxy": "http://127.0.0.1:1", "security": {"auth": {"selectedType": "gemini-api-key"},
                                                   "blockGitExtensions": true, "allowedExtensions": ["x"]},

@@ -64,6 +64,8 @@ TEST_CASE("approval table: mode x kind x confirmation, with the words of the rul
       // A think tool (write_todos) changes nothing outside the session: plan mode runs it.
       {ApprovalMode::plan, Kind::think, nullptr, Decision::allow, ""},
       {ApprovalMode::standard, Kind::think, nullptr, Decision::allow, ""},
+      // A sub-agent runs in the session's mode itself: plan mode starts it, and it only reads.
+      {ApprovalMode::plan, Kind::agent, nullptr, Decision::allow, ""},
       // Asking the person (ask_user) changes nothing either: plan mode asks too.
       {ApprovalMode::plan, Kind::communicate, nullptr, Decision::allow, ""},
       {ApprovalMode::plan, Kind::edit, &edit, Decision::deny, kPlan},
@@ -503,4 +505,45 @@ TEST_CASE("settings name MCP tools through their source, never by parsing names"
   CHECK_FALSE(filter.allows("my_server__get-it", mcp));
   CHECK(filter.allows("my_server__other", {tools::ToolSource::Group::mcp, "my_server", "other"}));
   CHECK(filter.allows("discovered_tool_x", {tools::ToolSource::Group::discovered, "", ""}));
+}
+
+TEST_CASE("read-only sub-agents: only what reads runs, shell lines sealed, nothing else asked") {
+  auto edit = editOf("/w/a.txt");
+  auto writes = execOf({"rm"});
+  auto reads = execOf({"ls"}, true);
+  tools::ConfirmationDetails kept = tools::ReadConfirmation{{{"/w/.env", "an environment file (.env)"}}};
+  auto mcp = mcpOf();
+  SessionApprovals allowedRm = configuredApprovals({"run_shell_command(rm)", "run_shell_command(ls)", "write_file"}, {});
+  struct Row {
+    Kind kind;
+    const tools::ConfirmationDetails* details;
+    const SessionApprovals* approvals;
+    Decision expected;
+  };
+  SessionApprovals none;
+  const Row rows[] = {
+      {Kind::read, nullptr, &none, Decision::allow},
+      {Kind::search, nullptr, &none, Decision::allow},
+      {Kind::think, nullptr, &none, Decision::allow},  // complete_task
+      {Kind::read, &kept, &none, Decision::ask},       // still the person's to decide
+      {Kind::execute, &reads, &none, Decision::allowSealed},
+      {Kind::execute, &reads, &allowedRm, Decision::allowSealed},  // sealed even when allowed
+      {Kind::execute, &writes, &none, Decision::deny},
+      {Kind::execute, &writes, &allowedRm, Decision::deny},
+      {Kind::edit, &edit, &none, Decision::deny},
+      {Kind::edit, &edit, &allowedRm, Decision::deny},
+      {Kind::other, &mcp, &none, Decision::deny},
+      {Kind::other, nullptr, &none, Decision::deny},
+  };
+  for (const auto& row : rows) {
+    INFO("kind " << tools::toString(row.kind));
+    ApprovalQuery query{"t", row.kind, row.details};
+    for (ApprovalMode mode : {ApprovalMode::standard, ApprovalMode::yolo}) {
+      ApprovalDecision decision = withinReadOnly(decideApproval(mode, query, *row.approvals), query);
+      CHECK(name(decision.verdict) == std::string(name(mode == ApprovalMode::yolo && row.expected == Decision::ask
+                                                           ? Decision::allow
+                                                           : row.expected)));
+      if (decision.verdict == Decision::deny) CHECK(decision.forPerson.starts_with("Not run: a read-only sub-agent"));
+    }
+  }
 }

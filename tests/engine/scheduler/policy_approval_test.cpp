@@ -43,6 +43,7 @@ struct Call {
   std::optional<tools::ToolSource> source;
   std::string args = "{}";
   std::string calledAs;
+  std::string subagent;
 };
 
 Call shellCall(const std::string& line) {
@@ -58,13 +59,18 @@ Call editCall(const std::string& path, std::string sensitive = "") {
           std::nullopt, json::buildObject([&](json::Writer& w) { json::put(w, "file_path", path); }), ""};
 }
 Call readCall() { return {"read_file", Kind::read, std::nullopt, std::nullopt, R"({"file_path":"/w/a.txt"})", ""}; }
+Call subagentRead(const std::string& agent) {
+  Call call = readCall();
+  call.subagent = agent;
+  return call;
+}
 Call fetchCall() {
   return {"web_fetch", Kind::fetch, tools::InfoConfirmation{"fetch it", {"https://example.com"}}, std::nullopt, "{}", ""};
 }
 
 ApprovalDecision decide(ApprovalMode mode, const Call& call, const SessionApprovals& approvals) {
   ApprovalQuery query{call.tool, call.kind, call.details ? &*call.details : nullptr, call.source ? &*call.source : nullptr,
-                      call.args, call.calledAs};
+                      call.args, call.calledAs, call.subagent};
   return decideApproval(mode, query, approvals);
 }
 
@@ -177,6 +183,8 @@ TEST_CASE("policy rules of every kind decide before the mode") {
       {"toolAnnotations: a tool without them", with({readOnlyHint}), mcpCall("files", "write", R"({"title":"W"})"),
        "ask ask allow deny"},
       {"a sub-agent's rule is not the main agent's", with({subagent}), readCall(), "allow allow allow allow"},
+      {"nor another sub-agent's", with({subagent}), subagentRead("other"), "allow allow allow allow"},
+      {"it holds for that sub-agent's calls", with({subagent}), subagentRead("helper"), "deny deny deny deny"},
       {"a legacy name names the tool", with({legacyName}), grep, "deny deny deny deny"},
       {"an allow lifts plan mode only when it names plan", with({writePlan}), editCall("/w/a.txt"),
        "allow allow allow allow"},

@@ -24,3 +24,11 @@ TEST_CASE("text: join puts the separator between items only", "[text]") {
   CHECK(text::join({"a"}, ", ") == "a");
   CHECK(text::join({"a", "b", "c"}, ", ") == "a, b, c");
 }
+
+TEST_CASE("text: firstLine keeps the first line, cut on a character boundary", "[text]") {
+  CHECK(text::firstLine("one\ntwo", 10) == "one");
+  CHECK(text::firstLine("abcdef", 6) == "abcdef");
+  CHECK(text::firstLine("abcdef", 3) == "abc…");
+  CHECK(text::firstLine("aé", 2) == "a…");  // é is two bytes: not split
+  CHECK(text::firstLine("", 5).empty());
+}

@@ -45,10 +45,18 @@ function M.pid() return M.running() and M.peer.pid or nil end
 
 local function on_notification(method, params)
   if method == 'elicitation/complete' then return M.ui.elicitation_complete(params) end
-  if method ~= 'session/update' or not M.session or params.sessionId ~= M.session.id then return end
+  if method ~= 'session/update' or not M.session then return end
   local u, s = params.update or {}, M.session
+  if params.sessionId ~= s.id then
+    -- A sub-agent's child session: shown nested under the call that started it.
+    if s.children and s.children[params.sessionId] then M.ui.child_update(params.sessionId, u) end
+    return
+  end
   local kind = u.sessionUpdate
-  if kind == 'current_mode_update' then
+  if kind == 'subagent_update' and type(u.sessionId) == 'string' then
+    s.children = s.children or {}
+    s.children[u.sessionId] = true
+  elseif kind == 'current_mode_update' then
     if s.modes then s.modes.currentModeId = u.currentModeId end
   elseif kind == 'available_commands_update' then
     s.commands = u.availableCommands or {}
@@ -173,11 +181,13 @@ function M.start()
   end
   M.peer:request('initialize', {
     protocolVersion = 1,
-    -- Questions as forms (or links to open), notices and compactions are shown in the chat.
+    -- Questions as forms (or links to open), notices and compactions are shown
+    -- in the chat; a sub-agent's child session nested under the call that started it.
     clientCapabilities = {
       fs = { readTextFile = true, writeTextFile = true }, terminal = false,
       elicitation = { form = vim.empty_dict(), url = vim.empty_dict() },
       session = { notices = vim.empty_dict(), compaction = vim.empty_dict() },
+      subagents = vim.empty_dict(),
     },
     clientInfo = { name = 'lathe.nvim', title = 'Lathe for Neovim', version = M.version },
   }, function(ierr, res)
@@ -231,6 +241,13 @@ end
 function M.cancel()
   if M.state ~= 'busy' then return false end
   M.peer:notify('session/cancel', { sessionId = M.session.id })
+  return true
+end
+
+-- Stops one sub-agent (its child session) while the turn goes on.
+function M.stop_child(id)
+  if not M.running() or not (M.session and M.session.children and M.session.children[id]) then return false end
+  M.peer:notify('session/cancel', { sessionId = id })
   return true
 end
 

@@ -41,7 +41,10 @@ local handlers = {
   -- The question carries the tool call as an update (its diff, say): show it, then ask.
   ['session/request_permission'] = function(params, reply)
     if params.toolCall and params.toolCall.toolCallId then
-      show(chat.transcript:apply(vim.tbl_extend('force', params.toolCall, { sessionUpdate = 'tool_call_update' })))
+      local u = vim.tbl_extend('force', params.toolCall, { sessionUpdate = 'tool_call_update' })
+      -- A sub-agent's question goes in its nested transcript.
+      local child = chat.transcript:child(params.sessionId or '')
+      show(child and chat.transcript:child_apply(params.sessionId, u) or chat.transcript:apply(u))
     end
     permission.ask(params, reply)
   end,
@@ -52,6 +55,7 @@ local handlers = {
 local function wire()
   client.ui = {
     update = function(u) show(chat.transcript:apply(u)); follow(u) end,
+    child_update = function(id, u) show(chat.transcript:child_apply(id, u)) end,
     turn_end = function(stop_reason, err)
       permission.cancel_all()
       question.cancel_all()
@@ -76,7 +80,11 @@ local function wire()
     end,
     elicitation_complete = question.completed,
   }
-  permission.on_awaiting = function(id, hint) if id then show(chat.transcript:awaiting(id, hint)) end end
+  permission.on_awaiting = function(id, hint, session)
+    if not id then return end
+    if chat.transcript:child(session or '') then return show(chat.transcript:child_awaiting(session, id, hint)) end
+    show(chat.transcript:awaiting(id, hint))
+  end
   question.on_asked = function(q) show(chat.transcript:question(q)) end
   question.on_settled = function(q) show(chat.transcript:question(q)) end
 end
@@ -191,6 +199,31 @@ function M.cancel()
   permission.cancel_all()
   question.cancel_all()
   if not running then notify('no turn is running') end
+end
+
+-- :LatheStopAgent [id]: stops one sub-agent while the turn goes on: the one
+-- named, else the one whose call is under the cursor in the chat, else the only
+-- one running. Its open questions are answered "cancelled".
+function M.stop_agent(id)
+  local target
+  if id and id ~= '' then
+    target = chat.transcript:child(id)
+  else
+    if chat.is_open() and vim.api.nvim_get_current_win() == chat.win then
+      local b = chat.block_at(vim.api.nvim_win_get_cursor(chat.win)[1])
+      target = b and b.child
+    end
+    local running = chat.transcript:stoppable()
+    if not target and #running == 1 then target = running[1] end
+    if not target and #running > 1 then
+      return notify('several sub-agents are running: put the cursor on the one to stop in the chat')
+    end
+  end
+  if not target or not target.can_stop or not (target.state == 'running' or target.state == 'requires_action') then
+    return notify('no sub-agent to stop')
+  end
+  permission.cancel_session(target.id)
+  client.stop_child(target.id)
 end
 
 -- What Lathe offers (modes, models, past sessions): lathe.offered.

@@ -89,7 +89,10 @@ function M.sessions()
         function(s)
           chat.open()
           client.load_session(s.sessionId, function(e)
-            if not e then return require('lathe.review_files').show_pending() end
+            if not e then
+              chat.apply(chat.transcript:stale_children()) -- replayed children are history: none runs now
+              return require('lathe.review_files').show_pending()
+            end
             -- Said in the chat too, under the conversation that stays open.
             local why = ('Could not reopen the session %s: %s'):format(s.title or s.sessionId, e.message or '')
             chat.apply(chat.transcript:notice(why))

@@ -4,7 +4,7 @@
 local config = require('lathe.config')
 local M = { open = {} }
 
-M.on_awaiting = function() end -- (tool_call_id, hint or nil), set by lathe.init
+M.on_awaiting = function() end -- (tool_call_id, hint or nil, session id), set by lathe.init
 
 local function first_of(options, kinds)
   for _, kind in ipairs(kinds) do
@@ -21,7 +21,7 @@ function M.resolve(p, option_id)
     if q == p then table.remove(M.open, i) break end
   end
   require('lathe.review').clear(p)
-  M.on_awaiting(p.tool_call_id, nil)
+  M.on_awaiting(p.tool_call_id, nil, p.session_id)
   if option_id then
     p.reply({ outcome = { outcome = 'selected', optionId = option_id } })
   else
@@ -61,15 +61,22 @@ function M.ask(params, reply)
   local tc = params.toolCall or {}
   local p = {
     tool_call_id = tc.toolCallId, title = tc.title or 'Allow this tool call?',
-    options = params.options or {}, reply = reply,
+    options = params.options or {}, reply = reply, session_id = params.sessionId,
   }
   M.open[#M.open + 1] = p
   local d = diff_of(tc)
   if d and config.options.review.inline and require('lathe.review').show(p, d) then
-    M.on_awaiting(p.tool_call_id, require('lathe.review').hint())
+    M.on_awaiting(p.tool_call_id, require('lathe.review').hint(), p.session_id)
   else
-    M.on_awaiting(p.tool_call_id, 'Waiting for your answer')
+    M.on_awaiting(p.tool_call_id, 'Waiting for your answer', p.session_id)
     M.choose(p)
+  end
+end
+
+-- A stopped sub-agent's open questions are answered "cancelled" (ACP requires it).
+function M.cancel_session(id)
+  for _, p in ipairs(vim.list_slice(M.open, 1, #M.open)) do
+    if p.session_id == id then M.resolve(p, nil) end
   end
 end
 

@@ -70,6 +70,7 @@ local renderers = {
       end
     end
     if b.awaiting then out[#out + 1] = '_' .. b.awaiting .. '_' end
+    if b.child then vim.list_extend(out, M.child(b.child)) end
     return out
   end,
   changes = function(b)
@@ -109,6 +110,43 @@ local renderers = {
     return out
   end,
 }
+
+-- How a sub-agent's state reads in the chat.
+function M.child_state(c)
+  if c.state == 'running' then return 'working' end
+  if c.state == 'requires_action' then return 'waiting for you' end
+  if c.state == 'unknown' then return 'no longer running' end
+  if c.state == 'idle' then
+    if c.error then return 'stopped: ' .. c.error end
+    if c.stop_reason == 'cancelled' then return 'stopped' end
+    if c.stop_reason and c.stop_reason ~= 'end_turn' then return ('stopped at a limit (%s)'):format(c.stop_reason) end
+    return 'done'
+  end
+  return tostring(c.state)
+end
+
+-- A sub-agent's own transcript, quoted under the block of the call that started
+-- it: its state, its task, then its blocks (a tool call with its status).
+function M.child(c)
+  local working = c.state == 'running' or c.state == 'requires_action'
+  local head = ('↳ **%s** · %s'):format((c.title or 'Sub-agent'):gsub('\n', ' '), M.child_state(c))
+  if working and c.can_stop then head = head .. ' · _:LatheStopAgent stops it_' end
+  local out = { '', '> ' .. head }
+  local blocks = c.transcript.blocks
+  -- The whole task arrives as a message from the parent; until then, its first line.
+  if c.task and not (blocks[1] and blocks[1].kind == 'user') then
+    out[#out + 1] = '> _Task: ' .. c.task:gsub('\n', ' ') .. '_'
+  end
+  for _, b in ipairs(blocks) do
+    local lines = M.block(b)
+    lines[#lines] = nil -- the blank after each block
+    if b.kind == 'tool' then lines[1] = '#' .. lines[1] .. ' · ' .. (b.status or 'pending'):gsub('_', ' ') end
+    if b.kind == 'user' then lines[1] = '**Task**' end
+    out[#out + 1] = '>'
+    for _, l in ipairs(lines) do out[#out + 1] = l == '' and '>' or ('> ' .. l) end
+  end
+  return out
+end
 
 local plan_marks = { completed = '[x]', in_progress = '[-]', pending = '[ ]' }
 

@@ -8,6 +8,13 @@ function M.new()
   return setmetatable({ blocks = {}, tools = {}, answering = false }, T)
 end
 
+-- A sub-agent's own transcript, nested in its parent's tool block: no headings.
+local function nested()
+  local t = M.new()
+  t.nested = true
+  return t
+end
+
 -- Text for one ACP content block; non-text content gets a short label.
 function M.content_text(c)
   if type(c) ~= 'table' then return '' end
@@ -24,7 +31,7 @@ end
 
 -- Agent-side output opens with a "Lathe" heading once per turn.
 function T:_answer(changed)
-  if not self.answering then
+  if not self.answering and not self.nested then
     self.answering = true
     changed[#changed + 1] = self:add({ kind = 'heading' })
   end
@@ -116,10 +123,84 @@ function T:_plan(u)
   self.plan = u.entries or {}
 end
 
+local function given(v) return v ~= nil and v ~= vim.NIL end
+
+-- subagent_update: a child session, nested in the tool block Lathe names in
+-- _meta.lathe.toolCallId (else a block of its own), with its state.
+function T:_subagent(u, changed)
+  self.children = self.children or {}
+  local meta = type(u._meta) == 'table' and type(u._meta.lathe) == 'table' and u._meta.lathe or {}
+  local card = self.children[u.sessionId] or meta.toolCallId or ('subagent:' .. u.sessionId)
+  self.children[u.sessionId] = card
+  if not self:tool(card) then self:_tool({ toolCallId = card, title = u.title or 'Sub-agent', kind = 'think' }, changed) end
+  local b, idx = self:tool(card)
+  b.child = b.child or { id = u.sessionId, title = 'Sub-agent', state = 'unknown', can_stop = false, transcript = nested() }
+  local c = b.child
+  if given(u.title) then c.title = u.title end
+  if given(u.description) then c.task = u.description end
+  if u.capabilities ~= nil then c.can_stop = type(u.capabilities) == 'table' and given(u.capabilities.cancel) end
+  if type(u.state) == 'table' then
+    c.state, c.stop_reason = u.state.state, given(u.state.stopReason) and u.state.stopReason or nil
+    c.error = type(u.state.error) == 'table' and u.state.error.message or nil
+  end
+  changed[#changed + 1] = idx
+end
+
+-- The child session of that id and the index of the block it is nested in.
+function T:child(id)
+  local b, idx = self:tool((self.children or {})[id] or '')
+  if b and b.child then return b.child, idx end
+end
+
+-- Applies an update of a child session to its nested transcript; the parent's
+-- block index changes (nothing when the child is not this transcript's).
+function T:child_apply(id, u)
+  local c, idx = self:child(id)
+  if not c then return {} end
+  if u.sessionUpdate == 'session_message_chunk' then
+    c.transcript:_append('user', u.content, {})
+  else
+    c.transcript:apply(u)
+  end
+  return { idx }
+end
+
+-- Marks a child's tool block as waiting for the person (or not).
+function T:child_awaiting(id, tool_id, hint)
+  local c, idx = self:child(id)
+  if not c then return {} end
+  c.transcript:awaiting(tool_id, hint)
+  return { idx }
+end
+
+-- After a reload the children's states are history: none is running now.
+function T:stale_children()
+  local changed = {}
+  for i, b in ipairs(self.blocks) do
+    if b.child then
+      if b.child.state ~= 'idle' then b.child.state = 'unknown' end
+      b.child.can_stop = false
+      changed[#changed + 1] = i
+    end
+  end
+  return changed
+end
+
+-- The children that can be stopped now, in the order they were announced.
+function T:stoppable()
+  local out = {}
+  for _, b in ipairs(self.blocks) do
+    local c = b.child
+    if c and c.can_stop and (c.state == 'running' or c.state == 'requires_action') then out[#out + 1] = c end
+  end
+  return out
+end
+
 -- Applies one session/update; returns the indices of blocks that changed.
 function T:apply(u)
   local changed, kind = {}, u.sessionUpdate
-  if kind == 'agent_message_chunk' then self:_append('agent', u.content, changed, u.messageId)
+  if kind == 'subagent_update' and type(u.sessionId) == 'string' then self:_subagent(u, changed)
+  elseif kind == 'agent_message_chunk' then self:_append('agent', u.content, changed, u.messageId)
   elseif kind == 'agent_thought_chunk' then self:_append('thought', u.content, changed, u.messageId)
   elseif kind == 'user_message_chunk' then self:_append('user', u.content, changed, u.messageId)
   elseif kind == 'tool_call' or kind == 'tool_call_update' then self:_tool(u, changed)

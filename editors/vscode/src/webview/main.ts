@@ -19,8 +19,10 @@ function render(s: ChatState, attachments: string[]): void {
   if (folded) $("plan").querySelector("details")?.removeAttribute("open");
   const log = $("log");
   const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
-  // Re-rendering must not close a thought the person opened.
+  // Re-rendering must not close a thought the person opened, nor open or close a sub-agent the person folded.
   const open = Array.from(log.querySelectorAll("details.thought")).map((d) => (d as HTMLDetailsElement).open);
+  const childOpen = new Map(Array.from(log.querySelectorAll("details.subagent")).map((d) =>
+    [(d as HTMLElement).dataset.session, (d as HTMLDetailsElement).open] as const));
   // Nor lose what the person is typing into a question.
   const typed = Array.from(log.querySelectorAll("form.q-form input")).map((i) => {
     const input = i as HTMLInputElement;
@@ -28,6 +30,10 @@ function render(s: ChatState, attachments: string[]): void {
   });
   log.innerHTML = s.items.map(itemHtml).join("");
   log.querySelectorAll("details.thought").forEach((d, i) => { if (open[i]) (d as HTMLDetailsElement).open = true; });
+  log.querySelectorAll("details.subagent").forEach((d) => {
+    const was = childOpen.get((d as HTMLElement).dataset.session);
+    if (was !== undefined) (d as HTMLDetailsElement).open = was;
+  });
   restoreTyped(log, typed);
   if (atBottom || toBottom) log.scrollTop = log.scrollHeight;
   toBottom = false;
@@ -90,6 +96,7 @@ document.addEventListener("click", (e) => {
   else if (el.id === "attach") vscode.postMessage({ type: "attach" });
   else if (el.id === "follow") vscode.postMessage({ type: "follow" });
   else if (el.classList.contains("opt")) vscode.postMessage({ type: "permission", requestId: d.req, optionId: d.opt });
+  else if (el.classList.contains("stop-child")) vscode.postMessage({ type: "stopChild", sessionId: d.session });
   else if (el.classList.contains("q-submit") || el.classList.contains("q-open")) { e.preventDefault(); vscode.postMessage({ type: "question", id: d.q, action: "accept", values: formValues(d.q!) }); }
   else if (el.classList.contains("q-decline")) vscode.postMessage({ type: "question", id: d.q, action: "decline" });
   else if (el.classList.contains("q-cancel")) vscode.postMessage({ type: "question", id: d.q, action: "cancel" });

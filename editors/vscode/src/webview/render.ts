@@ -3,7 +3,7 @@
 // code via highlight.js.
 import MarkdownIt from "markdown-it";
 import hljs from "highlight.js/lib/common";
-import type { ChatState, CompactionItem, Item, QuestionItem, ToolItem } from "../chatState";
+import type { ChatState, CompactionItem, Item, QuestionItem, SubagentView, ToolItem } from "../chatState";
 import type { FormField } from "../elicitation";
 import { computeHunks } from "../hunks";
 
@@ -54,12 +54,38 @@ export function toolHtml(t: ToolItem): string {
         `<button class="opt ${o.kind}" data-req="${t.permission!.requestId}" data-opt="${esc(o.optionId)}">${esc(o.name)}</button>`).join("")}</div>`
     : "";
   const answer = t.answer ? `<div class="answer">${esc(t.answer)}</div>` : "";
+  const child = t.subagent ? subagentHtml(t.subagent) : "";
   const hooks = (t.hooks ?? []).map((h) => `<div class="hook hook-${esc(h.decision.split(" ")[0])}" title="${esc(h.text)}">` +
     `<span class="hook-name">Hook ${esc(h.hook)}</span> <span class="hook-event">${esc(h.event)}</span> ` +
     `<span class="hook-decision">${esc(h.decision)}</span>${h.message ? `: ${esc(h.message)}` : ""}</div>`).join("");
   return `<div class="tool status-${t.status}" data-tool="${esc(t.id)}">
 <div class="tool-head"><span class="icon">${ICONS[t.toolKind] ?? "⚙"}</span><span class="title">${esc(t.title)}</span><span class="status">${esc(t.status)}</span></div>
-<div class="locs">${links}</div>${hooks}${body}${diffs}${perm}${answer}</div>`;
+<div class="locs">${links}</div>${hooks}${child}${body}${diffs}${perm}${answer}</div>`;
+}
+
+/** How a child's state reads on its card. */
+export function subagentState(v: SubagentView): string {
+  switch (v.state) {
+    case "running": return "working";
+    case "requires_action": return "waiting for you";
+    case "unknown": return "no longer running";
+    case "idle":
+      if (v.error) return `stopped: ${v.error}`;
+      if (v.stopReason === "cancelled") return "stopped";
+      if (v.stopReason && v.stopReason !== "end_turn") return `stopped at a limit (${v.stopReason})`;
+      return "done";
+    default: return v.state;
+  }
+}
+
+/** A sub-agent's own transcript, nested in the card of the call that started it, with Stop while it works. */
+export function subagentHtml(v: SubagentView): string {
+  const working = v.state === "running" || v.state === "requires_action";
+  const stop = working && v.canStop ? `<button class="stop-child" data-session="${esc(v.sessionId)}" title="Stop this sub-agent only">Stop</button>` : "";
+  const task = v.task ? `<div class="subagent-task">${esc(v.task)}</div>` : "";
+  return `<details class="subagent state-${esc(v.state)}" data-session="${esc(v.sessionId)}"${working ? " open" : ""}>
+<summary><span class="subagent-title">↳ ${esc(v.title)}</span> <span class="subagent-state">${esc(subagentState(v))}</span></summary>${stop}${task}
+<div class="subagent-log">${v.items.map(itemHtml).join("")}</div></details>`;
 }
 
 function fieldHtml(q: string, f: FormField): string {

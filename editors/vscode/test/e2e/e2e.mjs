@@ -440,6 +440,24 @@ await step("in a long chat, the toolbar's Sessions button opens the session pick
   await page.keyboard.press("Escape");
 });
 
+await step("a sub-agent works nested under its call: its question is answered there, and Stop stops it alone", async () => {
+  await prompt("Delegate the slow check");
+  const child = chat.locator("details.subagent").last();
+  await child.locator(".subagent-title", { hasText: "Generalist Agent" }).waitFor();
+  await child.locator(".subagent-task", { hasText: "Run the slow check" }).waitFor();
+  const shell = child.locator(".subagent-log .tool", { hasText: "sleep 31" });
+  await shell.locator("button.allow_once").click();
+  await shell.locator(".status", { hasText: "in_progress" }).waitFor();
+  await child.locator(".subagent-state", { hasText: "working" }).waitFor();
+  await page.screenshot({ path: path.join(out, "shots", "subagent-nested.png") });
+  await until("the child's command to have started", async () => fs.existsSync(path.join(ws, "by-subagent.txt")) || "not yet");
+  await child.locator("button.stop-child").click();
+  await child.locator(".subagent-state", { hasText: "stopped" }).waitFor();
+  await chat.locator(".agent", { hasText: "The sub-agent was stopped." }).waitFor(); // the parent went on
+  await turnDone();
+  if (await chat.locator("#log > .tool > .tool-head", { hasText: "sleep 31" }).count()) throw new Error("the child's call is in the chat itself");
+});
+
 // Last: it restarts Lathe without the recorded model, against a fake Gemini API and without a key.
 await step("without a key, the new session asks for a login; the key, typed unseen, reaches the model; Log Out asks again; a gateway's URL and headers, and keyless Vertex AI, are entered the same way", async () => {
   const model = await fakeGemini("Hello through the fake Gemini API.");

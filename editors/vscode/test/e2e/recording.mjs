@@ -48,4 +48,8 @@ console.log([
   // 13. A shell command allowed for good in this workspace (then /permissions lists and revokes it, without the model).
   line(call("run_shell_command", { command: "touch kept-by-answer.txt" })),
   line(say("Kept the file.")),
+  // 14. A sub-agent (its model calls come between its parent's): a command it asks about, allowed, then stopped.
+  line(call("invoke_agent", { agent_name: "generalist", prompt: "Run the slow check" })),
+  line(call("run_shell_command", { command: "touch by-subagent.txt && sleep 31" })),
+  line(say("The sub-agent was stopped.")),
 ].join("\n"));
