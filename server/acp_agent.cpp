@@ -3,6 +3,7 @@
 
 #include "engine/agent/session_options.h"
 #include "protocol/base/log.h"
+#include "protocol/acp/elicitation.h"
 #include "protocol/exec/executor.h"
 #include "server/method_table.h"
 #include "server/version.h"
@@ -31,11 +32,11 @@ Error cancelledByEditor(const std::string& method) {
 
 }  // namespace
 
-void AcpAgent::offReader(rpc::Responder responder, std::function<void(rpc::Responder&)> work) {
+void AcpAgent::offReader(rpc::Responder responder, std::function<void(rpc::Responder&, const CancelToken&)> work) {
   auto shared = std::make_shared<rpc::Responder>(std::move(responder));
-  auto posted = opening_.post([shared, work = std::move(work)](const CancelToken&) {
+  auto posted = opening_.post([shared, work = std::move(work)](const CancelToken& cancel) {
     if (shared->cancelled().cancelled()) return shared->fail(cancelledByEditor("the request"));
-    work(*shared);
+    work(*shared, cancel);
   });
   if (!posted) shared->fail(makeError(Errc::internal, "the agent is shutting down"));
 }
@@ -49,7 +50,7 @@ void AcpAgent::bindMethods() {
   });
   MethodTable<AcpAgent>(*peer_, *this)
       .request("initialize", &AcpAgent::initialize)
-      .request("authenticate", &AcpAgent::authenticate)
+      .deferred("authenticate", &AcpAgent::authenticate)
       .request("logout", &AcpAgent::logout)
       .deferred("session/new", &AcpAgent::newSession)
       .deferred("session/prompt", &AcpAgent::prompt)
@@ -84,25 +85,58 @@ Result<acp::InitializeResponse> AcpAgent::initialize(const acp::InitializeReques
   response.capabilities.sessionDelete = sessions_.recording();
   response.capabilities.steering = true;
   if (auth_) {
-    for (auto& method : auth_->methods()) response.authMethods.push_back({method.id, method.name, method.description});
+    for (auto& method : auth_->methods(request.clientCapabilities.elicitationUrl)) {
+      response.authMethods.push_back({method.id, method.name, method.description, json::Raw{method.meta}});
+    }
     response.capabilities.logout = true;
   }
   return response;
 }
 
-Result<acp::Empty> AcpAgent::authenticate(const acp::AuthenticateRequest& request) {
-  if (!auth_) return makeError(Errc::invalid_params, "Lathe offers no authentication methods here");
+void AcpAgent::authenticate(const acp::AuthenticateRequest& request, rpc::Responder responder) {
+  if (!auth_) return responder.fail(makeError(Errc::invalid_params, "Lathe offers no authentication methods here"));
   bool offered = false;
-  for (const auto& method : auth_->methods()) offered = offered || method.id == request.methodId;
-  if (!offered) return makeError(Errc::invalid_params, "params.methodId: \"" + request.methodId + "\" is not an offered auth method");
-  engine::Credentials given;
-  given.method = request.methodId;
-  given.apiKey = request.apiKey.value_or("");
-  given.baseUrl = request.gatewayBaseUrl.value_or("");
-  given.headers = request.gatewayHeaders;
-  if (auto status = auth_->authenticate(std::move(given)); !status) return status.error();
-  log(LogLevel::info, "authenticated with " + request.methodId);
-  return acp::Empty{};
+  for (const auto& method : auth_->methods(editor_.capabilities().elicitationUrl)) offered = offered || method.id == request.methodId;
+  if (!offered) {
+    return responder.fail(makeError(Errc::invalid_params, "params.methodId: \"" + request.methodId + "\" is not an offered auth method"));
+  }
+  // A login may wait minutes for the person (Log in with Google): never on the reader.
+  offReader(std::move(responder), [this, request](rpc::Responder& answer, const CancelToken& cancel) {
+    engine::Credentials given;
+    given.method = request.methodId;
+    given.apiKey = request.apiKey.value_or("");
+    given.baseUrl = request.gatewayBaseUrl.value_or("");
+    given.headers = request.gatewayHeaders;
+    const CancelToken login = cancel.child();  // by shutdown, the editor ($/cancel_request) or the person declining the page
+    auto byEditor = answer.cancelled().onCancel([login] { login.cancel(); });
+    auto status = auth_->authenticate(std::move(given), loginPrompt(*answer.id(), login), login);
+    if (!status) return answer.fail(status.error());
+    log(LogLevel::info, "authenticated with " + request.methodId);
+    answer.reply(acp::Empty{}.toJson());
+  });
+}
+
+// A login page is shown through a URL elicitation tied to the authenticate
+// request; the person declining it cancels the login.
+engine::LoginPrompt AcpAgent::loginPrompt(const rpc::Id& request, const CancelToken& login) {
+  engine::LoginPrompt prompt;
+  if (!editor_.capabilities().elicitationUrl) return prompt;
+  auto id = std::make_shared<std::string>("lathe-login-" + std::to_string(++elicitations_));
+  prompt.showUrl = [this, id, request, login](const std::string& url) {
+    acp::ElicitationRequest ask;
+    ask.mode = acp::ElicitationRequest::Mode::url;
+    ask.requestId = request.raw;
+    ask.elicitationId = *id;
+    ask.url = url;
+    ask.message = "Log in with Google in your browser, then come back to your editor.";
+    json::Raw params{json::build([&](json::Writer& w) { ask.writeJson(w); })};
+    peer_->request("elicitation/create", params, [login](Result<rpc::Response> answer) {
+      auto response = answer ? acp::ElicitationResponse::fromJson(*answer->result) : Result<acp::ElicitationResponse>(answer.error());
+      if (!response || response->action != acp::ElicitationResponse::Action::accept) login.cancel();
+    });
+  };
+  prompt.finished = [this, id] { peer_->notify("elicitation/complete", acp::elicitationCompleteParams(*id)); };
+  return prompt;
 }
 
 Result<acp::Empty> AcpAgent::logout(const acp::LogoutRequest&) {
@@ -112,7 +146,7 @@ Result<acp::Empty> AcpAgent::logout(const acp::LogoutRequest&) {
 }
 
 void AcpAgent::newSession(const acp::NewSessionRequest& request, rpc::Responder responder) {
-  offReader(std::move(responder), [this, request](rpc::Responder& answer) {
+  offReader(std::move(responder), [this, request](rpc::Responder& answer, const CancelToken&) {
     auto opened = sessions_.newSession(request);
     if (!opened) return answer.fail(opened.error());
     if (answer.cancelled().cancelled()) {
@@ -201,7 +235,7 @@ Result<acp::LoadSessionResponse> AcpAgent::reopen(const acp::LoadSessionRequest&
 void AcpAgent::loadSession(const acp::LoadSessionRequest& request, rpc::Responder responder) {
   // Reserved here, before the next request is read: one naming this id waits for the answer.
   auto opening = std::make_shared<engine::SessionTable::Opening>(sessions_.reserve(request.sessionId));
-  offReader(std::move(responder), [this, request, opening](rpc::Responder& answer) {
+  offReader(std::move(responder), [this, request, opening](rpc::Responder& answer, const CancelToken&) {
     opening->claim();
     auto response = reopen(request, true);
     if (!response) return answer.fail(response.error());
@@ -213,7 +247,7 @@ void AcpAgent::loadSession(const acp::LoadSessionRequest& request, rpc::Responde
 void AcpAgent::resumeSession(const acp::ResumeSessionRequest& request, rpc::Responder responder) {
   // Reserved here, before the next request is read: one naming this id waits for the answer.
   auto opening = std::make_shared<engine::SessionTable::Opening>(sessions_.reserve(request.sessionId));
-  offReader(std::move(responder), [this, request, opening](rpc::Responder& answer) {
+  offReader(std::move(responder), [this, request, opening](rpc::Responder& answer, const CancelToken&) {
     opening->claim();
     auto response = reopen(request, false);
     if (!response) return answer.fail(response.error());

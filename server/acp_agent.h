@@ -27,7 +27,10 @@ class AcpAgent {
   void bindMethods();
 
   Result<acp::InitializeResponse> initialize(const acp::InitializeRequest& request);
-  Result<acp::Empty> authenticate(const acp::AuthenticateRequest& request);
+  // Answered off the reader: a login may wait for the person.
+  void authenticate(const acp::AuthenticateRequest& request, rpc::Responder responder);
+  // How a login that needs the person reaches them through this editor.
+  engine::LoginPrompt loginPrompt(const rpc::Id& request, const CancelToken& login);
   Result<acp::Empty> logout(const acp::LogoutRequest& request);
   // Answered before the session's slash commands are announced (the editor
   // must know the session first), hence deferred.
@@ -48,14 +51,15 @@ class AcpAgent {
   void cancel(const acp::CancelNotification& note);
   // Runs `work` as a task of opening_; it must answer through the responder.
   // A request the editor cancelled ($/cancel_request) before it started is
-  // answered -32800 and not done.
-  void offReader(rpc::Responder responder, std::function<void(rpc::Responder&)> work);
+  // answered -32800 and not done; `work` gets the token of shutdown.
+  void offReader(rpc::Responder responder, std::function<void(rpc::Responder&, const CancelToken&)> work);
 
   std::shared_ptr<rpc::Peer> peer_;
   std::shared_ptr<engine::AuthenticatedProvider> auth_;  // null: credentials come only from the environment
   AcpEditorClient editor_;
   engine::SessionManager sessions_;
   std::atomic<bool> initialized_{false};
+  std::atomic<uint64_t> elicitations_{0};
   exec::TaskGroup opening_;  // session/new, load and resume being answered; after sessions_, which they use
 };
 

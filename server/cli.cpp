@@ -61,6 +61,8 @@ Environment:
   GEMINI_MODEL                   default model for the Gemini API
   GOOGLE_GENAI_USE_VERTEXAI      true: use Gemini on Vertex AI (GOOGLE_CLOUD_PROJECT, GOOGLE_CLOUD_LOCATION,
                                  GOOGLE_APPLICATION_CREDENTIALS or gcloud's login; or GOOGLE_API_KEY alone)
+  GOOGLE_GENAI_USE_GCA           true: Log in with Google (Gemini CLI's login in ~/.gemini/oauth_creds.json,
+                                 through Code Assist: CODE_ASSIST_ENDPOINT, GOOGLE_CLOUD_PROJECT)
   OPENAI_API_KEY                 API key for an OpenAI-compatible API (local servers may need none)
   OPENAI_BASE_URL                its endpoint (default: https://api.openai.com/v1)
   OPENAI_MODEL                   default model for it
@@ -76,6 +78,8 @@ Result<Options> parseCommandLine(const std::vector<std::string>& args, const Get
   auto vertex = getenv("GOOGLE_GENAI_USE_VERTEXAI").value_or("");
   options.provider.vertex = vertex == "true" || vertex == "1" || vertex == "True" || vertex == "TRUE";
   options.provider.vertexSettings = engine::vertexFromEnvironment(getenv);
+  options.provider.googleLogin = getenv("GOOGLE_GENAI_USE_GCA").value_or("") == "true";
+  options.provider.google = engine::googleLoginFromEnvironment(getenv);
   // The key only from the environment: a flag would show it in `ps`.
   options.provider.openaiApiKey = getenv("OPENAI_API_KEY").value_or("");
   options.provider.openaiBaseUrl = getenv("OPENAI_BASE_URL").value_or("");

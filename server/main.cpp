@@ -79,13 +79,14 @@ Result<engine::Settings> loadSettings(const server::Options& options, std::share
 }
 
 // The editor's model picker: the current model first, then the configured
-// choices for this API (for Gemini, its current models when none are set).
+// choices for this API (for Gemini, its current models and Gemini CLI's auto
+// models when none are set).
 std::vector<std::string> modelChoices(const engine::Settings& settings, engine::ModelApi api, const std::string& current) {
   std::vector<std::string> listed;
   if (auto it = settings.modelChoices.find(engine::toString(api)); it != settings.modelChoices.end()) {
     listed = it->second;
   } else if (api == engine::ModelApi::gemini) {
-    listed = {"gemini-2.5-pro", "gemini-2.5-flash", "gemini-2.5-flash-lite"};
+    listed = {"gemini-2.5-pro", "gemini-2.5-flash", "gemini-2.5-flash-lite", "auto-gemini-2.5", "auto"};
   }
   std::vector<std::string> choices{current};
   for (auto& name : listed) {
@@ -127,6 +128,7 @@ Result<engine::AgentConfig> buildConfig(const server::Options& options) {
   engine::AgentConfig config;
   config.model = chosen->model;
   config.modelChoices = modelChoices(*settings, chosen->provider.api, config.model);
+  config.routeAutoModels = !openai;
   if (openai) config.contextWindow = 128'000;
   config.auth = std::move(provider).value();
   config.provider = config.auth;

@@ -282,7 +282,7 @@ Result<AssembledSession> SessionFactory::assemble(SessionSpec spec) const {
     meta.additionalDirectories = spec.additionalDirectories;
     meta.mcpServers = persist::mcpServersJson(spec.mcpServers);
     meta.mode = toString(out.session->mode());
-    meta.model = out.session->model();
+    meta.model = out.session->chosenModel();
     if (auto recorder = persist::SessionRecorder::create(store_, std::move(meta))) {
       out.recorder = std::move(recorder).value();
     } else {

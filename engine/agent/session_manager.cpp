@@ -39,6 +39,9 @@ Status SessionManager::open(const std::string& id, AssembledSession& assembled) 
 
 Result<SessionManager::NewSession> SessionManager::newSession(const acp::NewSessionRequest& request) {
   if (table_.shuttingDown()) return makeError(Errc::internal, "the agent is shutting down");
+  // Without credentials no turn could reach the model: the editor is told now
+  // (auth-required) and offers a login, before anything starts.
+  if (auto ready = config_.provider ? config_.provider->credentialsReady() : Status{}; !ready) return ready.error();
   std::string id = randomId();
   auto opening = table_.beginOpening(id);
   auto assembled = factory_.assemble({id, request.cwd, request.additionalDirectories, request.mcpServers, std::nullopt});

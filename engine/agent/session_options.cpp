@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "engine/model/model_routing.h"
+
 namespace lathe::engine {
 
 std::vector<acp::SessionMode> availableModes() {
@@ -17,6 +19,15 @@ std::vector<acp::SessionMode> availableModes() {
 
 namespace {
 
+// An auto model is shown by what it does.
+acp::ConfigChoice modelChoice(const AgentConfig& config, const std::string& name) {
+  const AutoModel* automatic = config.routeAutoModels ? findAutoModel(name) : nullptr;
+  if (!automatic) return {name, name, {}};
+  return {name, std::string(automatic->displayName),
+          "For each prompt a quick classifier picks " + std::string(automatic->pro) + " or " +
+              std::string(automatic->flash)};
+}
+
 // What each effort means for this model, in the picker's words.
 std::string effortMeaning(const std::string& model, Effort effort) {
   GenerationConfig config;
@@ -29,7 +40,7 @@ std::string effortMeaning(const std::string& model, Effort effort) {
 
 // The effort picker (ACP category thought_level), for models that think.
 std::optional<acp::ConfigOption> effortOption(const Session& session) {
-  const std::string model = session.model();
+  const std::string model = concreteModel(session.chosenModel());  // an auto model's pro model
   const auto offered = effortsOf(model);
   if (offered.empty()) return std::nullopt;
   acp::ConfigOption option{"effort", "Effort", "How much the model thinks before it answers, from the next request",
@@ -46,9 +57,10 @@ std::optional<acp::ConfigOption> effortOption(const Session& session) {
 }  // namespace
 
 std::vector<acp::ConfigOption> optionsOf(const Session& session) {
-  acp::ConfigOption model{"model", "Model", "The model that answers the next prompt", "model", session.model(), {}};
-  for (const auto& name : session.config().modelChoices) model.choices.push_back({name, name, {}});
-  if (model.choices.empty()) model.choices.push_back({session.model(), session.model(), {}});
+  const std::string chosen = session.chosenModel();
+  acp::ConfigOption model{"model", "Model", "The model that answers the next prompt", "model", chosen, {}};
+  for (const auto& name : session.config().modelChoices) model.choices.push_back(modelChoice(session.config(), name));
+  if (model.choices.empty()) model.choices.push_back({chosen, chosen, {}});
   acp::ConfigOption mode{"mode", "Mode", "What may run without asking", "mode", toString(session.mode()), {}};
   for (const auto& m : availableModes()) mode.choices.push_back({m.id, m.name, m.description});
   std::vector<acp::ConfigOption> options{std::move(model), std::move(mode)};

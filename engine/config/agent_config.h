@@ -42,6 +42,7 @@ struct SettingsOverrides {
 struct AgentConfig {
   std::string model = "gemini-2.5-pro";  // for new sessions
   std::vector<std::string> modelChoices;  // offered in the editor's model picker, `model` first
+  bool routeAutoModels = true;            // "auto" models route each prompt (the Gemini API's only)
   std::shared_ptr<ModelProvider> provider;
   // The same provider when the person's credentials shape it (ACP authenticate
   // and logout); null in tests that give a provider of their own.

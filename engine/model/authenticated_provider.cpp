@@ -1,6 +1,7 @@
 // Credentials to provider options, and the switch between providers.
 #include "engine/model/authenticated_provider.h"
 
+#include "engine/model/google/login_flow.h"
 #include "protocol/base/log.h"
 
 namespace lathe::engine {
@@ -10,13 +11,23 @@ constexpr const char* kGeminiKey = "gemini-api-key";
 constexpr const char* kGateway = "gateway";
 constexpr const char* kOpenAiKey = "openai-api-key";
 constexpr const char* kVertex = "vertex-ai";
+constexpr const char* kGoogle = "oauth-personal";
 
 // Gemini CLI's logins Lathe cannot perform, and what the person can do instead.
 std::string unsupportedLogin(const std::string& selectedType) {
-  std::string what = selectedType == "oauth-personal" ? "Log in with Google" : selectedType;
-  return "Your Gemini CLI settings select " + what + " (security.auth.selectedType \"" + selectedType +
-         "\"), which Lathe cannot use. Log in from your editor with a Gemini API key, or set GEMINI_API_KEY to a "
-         "key from https://aistudio.google.com/apikey.";
+  return "Your Gemini CLI settings select the login \"" + selectedType +
+         "\" (security.auth.selectedType), which Lathe cannot use. Log in from your editor (with Google or a Gemini "
+         "API key), or set GEMINI_API_KEY to a key from https://aistudio.google.com/apikey.";
+}
+
+bool knownLogin(const std::string& type) {
+  return type == kGeminiKey || type == kGateway || type == kOpenAiKey || type == kVertex || type == kGoogle;
+}
+
+void useGoogleLogin(ProviderOptions& options) {
+  options.googleLogin = true;
+  options.vertex = false;
+  options.gateway = false;
 }
 
 }  // namespace
@@ -41,21 +52,36 @@ Result<std::shared_ptr<AuthenticatedProvider>> AuthenticatedProvider::create(Pro
   auto built = makeProvider(*options);
   if (!built) return built.error();
   provider->current_ = std::move(built).value();
+  provider->googleInForce_ = options->googleLogin;
   return provider;
 }
 
-std::vector<AuthMethod> AuthenticatedProvider::methods() const {
+std::vector<AuthMethod> AuthenticatedProvider::methods(bool editorShowsUrls) const {
   if (base_.api == ModelApi::openai) {
     return {{kOpenAiKey, "Use an OpenAI-compatible API key",
-             "A key for the OpenAI-compatible server Lathe is set up for (OPENAI_BASE_URL); kept only for you."}};
+             "A key for the OpenAI-compatible server Lathe is set up for (OPENAI_BASE_URL); kept only for you.",
+             R"({"api-key":{"provider":"openai"}})"}};
   }
-  return {{kGeminiKey, "Use Gemini API key",
-           "A key from https://aistudio.google.com/apikey, given by the editor (or GEMINI_API_KEY); kept only for you."},
-          {kVertex, "Vertex AI",
-           "Gemini on Vertex AI from the environment: GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION with "
-           "Application Default Credentials, or an express-mode key (GOOGLE_API_KEY, or given by the editor)."},
-          {kGateway, "Use an AI gateway",
-           "A gateway in front of the Gemini API: its base URL and headers, given by the editor."}};
+  std::vector<AuthMethod> out;
+  auto cached = google::readCachedLogin(base_.google.loginPath);
+  if (editorShowsUrls || (cached && *cached)) {
+    out.push_back({kGoogle, "Log in with Google",
+                   "Your Google account, as Gemini CLI's Log in with Google (the login is shared with it, in "
+                   "~/.gemini/oauth_creds.json).",
+                   ""});
+  }
+  out.push_back({kGeminiKey, "Use Gemini API key",
+                 "A key from https://aistudio.google.com/apikey, given by the editor (or GEMINI_API_KEY); kept only "
+                 "for you.",
+                 R"({"api-key":{"provider":"google"}})"});
+  out.push_back({kVertex, "Vertex AI",
+                 "Gemini on Vertex AI from the environment: GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION with "
+                 "Application Default Credentials, or an express-mode key (GOOGLE_API_KEY, or given by the editor).",
+                 ""});
+  out.push_back({kGateway, "Use an AI gateway",
+                 "A gateway in front of the Gemini API: its base URL and headers, given by the editor.",
+                 R"({"gateway":{"protocol":"google","restartRequired":"false"}})"});
+  return out;
 }
 
 Result<ProviderOptions> AuthenticatedProvider::optionsFor(const std::optional<Credentials>& credentials) const {
@@ -64,14 +90,19 @@ Result<ProviderOptions> AuthenticatedProvider::optionsFor(const std::optional<Cr
     if (selectedType_ == kGateway) {
       options.gateway = true;
       options.vertex = false;
+      options.googleLogin = false;
     } else if (selectedType_ == kGeminiKey) {
       options.vertex = false;  // the person picked the Gemini API over GOOGLE_GENAI_USE_VERTEXAI
+      options.googleLogin = false;
     } else if (selectedType_ == kVertex) {
       options.vertex = true;
-    } else if (!selectedType_.empty() && selectedType_ != kGeminiKey && selectedType_ != kOpenAiKey &&
-               options.api == ModelApi::gemini) {
+      options.googleLogin = false;
+    } else if (selectedType_ == kGoogle) {
+      useGoogleLogin(options);
+    } else if (!selectedType_.empty() && !knownLogin(selectedType_) && options.api == ModelApi::gemini) {
       options.missingKeyHint = unsupportedLogin(selectedType_);
     }
+    if (options.api == ModelApi::openai) options.googleLogin = false;
     return options;
   }
   const std::string& method = credentials->method;
@@ -79,7 +110,10 @@ Result<ProviderOptions> AuthenticatedProvider::optionsFor(const std::optional<Cr
   if (openaiMethod != (base_.api == ModelApi::openai)) {
     return makeError(Errc::invalid_params, "the auth method \"" + method + "\" is not one this provider offers");
   }
-  if (method == kGeminiKey) {
+  options.googleLogin = false;
+  if (method == kGoogle) {
+    useGoogleLogin(options);
+  } else if (method == kGeminiKey) {
     options.vertex = false;
     options.apiKey = credentials->apiKey;
     if (credentials->apiKey != base_.apiKey) {
@@ -105,7 +139,7 @@ Result<ProviderOptions> AuthenticatedProvider::optionsFor(const std::optional<Cr
   return options;
 }
 
-Status AuthenticatedProvider::authenticate(Credentials given) {
+Status AuthenticatedProvider::authenticate(Credentials given, const LoginPrompt& prompt, const CancelToken& cancel) {
   const bool keyGiven = !given.apiKey.empty();
   if (given.method == kGeminiKey && given.apiKey.empty()) given.apiKey = base_.apiKey;
   if (given.method == kOpenAiKey && given.apiKey.empty()) given.apiKey = base_.openaiApiKey;
@@ -122,25 +156,65 @@ Status AuthenticatedProvider::authenticate(Credentials given) {
     return makeError(Errc::invalid_params, "the gateway needs a base URL: _meta.gateway.baseUrl of authenticate, "
                                            "or GOOGLE_GEMINI_BASE_URL");
   }
+  const bool google = given.method == kGoogle;
+  if (google) given = Credentials{kGoogle, "", "", {}};  // its tokens live in the login file Gemini CLI shares
   auto options = optionsFor(given);
   if (!options) return options.error();
-  auto built = makeProvider(*options);
+  auto built = google ? googleLogin(*options, prompt, cancel) : makeProvider(*options);
   if (!built) return built.error();
   // A key the environment already holds is not copied to disk.
-  if (keyGiven || given.method == kGateway || given.method == kVertex) {
+  if (keyGiven || google || given.method == kGateway || given.method == kVertex) {
     if (auto saved = store_.save(given); !saved) return saved.error();
   }
   std::lock_guard lock(mutex_);
   current_ = std::move(built).value();
+  googleInForce_ = google;
   return {};
 }
 
+Result<std::shared_ptr<ModelProvider>> AuthenticatedProvider::googleLogin(const ProviderOptions& options,
+                                                                          const LoginPrompt& prompt,
+                                                                          const CancelToken& cancel) {
+  auto built = makeProvider(options);
+  if (!built) return built.error();
+  // A cached login that still works is used as it is.
+  Status ready = (*built)->credentialsReady();
+  if (ready) ready = (*built)->prepare(cancel);
+  if (ready) return built;
+  if (ready.error().code != Errc::auth_required || cancel.cancelled()) return ready.error();
+  if (!prompt.showUrl) {
+    return makeError(Errc::auth_required,
+                     ready.error().message + " Your editor cannot show Google's login page (it takes no URL "
+                     "elicitation): log in once with Gemini CLI, whose login Lathe shares, or use a Gemini API key.");
+  }
+  google::LoginFlowOptions flow;
+  flow.endpoints = options.google.oauth;
+  flow.loginPath = options.google.loginPath;
+  flow.callbackPort = options.google.callbackPort;
+  auto login = google::logInWithGoogle(flow, prompt.showUrl, cancel);
+  if (!login) return login.error();
+  if (prompt.finished) prompt.finished();
+  built = makeProvider(options);  // with the new login
+  if (!built) return built.error();
+  if (auto prepared = (*built)->prepare(cancel); !prepared) return prepared.error();
+  return built;
+}
+
 Status AuthenticatedProvider::logout() {
+  bool google = false;
+  {
+    std::lock_guard lock(mutex_);
+    google = googleInForce_;
+  }
   if (auto removed = store_.remove(); !removed) return removed.error();
+  if (google) {
+    if (auto removed = google::removeCachedLogin(base_.google.loginPath); !removed) return removed.error();
+  }
   auto built = makeProvider(*optionsFor(std::nullopt));
   if (!built) return built.error();
   std::lock_guard lock(mutex_);
   current_ = std::move(built).value();
+  googleInForce_ = false;
   return {};
 }
 
@@ -163,5 +237,7 @@ std::optional<Result<int64_t>> AuthenticatedProvider::countTokens(const ModelReq
 }
 
 bool AuthenticatedProvider::supportsWebSearch() const { return current()->supportsWebSearch(); }
+
+Status AuthenticatedProvider::credentialsReady() const { return current()->credentialsReady(); }
 
 }  // namespace lathe::engine

@@ -26,6 +26,8 @@ struct GenerationConfig {
   bool includeThoughts = true;
   std::optional<int64_t> thinkingBudget;     // tokens (Gemini 2.5)
   std::optional<std::string> thinkingLevel;  // LOW, HIGH... (Gemini 3)
+  // A JSON reply of this schema (the JSON text of one) instead of free text.
+  std::optional<std::string> responseJsonSchema;
   std::optional<std::string> reasoningEffort;  // low, medium, high (OpenAI's reasoning_effort)
 };
 
@@ -88,6 +90,16 @@ class ModelProvider {
   }
   // Whether requests may ask for the provider's web search (ModelRequest::webSearch).
   virtual bool supportsWebSearch() const { return false; }
+  // Whether a request could be made with the credentials in force, without
+  // making one: an Errc::auth_required error saying what is missing and how to
+  // give it, or success (a provider that needs no credentials always says so).
+  virtual Status credentialsReady() const { return {}; }
+  // Does now what the first request would do first (Code Assist finds the
+  // person's project), so a login's problems show when the person logs in.
+  virtual Status prepare(const CancelToken& cancel) {
+    (void)cancel;
+    return {};
+  }
 };
 
 // Merges streamed chunks into one reply: adjacent text (and thought text) parts

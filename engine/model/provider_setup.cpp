@@ -1,6 +1,7 @@
 // Provider selection.
 #include "engine/model/provider_setup.h"
 
+#include "engine/model/code_assist/code_assist_provider.h"
 #include "engine/model/gemini/gemini_provider.h"
 #include "engine/model/openai/openai_provider.h"
 #include "engine/model/recording_provider.h"
@@ -42,6 +43,29 @@ void useVertex(const VertexSettings& settings, GeminiProvider::Options& gemini) 
   gemini.fix = endpoint->fix;
 }
 
+// Log in with Google: the cached login's tokens, or why there are none.
+std::shared_ptr<ModelProvider> codeAssist(const ProviderOptions& options) {
+  CodeAssistProvider::Options out;
+  out.endpoint = options.google.endpoint;
+  out.apiVersion = options.google.apiVersion;
+  out.project = options.google.project;
+  out.loginPath = options.google.loginPath;
+  auto login = google::readCachedLogin(options.google.loginPath);
+  if (!login) {
+    out.missingLoginHint = "Log in with Google: " + login.error().message + ".";
+  } else if (!*login) {
+    out.missingLoginHint = "Log in with Google: you are not logged in (no " +
+                           (options.google.loginPath.empty() ? std::string("~/.gemini/oauth_creds.json") : options.google.loginPath) +
+                           "). Log in from your editor (Log in with Google), or once with Gemini CLI.";
+  } else {
+    out.tokens = google::loginTokens(options.google.loginPath, **login, options.google.oauth);
+  }
+  out.readTimeout = options.readTimeout;
+  out.connectTimeout = options.connectTimeout;
+  out.maxAttempts = options.maxAttempts;
+  return std::make_shared<CodeAssistProvider>(std::move(out));
+}
+
 }  // namespace
 
 Result<std::shared_ptr<ModelProvider>> makeProvider(const ProviderOptions& options) {
@@ -60,6 +84,8 @@ Result<std::shared_ptr<ModelProvider>> makeProvider(const ProviderOptions& optio
     openai.connectTimeout = options.connectTimeout;
     openai.maxAttempts = options.maxAttempts;
     provider = std::make_shared<OpenAiProvider>(std::move(openai));
+  } else if (options.googleLogin) {
+    provider = codeAssist(options);
   } else {
     GeminiProvider::Options gemini;
     gemini.apiKey = options.apiKey;

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/model/code_assist/google_login_settings.h"
 #include "engine/model/gemini/vertex_ai.h"
 #include "engine/model/model_provider.h"
 #include "protocol/base/result.h"
@@ -34,6 +35,8 @@ struct ProviderOptions {
   std::string credentialFix;
   bool vertex = false;              // GOOGLE_GENAI_USE_VERTEXAI, auth method vertex-ai
   VertexSettings vertexSettings;    // read from the environment
+  bool googleLogin = false;         // Log in with Google (oauth-personal): Code Assist with the cached login
+  GoogleLoginSettings google;       // read from the environment
   std::string openaiApiKey;         // OPENAI_API_KEY
   std::string openaiBaseUrl;        // OPENAI_BASE_URL, --openai-base-url; empty: api.openai.com
   std::string fakeResponsesPath;    // replay instead of calling the API

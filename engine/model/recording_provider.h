@@ -30,6 +30,8 @@ class RecordingProvider final : public ModelProvider {
   // Counts through the wrapped provider; records a count as a countTokens line.
   std::optional<Result<int64_t>> countTokens(const ModelRequest& request, const CancelToken& cancel) override;
   bool supportsWebSearch() const override { return inner_->supportsWebSearch(); }
+  Status credentialsReady() const override { return inner_->credentialsReady(); }
+  Status prepare(const CancelToken& cancel) override { return inner_->prepare(cancel); }
 
  private:
   Status append(std::string line);

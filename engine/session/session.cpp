@@ -7,6 +7,7 @@
 
 #include "engine/session/session_context.h"
 #include "engine/model/generation_settings.h"
+#include "engine/model/model_routing.h"
 #include "engine/model/one_shot_adapter.h"
 #include "engine/session/editor_file_store.h"
 #include "engine/session/message_id.h"
@@ -299,9 +300,21 @@ Session::Session(std::string id, std::shared_ptr<const tools::Workspace> workspa
   });
 }
 
-std::string Session::model() const {
+std::string Session::chosenModel() const {
   std::lock_guard lock(modelMutex_);
   return model_;
+}
+
+std::string Session::model() const {
+  std::lock_guard lock(modelMutex_);
+  return turnModel_.empty() ? concreteModel(model_) : turnModel_;
+}
+
+void Session::routePrompt(const CancelToken& cancel) {
+  const AutoModel* chosen = config_.routeAutoModels ? findAutoModel(chosenModel()) : nullptr;
+  std::string routed = chosen ? engine::routePrompt(*provider_, *chosen, history_.contents(), cancel) : "";
+  std::lock_guard lock(modelMutex_);
+  turnModel_ = std::move(routed);
 }
 
 void Session::setModel(std::string model) {
@@ -309,7 +322,8 @@ void Session::setModel(std::string model) {
   {
     std::lock_guard lock(modelMutex_);
     model_ = model;
-    const auto offered = effortsOf(model_);
+    turnModel_.clear();
+    const auto offered = effortsOf(concreteModel(model_));
     effortDropped = effort_ != Effort::standard && std::find(offered.begin(), offered.end(), effort_) == offered.end();
     if (effortDropped) effort_ = Effort::standard;
   }
@@ -327,7 +341,7 @@ Effort Session::effort() const {
 void Session::setEffort(Effort effort) {
   {
     std::lock_guard lock(modelMutex_);
-    const auto offered = effortsOf(model_);
+    const auto offered = effortsOf(concreteModel(model_));
     if (std::find(offered.begin(), offered.end(), effort) == offered.end()) effort = Effort::standard;
     effort_ = effort;
   }
@@ -591,6 +605,7 @@ Result<acp::StopReason> Session::runTurn(const std::vector<acp::ContentBlock>& b
   const History::Checkpoint before = history_.checkpoint();
   if (auto status = history_.appendUser(std::move(userParts)); !status) return status.error();
   if (!claimed) recordPrompt(editor_, id_, blocks, echo);
+  routePrompt(cancel);
   bool modelAnswered = false;
   // A turn stopped before the model said anything leaves no trace: the next
   // prompt must not carry this one's text.

@@ -69,6 +69,10 @@ class Session {
   // Mode and model for the next call and request; the hooks hear of the
   // change (onModeChanged, onModelChanged). Any thread.
   void setMode(ApprovalMode mode);
+  // The model the person chose (an auto model stays "auto-gemini-2.5").
+  std::string chosenModel() const;
+  // The model requests go to now: the one an auto model routed the latest
+  // prompt to (its pro model before any), else the chosen one.
   std::string model() const;
   // A model without the effort chosen goes back to the default effort.
   void setModel(std::string model);
@@ -207,6 +211,8 @@ class Session {
  private:
   Result<acp::StopReason> runTurn(const std::vector<acp::ContentBlock>& blocks, const CancelToken& cancel, bool echo);
   Result<ModelReply> callModel(const CancelToken& cancel, std::optional<TurnStop>& stop);
+  // An auto model picks this prompt's model (the history ends with the prompt).
+  void routePrompt(const CancelToken& cancel);
   // Runs the calls the hooks allow; answers the others as they say.
   std::vector<Part> runCalls(const std::vector<FunctionCall>& calls, const CancelToken& cancel,
                              std::optional<TurnStop>& stop);
@@ -229,7 +235,8 @@ class Session {
   ObservedEditor editor_;
   std::atomic<ApprovalMode> mode_;
   mutable std::mutex modelMutex_;
-  std::string model_;
+  std::string model_;      // chosen
+  std::string turnModel_;  // routed for the latest prompt; empty when none is (or the choice changed)
   Effort effort_ = Effort::standard;  // guarded by modelMutex_
   std::shared_ptr<UsageMeter> meter_;
   std::shared_ptr<ModelProvider> provider_;  // config's, metered

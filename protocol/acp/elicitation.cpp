@@ -18,7 +18,11 @@ const char* toString(ElicitationResponse::Action action) { return nameOf(kAction
 
 void ElicitationRequest::writeJson(json::Writer& w) const {
   json::object(w, [&] {
-    json::put(w, "sessionId", sessionId);
+    if (requestId.empty()) {
+      json::put(w, "sessionId", sessionId);
+    } else {
+      json::put(w, "requestId", requestId);
+    }
     if (!toolCallId.empty()) json::put(w, "toolCallId", toolCallId);
     json::put(w, "message", message);
     if (mode == Mode::form) {

@@ -9,10 +9,13 @@
 
 namespace lathe::acp {
 
-// elicitation/create, tied to a session and, when it is asked during one, a tool call.
+// elicitation/create, tied to a session and, when it is asked during one, a
+// tool call; or, with requestId, to a request still under way (a login page
+// while `authenticate` waits: no session yet).
 struct ElicitationRequest {
   enum class Mode { form, url } mode = Mode::form;
   std::string sessionId;
+  json::Raw requestId;  // the request's id exactly as it came; replaces sessionId
   std::string toolCallId;  // empty: the session as a whole
   std::string message;
   json::Raw requestedSchema;  // form: an ElicitationSchema object

@@ -80,6 +80,7 @@ json::Raw InitializeResponse::toJson() const {
           json::put(w, "id", method.id);
           json::put(w, "name", method.name);
           if (!method.description.empty()) json::put(w, "description", method.description);
+          if (!method.meta.empty()) json::put(w, "_meta", method.meta);
         });
       }
     });

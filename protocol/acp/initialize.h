@@ -60,6 +60,7 @@ struct AuthMethod {
   std::string id;
   std::string name;
   std::string description;
+  json::Raw meta;  // _meta, e.g. Gemini CLI's {"api-key": {...}}
 };
 
 struct InitializeResponse {

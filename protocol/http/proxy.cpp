@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include "protocol/base/log.h"
+#include "protocol/http/tls_proxy_relay.h"
 
 namespace lathe::http {
 namespace {
@@ -55,12 +56,14 @@ std::optional<std::string> processEnv(const char* name) {
 
 std::optional<ProxyServer> parseProxyUrl(std::string_view url) {
   url = trim(url);
+  ProxyServer out;
   if (size_t scheme = url.find("://"); scheme != std::string_view::npos) {
-    if (lower(url.substr(0, scheme)) != "http") return std::nullopt;
+    const std::string name = lower(url.substr(0, scheme));
+    if (name != "http" && name != "https") return std::nullopt;
+    out.tls = name == "https";
     url.remove_prefix(scheme + 3);
   }
   url = url.substr(0, url.find('/'));
-  ProxyServer out;
   if (size_t at = url.rfind('@'); at != std::string_view::npos) {
     std::string_view credentials = url.substr(0, at);
     url.remove_prefix(at + 1);
@@ -79,7 +82,7 @@ std::optional<ProxyServer> parseProxyUrl(std::string_view url) {
     out.host = std::string(url.substr(0, colon));
     if (colon != std::string_view::npos) port = url.substr(colon + 1);
   }
-  out.port = 80;
+  out.port = out.tls ? 443 : 80;
   if (!port.empty()) {
     if (port.size() > 5 || !std::all_of(port.begin(), port.end(), [](char c) { return c >= '0' && c <= '9'; })) {
       return std::nullopt;
@@ -125,8 +128,12 @@ std::optional<ProxyServer> proxyFor(std::string_view scheme, std::string_view ho
     url = settingsProxy();
   }
   auto proxy = parseProxyUrl(*url);
-  if (!proxy) log(LogLevel::warn, "ignoring the proxy \"" + *url + "\": use http://host:port");
+  if (!proxy) log(LogLevel::warn, "ignoring the proxy \"" + *url + "\": use http://host:port or https://host:port");
   return proxy;
+}
+
+std::optional<ProxyServer> proxyFor(std::string_view scheme, std::string_view host, int port) {
+  return proxyFor(scheme, host, port, processEnv);
 }
 
 void setSettingsProxy(std::string url) {
@@ -153,7 +160,15 @@ void useProxy(httplib::Client& client, std::string_view origin) {
   }
   auto proxy = proxyFor(scheme, host, port, processEnv);
   if (!proxy) return;
-  client.set_proxy(proxy->host, proxy->port);
+  if (proxy->tls) {
+    // httplib reaches the relay as its proxy; a relay that cannot start leaves
+    // a name nothing listens on, so requests fail rather than go around the proxy.
+    std::string relay = tlsProxyRelay(proxy->host, proxy->port);
+    client.set_address_family(AF_UNIX);
+    client.set_proxy(relay.empty() ? std::string(1, '\0') + "lathe-proxy-unavailable" : relay, 0);
+  } else {
+    client.set_proxy(proxy->host, proxy->port);
+  }
   if (!proxy->user.empty()) client.set_proxy_basic_auth(proxy->user, proxy->password);
 }
 

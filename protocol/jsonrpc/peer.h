@@ -42,6 +42,8 @@ class Responder {
   // Cancelled when the other side asks to cancel this request (never for
   // peers without a cancel method). Answering stays the holder's duty.
   const CancelToken& cancelled() const { return cancelled_; }
+  // The request's id; none once answered.
+  const std::optional<Id>& id() const { return id_; }
 
  private:
   void answered();

@@ -621,3 +621,36 @@ TEST_CASE("e2e: the session gets a title after its first exchange, valid against
   checkAgainstSchema(client);
   finish(*agent);
 }
+
+TEST_CASE("e2e: the picker offers the auto models, and with one chosen a classifier call routes the prompt", "[e2e]") {
+  TempDir ws;
+  auto fake = startFake();
+  auto agent = startLathe(*fake, {.model = "gemini-2.5-pro"});
+  AcpTestClient client(*agent);
+  REQUIRE(client.initialize());
+  Message opened = client.call("session/new", R"({"cwd":")" + ws.str() + R"(","mcpServers":[]})");
+  const json::Value* options = member(*member(*opened, "result"), "configOptions");
+  REQUIRE(options);
+  std::vector<std::string> offered;
+  for (const auto& choice : (*options)[0]["options"].GetArray()) offered.push_back(json::getStr(choice, "value").value_or(""));
+  CHECK(offered == std::vector<std::string>{"gemini-2.5-pro", "gemini-2.5-flash", "gemini-2.5-flash-lite", "auto-gemini-2.5", "auto"});
+  const std::string sid = json::getStr(*member(*opened, "result"), "sessionId").value_or("");
+  REQUIRE(member(*client.call("session/set_config_option",
+                              R"({"sessionId":")" + sid + R"(","configId":"model","value":"auto-gemini-2.5"})"),
+                 "result"));
+  fake->push(ScriptedReply::text(R"({"reasoning":"a greeting","model_choice":"flash"})"));
+  fake->push(ScriptedReply::text("Quick answer."));
+  PromptOutcome answered = client.prompt(sid, "hi");
+  INFO("lathe stderr:\n" << agent->stderrText());
+  REQUIRE_FALSE(answered.error);
+  auto requests = fake->generateRequests();
+  REQUIRE(requests.size() >= 2);
+  CHECK(requests[0].model == "gemini-2.5-flash-lite");
+  CHECK(requests[0].action == "generateContent");
+  CHECK_THAT(requests[0].body, Catch::Contains("\"responseMimeType\":\"application/json\""));
+  CHECK(requests[1].model == "gemini-2.5-flash");
+  CHECK(requests[1].action == "streamGenerateContent");
+  CHECK(joinedText(answered.updates, "agent_message_chunk") == "Quick answer.");
+  checkAgainstSchema(client);
+  finish(*agent);
+}

@@ -2,8 +2,11 @@
 // asks (kind fetch, showing the URL), fetches from a local site the settings
 // allow, answers through one model call, and the model gets the answer;
 // google_web_search runs unasked and the model gets citation markers and
-// sources. Each conversation is validated against the ACP v1 schema.
+// sources; web_fetch through an https:// proxy. Each conversation is
+// validated against the ACP v1 schema.
 #include "tests/e2e/e2e_support.h"
+#include "tests/support/test_certificates.h"
+#include "tests/support/test_proxy.h"
 #include "tests/support/web_test_server.h"
 
 using namespace lathe;
@@ -94,6 +97,41 @@ TEST_CASE("e2e: google_web_search runs unasked and the model gets citation marke
     REQUIRE(responses.size() == 1);
     CHECK(responseField(responses[0].responseJson, "output") ==
           "Web search results for \"lathe release\":\n\nLathe 2.0 is out.[1]\n\nSources:\n[1] a.test (https://a.test/1)");
+    checkAgainstSchema(client);
+  }
+  finish(*lathe);
+}
+
+TEST_CASE("e2e: web_fetch goes through an https:// proxy by name, and its address rules still apply to the target", "[e2e][web]") {
+  TempDir ws;
+  WebTestServer site;
+  REQUIRE(site.start());
+  TestProxy proxy({.routes = {{"docs.invalid", "127.0.0.1:" + std::to_string(site.port())}}, .tls = true});
+  auto fake = startFake();
+  fake->push(ScriptedReply::functionCall("web_fetch", argsWith("prompt", "Summarise http://docs.invalid/page.html")));
+  fake->push(ScriptedReply::text("Summary: lathe is fast."));
+  fake->push(ScriptedReply::functionCall("web_fetch", argsWith("prompt", "Read http://docs.invalid/to-metadata")));
+  fake->push(ScriptedReply::text("Done."));
+  auto lathe = startLathe(*fake, {.extraArgs = {"--yolo"}},
+                          {{"HTTP_PROXY", proxy.url()}, {"SSL_CERT_FILE", testCertificates().caFile}});
+  {
+    AcpTestClient client(*lathe);
+    client.initialize();
+    std::string session = client.newSession(ws.str());
+    auto outcome = client.prompt(session, "summarise the page");
+    INFO("lathe stderr:\n" << lathe->stderrText());
+    CHECK(outcome.stopReason == "end_turn");
+    auto requests = fake->generateRequests();
+    REQUIRE(requests.size() == 4);
+    CHECK(has(requests[1].body, "| lathe | fast |"));  // the page, through the proxy
+    auto refused = lastFunctionResponses(requests[3].body);
+    REQUIRE(refused.size() == 1);
+    CHECK(has(refused[0].responseJson, "169.254.169.254"));
+    CHECK(has(refused[0].responseJson, "tools.webFetch.allowPrivateHosts"));
+    CHECK(proxy.requestLines() ==
+          std::vector<std::string>{"GET http://docs.invalid:80/page.html", "GET http://docs.invalid:80/to-metadata"});
+    CHECK(proxy.tlsHandshakes() == 2);
+    CHECK(site.paths() == std::vector<std::string>{"/page.html", "/to-metadata"});
     checkAgainstSchema(client);
   }
   finish(*lathe);

@@ -94,6 +94,15 @@ std::string lower(std::string_view text) {
   return out;
 }
 
+// Names for hosts of a private network, whatever they resolve to.
+bool internalName(const std::string& host) {
+  if (host.find('.') == std::string::npos) return true;
+  for (const char* suffix : {".internal", ".local", ".localhost", ".home.arpa", ".lan", ".intranet"}) {
+    if (host.ends_with(suffix)) return true;
+  }
+  return false;
+}
+
 std::string refusal(const std::string& host, const std::string& address, const std::string& range) {
   std::string what = address == host ? address : host + " (" + address + ")";
   return "Refused to connect to " + what + ": it is a " + range +
@@ -141,6 +150,25 @@ Result<http::Addresses> resolveCheckedAddresses(http::Resolver& resolver, const 
     }
   }
   return addresses;
+}
+
+Status checkProxiedHost(http::Resolver& resolver, const std::string& host, const std::vector<std::string>& allowed,
+                        const CancelToken& cancel) {
+  if (hostAllowedPrivate(host, allowed)) return {};
+  if (http::isIpLiteral(host)) {
+    if (auto range = specialRangeOf(host); !range.empty()) return makeError(Errc::forbidden, refusal(host, host, range));
+    return {};
+  }
+  const std::string name = lower(host);
+  if (internalName(name)) {
+    return makeError(Errc::forbidden, "Refused to fetch from " + host +
+                                          " through the proxy: the name is one of a private network, and web_fetch "
+                                          "does not reach private hosts. To allow this host, add \"" + host + "\" to " +
+                                          kAllowPrivateHostsSetting + " in your user settings (~/.gemini/settings.json).");
+  }
+  auto addresses = resolveCheckedAddresses(resolver, host, allowed, cancel);
+  if (!addresses && (addresses.error().code == Errc::forbidden || cancel.cancelled())) return addresses.error();
+  return {};  // public here, or unknown here: the proxy resolves it
 }
 
 }  // namespace lathe::tools::web

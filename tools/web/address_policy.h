@@ -34,4 +34,14 @@ bool hostAllowedPrivate(std::string_view host, const std::vector<std::string>& a
 Result<http::Addresses> resolveCheckedAddresses(http::Resolver& resolver, const std::string& host,
                                                 const std::vector<std::string>& allowed, const CancelToken& cancel);
 
+// A host reached through the person's proxy, which resolves it itself: an IP
+// literal is checked as above; a name that reads as internal (one label, or
+// under .internal, .local, .localhost,
+// .home.arpa, .lan, .intranet) is refused; any other name
+// is looked up here as well and refused when an address it has here is
+// special, while a name with no address here goes on (what the proxy reaches
+// is the person's choice). Names the settings allow pass.
+Status checkProxiedHost(http::Resolver& resolver, const std::string& host, const std::vector<std::string>& allowed,
+                        const CancelToken& cancel);
+
 }  // namespace lathe::tools::web

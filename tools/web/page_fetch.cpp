@@ -1,7 +1,9 @@
 // One GET per hop through the HTTP core, on a fresh client pinned to the
 // address checked for the hop's host (the name is still used for the Host
-// header, SNI and certificate checks). One deadline covers the whole page:
-// its token stops a DNS wait or an exchange in whatever phase it is.
+// header, SNI and certificate checks), or, when the person's proxy takes the
+// hop, sent to the proxy by name once the host passed checkProxiedHost (the
+// proxy resolves it). One deadline covers the whole page: its token stops a
+// DNS wait or an exchange in whatever phase it is.
 #include "tools/web/page_fetch.h"
 
 #include <httplib.h>
@@ -11,6 +13,7 @@
 
 #include "protocol/http/deadline.h"
 #include "protocol/http/exchange.h"
+#include "protocol/http/proxy.h"
 #include "protocol/http/transfer.h"
 #include "tools/web/address_policy.h"
 #include "tools/web/web_url.h"
@@ -53,14 +56,14 @@ std::string seconds(milliseconds ms) {
 
 // What was under way when the deadline came, for the message.
 std::string pendingPart(const WebUrl& url, const std::string& address, const http::Transfer& done) {
-  std::string where = url.host == address ? url.host : url.host + " (" + address + ")";
+  std::string where = address.empty() || url.host == address ? url.host : url.host + " (" + address + ")";
   if (done.error == httplib::Error::ConnectionTimeout) return "connecting to " + where + " had not succeeded";
   if (done.head.status == 0) return "the server at " + where + " had not sent its complete headers";
   return "the body of " + url.text() + " was still arriving (" + std::to_string(done.bodyBytes) + " bytes so far)";
 }
 
-// One request to a checked address; the body is read only for a final answer.
-// Errc::timeout's message says what was under way.
+// One request to a checked address (empty: to the proxy, by name); the body
+// is read only for a final answer. Errc::timeout's message says what was under way.
 Result<Hop> getOnce(const WebUrl& url, const std::string& address, const WebFetchOptions& options,
                     const http::Deadline& deadline, const CancelToken& cancel) {
   // Socket timeouts as a second line, rounded up so that they fall after the deadline.
@@ -68,7 +71,7 @@ Result<Hop> getOnce(const WebUrl& url, const std::string& address, const WebFetc
   if (deadline.expired()) return makeError(Errc::timeout, "connecting to " + url.host + " had not begun");
   const std::string origin = url.scheme + "://" + url.hostForUrl() + ":" + std::to_string(url.port);
   const http::PinnedAddress pin{url.host, address};
-  auto client = http::openClient(origin, &pin);  // through the person's proxy, if any: the address was checked all the same
+  auto client = http::openClient(origin, address.empty() ? nullptr : &pin);
   client->set_keep_alive(false);
   client->set_follow_location(false);
   client->set_url_encode(false);  // parseWebUrl left the target ready to send
@@ -108,7 +111,16 @@ Result<Hop> getFromAny(const WebUrl& url, const http::Addresses& addresses, cons
     auto hop = getOnce(url, address, options, deadline, cancel);
     if (!hop || !hop->unreachable) return hop;
   }
-  return makeError(Errc::io, "Fetching " + url.text() + " failed: could not connect to " + url.host + ".");
+  const bool proxied = addresses.size() == 1 && addresses[0].empty();
+  return makeError(Errc::io, "Fetching " + url.text() + " failed: could not connect to " +
+                                 (proxied ? "the proxy for " : "") + url.host + ".");
+}
+
+// Through the proxy: the host checked, and one "address", the name itself (getOnce sends it to the proxy).
+Result<http::Addresses> proxiedTarget(http::Resolver& resolver, const std::string& host, const WebFetchOptions& options,
+                                      const CancelToken& cancel) {
+  if (auto checked = checkProxiedHost(resolver, host, options.allowPrivateHosts, cancel); !checked) return checked.error();
+  return http::Addresses{""};
 }
 
 Error pastDeadline(const std::string& start, const WebFetchOptions& options, const std::string& pending) {
@@ -125,7 +137,9 @@ Result<FetchedPage> fetchPage(const std::string& start, const WebFetchOptions& o
   for (int hops = 0;; ++hops) {
     auto url = parseWebUrl(current);
     if (!url) return url.error();
-    auto addresses = resolveCheckedAddresses(resolver, url->host, options.allowPrivateHosts, deadline.token());
+    const bool proxied = http::proxyFor(url->scheme, url->host, url->port).has_value();
+    auto addresses = proxied ? proxiedTarget(resolver, url->host, options, deadline.token())
+                             : resolveCheckedAddresses(resolver, url->host, options.allowPrivateHosts, deadline.token());
     if (!addresses) {
       if (cancel.cancelled()) return makeError(Errc::cancelled, "Fetching " + url->text() + " was cancelled.");
       if (deadline.expired()) return pastDeadline(start, options, "looking up the address of " + url->host + " got no answer");

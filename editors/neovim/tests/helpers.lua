@@ -111,23 +111,41 @@ function H.press(keys)
   vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(keys, true, false, true), 'mx', false)
 end
 
--- A fake Gemini API on 127.0.0.1 (a libuv TCP server in this Neovim): each
--- request's path and x-goog-api-key header are recorded in `requests`, and every
--- request is answered with `text` (as SSE for :streamGenerateContent).
+-- A fake of Google's model APIs on 127.0.0.1 (a libuv TCP server in this Neovim):
+-- the Gemini API and Vertex AI (any model path), an OAuth token endpoint
+-- (/token), and the Code Assist API Log in with Google reaches
+-- (/v1internal:loadCodeAssist, its model calls answered in {"response": ...}).
+-- Each request's path, x-goog-api-key and Authorization headers are recorded in
+-- `requests`, and model calls are answered with `text` (as SSE for :streamGenerateContent).
 function H.fake_gemini(text)
   local uv = vim.loop
-  local reply = vim.json.encode({ candidates = { { content = { role = 'model', parts = { { text = text } } },
-    finishReason = 'STOP', index = 0 } } })
+  local answer = { candidates = { { content = { role = 'model', parts = { { text = text } } },
+    finishReason = 'STOP', index = 0 } } }
   local fake = { requests = {} }
+  local tokens = 0
   local server = uv.new_tcp()
   assert(server:bind('127.0.0.1', 0))
-  local function answer(sock, head)
+  local function reply_for(path)
+    if path:find('^/token') then
+      tokens = tokens + 1
+      return 'application/json', vim.json.encode({ access_token = 'access-' .. tokens, refresh_token = 'refresh-fake',
+        expires_in = 3600, token_type = 'Bearer' })
+    end
+    if path:find(':loadCodeAssist', 1, true) then
+      return 'application/json', vim.json.encode({ currentTier = { id = 'standard-tier' }, cloudaicompanionProject = 'fake-project' })
+    end
+    local body = vim.json.encode(path:find('^/v1internal') and { response = answer, traceId = 't' } or answer)
+    if path:find(':streamGenerateContent', 1, true) then return 'text/event-stream', 'data: ' .. body .. '\r\n\r\n' end
+    return 'application/json', body
+  end
+  local function answer_request(sock, head)
     local path = head:match('^%S+ (%S+)') or ''
-    fake.requests[#fake.requests + 1] = { path = path, key = head:lower():match('\r\nx%-goog%-api%-key: *([^\r]*)') }
-    local streamed = path:find(':streamGenerateContent', 1, true) ~= nil
-    local body = streamed and ('data: ' .. reply .. '\r\n\r\n') or reply
+    local lower = head:lower()
+    fake.requests[#fake.requests + 1] = { path = path, key = lower:match('\r\nx%-goog%-api%-key: *([^\r]*)'),
+      authorization = head:match('\r\n[Aa]uthorization: *([^\r]*)') }
+    local kind, body = reply_for(path)
     sock:write(('HTTP/1.1 200 OK\r\nContent-Type: %s\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s')
-      :format(streamed and 'text/event-stream' or 'application/json', #body, body), function() sock:close() end)
+      :format(kind, #body, body), function() sock:close() end)
   end
   assert(server:listen(16, function()
     local sock = uv.new_tcp()
@@ -141,7 +159,7 @@ function H.fake_gemini(text)
       local head = got:sub(1, head_end + 1)
       if #got < head_end + 3 + (tonumber(head:lower():match('content%-length: *(%d+)')) or 0) then return end
       sock:read_stop()
-      answer(sock, head)
+      answer_request(sock, head)
     end)
   end))
   fake.url = 'http://127.0.0.1:' .. server:getsockname().port
@@ -151,6 +169,29 @@ function H.fake_gemini(text)
   end
   function fake.close() server:close() end
   return fake
+end
+
+-- A GET as a browser sends it (to Lathe's loopback login address); done(status line).
+function H.http_get(url, done)
+  local uv = vim.loop
+  local host, port, path = url:match('^http://([^:/]+):(%d+)(/.*)$')
+  local sock = uv.new_tcp()
+  sock:connect(host, tonumber(port), function(err)
+    if err then return vim.schedule(function() done(err) end) end
+    local got = ''
+    sock:read_start(function(_, chunk)
+      if chunk then got = got .. chunk; return end
+      sock:close()
+      vim.schedule(function() done(got:match('^[^\r\n]*')) end)
+    end)
+    sock:write('GET ' .. path .. ' HTTP/1.1\r\nHost: ' .. host .. '\r\nConnection: close\r\n\r\n')
+  end)
+end
+
+-- A query parameter of a URL, decoded.
+function H.query(url, name)
+  local value = url:match('[?&]' .. name .. '=([^&]*)')
+  return value and (value:gsub('%+', ' '):gsub('%%(%x%x)', function(h) return string.char(tonumber(h, 16)) end)) or nil
 end
 
 return H

@@ -37,9 +37,11 @@ function traced(stream: ReadableStream<Uint8Array>, log: (l: string) => void, pr
   }));
 }
 
-/** A key given to `authenticate` stays out of the trace (the output channel is kept on disk). */
+/** A key or a gateway's headers given to `authenticate` stay out of the trace (the output channel is kept on disk). */
 export function hideKeys(line: string): string {
-  return line.replace(/("api-key"\s*:\s*)"(?:[^"\\]|\\.)*"/g, '$1"(hidden)"');
+  return line
+    .replace(/("api-key"\s*:\s*)"(?:[^"\\]|\\.)*"/g, '$1"(hidden)"')
+    .replace(/("headers"\s*:\s*)\{(?:[^{}"]|"(?:[^"\\]|\\.)*")*\}/g, '$1"(hidden)"');
 }
 
 function tracedWritable(target: WritableStream<Uint8Array>, log: (l: string) => void, prefix: string): WritableStream<Uint8Array> {

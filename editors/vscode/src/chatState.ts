@@ -116,18 +116,62 @@ export interface ChatState {
   canLogout?: boolean;
 }
 
+/**
+ * What a login asks the person before `authenticate`: a key, a key that may be left out
+ * (Vertex AI: empty uses the project and credentials of Lathe's environment), a gateway's
+ * base URL and headers, or nothing (Log in with Google: the agent shows a page to log in at).
+ */
+export type LoginAsk = "key" | "optionalKey" | "gateway" | "browser";
+
 /** One of the agent's ways to log in (ACP authMethods), as the picker lists it. */
-export interface LoginChoice { id: string; name: string; description: string }
+export interface LoginChoice { id: string; name: string; description: string; ask: LoginAsk }
+
+/** What the person gave for a login, as `authenticate` takes it in `_meta` (Gemini CLI's keys). */
+export interface LoginAnswer {
+  methodId: string;
+  key?: string;
+  gateway?: { baseUrl: string; headers: Record<string, string> };
+}
+
+function loginAsk(m: acp.AuthMethod): LoginAsk {
+  const meta = (m as { _meta?: Record<string, unknown> | null })._meta ?? {};
+  if (meta.gateway) return "gateway";
+  if (meta["api-key"]) return "key";
+  if (m.id === "vertex-ai") return "optionalKey";
+  if (m.id === "oauth-personal") return "browser";
+  return "key";
+}
 
 /**
- * The methods the editor can log in with through `authenticate`, each asking for a key
- * (sent in `_meta["api-key"]`). A "terminal" method runs the agent's own login UI, which
- * this client does not offer, so it is left out.
+ * The methods the editor can log in with through `authenticate`. A "terminal" method
+ * runs the agent's own login UI, which this client does not offer, so it is left out.
  */
 export function loginChoices(methods: readonly acp.AuthMethod[] | null | undefined): LoginChoice[] {
   return (methods ?? [])
     .filter((m) => !("type" in m) || m.type !== "terminal")
-    .map((m) => ({ id: m.id, name: m.name, description: m.description ?? "" }));
+    .map((m) => ({ id: m.id, name: m.name, description: m.description ?? "", ask: loginAsk(m) }));
+}
+
+export function authenticateParams(answer: LoginAnswer): acp.AuthenticateRequest {
+  const meta: Record<string, unknown> = {};
+  if (answer.key) meta["api-key"] = answer.key;
+  if (answer.gateway) meta.gateway = answer.gateway;
+  return Object.keys(meta).length ? { methodId: answer.methodId, _meta: meta } : { methodId: answer.methodId };
+}
+
+/**
+ * A gateway's headers as the person types them, "Name: value" separated by ";" or new
+ * lines (empty: none); a string saying what is wrong with them otherwise.
+ */
+export function parseHeaders(text: string): Record<string, string> | string {
+  const headers: Record<string, string> = {};
+  for (const entry of text.split(/[;\n]/).map((e) => e.trim()).filter(Boolean)) {
+    const colon = entry.indexOf(":");
+    const name = colon > 0 ? entry.slice(0, colon).trim() : "";
+    if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) return `"${entry.split(":")[0]}" is not a header name: write Name: value`;
+    headers[name] = entry.slice(colon + 1).trim();
+  }
+  return headers;
 }
 
 export function emptyState(): ChatState {

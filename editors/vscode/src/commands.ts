@@ -3,7 +3,7 @@
 import * as vscode from "vscode";
 import type * as acp from "@agentclientprotocol/sdk";
 import type { Attachment } from "./chatView";
-import type { LoginChoice } from "./chatState";
+import { parseHeaders, type LoginAnswer, type LoginChoice } from "./chatState";
 import { imageType } from "./prompt";
 import type { InlineReview } from "./review";
 import type { LatheSession } from "./session";
@@ -18,17 +18,44 @@ export function settingScope(inspected: { workspaceValue?: unknown } | undefined
   return inspected?.workspaceValue !== undefined ? "workspace" : "global";
 }
 
-/** Auth-required: one of the agent's logins in a QuickPick, then its key in a password box. Undefined on a cancel. */
-export async function askLogin(choices: LoginChoice[]): Promise<{ methodId: string; key: string } | undefined> {
+/**
+ * Auth-required: one of the agent's logins in a QuickPick, then what it needs: a key in a
+ * password box (Vertex AI's may be left empty: the project and credentials of Lathe's
+ * environment), or a gateway's base URL and its headers (hidden: they often carry a token).
+ * Undefined on a cancel.
+ */
+export async function askLogin(choices: LoginChoice[]): Promise<LoginAnswer | undefined> {
   const pick = await vscode.window.showQuickPick(
-    choices.map((c) => ({ label: c.name, detail: c.description, id: c.id })),
+    choices.map((c) => ({ label: c.name, detail: c.description, choice: c })),
     { placeHolder: "Lathe needs a login to reach the model: pick one", ignoreFocusOut: true, matchOnDetail: true });
   if (!pick) return undefined;
+  const { id: methodId, ask } = pick.choice;
+  if (ask === "browser") return { methodId };
+  if (ask === "gateway") {
+    const baseUrl = await vscode.window.showInputBox({
+      title: pick.label, prompt: "The gateway's base URL (it stands in for https://generativelanguage.googleapis.com)",
+      placeHolder: "https://gateway.example.com", ignoreFocusOut: true,
+      validateInput: (v) => (/^https?:\/\/\S+$/.test(v.trim()) ? undefined : "Enter an http:// or https:// URL, or press Escape to cancel"),
+    });
+    if (!baseUrl?.trim()) return undefined;
+    const typed = await vscode.window.showInputBox({
+      title: pick.label, prompt: "Headers the gateway needs, as Name: value, separated by ; (empty: none; not shown)",
+      placeHolder: "Authorization: Bearer …", password: true, ignoreFocusOut: true,
+      validateInput: (v) => { const h = parseHeaders(v); return typeof h === "string" ? h : undefined; },
+    });
+    if (typed === undefined) return undefined;
+    return { methodId, gateway: { baseUrl: baseUrl.trim(), headers: parseHeaders(typed) as Record<string, string> } };
+  }
+  const optional = ask === "optionalKey";
   const key = await vscode.window.showInputBox({
-    title: pick.label, prompt: "The key, given to Lathe only (it keeps it in a file only you can read)",
-    password: true, ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : "Enter a key, or press Escape to cancel"),
+    title: pick.label, password: true, ignoreFocusOut: true,
+    prompt: optional
+      ? "An express-mode API key, or leave it empty to use GOOGLE_CLOUD_PROJECT and Application Default Credentials from Lathe's environment"
+      : "The key, given to Lathe only (it keeps it in a file only you can read)",
+    validateInput: (v) => (optional || v.trim() ? undefined : "Enter a key, or press Escape to cancel"),
   });
-  return key?.trim() ? { methodId: pick.id, key: key.trim() } : undefined;
+  if (key === undefined || (!optional && !key.trim())) return undefined;
+  return key.trim() ? { methodId, key: key.trim() } : { methodId };
 }
 
 export class Commands {

@@ -45,7 +45,7 @@ export function activate(context: vscode.ExtensionContext): void {
     },
     showError: (m) => void vscode.window.showErrorMessage(m),
     login: askLogin,
-    openUrl: (u) => void vscode.env.openExternal(vscode.Uri.parse(u)),
+    openUrl: (u) => void vscode.env.openExternal(vscode.Uri.parse(u, true)),
     // "lathe.followAgent": the file the agent reads or edits opens at the line, the chat keeping focus.
     // Only files: a folder (list_directory, glob) or a file not written yet opens nothing.
     follow: (p, line) => {

@@ -2,7 +2,7 @@
 // restarts. Turns ACP traffic into ChatState; the view renders it.
 import * as acp from "@agentclientprotocol/sdk";
 import { AgentProcess, type ClientHandlers, type LaunchOptions } from "./agentProcess";
-import { applyChildUpdate, applyUpdate, childOf, emptyState, findTool, loginChoices, setConfigOptions, setModes, staleChildren, upsertTool, type ChatState, type HunkView, type LoginChoice, type QuestionItem, type Transcript } from "./chatState";
+import { applyChildUpdate, applyUpdate, authenticateParams, childOf, emptyState, findTool, loginChoices, setConfigOptions, setModes, staleChildren, upsertTool, type ChatState, type HunkView, type LoginAnswer, type LoginChoice, type QuestionItem, type Transcript } from "./chatState";
 import { ElicitationBroker, type FormValues } from "./elicitation";
 import { PermissionBroker } from "./permissions";
 import { ChangeTracker } from "./changes";
@@ -18,9 +18,9 @@ export interface SessionHost {
   showError(message: string): void;
   /** Where the agent is reading or editing now (the host opens it when the person asked to follow). */
   follow?(path: string, line?: number | null): void;
-  /** Asks the person for one of the agent's logins and its key; undefined when they cancel. */
-  login?(choices: LoginChoice[]): Promise<{ methodId: string; key: string } | undefined>;
-  /** Opens a URL the agent asked the person to visit (a URL elicitation they accepted). */
+  /** Asks the person for one of the agent's logins and what it needs; undefined when they cancel. */
+  login?(choices: LoginChoice[]): Promise<LoginAnswer | undefined>;
+  /** Opens a URL the agent asked the person to visit (a URL elicitation they accepted, such as Log in with Google's page). */
   openUrl?(url: string): void;
 }
 
@@ -236,10 +236,18 @@ export class LatheSession {
     try {
       response = await this.process.agent.request("session/new", request);
     } catch (e) {
-      if (isAuthRequired(e) && (await this.logIn())) return this.newSession();
       // The previous session is closed: an empty chat that says why, not a dead one.
       this.freshState();
-      this.error(`Could not start a new session: ${(e as Error).message}. Run "Lathe: New Session" to try again.`);
+      if (isAuthRequired(e) && this.canLogIn()) {
+        this.emit();
+        if (await this.logIn()) return this.newSession();
+        return; // the login said why: cancelled, or Lathe's refusal
+      }
+      const next = isAuthRequired(e) ? ' Set it in your environment or in the "lathe.env" setting, then run "Lathe: New Session".'
+        : ' Run "Lathe: New Session" to try again.';
+      const text = `Could not start a new session: ${(e as Error).message.replace(/\.$/, "")}.${next}`;
+      this.error(text);
+      if (isAuthRequired(e)) this.host.showError(text); // nothing works until then
       return;
     }
     this.sessionId = response.sessionId;
@@ -287,6 +295,8 @@ export class LatheSession {
   }
 
   async prompt(blocks: acp.ContentBlock[], shown: string, images: string[] = []): Promise<void> {
+    // No session (one refused, a login cancelled): asked for again first.
+    if (this.process && this.init && !this.sessionId && !this.state.busy) await this.newSession();
     if (!this.process || !this.sessionId || this.state.busy) return;
     this.state.items.push(images.length ? { kind: "user", text: shown, images } : { kind: "user", text: shown });
     this.state.busy = true;
@@ -335,7 +345,7 @@ export class LatheSession {
       return false;
     }
     try {
-      await this.process.agent.request("authenticate", { methodId: answer.methodId, _meta: { "api-key": answer.key } });
+      await this.process.agent.request("authenticate", authenticateParams(answer));
       return true;
     } catch (e) {
       const message = `Could not log in: ${(e as Error).message}`;

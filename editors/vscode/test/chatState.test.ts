@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import * as assert from "node:assert/strict";
 import type * as acp from "@agentclientprotocol/sdk";
-import { applyChildUpdate, applyUpdate, childOf, emptyState, loginChoices, setConfigOptions, setModes, staleChildren, usageText, type CompactionItem, type ToolItem } from "../src/chatState";
+import { applyChildUpdate, applyUpdate, authenticateParams, childOf, emptyState, loginChoices, parseHeaders, setConfigOptions, setModes, staleChildren, usageText, type CompactionItem, type ToolItem } from "../src/chatState";
 
 const text = (t: string): acp.ContentBlock => ({ type: "text", text: t });
 
@@ -62,16 +62,31 @@ test("state: the model picker shows only when a model config option is offered",
   assert.equal(s.models, undefined);
 });
 
-test("state: the logins offered are the agent's authMethods the editor can give a key to, terminal ones left out", () => {
+test("state: the logins offered are the agent's authMethods, terminal ones left out, each with what it asks", () => {
   assert.deepEqual(loginChoices(undefined), []);
   assert.deepEqual(loginChoices([
-    { id: "gemini-api-key", name: "Use Gemini API key", description: "A key" },
+    { id: "oauth-personal", name: "Log in with Google" },
+    { id: "gemini-api-key", name: "Use Gemini API key", description: "A key", _meta: { "api-key": { provider: "google" } } },
     { id: "tui", name: "Log in in a terminal", type: "terminal", args: ["--login"] },
-    { id: "gateway", name: "Use an AI gateway", description: null },
+    { id: "vertex-ai", name: "Vertex AI" },
+    { id: "gateway", name: "Use an AI gateway", description: null, _meta: { gateway: { protocol: "google" } } },
   ]), [
-    { id: "gemini-api-key", name: "Use Gemini API key", description: "A key" },
-    { id: "gateway", name: "Use an AI gateway", description: "" },
+    { id: "oauth-personal", name: "Log in with Google", description: "", ask: "browser" },
+    { id: "gemini-api-key", name: "Use Gemini API key", description: "A key", ask: "key" },
+    { id: "vertex-ai", name: "Vertex AI", description: "", ask: "optionalKey" },
+    { id: "gateway", name: "Use an AI gateway", description: "", ask: "gateway" },
   ]);
+});
+
+test("state: what a login gives goes to authenticate's _meta as Gemini CLI reads it", () => {
+  assert.deepEqual(authenticateParams({ methodId: "vertex-ai" }), { methodId: "vertex-ai" });
+  assert.deepEqual(authenticateParams({ methodId: "gemini-api-key", key: "k" }), { methodId: "gemini-api-key", _meta: { "api-key": "k" } });
+  assert.deepEqual(authenticateParams({ methodId: "gateway", gateway: { baseUrl: "https://gw.test", headers: { Authorization: "Bearer t" } } }),
+    { methodId: "gateway", _meta: { gateway: { baseUrl: "https://gw.test", headers: { Authorization: "Bearer t" } } } });
+  assert.deepEqual(parseHeaders(""), {});
+  assert.deepEqual(parseHeaders("Authorization: Bearer a:b; X-Team: core\nX-Empty:"), { Authorization: "Bearer a:b", "X-Team": "core", "X-Empty": "" });
+  assert.match(parseHeaders("no colon here") as string, /not a header name/);
+  assert.match(parseHeaders("Bad Name: x") as string, /not a header name/);
 });
 
 test("state: a sub-agent's child session is nested under the call that started it", () => {

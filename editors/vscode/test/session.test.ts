@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { LatheSession, type SessionHost } from "../src/session";
-import type { LoginChoice, ToolItem } from "../src/chatState";
+import type { LoginAnswer, LoginChoice, QuestionItem, ToolItem } from "../src/chatState";
 import { fakeGemini } from "./fakeGemini";
 
 // Temporary folders of this file, removed when its tests are done.
@@ -122,7 +122,8 @@ test("session: when lathe dies it is restarted and the chat says so", { skip: !b
   const traffic: string[] = [];
   const host = quietHost(bin!, dir, errors);
   const base = host.launchOptions();
-  host.launchOptions = () => ({ ...base, trace: true, log: (l) => traffic.push(l) });
+  // A key, so that session/new opens (no model request is made).
+  host.launchOptions = () => ({ ...base, env: { GEMINI_API_KEY: "restart-test-key" }, trace: true, log: (l) => traffic.push(l) });
   const session = new LatheSession(host);
   try {
     await session.start();
@@ -200,8 +201,7 @@ test("session: without an API key the person is told how to set one", { skip: !b
   host.launchOptions = () => ({ ...base, env: { GEMINI_API_KEY: "", GOOGLE_API_KEY: "", HOME: dir } });
   const session = new LatheSession(host);
   try {
-    await session.start();
-    await session.prompt([{ type: "text", text: "hi" }], "hi");
+    await session.start(); // session/new is auth-required: said at once
     assert.equal(errors.length, 1, JSON.stringify(errors));
     assert.match(errors[0], /GEMINI_API_KEY/);
     assert.match(errors[0], /lathe\.env/);
@@ -332,15 +332,17 @@ test("session: a New that Lathe refuses leaves an empty chat that says why, not 
 });
 
 /** A host without a key in the environment, answering logins from `answers` (undefined: the person cancels). */
-function loginHost(dir: string, errors: string[], env: Record<string, string>, answers: ({ methodId: string; key: string } | undefined)[], offered: string[][]): SessionHost {
+function loginHost(dir: string, errors: string[], env: Record<string, string>, answers: (LoginAnswer | undefined)[], offered: string[][]): SessionHost {
   const host = quietHost(bin!, dir, errors);
   const base = host.launchOptions();
-  host.launchOptions = () => ({ ...base, env: { GEMINI_API_KEY: "", GOOGLE_API_KEY: "", HOME: dir, XDG_STATE_HOME: path.join(dir, "state"), ...env } });
+  host.launchOptions = () => ({ ...base, env: { GEMINI_API_KEY: "", GOOGLE_API_KEY: "", GOOGLE_CLOUD_PROJECT: "", HOME: dir, XDG_STATE_HOME: path.join(dir, "state"), ...env } });
   host.login = async (choices: LoginChoice[]) => { offered.push(choices.map((c) => c.id)); return answers.shift(); };
   return host;
 }
 
-test("session: on auth-required the key the person gives reaches the model with the same prompt; after logout it is asked again", { skip: !bin && "LATHE_BIN not set" }, async () => {
+const allLogins = ["oauth-personal", "gemini-api-key", "vertex-ai", "gateway"];
+
+test("session: without credentials the login is asked for at session/new; the key reaches the model; after logout a prompt asks again", { skip: !bin && "LATHE_BIN not set" }, async () => {
   const dir = tempDir("lathe-login-");
   const model = await fakeGemini("Logged in and answering.");
   const errors: string[] = [];
@@ -348,10 +350,11 @@ test("session: on auth-required the key the person gives reaches the model with 
   const session = new LatheSession(loginHost(dir, errors, { GOOGLE_GEMINI_BASE_URL: model.url }, [{ methodId: "gemini-api-key", key: "unit-key" }, undefined], offered));
   try {
     await session.start();
+    assert.deepEqual(offered, [allLogins], "asked when the session opened, before any prompt");
     assert.equal(session.state.canLogout, true);
     await session.prompt([{ type: "text", text: "hi" }], "hi");
     assert.deepEqual(errors, []);
-    assert.deepEqual(offered, [["gemini-api-key", "vertex-ai", "gateway"]]);
+    assert.equal(offered.length, 1);
     assert.deepEqual(model.prompts().map((r) => r.key), ["unit-key"]);
     assert.ok(session.state.items.some((i) => i.kind === "agent" && i.text === "Logged in and answering."));
     assert.equal(session.state.items.filter((i) => i.kind === "user").length, 1, "the prompt is shown once");
@@ -369,16 +372,115 @@ test("session: on auth-required the key the person gives reaches the model with 
   }
 });
 
-test("session: a login Lathe refuses is shown with Lathe's message, and nothing is sent", { skip: !bin && "LATHE_BIN not set" }, async () => {
-  const dir = tempDir("lathe-login-refused-");
+test("session: a gateway's base URL and headers, as the person entered them, are what Lathe uses", { skip: !bin && "LATHE_BIN not set" }, async () => {
+  const dir = tempDir("lathe-login-gateway-");
+  const model = await fakeGemini("Through the gateway.");
   const errors: string[] = [];
-  const session = new LatheSession(loginHost(dir, errors, { GOOGLE_GEMINI_BASE_URL: "" }, [{ methodId: "gateway", key: "k" }], []));
+  const offered: string[][] = [];
+  const answer = { methodId: "gateway", gateway: { baseUrl: model.url, headers: { Authorization: "Bearer gw-token" } } };
+  const session = new LatheSession(loginHost(dir, errors, { GOOGLE_GEMINI_BASE_URL: "" }, [answer], offered));
   try {
     await session.start();
     await session.prompt([{ type: "text", text: "hi" }], "hi");
+    assert.deepEqual(errors, []);
+    assert.deepEqual(model.prompts().map((r) => [r.authorization, r.key]), [["Bearer gw-token", undefined]]);
+    assert.ok(session.state.items.some((i) => i.kind === "agent" && i.text === "Through the gateway."));
+  } finally {
+    session.dispose();
+    await model.close();
+  }
+});
+
+test("session: keyless Vertex AI uses the project and the credentials of Lathe's environment", { skip: !bin && "LATHE_BIN not set" }, async () => {
+  const dir = tempDir("lathe-login-vertex-");
+  const model = await fakeGemini("From Vertex AI.");
+  const adc = path.join(dir, "adc.json");
+  fs.writeFileSync(adc, JSON.stringify({ type: "authorized_user", client_id: "c", client_secret: "s", refresh_token: "r", token_uri: `${model.url}/token` }));
+  const errors: string[] = [];
+  const env = { GOOGLE_CLOUD_PROJECT: "my-project", GOOGLE_VERTEX_BASE_URL: model.url, GOOGLE_APPLICATION_CREDENTIALS: adc };
+  const session = new LatheSession(loginHost(dir, errors, env, [{ methodId: "vertex-ai" }], []));
+  try {
+    await session.start();
+    await session.prompt([{ type: "text", text: "hi" }], "hi");
+    assert.deepEqual(errors, []);
+    const turns = model.prompts();
+    assert.equal(turns.length, 1);
+    assert.match(turns[0].path, /^\/v1\/projects\/my-project\/locations\/us-central1\/publishers\/google\/models\//);
+    assert.equal(turns[0].authorization, "Bearer access-1");
+  } finally {
+    session.dispose();
+    await model.close();
+  }
+});
+
+test("session: Log in with Google: the login page the agent gives is a question in the chat, opened on the person's word, then the session opens", { skip: !bin && "LATHE_BIN not set" }, async () => {
+  const dir = tempDir("lathe-login-google-");
+  const google = await fakeGemini("Hello through Code Assist.");
+  const errors: string[] = [];
+  const env = { CODE_ASSIST_ENDPOINT: google.url, LATHE_GOOGLE_TOKEN_URL: `${google.url}/token`, LATHE_GOOGLE_AUTH_URL: "https://accounts.invalid/auth" };
+  const host = loginHost(dir, errors, env, [{ methodId: "oauth-personal" }], []);
+  const opened: string[] = [];
+  host.openUrl = (url) => {
+    opened.push(url);
+    // The browser: Google sends it back to Lathe's loopback address with a code.
+    const page = new URL(url);
+    const back = new URL(page.searchParams.get("redirect_uri")!);
+    back.searchParams.set("code", "from-google");
+    back.searchParams.set("state", page.searchParams.get("state")!);
+    void fetch(back).then((r) => r.text());
+  };
+  const session = new LatheSession(host);
+  try {
+    const started = session.start();
+    await until(() => session.state.items.some((i) => i.kind === "question" && !!i.url), "the login page in the chat");
+    const question = session.state.items.find((i): i is QuestionItem => i.kind === "question")!;
+    assert.ok(question.url!.startsWith("https://accounts.invalid/auth?"), question.url);
+    assert.equal(opened.length, 0, "nothing opens before the person says so");
+    session.answerQuestion(question.id, "accept");
+    await started;
+    assert.deepEqual(opened, [question.url]);
+    await session.prompt([{ type: "text", text: "hi" }], "hi");
+    assert.deepEqual(errors, []);
+    assert.deepEqual(google.prompts().map((r) => [r.path.split("?")[0], r.authorization]), [["/v1internal:streamGenerateContent", "Bearer access-1"]]);
+    assert.ok(fs.existsSync(path.join(dir, ".gemini", "oauth_creds.json")));
+    assert.ok(session.state.items.some((i) => i.kind === "agent" && i.text === "Hello through Code Assist."));
+  } finally {
+    session.dispose();
+    await google.close();
+  }
+});
+
+test("session: declining the login page leaves nothing logged in", { skip: !bin && "LATHE_BIN not set" }, async () => {
+  const dir = tempDir("lathe-login-google-no-");
+  const errors: string[] = [];
+  const host = loginHost(dir, errors, { CODE_ASSIST_ENDPOINT: "http://127.0.0.1:9" }, [{ methodId: "oauth-personal" }], []);
+  const session = new LatheSession(host);
+  try {
+    const started = session.start();
+    await until(() => session.state.items.some((i) => i.kind === "question" && !!i.url), "the login page in the chat");
+    session.answerQuestion(session.state.items.find((i): i is QuestionItem => i.kind === "question")!.id, "decline");
+    await started;
+    assert.equal(errors.length, 1, JSON.stringify(errors));
+    assert.match(errors[0], /^Could not log in: .*cancelled/);
+    assert.equal(fs.existsSync(path.join(dir, ".gemini", "oauth_creds.json")), false);
+  } finally {
+    session.dispose();
+  }
+});
+
+test("session: a login Lathe refuses is shown with Lathe's message, and nothing is sent", { skip: !bin && "LATHE_BIN not set" }, async () => {
+  const dir = tempDir("lathe-login-refused-");
+  const errors: string[] = [];
+  const session = new LatheSession(loginHost(dir, errors, { GOOGLE_GEMINI_BASE_URL: "" }, [{ methodId: "gateway", gateway: { baseUrl: "", headers: {} } }], []));
+  try {
+    await session.start();
     assert.equal(errors.length, 1, JSON.stringify(errors));
     assert.match(errors[0], /^Could not log in: .*base URL/);
     assert.ok(session.state.items.some((i) => i.kind === "error" && i.text === errors[0]));
+    // A prompt asks for a session again: the login asked once more (cancelled now), nothing sent.
+    await session.prompt([{ type: "text", text: "hi" }], "hi");
+    assert.equal(errors.length, 1, JSON.stringify(errors));
+    assert.ok(session.state.items.some((i) => i.kind === "notice" && i.text.includes("Login cancelled")));
   } finally {
     session.dispose();
   }

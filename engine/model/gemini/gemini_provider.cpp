@@ -4,28 +4,14 @@
 #include "engine/model/gemini/gemini_provider.h"
 
 #include "engine/model/gemini/gemini_wire.h"
+#include "engine/model/gemini/refusals.h"
 
 namespace lathe::engine {
 
 GeminiProvider::GeminiProvider(Options options) : options_(std::move(options)) {}
 
-// A refused credential is named with its fix: the person must know which of
-// their keys or logins failed and what to do about it.
 http::DescribeStatus GeminiProvider::statusDescriber() const {
-  return [credential = options_.credential, fix = options_.fix, api = options_.apiName](int status,
-                                                                                        std::string_view body) {
-    std::string message = gemini::describeHttpError(status, body);
-    auto apiError = gemini::parseApiError(body);
-    const bool badKey = status == 401 || (apiError && apiError->reason.starts_with("API_KEY_"));
-    if (badKey) {
-      message += " The " + api + " refused " + credential + ". To fix it: " + fix + ".";
-    } else if (status == 403) {
-      message += " The " + api + " denied " + credential + " access. To fix it: " + fix + ".";
-    }
-    http::StatusError out{makeError(badKey ? Errc::auth_required : Errc::http, std::move(message)), std::nullopt};
-    if (apiError) out.retryAfter = apiError->retryDelay;
-    return out;
-  };
+  return gemini::describeRefusals(options_.apiName, options_.credential, options_.fix);
 }
 
 Result<http::Client> GeminiProvider::client(const CancelToken& cancel) const {
@@ -61,14 +47,17 @@ Result<T> GeminiProvider::withClient(const Call& call, const CancelToken& cancel
   }
 }
 
+Status GeminiProvider::credentialsReady() const {
+  if (!options_.apiKey.empty() || options_.tokens || !options_.keyRequired) return {};
+  return makeError(Errc::auth_required,
+                   options_.missingKeyHint.empty()
+                       ? "No Gemini API key: log in from your editor with a Gemini API key, or set GEMINI_API_KEY "
+                         "to a key from https://aistudio.google.com/apikey."
+                       : options_.missingKeyHint);
+}
+
 Result<std::string> GeminiProvider::modelPath(const ModelRequest& request) const {
-  if (options_.apiKey.empty() && !options_.tokens && options_.keyRequired) {
-    return makeError(Errc::auth_required,
-                     options_.missingKeyHint.empty()
-                         ? "No Gemini API key: log in from your editor with a Gemini API key, or set GEMINI_API_KEY "
-                           "to a key from https://aistudio.google.com/apikey."
-                         : options_.missingKeyHint);
-  }
+  if (auto ready = credentialsReady(); !ready) return ready.error();
   std::string_view model = request.model;
   if (model.starts_with("models/")) model.remove_prefix(7);
   if (model.empty()) return makeError(Errc::invalid_params, "No Gemini model was named for the request.");

@@ -52,6 +52,8 @@ class GeminiProvider final : public ModelProvider {
   // :countTokens of the request's contents.
   std::optional<Result<int64_t>> countTokens(const ModelRequest& request, const CancelToken& cancel) override;
   bool supportsWebSearch() const override { return true; }  // the googleSearch tool
+  // A key, a token source, or a gateway that needs neither.
+  Status credentialsReady() const override;
 
  private:
   // The model's path, or why a request cannot be made.

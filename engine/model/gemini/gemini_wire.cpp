@@ -184,7 +184,9 @@ const json::Value* errorMember(const json::Value& root) {
   return error;
 }
 
-void writeContents(json::Writer& w, const std::vector<Content>* contents) {
+}  // namespace
+
+void writeContentsMember(json::Writer& w, const std::vector<Content>* contents) {
   json::array(w, "contents", [&] {
     if (!contents) return;
     for (const Content& content : *contents) {
@@ -199,6 +201,8 @@ void writeContents(json::Writer& w, const std::vector<Content>* contents) {
     }
   });
 }
+
+namespace {
 
 // groundingMetadata: the web sources (groundingChunks[].web) and which byte
 // ranges of the text rest on which of them (groundingSupports[]).
@@ -236,7 +240,7 @@ tools::Grounding readGrounding(const json::Value& metadata) {
 }  // namespace
 
 std::string buildCountTokensBody(const ModelRequest& request) {
-  return json::buildObject([&](json::Writer& w) { writeContents(w, request.contents); });
+  return json::buildObject([&](json::Writer& w) { writeContentsMember(w, request.contents); });
 }
 
 Result<int64_t> parseCountTokens(std::string_view body) {
@@ -250,66 +254,76 @@ Result<int64_t> parseCountTokens(std::string_view body) {
 }
 
 std::string buildRequestBody(const ModelRequest& request) {
-  return json::buildObject([&](json::Writer& w) {
-    writeContents(w, request.contents);
+  return json::buildObject([&](json::Writer& w) { writeRequestMembers(w, request); });
+}
 
-    if (!request.systemInstruction.empty()) {
-      json::object(w, "systemInstruction", [&] {
-        json::array(w, "parts", [&] { json::object(w, [&] { json::put(w, "text", request.systemInstruction); }); });
-      });
-    }
+void writeRequestMembers(json::Writer& w, const ModelRequest& request) {
+  writeContentsMember(w, request.contents);
 
-    bool declarations = request.tools && !request.tools->empty();
-    if (declarations || request.webSearch) {
-      json::array(w, "tools", [&] {
-        if (declarations) {
-          json::object(w, [&] {
-            json::key(w, "functionDeclarations");
-            writeDeclarations(w, *request.tools);
-          });
-        }
-        if (request.webSearch) json::object(w, [&] { json::object(w, "googleSearch", [] {}); });
-      });
-    }
-    if (declarations && request.requireToolCall) {
-      json::object(w, "toolConfig", [&] { json::object(w, "functionCallingConfig", [&] { json::put(w, "mode", "ANY"); }); });
-    }
+  if (!request.systemInstruction.empty()) {
+    json::object(w, "systemInstruction", [&] {
+      json::array(w, "parts", [&] { json::object(w, [&] { json::put(w, "text", request.systemInstruction); }); });
+    });
+  }
 
-    const GenerationConfig& config = request.config;
-    const bool thinking = config.includeThoughts || config.thinkingBudget || config.thinkingLevel;
-    if (config.temperature || config.topP || config.topK || config.maxOutputTokens || thinking) {
-      json::object(w, "generationConfig", [&] {
-        if (config.temperature) {
-          json::key(w, "temperature");
-          w.Double(*config.temperature);
-        }
-        if (config.topP) {
-          json::key(w, "topP");
-          w.Double(*config.topP);
-        }
-        if (config.topK) json::put(w, "topK", *config.topK);
-        if (config.maxOutputTokens) json::put(w, "maxOutputTokens", *config.maxOutputTokens);
-        if (thinking) {
-          json::object(w, "thinkingConfig", [&] {
-            if (config.includeThoughts) json::put(w, "includeThoughts", true);
-            if (config.thinkingBudget) json::put(w, "thinkingBudget", *config.thinkingBudget);
-            if (config.thinkingLevel) json::put(w, "thinkingLevel", *config.thinkingLevel);
-          });
-        }
-      });
-    }
-  });
+  bool declarations = request.tools && !request.tools->empty();
+  if (declarations || request.webSearch) {
+    json::array(w, "tools", [&] {
+      if (declarations) {
+        json::object(w, [&] {
+          json::key(w, "functionDeclarations");
+          writeDeclarations(w, *request.tools);
+        });
+      }
+      if (request.webSearch) json::object(w, [&] { json::object(w, "googleSearch", [] {}); });
+    });
+  }
+  if (declarations && request.requireToolCall) {
+    json::object(w, "toolConfig", [&] { json::object(w, "functionCallingConfig", [&] { json::put(w, "mode", "ANY"); }); });
+  }
+
+  const GenerationConfig& config = request.config;
+  const bool thinking = config.includeThoughts || config.thinkingBudget || config.thinkingLevel;
+  if (config.temperature || config.topP || config.topK || config.maxOutputTokens || config.responseJsonSchema || thinking) {
+    json::object(w, "generationConfig", [&] {
+      if (config.temperature) {
+        json::key(w, "temperature");
+        w.Double(*config.temperature);
+      }
+      if (config.topP) {
+        json::key(w, "topP");
+        w.Double(*config.topP);
+      }
+      if (config.topK) json::put(w, "topK", *config.topK);
+      if (config.maxOutputTokens) json::put(w, "maxOutputTokens", *config.maxOutputTokens);
+      if (config.responseJsonSchema) {
+        json::put(w, "responseMimeType", "application/json");
+        json::key(w, "responseJsonSchema");
+        w.bulkValue(*config.responseJsonSchema, rapidjson::kObjectType);
+      }
+      if (thinking) {
+        json::object(w, "thinkingConfig", [&] {
+          if (config.includeThoughts) json::put(w, "includeThoughts", true);
+          if (config.thinkingBudget) json::put(w, "thinkingBudget", *config.thinkingBudget);
+          if (config.thinkingLevel) json::put(w, "thinkingLevel", *config.thinkingLevel);
+        });
+      }
+    });
+  }
 }
 
 Result<ModelChunk> parseResponseChunk(std::string_view text) {
   auto doc = json::parse(text);
   if (!doc) return makeError(Errc::model, "The Gemini API sent a reply that is not valid JSON: " + doc.error().message);
-  const json::Value& root = *doc;
+  return readResponseChunk(*doc, std::string(text));
+}
+
+Result<ModelChunk> readResponseChunk(const json::Value& root, std::string raw) {
   if (const json::Value* error = errorMember(root)) return makeError(Errc::model, describeApiError(readApiError(*error)));
   if (!root.IsObject()) return makeError(Errc::model, "The Gemini API sent a reply that is not a JSON object");
 
   ModelChunk chunk;
-  chunk.rawJson.assign(text);
+  chunk.rawJson = std::move(raw);
   const json::Value* candidates = json::find(root, "candidates");
   if (candidates && candidates->IsArray() && !candidates->Empty()) {
     const json::Value& candidate = (*candidates)[0];

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "engine/model/model_provider.h"
+#include "protocol/base/json.h"
 #include "protocol/base/result.h"
 
 namespace lathe::engine::gemini {
@@ -15,10 +16,14 @@ namespace lathe::engine::gemini {
 // The JSON text of a GenerateContentRequest. Contents without parts are left
 // out (the API rejects them); so are an empty system instruction and tools.
 std::string buildRequestBody(const ModelRequest& request);
+// Its members, written into an object the caller opened (a wrapped request).
+void writeRequestMembers(json::Writer& w, const ModelRequest& request);
 
 // The JSON text of a CountTokensRequest for the request's contents, and the
 // count read back from its reply.
 std::string buildCountTokensBody(const ModelRequest& request);
+// Its "contents" member, written into an object the caller opened.
+void writeContentsMember(json::Writer& w, const std::vector<Content>* contents);
 Result<int64_t> parseCountTokens(std::string_view body);
 
 // One GenerateContentResponse (an SSE `data:` payload or a recorded reply).
@@ -26,6 +31,8 @@ Result<int64_t> parseCountTokens(std::string_view body);
 // blocked prompt becomes a chunk without parts whose finishReason is the
 // blockReason. rawJson is the input text.
 Result<ModelChunk> parseResponseChunk(std::string_view json);
+// The same from a parsed GenerateContentResponse; rawJson is `raw`.
+Result<ModelChunk> readResponseChunk(const json::Value& root, std::string raw);
 
 // A GenerateContentResponse for a chunk (for recording replies of providers
 // whose own payload is not Gemini's).

@@ -14,6 +14,27 @@ namespace {
 
 constexpr auto kEarly = std::chrono::seconds(60);  // a token this close to expiry is renewed
 
+std::string describeAccount(const AdcFile& file) {
+  switch (file.type) {
+    case AdcFile::Type::serviceAccount: return "the service account " + file.clientEmail + " (" + file.path + ")";
+    case AdcFile::Type::authorizedUser: return "the gcloud login in " + file.path;
+    case AdcFile::Type::googleLogin: return "your Google login in " + file.path;
+  }
+  return file.path;
+}
+
+std::string fixFor(const AdcFile& file) {
+  switch (file.type) {
+    case AdcFile::Type::serviceAccount:
+      return "check GOOGLE_APPLICATION_CREDENTIALS names a current key of an enabled service account";
+    case AdcFile::Type::authorizedUser: return "run `gcloud auth application-default login` again";
+    case AdcFile::Type::googleLogin: return "log in with Google again from your editor";
+  }
+  return "";
+}
+
+}  // namespace
+
 std::string formEncode(std::string_view text) {
   static const char* hex = "0123456789ABCDEF";
   std::string out;
@@ -29,18 +50,46 @@ std::string formEncode(std::string_view text) {
   return out;
 }
 
-std::string describeAccount(const AdcFile& file) {
-  return file.type == AdcFile::Type::serviceAccount ? "the service account " + file.clientEmail + " (" + file.path + ")"
-                                                    : "the gcloud login in " + file.path;
+Result<TokenGrant> requestToken(const std::string& tokenUrl, const std::string& form, const std::string& who,
+                                const std::string& fix, const TokenTimeouts& timeouts, const CancelToken& cancel) {
+  http::RawRequest request;
+  request.url = tokenUrl;
+  request.headers = {{"Content-Type", "application/x-www-form-urlencoded"}, {"Accept", "application/json"}};
+  request.connectTimeout = timeouts.connectTimeout;
+  request.readTimeout = timeouts.readTimeout;
+  request.body = form;
+  int status = 0;
+  std::string body;
+  auto head = http::exchange(
+      request, [&](const http::ResponseHead& h) { status = h.status; return true; },
+      [&](std::string_view piece) {
+        body.append(piece);
+        return body.size() < 1024 * 1024;
+      },
+      cancel);
+  if (!head) {
+    if (head.error().code == Errc::cancelled) return head.error();
+    return makeError(Errc::http, "cannot reach the token endpoint " + tokenUrl + " for " + who + ": " + head.error().message);
+  }
+  auto doc = json::parse(body);
+  const bool object = doc && doc->IsObject();
+  if (status != 200) {
+    std::string why = object ? json::getStr(*doc, "error_description").value_or(json::getStr(*doc, "error").value_or("")) : "";
+    return makeError(Errc::auth_required, "The token endpoint " + tokenUrl + " refused " + who + " (HTTP " +
+                                              std::to_string(status) + (why.empty() ? "" : ": " + why) + "): " + fix + ".");
+  }
+  TokenGrant grant;
+  auto field = [&](const char* name) { return object ? json::getStr(*doc, name).value_or("") : std::string(); };
+  grant.accessToken = field("access_token");
+  if (grant.accessToken.empty()) return makeError(Errc::auth_required, "The token endpoint " + tokenUrl + " sent no access_token");
+  grant.refreshToken = field("refresh_token");
+  grant.scope = field("scope");
+  grant.tokenType = field("token_type");
+  grant.idToken = field("id_token");
+  const json::Value* lifetime = json::find(*doc, "expires_in");
+  if (lifetime && lifetime->IsNumber()) grant.expiresIn = std::chrono::seconds(static_cast<int64_t>(lifetime->GetDouble()));
+  return grant;
 }
-
-std::string fixFor(const AdcFile& file) {
-  return file.type == AdcFile::Type::serviceAccount
-             ? "check GOOGLE_APPLICATION_CREDENTIALS names a current key of an enabled service account"
-             : "run `gcloud auth application-default login` again";
-}
-
-}  // namespace
 
 Result<AdcFile> readAdcFile(const std::string& path) {
   std::ifstream in(path);
@@ -108,51 +157,29 @@ void AccessTokenSource::invalidate() {
   token_.clear();
 }
 
+void AccessTokenSource::seed(std::string token, std::chrono::system_clock::time_point expires) {
+  std::lock_guard lock(mutex_);
+  token_ = std::move(token);
+  expires_ = expires;
+}
+
 Result<std::string> AccessTokenSource::fetch(const CancelToken& cancel) {
-  http::RawRequest request;
-  request.url = file_.tokenUri;
-  request.headers = {{"Content-Type", "application/x-www-form-urlencoded"}, {"Accept", "application/json"}};
-  request.connectTimeout = options_.connectTimeout;
-  request.readTimeout = options_.readTimeout;
+  std::string form;
   if (file_.type == AdcFile::Type::serviceAccount) {
     AssertionClaims claims{file_.clientEmail, file_.tokenUri, kCloudPlatformScope, file_.privateKeyId, now()};
     auto assertion = signAssertion(claims, file_.privateKey);
     if (!assertion) return makeError(Errc::auth_required, file_.path + ": " + assertion.error().message);
-    request.body = "grant_type=" + formEncode("urn:ietf:params:oauth:grant-type:jwt-bearer") +
-                   "&assertion=" + formEncode(*assertion);
+    form = "grant_type=" + formEncode("urn:ietf:params:oauth:grant-type:jwt-bearer") + "&assertion=" + formEncode(*assertion);
   } else {
-    request.body = "grant_type=refresh_token&client_id=" + formEncode(file_.clientId) +
-                   "&client_secret=" + formEncode(file_.clientSecret) + "&refresh_token=" + formEncode(file_.refreshToken);
+    form = "grant_type=refresh_token&client_id=" + formEncode(file_.clientId) + "&client_secret=" +
+           formEncode(file_.clientSecret) + "&refresh_token=" + formEncode(file_.refreshToken);
   }
-  int status = 0;
-  std::string body;
-  auto head = http::exchange(
-      request, [&](const http::ResponseHead& h) { status = h.status; return true; },
-      [&](std::string_view piece) {
-        body.append(piece);
-        return body.size() < 1024 * 1024;
-      },
-      cancel);
-  if (!head) {
-    if (head.error().code == Errc::cancelled) return head.error();
-    return makeError(Errc::http, "cannot reach the token endpoint " + file_.tokenUri + " for " + describeAccount(file_) +
-                                     ": " + head.error().message);
-  }
-  auto doc = json::parse(body);
-  const bool object = doc && doc->IsObject();
-  if (status != 200) {
-    std::string why = object ? json::getStr(*doc, "error_description").value_or(json::getStr(*doc, "error").value_or("")) : "";
-    return makeError(Errc::auth_required, "The token endpoint " + file_.tokenUri + " refused " + describeAccount(file_) +
-                                              " (HTTP " + std::to_string(status) + (why.empty() ? "" : ": " + why) +
-                                              "): " + fixFor(file_) + ".");
-  }
-  std::string token = object ? json::getStr(*doc, "access_token").value_or("") : "";
-  if (token.empty()) return makeError(Errc::auth_required, "The token endpoint " + file_.tokenUri + " sent no access_token");
-  const json::Value* lifetime = json::find(*doc, "expires_in");
-  int64_t seconds = lifetime && lifetime->IsNumber() ? static_cast<int64_t>(lifetime->GetDouble()) : 3600;
-  token_ = token;
-  expires_ = now() + std::chrono::seconds(seconds);
-  return token;
+  auto grant = requestToken(file_.tokenUri, form, describeAccount(file_), fixFor(file_),
+                            {options_.connectTimeout, options_.readTimeout}, cancel);
+  if (!grant) return grant.error();
+  token_ = grant->accessToken;
+  expires_ = now() + grant->expiresIn;
+  return token_;
 }
 
 }  // namespace lathe::engine::google

@@ -17,6 +17,12 @@ http::StatusError describeStatus(int status, std::string_view body) {
 
 OpenAiProvider::OpenAiProvider(Options options) : options_(std::move(options)) {}
 
+Status OpenAiProvider::credentialsReady() const {
+  if (!options_.apiKey.empty() || !options_.baseUrl.starts_with("https://api.openai.com/")) return {};
+  return makeError(Errc::auth_required, "No OpenAI API key: log in from your editor with an OpenAI-compatible API key, "
+                                        "or set OPENAI_API_KEY.");
+}
+
 Result<http::Client> OpenAiProvider::client(const ModelRequest& request) const {
   if (request.model.empty()) return makeError(Errc::invalid_params, "No model was named for the OpenAI-compatible API.");
   auto endpoint = http::parseBaseUrl(options_.baseUrl, "The OpenAI-compatible base URL (OPENAI_BASE_URL)");

@@ -29,6 +29,8 @@ class OpenAiProvider final : public ModelProvider {
   Result<ModelReply> stream(const ModelRequest& request, const ChunkSink& onChunk,
                             const CancelToken& cancel) override;
   Result<ModelReply> generate(const ModelRequest& request, const CancelToken& cancel) override;
+  // OpenAI's own API needs a key; other servers (local ones) may not.
+  Status credentialsReady() const override;
 
  private:
   Result<http::Client> client(const ModelRequest& request) const;

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "engine/model/authenticated_provider.h"
+#include "engine/model/google/cached_login.h"
 #include "engine/model/credential_store.h"
 #include "tests/support/temp_dir.h"
 
@@ -48,13 +49,22 @@ TEST_CASE("kept credentials are the owner's alone and come back whole") {
 TEST_CASE("the provider offers the methods of its API and refuses a method it does not offer") {
   TempDir dir;
   ProviderOptions gemini;
+  gemini.google.loginPath = (dir.path / "home/.gemini/oauth_creds.json").string();
   auto provider = AuthenticatedProvider::create(gemini, "", CredentialStore((dir.path / "c.json").string()));
   REQUIRE(provider);
-  auto methods = (*provider)->methods();
+  auto methods = (*provider)->methods(false);
   REQUIRE(methods.size() == 3);
   CHECK(methods[0].id == "gemini-api-key");
+  CHECK(methods[0].meta == R"({"api-key":{"provider":"google"}})");
   CHECK(methods[1].id == "vertex-ai");
   CHECK(methods[2].id == "gateway");
+  CHECK(methods[2].meta == R"({"gateway":{"protocol":"google","restartRequired":"false"}})");
+  // Log in with Google only where it can work: the editor shows its page, or a login is kept.
+  auto withUrls = (*provider)->methods(true);
+  REQUIRE(withUrls.size() == 4);
+  CHECK(withUrls[0].id == "oauth-personal");
+  REQUIRE(google::writeCachedLogin(gemini.google.loginPath, google::CachedLogin{"a", "r", "", "Bearer", "", std::nullopt}));
+  CHECK((*provider)->methods(false).size() == 4);
   auto wrong = (*provider)->authenticate(Credentials{"openai-api-key", "k", "", {}});
   REQUIRE_FALSE(wrong);
   CHECK_FALSE(std::filesystem::exists(dir.path / "c.json"));
@@ -63,8 +73,8 @@ TEST_CASE("the provider offers the methods of its API and refuses a method it do
   openai.api = ModelApi::openai;
   auto other = AuthenticatedProvider::create(openai, "", CredentialStore((dir.path / "o.json").string()));
   REQUIRE(other);
-  REQUIRE((*other)->methods().size() == 1);
-  CHECK((*other)->methods()[0].id == "openai-api-key");
+  REQUIRE((*other)->methods(true).size() == 1);
+  CHECK((*other)->methods(true)[0].id == "openai-api-key");
   REQUIRE((*other)->authenticate(Credentials{"openai-api-key", "sk-1", "", {}}));
   CHECK(std::filesystem::exists(dir.path / "o.json"));
 }

@@ -1,6 +1,8 @@
-// The first model request keeps the shape Gemini CLI 0.61 gives it
-// (tests/fixtures/gemini-cli-0.61-first-request.json): the working guide's
-// sections, the session's context before the prompt, the generation settings.
+// The first model request keeps the shape of Gemini CLI 0.61's, captured byte
+// for byte for the same session (tests/fixtures/gemini-cli-0.61/: the
+// capture, how it was made, and how Lathe answers each of its parts), field
+// by field: the body's members, the generation settings, the session's
+// context before the prompt, the working guide's sections, the tools.
 // Also: the context's parts (folder tree, git), its refresh on resume, the
 // guide's conditional sections, generation settings per family and settings.
 #include <catch2/catch.hpp>
@@ -8,6 +10,8 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 #include <sstream>
 
 #include "engine/config/settings.h"
@@ -60,8 +64,8 @@ json::Document parsed(const std::string& text) {
   return std::move(doc).value();
 }
 
-std::string fixtureText() {
-  std::ifstream in(std::string(LATHE_SOURCE_DIR) + "/tests/fixtures/gemini-cli-0.61-first-request.json");
+std::string fixtureText(const char* name) {
+  std::ifstream in(std::string(LATHE_SOURCE_DIR) + "/tests/fixtures/gemini-cli-0.61/" + name);
   REQUIRE(in);
   std::stringstream text;
   text << in.rdbuf();
@@ -138,6 +142,29 @@ void checkSameFields(const json::Value& recorded, const json::Value& ours, const
   }
 }
 
+// The headings (lines starting with '#') of a system instruction.
+std::vector<std::string> headingsOf(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.starts_with("#")) out.push_back(line);
+  }
+  return out;
+}
+
+// A tool's parameters: their names, and the required ones.
+std::pair<std::set<std::string>, std::set<std::string>> parametersOf(const json::Value& declaration) {
+  const json::Value& schema = member(declaration, "parametersJsonSchema");
+  std::set<std::string> names, required;
+  if (const json::Value* properties = json::find(schema, "properties")) {
+    for (const auto& property : properties->GetObject()) names.insert(property.name.GetString());
+  }
+  if (const json::Value* list = json::find(schema, "required")) {
+    for (const auto& name : list->GetArray()) required.insert(name.GetString());
+  }
+  return {names, required};
+}
+
 }  // namespace
 
 TEST_CASE("the first request keeps the shape of Gemini CLI 0.61's, field by field") {
@@ -146,48 +173,103 @@ TEST_CASE("the first request keeps the shape of Gemini CLI 0.61's, field by fiel
   REQUIRE(session->prompt({acp::TextBlock{"hi"}}, CancelToken()));
   REQUIRE(f.model->bodies.size() == 1);
   json::Document ours = parsed(f.model->bodies[0]);
-  json::Document recorded = parsed(fixtureText());
-  REQUIRE(text(member(recorded, "model")) == session->model());
+  json::Document capture = parsed(fixtureText("first-request.json"));
+  json::Document answers = parsed(fixtureText("lathe-answers.json"));
+  json::Document theirs = parsed(text(member(capture, "body")));
+  REQUIRE(text(member(capture, "model")) == session->model());
+  CHECK(text(member(capture, "path")) == "/v1beta/models/" + session->model() + ":streamGenerateContent?alt=sse");
 
+  SECTION("the body's members") {
+    std::set<std::string> theirMembers, ourMembers;
+    for (const auto& m : theirs.GetObject()) theirMembers.insert(m.name.GetString());
+    for (const auto& m : ours.GetObject()) ourMembers.insert(m.name.GetString());
+    CHECK(ourMembers == theirMembers);
+    const json::Value& differences = member(answers, "differences");
+    for (const auto& m : member(theirs, "systemInstruction").GetObject()) {
+      std::string name = m.name.GetString();
+      INFO("systemInstruction." + name);
+      CHECK((json::find(member(ours, "systemInstruction"), name.c_str()) ||
+             json::find(differences, ("systemInstruction." + name).c_str())));
+    }
+  }
   SECTION("generation settings") {
-    checkSameFields(member(recorded, "generationConfig"), member(ours, "generationConfig"), "generationConfig");
+    checkSameFields(member(theirs, "generationConfig"), member(ours, "generationConfig"), "generationConfig");
+    checkSameFields(member(ours, "generationConfig"), member(theirs, "generationConfig"), "generationConfig");
   }
   SECTION("the session's context, then the prompt") {
-    const json::Value& want = member(recorded, "contents")[0];
+    REQUIRE(member(ours, "contents").Size() == member(theirs, "contents").Size());
+    const json::Value& want = member(theirs, "contents")[0];
     const json::Value& got = member(ours, "contents")[0];
     CHECK(text(member(got, "role")) == text(member(want, "role")));
     const json::Value& wantParts = member(want, "parts");
     const json::Value& gotParts = member(got, "parts");
     REQUIRE(gotParts.Size() == wantParts.Size());
-    std::string context = text(member(gotParts[0], "text"));
-    CHECK(context.starts_with(text(member(wantParts[0], "opens"))));
-    CHECK(context.ends_with(text(member(wantParts[0], "closes"))));
+    const std::string theirContext = text(member(wantParts[0], "text"));
+    const std::string context = text(member(gotParts[0], "text"));
+    CHECK(context.starts_with(theirContext.substr(0, theirContext.find('\n') + 1)));  // <session_context>
+    CHECK(context.ends_with(theirContext.substr(theirContext.rfind('\n'))));        // </session_context>
+    CHECK(theirContext.find("Today's date is ${DATE}") != std::string::npos);
     CHECK(context.find("Today's date: " + todayLong()) != std::string::npos);
+    CHECK(theirContext.find("My operating system is: ") != std::string::npos);
     CHECK(context.find("Operating system: ") != std::string::npos);
+    CHECK(theirContext.find("  - ${WORKSPACE}\n") != std::string::npos);
     CHECK(context.find("- " + f.ws.string() + "\n") != std::string::npos);
-    CHECK(context.find("Folder tree of " + f.ws.string() + " (up to " +
-                       std::to_string(member(wantParts[0], "treeItems").GetInt())) != std::string::npos);
+    CHECK(theirContext.find("Showing up to 200 items") != std::string::npos);
+    CHECK(context.find("Folder tree of " + f.ws.string() + " (up to 200") != std::string::npos);
+    for (const char* entry : {"README.md", ".gitignore", "main.cpp"}) {
+      INFO(entry);
+      CHECK(theirContext.find(entry) != std::string::npos);
+      CHECK(context.find(entry) != std::string::npos);
+    }
     CHECK(context.find("├── src/\n│   └── main.cpp\n") != std::string::npos);
-    CHECK(context.find("README.md") != std::string::npos);
-    CHECK(context.find("out.o") == std::string::npos);  // .gitignore'd
+    CHECK(context.find("out.o") == std::string::npos);  // .gitignore'd, as Gemini CLI leaves it out
+    CHECK(theirContext.find("out.o") == std::string::npos);
     CHECK(context.find("Git in " + f.ws.string() + ": branch trunk, no uncommitted changes") != std::string::npos);
     CHECK(text(member(gotParts[1], "text")) == text(member(wantParts[1], "text")));
   }
   SECTION("the working guide's sections") {
     const std::string system = systemText(ours);
-    for (const auto& section : member(member(recorded, "systemInstruction"), "sections").GetArray()) {
-      const json::Value& lathe = member(section, "lathe");
-      if (lathe.IsNull()) continue;  // a feature Lathe does not have: no section for it
-      for (const auto& heading : lathe.GetArray()) {
-        INFO(text(member(section, "topic")));
-        CHECK(system.find("\n" + text(heading) + "\n") != std::string::npos);
+    const json::Value& sections = member(answers, "sections");
+    for (const std::string& heading : headingsOf(systemText(theirs))) {
+      INFO("Gemini CLI's " << heading);
+      const json::Value* lathe = json::find(sections, heading.c_str());
+      REQUIRE(lathe);  // a new part of Gemini CLI's guide: map it in lathe-answers.json
+      if (lathe->IsNull()) {
+        CHECK(json::find(member(answers, "why"), heading.c_str()));
+        continue;
       }
+      for (const auto& ourHeading : lathe->GetArray()) CHECK(system.find("\n" + text(ourHeading) + "\n") != std::string::npos);
     }
     for (const auto& heading : coreSectionHeadings()) CHECK(system.find("\n" + heading + "\n") != std::string::npos);
     CHECK(system.find("<session_context>") == std::string::npos);  // where it works is in the contents
   }
-  SECTION("tools declared") {
-    CHECK(member(ours, "tools")[0]["functionDeclarations"].Size() == member(recorded, "toolsDeclared").GetUint());
+  SECTION("tools declared, with Gemini CLI's names and parameters") {
+    std::map<std::string, const json::Value*> ourTools;
+    for (const auto& declaration : member(ours, "tools")[0]["functionDeclarations"].GetArray()) {
+      ourTools[text(member(declaration, "name"))] = &declaration;
+    }
+    const json::Value& mapped = member(answers, "tools");
+    for (const auto& declaration : member(theirs, "tools")[0]["functionDeclarations"].GetArray()) {
+      const std::string name = text(member(declaration, "name"));
+      INFO("Gemini CLI's tool " << name);
+      const json::Value* lathe = json::find(mapped, name.c_str());
+      REQUIRE(lathe);  // a new tool of Gemini CLI's: map it in lathe-answers.json
+      if (lathe->IsNull()) {
+        CHECK(json::find(member(answers, "why"), name.c_str()));
+        continue;
+      }
+      REQUIRE(ourTools.count(text(*lathe)));
+      // Every parameter and the required ones as Gemini CLI's, or a difference said in lathe-answers.json.
+      const json::Value& differences = member(answers, "differences");
+      auto differs = [&](const std::string& what) { return json::find(differences, (name + "." + what).c_str()) != nullptr; };
+      auto [theirNames, theirRequired] = parametersOf(declaration);
+      auto [ourNames, ourRequired] = parametersOf(*ourTools[text(*lathe)]);
+      for (const auto& parameter : theirNames) {
+        INFO("parameter " << parameter);
+        CHECK((ourNames.count(parameter) || differs(parameter)));
+      }
+      CHECK((ourRequired == theirRequired || differs("required")));
+    }
   }
 }
 

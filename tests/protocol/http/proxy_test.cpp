@@ -1,6 +1,8 @@
 // Proxies from the environment: which variable applies, NO_PROXY, loopback,
 // and model requests (the shared client) and plain exchanges (token
-// endpoints, MCP HTTP) really going through a local fake proxy.
+// endpoints, MCP HTTP) really going through a local fake proxy; https://
+// proxies (TLS to the proxy, its certificate checked) for plain targets and
+// CONNECT tunnels, through a forward proxy written for the tests.
 #include <catch2/catch.hpp>
 
 #include <httplib.h>
@@ -14,9 +16,13 @@
 #include "protocol/http/http_client.h"
 #include "protocol/http/proxy.h"
 #include "tests/support/local_http_server.h"
+#include "tests/support/test_certificates.h"
+#include "tests/support/test_proxy.h"
+#include "tests/support/scoped_env.h"
 
 using namespace lathe;
 using namespace lathe::http;
+using lathe::testing::ScopedEnv;
 
 namespace {
 
@@ -44,25 +50,6 @@ struct FakeProxy {
     http.server.Get(".*", answer);
     http.server.Post(".*", answer);
     REQUIRE(http.start());
-  }
-};
-
-// Sets environment variables for one test and restores them after.
-struct ScopedEnv {
-  std::vector<std::pair<std::string, std::optional<std::string>>> saved;
-  void set(const std::string& name, const std::string& value) {
-    const char* old = ::getenv(name.c_str());
-    saved.emplace_back(name, old ? std::optional<std::string>(old) : std::nullopt);
-    ::setenv(name.c_str(), value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    for (auto it = saved.rbegin(); it != saved.rend(); ++it) {
-      if (it->second) {
-        ::setenv(it->first.c_str(), it->second->c_str(), 1);
-      } else {
-        ::unsetenv(it->first.c_str());
-      }
-    }
   }
 };
 
@@ -95,7 +82,12 @@ TEST_CASE("proxy variables: https and http apart, ALL_PROXY, NO_PROXY, loopback 
   REQUIRE(all);
   CHECK(all->host == "all");
   CHECK_FALSE(proxyFor("https", "example.org", 443, envOf({})));
-  CHECK_FALSE(parseProxyUrl("https://tls-proxy:443"));  // TLS to the proxy is not supported
+  auto tls = parseProxyUrl("https://tls-proxy:8443");
+  REQUIRE(tls);
+  CHECK(tls->tls);
+  CHECK(tls->port == 8443);
+  CHECK(parseProxyUrl("https://tls-proxy")->port == 443);
+  CHECK_FALSE(parseProxyUrl("http://plain")->tls);
   CHECK_FALSE(parseProxyUrl("http://host:99999"));
   CHECK_FALSE(proxyFor("https", "example.org", 443, envOf({{"HTTPS_PROXY", "socks5://s:1"}})));
 }
@@ -138,4 +130,72 @@ TEST_CASE("model requests and plain exchanges go through HTTP_PROXY, except host
   CHECK_FALSE(failed);  // not through the proxy: the name does not resolve
   std::lock_guard lock(proxy.mutex);
   CHECK(proxy.targets.size() == 2);
+}
+
+TEST_CASE("an https:// proxy: TLS to the proxy, then plain requests and CONNECT tunnels through it") {
+  const auto& certs = lathe::testing::testCertificates();
+  lathe::testing::LocalHttpServer plain;
+  plain.server.Post(".*", [](const httplib::Request& req, httplib::Response& res) {
+    res.set_content(R"({"from":"plain )" + req.path + R"("})", "application/json");
+  });
+  REQUIRE(plain.start());
+  httplib::SSLServer secure(certs.certFile.c_str(), certs.keyFile.c_str());
+  secure.Post(".*", [](const httplib::Request&, httplib::Response& res) { res.set_content(R"({"from":"tls"})", "application/json"); });
+  const int securePort = secure.bind_to_any_port("127.0.0.1");
+  REQUIRE(securePort > 0);
+  std::thread secureThread = lathe::testing::listenInBackground(secure);
+  struct Join {
+    httplib::Server& server;
+    std::thread& thread;
+    ~Join() {
+      server.stop();
+      thread.join();
+    }
+  } joinSecure{secure, secureThread};
+  lathe::testing::TestProxy proxy({.routes = {{"plain.invalid", "127.0.0.1:" + std::to_string(plain.port)},
+                                              {"model.invalid", "127.0.0.1:" + std::to_string(securePort)}},
+                                   .tls = true});
+  ScopedEnv env;
+  env.set("SSL_CERT_FILE", certs.caFile);  // the test's authority signed the proxy's and the server's certificates
+  const std::string proxyUrl = "https://me:secret@127.0.0.1:" + std::to_string(proxy.port());
+  env.set("HTTP_PROXY", proxyUrl);
+  env.set("HTTPS_PROXY", proxyUrl);
+
+  Client::Options options;
+  options.retry.maxAttempts = 1;
+  auto http = parseBaseUrl("http://plain.invalid:" + std::to_string(plain.port), "test base URL");
+  REQUIRE(http);
+  auto plainBody = Client(*http, options).post("/v1/models/m:generateContent", "{}", {}, CancelToken());
+  INFO((plainBody ? "" : plainBody.error().message));
+  REQUIRE(plainBody);
+  CHECK(*plainBody == R"({"from":"plain /v1/models/m:generateContent"})");
+
+  auto https = parseBaseUrl("https://model.invalid:" + std::to_string(securePort), "test base URL");
+  REQUIRE(https);
+  auto tlsBody = Client(*https, options).post("/v1/models/m:generateContent", "{}", {}, CancelToken());
+  INFO((tlsBody ? "" : tlsBody.error().message));
+  REQUIRE(tlsBody);
+  CHECK(*tlsBody == R"({"from":"tls"})");
+
+  auto lines = proxy.requestLines();
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0] == "POST http://plain.invalid:" + std::to_string(plain.port) + "/v1/models/m:generateContent");
+  CHECK(lines[1] == "CONNECT model.invalid:" + std::to_string(securePort));
+  CHECK(proxy.authorizations() == std::vector<std::string>{"Basic bWU6c2VjcmV0", "Basic bWU6c2VjcmV0"});
+  CHECK(proxy.tlsHandshakes() == 2);
+}
+
+TEST_CASE("an https:// proxy whose certificate is not trusted is not used, and nothing goes around it") {
+  lathe::testing::TestProxy proxy({.routes = {{"plain.invalid", "127.0.0.1:9"}}, .tls = true});
+  ScopedEnv env;
+  env.set("SSL_CERT_FILE", "/nonexistent/ca.pem");  // nobody vouches for the proxy
+  env.set("HTTP_PROXY", "https://127.0.0.1:" + std::to_string(proxy.port()));
+  auto endpoint = parseBaseUrl("http://plain.invalid:8080", "test base URL");
+  REQUIRE(endpoint);
+  Client::Options options;
+  options.retry.maxAttempts = 1;
+  auto body = Client(*endpoint, options).post("/x", "{}", {}, CancelToken());
+  CHECK_FALSE(body);
+  CHECK(proxy.tlsHandshakes() == 0);
+  CHECK(proxy.requestLines().empty());
 }

@@ -9,6 +9,7 @@
 #include <map>
 
 #include "tests/support/trickle_server.h"
+#include "tests/tools/web/table_resolver.h"
 #include "tests/support/web_test_server.h"
 #include "tools/web/page_fetch.h"
 
@@ -37,20 +38,6 @@ class SilentResolver final : public http::Resolver {
   std::mutex mutex_;
   std::vector<std::string> asked_;
   std::promise<void> first_;
-};
-
-// Answers from a table, at once.
-class TableResolver final : public http::Resolver {
- public:
-  explicit TableResolver(std::map<std::string, http::Addresses> table) : table_(std::move(table)) {}
-  void lookup(const std::string& host, Answer answer) override {
-    auto it = table_.find(host);
-    if (it == table_.end()) return answer(makeError(Errc::io, "Could not resolve " + host + ": not in the table"));
-    answer(it->second);
-  }
-
- private:
-  std::map<std::string, http::Addresses> table_;
 };
 
 WebFetchOptions shortDeadline(std::shared_ptr<http::Resolver> resolver = nullptr) {

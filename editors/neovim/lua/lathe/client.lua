@@ -89,8 +89,8 @@ function M.can_logout()
   return type(auth) == 'table' and auth.logout ~= nil and auth.logout ~= vim.NIL
 end
 
--- After auth-required: the person picks a login and gives its key (ui.login), which
--- goes to `authenticate`. done(nil) once Lathe took it; done(err) saying why not.
+-- After auth-required: the person picks a login and gives what it needs (ui.login),
+-- which goes to `authenticate`. done(nil) once Lathe took it; done(err) saying why not.
 -- Any other error, or no login to offer, goes to done unchanged.
 local function log_in(err, done)
   if not err or err.code ~= AUTH_REQUIRED or #M.login_methods() == 0 then return done(err) end
@@ -99,7 +99,7 @@ local function log_in(err, done)
       return done({ message = 'Lathe needs a login to reach the model. Login cancelled: nothing was sent and nothing changed.' })
     end
     if not M.running() then return done({ message = 'Lathe is not running' }) end
-    M.peer:request('authenticate', { methodId = choice.methodId, _meta = { ['api-key'] = choice.key } }, function(aerr)
+    M.peer:request('authenticate', require('lathe.login').params(choice), function(aerr)
       done(aerr and { message = 'Could not log in: ' .. (aerr.message or vim.inspect(aerr)) } or nil)
     end)
   end)

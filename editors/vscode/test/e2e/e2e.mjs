@@ -459,15 +459,18 @@ await step("a sub-agent works nested under its call: its question is answered th
 });
 
 // Last: it restarts Lathe without the recorded model, against a fake Gemini API and without a key.
-await step("without a key, a prompt asks for a login; the key, typed unseen, reaches the model; Log Out asks again", async () => {
+await step("without a key, the new session asks for a login; the key, typed unseen, reaches the model; Log Out asks again; a gateway's URL and headers, and keyless Vertex AI, are entered the same way", async () => {
   const model = await fakeGemini("Hello through the fake Gemini API.");
   try {
     const home = fs.mkdtempSync(path.join(out, "login-home-")); // Lathe keeps the key here, not in the real HOME
+    const adc = path.join(home, "adc.json"); // gcloud's login, for keyless Vertex AI: its token endpoint is the fake
+    fs.writeFileSync(adc, JSON.stringify({ type: "authorized_user", client_id: "c", client_secret: "s", refresh_token: "r", token_uri: `${model.url}/token` }));
     // Edited in VS Code's settings.json editor, as a person would (a file written behind its back may go unseen).
     const file = path.join(out, "ud", "User", "settings.json");
     const settings = JSON.parse(fs.readFileSync(file, "utf8"));
     settings["lathe.args"] = [];
-    settings["lathe.env"] = { GOOGLE_GEMINI_BASE_URL: model.url, HOME: home, XDG_STATE_HOME: path.join(home, "state"), GEMINI_API_KEY: "" };
+    settings["lathe.env"] = { GOOGLE_GEMINI_BASE_URL: model.url, HOME: home, XDG_STATE_HOME: path.join(home, "state"), GEMINI_API_KEY: "",
+      GOOGLE_CLOUD_PROJECT: "e2e-project", GOOGLE_VERTEX_BASE_URL: model.url, GOOGLE_APPLICATION_CREDENTIALS: adc };
     await palette("Preferences: Open User Settings (JSON)");
     await page.locator('.tab.active[aria-label^="settings.json"]').waitFor();
     await page.locator(".editor-group-container.active .monaco-editor .view-lines").first().click();
@@ -477,14 +480,11 @@ await step("without a key, a prompt asks for a login; the key, typed unseen, rea
     await page.keyboard.press("Delete");
     await page.keyboard.press("Control+S");
     await until("settings.json saved", () => JSON.parse(fs.readFileSync(file, "utf8"))["lathe.env"]?.GOOGLE_GEMINI_BASE_URL === model.url || "not yet");
-    // The settings change restarts Lathe: a new, empty chat.
-    await until("Lathe restarted with an empty chat", async () => (await chat.locator("#log .user").count()) === 0 || "old chat still shown");
-    await chat.locator("#status", { hasText: "ready" }).waitFor();
 
-    await prompt("Who answers?");
+    // The settings change restarts Lathe, whose new session asks for a login at once.
     const picker = page.locator(".quick-input-widget input[placeholder^='Lathe needs a login']");
     await picker.waitFor({ state: "visible" });
-    for (const name of ["Use Gemini API key", "Vertex AI", "Use an AI gateway"]) {
+    for (const name of ["Log in with Google", "Use Gemini API key", "Vertex AI", "Use an AI gateway"]) {
       await page.locator(".quick-input-list .monaco-list-row", { hasText: name }).first().waitFor();
     }
     await page.locator(".quick-input-list .monaco-list-row", { hasText: "Use Gemini API key" }).first().click();
@@ -493,9 +493,12 @@ await step("without a key, a prompt asks for a login; the key, typed unseen, rea
     await secret.fill("e2e-key-1234");
     await page.screenshot({ path: path.join(out, "shots", "login-key.png") });
     await page.keyboard.press("Enter");
+    await until("Lathe restarted with an empty chat", async () => (await chat.locator("#log .user").count()) === 0 || "old chat still shown");
+    await chat.locator("#status", { hasText: "ready" }).waitFor();
+    await prompt("Who answers?");
     await chat.locator(".agent", { hasText: "Hello through the fake Gemini API." }).waitFor();
     await turnDone();
-    const asked = model.prompts();
+    let asked = model.prompts();
     if (asked.length !== 1 || asked[0].key !== "e2e-key-1234") throw new Error(`the model saw ${JSON.stringify(model.requests)}`);
     if ((await chat.locator(".user", { hasText: "Who answers?" }).count()) !== 1) throw new Error("the prompt was not shown exactly once");
     if (await chat.locator("#log .error").count()) throw new Error(await chat.locator("#log .error").first().innerText());
@@ -508,6 +511,39 @@ await step("without a key, a prompt asks for a login; the key, typed unseen, rea
     await chat.locator(".notice", { hasText: "Login cancelled" }).waitFor();
     await turnDone();
     if (model.prompts().length !== 1) throw new Error("a prompt reached the model after Log Out");
+
+    // A gateway: its base URL, then its headers (hidden as typed).
+    await prompt("Through the gateway?");
+    await picker.waitFor({ state: "visible" });
+    await page.locator(".quick-input-list .monaco-list-row", { hasText: "Use an AI gateway" }).first().click();
+    const input = page.locator(".quick-input-widget .quick-input-box input");
+    await page.locator(".quick-input-widget", { hasText: "base URL" }).waitFor({ state: "visible" });
+    await input.fill(model.url);
+    await page.keyboard.press("Enter");
+    await page.locator(".quick-input-widget", { hasText: "Headers the gateway needs" }).waitFor({ state: "visible" });
+    await secret.fill("Authorization: Bearer gw-e2e; X-Team: core");
+    await page.screenshot({ path: path.join(out, "shots", "login-gateway.png") });
+    await page.keyboard.press("Enter");
+    await until("the prompt reached the gateway", () => model.prompts().length === 2 || JSON.stringify(model.requests.map((r) => r.path)));
+    await turnDone();
+    asked = model.prompts();
+    if (asked[1].authorization !== "Bearer gw-e2e" || asked[1].key) throw new Error(`the gateway saw ${JSON.stringify(asked[1])}`);
+
+    // Vertex AI without a key: the project and gcloud's login from Lathe's environment.
+    await palette("Lathe: Log Out");
+    await chat.locator(".notice", { hasText: "Logged out" }).nth(1).waitFor();
+    await prompt("From Vertex AI?");
+    await picker.waitFor({ state: "visible" });
+    await page.locator(".quick-input-list .monaco-list-row", { hasText: "Vertex AI" }).first().click();
+    await page.locator(".quick-input-widget", { hasText: "leave it empty" }).waitFor({ state: "visible" });
+    await page.keyboard.press("Enter"); // no key
+    await until("the prompt reached Vertex AI", () => model.prompts().length === 3 || JSON.stringify(model.requests.map((r) => r.path)));
+    await turnDone();
+    const vertex = model.prompts()[2];
+    if (!vertex.path.startsWith("/v1/projects/e2e-project/locations/us-central1/publishers/google/models/") || vertex.authorization !== "Bearer access-1") {
+      throw new Error(`Vertex AI saw ${JSON.stringify(vertex)}`);
+    }
+    if (await chat.locator("#log .error").count()) throw new Error(await chat.locator("#log .error").first().innerText());
   } finally {
     await model.close();
   }
