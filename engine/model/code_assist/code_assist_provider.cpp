@@ -9,6 +9,7 @@
 #include "engine/model/code_assist/project_setup.h"
 #include "engine/model/gemini/gemini_wire.h"
 #include "engine/model/gemini/refusals.h"
+#include "engine/model/gemini/reply_stream.h"
 #include "engine/model/google/token_retry.h"
 #include "protocol/http/exchange.h"
 
@@ -130,18 +131,7 @@ Result<ModelReply> CodeAssistProvider::stream(const ModelRequest& request, const
         auto http = client(token);
         if (!http) return http.error();
         ReplyAccumulator reply;
-        http::StreamCallbacks callbacks;
-        callbacks.onAttempt = [&] { reply = ReplyAccumulator(); };
-        callbacks.onEvent = [&](const http::SseEvent& event) -> std::optional<http::EventError> {
-          auto chunk = code_assist::parseResponse(event.data);
-          if (!chunk) {
-            auto apiError = gemini::parseApiError(event.data);
-            return http::EventError{chunk.error(), apiError && http::retryableStatus(apiError->code)};
-          }
-          reply.add(*chunk);
-          if (onChunk) onChunk(*chunk);
-          return std::nullopt;
-        };
+        http::StreamCallbacks callbacks = gemini::replyStream(reply, code_assist::parseResponse, onChunk);
         callbacks.describeStatus = statusDescriber();
         callbacks.onRetry = retryHookFor(request);
         auto status = http->streamEvents(":streamGenerateContent?alt=sse", *body, callbacks, cancel);

@@ -5,6 +5,7 @@
 
 #include "engine/model/gemini/gemini_wire.h"
 #include "engine/model/gemini/refusals.h"
+#include "engine/model/gemini/reply_stream.h"
 
 namespace lathe::engine {
 
@@ -72,18 +73,7 @@ Result<ModelReply> GeminiProvider::stream(const ModelRequest& request, const Chu
   return withClient<ModelReply>(
       [&](http::Client& client) -> Result<ModelReply> {
         ReplyAccumulator reply;
-        http::StreamCallbacks callbacks;
-        callbacks.onAttempt = [&] { reply = ReplyAccumulator(); };
-        callbacks.onEvent = [&](const http::SseEvent& event) -> std::optional<http::EventError> {
-          auto chunk = gemini::parseResponseChunk(event.data);
-          if (!chunk) {
-            auto apiError = gemini::parseApiError(event.data);
-            return http::EventError{chunk.error(), apiError && http::retryableStatus(apiError->code)};
-          }
-          reply.add(*chunk);
-          if (onChunk) onChunk(*chunk);
-          return std::nullopt;
-        };
+        http::StreamCallbacks callbacks = gemini::replyStream(reply, gemini::parseResponseChunk, onChunk);
         callbacks.describeStatus = statusDescriber();
         callbacks.onRetry = retryHookFor(request);
         auto status = client.streamEvents(*path + ":streamGenerateContent?alt=sse", body, callbacks, cancel);
