@@ -11,7 +11,6 @@
 #include "engine/extensions/extension_loader.h"
 #include "protocol/base/text.h"
 #include "tools/memory/context_files.h"
-#include "tools/skills/skill_loader.h"
 
 namespace lathe::engine {
 namespace {
@@ -89,32 +88,7 @@ SessionAddOns addOnsFor(const std::string& root, AgentConfig& config) {
   }
   out.extensionContext = contextBlocks(scan.extensions);
   out.extensions = std::move(scan.extensions);
-  return out;
-}
-
-tools::FoundSkills findSkills(const std::string& root, const AgentConfig& config, const std::vector<Extension>& extensions) {
-  tools::FoundSkills out;
-  if (!config.skillsEnabled) return out;
-  std::vector<std::vector<tools::Skill>> tiers;
-  std::vector<std::string> problems;
-  std::vector<tools::Skill> fromExtensions;
-  for (const auto& ext : extensions) {
-    if (ext.enabled) fromExtensions.insert(fromExtensions.end(), ext.skills.begin(), ext.skills.end());
-  }
-  tiers.push_back(std::move(fromExtensions));
-  std::vector<std::string> dirs;
-  if (!config.homeDir.empty()) dirs = {config.homeDir + "/.gemini/skills", config.homeDir + "/.agents/skills"};
-  if (!atHome(root, config)) {
-    dirs.push_back(root + "/.gemini/skills");
-    dirs.push_back(root + "/.agents/skills");
-  }
-  for (const auto& dir : dirs) {
-    tools::SkillScan scan = tools::loadSkillsFromDir(dir);
-    problems.insert(problems.end(), scan.problems.begin(), scan.problems.end());
-    tiers.push_back(std::move(scan.skills));
-  }
-  out = tools::mergeSkillTiers(std::move(tiers), config.disabledSkills);
-  out.problems.insert(out.problems.begin(), problems.begin(), problems.end());
+  out.skills = std::make_shared<SessionSkills>(root, config, out.extensions);
   return out;
 }
 

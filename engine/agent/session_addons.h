@@ -8,14 +8,15 @@
 // the thread that reads stdin.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "engine/agent/session_skills.h"
 #include "engine/commands/custom_commands.h"
 #include "engine/commands/file_commands.h"
 #include "engine/config/agent_config.h"
 #include "engine/extensions/extension.h"
-#include "tools/skills/skill_set.h"
 
 namespace lathe::engine {
 
@@ -23,15 +24,12 @@ struct SessionAddOns {
   std::vector<Extension> extensions;  // every one installed, enabled or not (for /extensions)
   std::vector<CommandFolder> commandFolders;
   std::string extensionContext;  // the enabled extensions' context files, as blocks
+  std::shared_ptr<SessionSkills> skills;
   std::vector<acp::Notice> problems;
 };
 
 // Loads the extensions for `root` and merges the enabled ones' MCP servers,
 // excluded tools, hooks and policy folders into `config`.
 SessionAddOns addOnsFor(const std::string& root, AgentConfig& config);
-
-// The session's skills, in Gemini CLI's order of precedence (nothing when
-// settings skills.enabled is false).
-tools::FoundSkills findSkills(const std::string& root, const AgentConfig& config, const std::vector<Extension>& extensions);
 
 }  // namespace lathe::engine

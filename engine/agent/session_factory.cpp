@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "engine/agent/install_question.h"
 #include "engine/agent/session_options.h"
 #include "engine/agent/session_programs.h"
 #include "engine/agent/workspace_setup.h"
@@ -95,6 +96,7 @@ std::shared_ptr<SessionHooks> hooksFor(Session& session, const std::string& root
   if (!config.hookOptions.enabled || (config.hooks.empty() && !workspaceHooks)) return nullptr;
   return std::make_shared<SessionHooks>(SessionHooks::Setup{.sessionId = session.id(),
                                                             .workspaceRoot = root,
+                                                            .plansDir = session.planMode() ? session.planMode()->directory() : "",
                                                             .hooks = config.hooks,
                                                             .options = config.hookOptions,
                                                             .reopened = reopened},
@@ -150,10 +152,20 @@ void SessionFactory::addHooks(Session& session, const std::string& root, Workspa
       .grantWidening = nullptr,
       .ignoredNotice = std::move(setup.ignoredNotice),
       .notices = std::move(setup.notices),
-      .settleAgents = nullptr,
   };
   if (programs.workspace && !programs.workspace->agents.empty()) {
-    programs.settleAgents = [agents](bool allowed) { agents->settleConsent(allowed); };
+    programs.settle.push_back([agents](bool allowed) { agents->settleConsent(allowed); });
+  }
+  auto commands = std::make_shared<SessionCommands>(session);
+  if (programs.workspace && !programs.workspace->skills.empty()) {
+    programs.settle.push_back([raw, found = addOns.skills, registry = &commands->registry()](bool allowed) {
+      found->settleConsent(allowed);
+      if (!allowed) return;
+      tools::FoundSkills skills = found->find(raw->config());
+      for (const auto& problem : skills.problems) raw->notifyOnce({acp::NoticeSeverity::warning, "Skill problem", problem});
+      raw->setSkills(std::move(skills.skills));
+      refreshSkillCommands(*raw, *registry);
+    });
   }
   if (!agents->problems().empty()) {
     std::string text = "Lathe could not use these sub-agent files:";
@@ -174,20 +186,27 @@ void SessionFactory::addHooks(Session& session, const std::string& root, Workspa
     session.setCallGate(hooks.get());
     session.addHooks(std::move(hooks));
   }
-  auto commands = std::make_shared<SessionCommands>(session);
   addContextHooks(session, commands->registry());
   addBuiltinCommands(session, commands->registry());
   addMemoryCommand(session, commands->registry());
   addAgentsCommand(commands->registry(), agents);
   addPermissionsCommand(session, commands->registry(), std::move(setup.kept));
-  tools::FoundSkills skills = findSkills(root, session.config(), addOns.extensions);
+  tools::FoundSkills skills = addOns.skills->find(session.config());
   for (auto& problem : skills.problems) addOns.problems.push_back({acp::NoticeSeverity::warning, "Skill problem", std::move(problem)});
   session.setSkills(std::move(skills.skills));
   session.setExtensionContext(std::move(addOns.extensionContext));
-  addSkillCommands(session, commands->registry(), [raw, root, extensions = addOns.extensions] {
-    return findSkills(root, raw->config(), extensions);
-  });
-  addExtensionsCommand(commands->registry(), std::move(addOns.extensions));
+  addSkillCommands(session, commands->registry(), [raw, found = addOns.skills] { return found->find(raw->config()); });
+  const AgentConfig& config = session.config();
+  ExtensionsCommandSetup manage{.extensions = std::move(addOns.extensions), .store = nullptr, .home = config.homeDir,
+                                .workspace = root,
+                                .agree = [&editor = editor_, id = session.id()](const std::string& text, const CancelToken& cancel) {
+                                  return askToInstall(editor, id, text, cancel);
+                                }};
+  if (!config.homeDir.empty()) {
+    manage.store = std::make_shared<const ExtensionStore>(config.homeDir + "/.gemini", config.homeDir, processEnvironment(),
+                                                          ExtensionFilter{config.blockGitExtensions, config.allowedExtensions});
+  }
+  addExtensionsCommand(commands->registry(), std::move(manage));
   auto custom = std::make_shared<CustomCommands>(session, commands->registry(), std::move(addOns.commandFolders),
                                                  std::move(addOns.problems));
   custom->load();
@@ -256,7 +275,7 @@ Result<AssembledSession> SessionFactory::assemble(SessionSpec spec) const {
   AgentConfig personal = config_;
   SessionAddOns addOns = addOnsFor(root, personal);
   auto agents = AgentCatalog::load(agentFolders(root, personal), personal.subagents);
-  WorkspaceSetup setup = workspaceSetupFor(root, personal, *consent_, agents->awaitingConsent());
+  WorkspaceSetup setup = workspaceSetupFor(root, personal, *consent_, agents->awaitingConsent(), addOns.skills->awaitingConsent());
   AssembledSession out;
   out.session = std::make_shared<Session>(spec.id, *workspace, setup.config, editor_);
   if (const auto& plan = out.session->planMode()) {

@@ -47,12 +47,18 @@ bool SessionPrograms::consent(const CancelToken& cancel, bool& cancelled) {
     return false;
   }
   const bool allowed = outcome == ConsentOutcome::allowed;
-  if (setup_.settleAgents) setup_.settleAgents(allowed);
+  for (const auto& settle : setup_.settle) settle(allowed);
   if (!allowed && !workspace.agents.empty()) {
     std::vector<std::string> names;
     for (const auto& agent : workspace.agents) names.push_back(agent.name);
     tell("Workspace sub-agents not available", "The sub-agents " + text::join(names, ", ") + " from this workspace's .gemini/agents "
          "can run programs, and permission was not given for this workspace, so they cannot be started.");
+  }
+  if (!allowed && !workspace.skills.empty()) {
+    std::vector<std::string> names;
+    for (const auto& skill : workspace.skills) names.push_back(skill.name);
+    tell("Workspace skills not used", "The agent skills " + text::join(names, ", ") + " from this workspace were not given "
+         "to the model: permission was not given for this workspace.");
   }
   if (!config_.trustWorkspace && trust.trust != FolderTrust::unknown) {
     tell(allowed ? "Workspace trusted in Gemini CLI" : "Workspace distrusted in Gemini CLI",

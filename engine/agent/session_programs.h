@@ -12,8 +12,8 @@
 // The same consent covers the workspace's settings that let more run unasked
 // (engine/config/workspace_settings.h): when it is given here, at the first
 // turn, grantWidening applies them; refused, the person is told they were
-// ignored. The workspace's sub-agents that could run programs wait for the
-// same answer. Notices about the workspace's settings file are told here too.
+// ignored. The workspace's sub-agents that could run programs and its agent
+// skills wait for the same answer. Notices about the workspace's settings file are told here too.
 #pragma once
 
 #include <functional>
@@ -51,9 +51,9 @@ class SessionPrograms final : public TurnHooks {
     std::function<std::string()> grantWidening;
     std::string ignoredNotice;  // told when consent is refused and there are widening settings
     std::vector<std::pair<std::string, std::string>> notices;  // (title, text) told at the first turn
-    // Told the answer when the workspace defines sub-agents that could run
-    // programs (engine/subagents/agent_catalog.h); unset otherwise.
-    std::function<void(bool allowed)> settleAgents = nullptr;
+    // Told the answer: what waits for it (the workspace's sub-agents that
+    // could run programs, its agent skills).
+    std::vector<std::function<void(bool allowed)>> settle = {};
   };
   SessionPrograms(Setup setup, const AgentConfig& config, EditorClient& editor, tools::ToolRegistry& registry);
 

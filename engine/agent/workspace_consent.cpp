@@ -67,6 +67,9 @@ std::string describePrograms(const WorkspacePrograms& programs) {
   for (const auto& agent : programs.agents) {
     out += "- sub-agent \"" + agent.name + "\" (" + agent.path + ") with " + agent.tools + "\n";
   }
+  for (const auto& skill : programs.skills) {
+    out += "- agent skill \"" + skill.name + "\" (" + skill.path + "): its instructions reach the model\n";
+  }
   return out;
 }
 
@@ -86,6 +89,8 @@ ConsentOutcome askWorkspaceConsent(EditorClient& editor, ConsentStore& store, co
   announce.toolCallId = id;
   announce.title = programs.startsPrograms()   ? "Start the programs this workspace's settings define?"
                    : !programs.agents.empty()  ? "Allow the sub-agents this workspace defines? They can run programs."
+                   : !programs.skills.empty() && programs.widening.empty() && programs.policies.empty()
+                       ? "Give the model the agent skills this workspace defines?"
                    : programs.widening.empty() ? "Apply this workspace's policy rules that let more run without asking?"
                                                : "Apply this workspace's settings that let more run without asking?";
   announce.kind = acp::ToolKind::execute;

@@ -8,14 +8,17 @@
 namespace lathe::engine {
 namespace {
 
-// Consent to the workspace covers its sub-agents that could run programs too.
-void askAboutAgents(WorkspaceSetup& setup, const std::string& root, std::vector<WorkspaceAgent> agents) {
-  if (agents.empty()) return;
+// Consent to the workspace covers its sub-agents that could run programs
+// and its agent skills too.
+void askAboutAgentsAndSkills(WorkspaceSetup& setup, const std::string& root, std::vector<WorkspaceAgent> agents,
+                             std::vector<WorkspaceSkill> skills) {
+  if (agents.empty() && skills.empty()) return;
   if (!setup.programs) {
     setup.programs.emplace();
-    setup.programs->settingsPath = root + "/.gemini/agents";
+    setup.programs->settingsPath = root + (agents.empty() ? "/.gemini/skills" : "/.gemini/agents");
   }
   addWorkspaceAgents(*setup.programs, std::move(agents));
+  addWorkspaceSkills(*setup.programs, std::move(skills));
 }
 
 std::string bullets(const std::vector<std::string>& lines) {
@@ -69,8 +72,10 @@ WorkspacePolicies readPolicies(const std::string& root, const AgentConfig& user,
     for (auto& problem : out.kept->problems()) problems.push_back(std::move(problem));
   }
   if (!problems.empty()) {
+    const bool unread = !out.policies[0]->unread.empty() || !out.policies[1]->unread.empty();
     out.notices.emplace_back("Policy files not used",
-                             "Lathe goes on without what these policy files say:" + bullets(problems));
+                             "Lathe goes on without what these policy files say:" + bullets(problems) +
+                                 (unread ? "\nUntil they are fixed (read by the next session), every tool call asks first: their rules might refuse it." : ""));
   }
   return workspace;
 }
@@ -85,13 +90,13 @@ std::string describeWideningRules(const PolicyRules& rules) {
 }  // namespace
 
 WorkspaceSetup workspaceSetupFor(const std::string& root, const AgentConfig& user, ConsentStore& consent,
-                                 std::vector<WorkspaceAgent> agents) {
+                                 std::vector<WorkspaceAgent> agents, std::vector<WorkspaceSkill> skills) {
   WorkspaceSetup out;
   WorkspacePolicies policies = readPolicies(root, user, out);
   std::optional<WorkspaceSettings> settings = readSettings(root, user, out);
   // What the workspace's consent covers: its programs, its settings that let
-  // more run unasked, its policy rules that do and its sub-agents that could
-  // run programs.
+  // more run unasked, its policy rules that do, its sub-agents that could
+  // run programs and its agent skills.
   const bool wideningSettings = settings && !settings->wideningKeys.empty();
   const bool wideningRules = !policies.widening.rules.empty();
   if (wideningSettings || wideningRules) {
@@ -102,7 +107,7 @@ WorkspaceSetup workspaceSetupFor(const std::string& root, const AgentConfig& use
     if (wideningSettings) addWideningSettings(*out.programs, settings->wideningText);
     if (wideningRules) addWideningPolicies(*out.programs, policies.wideningText, describeWideningRules(policies.widening));
   }
-  askAboutAgents(out, root, std::move(agents));
+  askAboutAgentsAndSkills(out, root, std::move(agents), std::move(skills));
   if (out.programs && out.programs->text.empty()) out.programs.reset();  // only problems: nothing to ask
   if (out.programs) out.trust = geminiFolderTrust(root);
   // Gemini CLI's trust in the folder counts as consent; its distrust refuses.

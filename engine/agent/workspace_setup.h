@@ -38,10 +38,11 @@ struct WorkspaceSetup {
   std::vector<std::pair<std::string, std::string>> notices;  // (title, text)
 };
 
-// `agents`: the workspace's sub-agents that could run programs, which the
-// same consent covers (engine/subagents/agent_catalog.h).
+// `agents`: the workspace's sub-agents that could run programs, and
+// `skills`: its agent skills, which the same consent covers
+// (engine/subagents/agent_catalog.h, engine/agent/session_skills.h).
 WorkspaceSetup workspaceSetupFor(const std::string& root, const AgentConfig& config, ConsentStore& consent,
-                                 std::vector<WorkspaceAgent> agents = {});
+                                 std::vector<WorkspaceAgent> agents = {}, std::vector<WorkspaceSkill> skills = {});
 
 // Consent given at the first turn: the widened config's approvals and mode,
 // and the workspace's allow rules, apply from now on (the mode only when the

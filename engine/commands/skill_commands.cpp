@@ -27,7 +27,9 @@ std::string blanksToDashes(std::string_view name) {
   return out;
 }
 
-void refresh(Session& session, CommandRegistry& registry) {
+}  // namespace
+
+void refreshSkillCommands(Session& session, CommandRegistry& registry) {
   std::vector<SlashCommand> commands;
   std::set<std::string> names;
   auto taken = [&](const std::string& name) {
@@ -51,6 +53,8 @@ void refresh(Session& session, CommandRegistry& registry) {
   }
   registry.replaceGroup(kGroup, std::move(commands));
 }
+
+namespace {
 
 std::string listing(const Session& session, bool descriptions) {
   auto skills = session.skills().all();
@@ -88,7 +92,7 @@ void addSkillCommands(Session& session, CommandRegistry& registry, FindSkills fi
           tools::FoundSkills found = find();
           for (const auto& problem : found.problems) c.session.notifyOnce({acp::NoticeSeverity::warning, "Skill problem", problem});
           c.session.setSkills(std::move(found.skills));
-          refresh(c.session, c.commands);
+          refreshSkillCommands(c.session, c.commands);
           c.say("Agent skills found again: " + std::to_string(c.session.skills().enabled().size()) + " available (" +
                 std::to_string(before) + " before).\n\n" + listing(c.session, true));
           return CommandOutcome::done();
@@ -102,7 +106,7 @@ void addSkillCommands(Session& session, CommandRegistry& registry, FindSkills fi
       },
       ""};
   (void)registry.add(std::move(skills));
-  refresh(session, registry);
+  refreshSkillCommands(session, registry);
 }
 
 }  // namespace lathe::engine

@@ -19,5 +19,7 @@ using FindSkills = std::function<tools::FoundSkills()>;
 
 // Adds /skills and a command per skill the session has now.
 void addSkillCommands(Session& session, CommandRegistry& registry, FindSkills find);
+// Offers a command per skill the session has now (after its skills changed).
+void refreshSkillCommands(Session& session, CommandRegistry& registry);
 
 }  // namespace lathe::engine

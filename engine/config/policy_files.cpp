@@ -203,11 +203,13 @@ LoadedPolicies readPolicySources(const std::vector<PolicySource>& sources) {
       auto text = readSmallFile(file, problem);
       if (!text) {
         out.problems.push_back(problem);
+        out.rules.unread.push_back(file);
         continue;
       }
       auto rules = parsePolicyFile(*text, file, source.tier, source.owner);
       if (!rules) {
         out.problems.push_back(rules.error().message);
+        out.rules.unread.push_back(file);
         continue;
       }
       for (auto& rule : rules->rules) out.rules.rules.push_back(std::move(rule));

@@ -4,8 +4,9 @@
 // argsPattern, decision, priority, modes, interactive, toolAnnotations,
 // allowRedirection, denyMessage, subagent, name), into rules of the folder's
 // tier. A file with any problem is left out whole (nothing of it half
-// applies) and the problem is reported as "file:line: key: problem"; the
-// other files still count. Where Lathe is stricter than Gemini CLI it says
+// applies), the problem is reported as "file:line: key: problem" and the file
+// is named in the rules' `unread` (so calls that would run unasked are asked
+// about until it is fixed); the other files still count. Where Lathe is stricter than Gemini CLI it says
 // so: an unknown key is a problem (a misspelt commandPrefix would otherwise
 // widen an allow rule to every command). Reads files; any thread.
 #pragma once

@@ -34,6 +34,7 @@ std::string othersCanWrite(const std::string& path) {
 
 void addAll(LoadedPolicies& into, LoadedPolicies more) {
   for (auto& rule : more.rules.rules) into.rules.rules.push_back(std::move(rule));
+  for (auto& file : more.rules.unread) into.rules.unread.push_back(std::move(file));
   for (auto& problem : more.problems) into.problems.push_back(std::move(problem));
 }
 
@@ -48,6 +49,7 @@ LoadedPolicies readOwn(const std::vector<PolicySource>& sources) {
     }
     if (!unsafe.empty()) {
       out.problems.push_back(source.path + ": left out: " + unsafe);
+      out.rules.unread.push_back(source.path);
       continue;
     }
     addAll(out, readPolicySources({source}));
@@ -66,6 +68,7 @@ LoadedPolicies readPersonalPolicies(const PolicyFolders& folders) {
   std::vector<PolicySource> admin;
   if (std::string insecure = insecureSystemFolder(folders.system); !insecure.empty()) {
     out.problems.push_back("The administrator's policies were left out: " + insecure + ".");
+    out.rules.unread.push_back(folders.system);
   } else {
     admin.push_back({folders.system, PolicyTier::admin, "", {}});
   }
@@ -111,6 +114,7 @@ WorkspacePolicies readWorkspacePolicies(const std::string& root, const PolicyFol
   if (!folders.user.empty() && fs::equivalent(out.folder, folders.user, ec)) return out;
   LoadedPolicies read = readPolicySources({{out.folder, PolicyTier::workspace, "", {}}});
   out.problems = std::move(read.problems);
+  out.now.unread = std::move(read.rules.unread);
   for (auto& rule : read.rules.rules) {
     (rule.decision == PolicyDecision::allow ? out.widening : out.now).rules.push_back(std::move(rule));
   }

@@ -49,6 +49,13 @@ void addWorkspaceAgents(WorkspacePrograms& programs, std::vector<WorkspaceAgent>
   }
 }
 
+void addWorkspaceSkills(WorkspacePrograms& programs, std::vector<WorkspaceSkill> skills) {
+  for (auto& skill : skills) {
+    programs.text += (programs.text.empty() ? "" : "\n") + ("skill " + skill.path + "\n" + skill.text);
+    programs.skills.push_back(std::move(skill));
+  }
+}
+
 void addWideningPolicies(WorkspacePrograms& programs, const std::string& policyText, std::string shown) {
   if (policyText.empty()) return;
   programs.policies = std::move(shown);

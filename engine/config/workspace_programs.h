@@ -23,6 +23,15 @@ struct WorkspaceAgent {
   std::string text;   // the file
 };
 
+// A workspace's agent skill (.gemini/skills, .agents/skills): its
+// instructions reach the model, so consent covers what it says (a changed
+// skill asks again), as Gemini CLI reads them only in trusted folders.
+struct WorkspaceSkill {
+  std::string name;
+  std::string path;  // its SKILL.md
+  std::string text;  // name, description and instructions, as the model gets them
+};
+
 struct WorkspacePrograms {
   std::string settingsPath;  // the file they come from
   // What consent is given to: programSettingsText, then (each on a line of
@@ -33,6 +42,7 @@ struct WorkspacePrograms {
   HookSet hooks;             // origin workspace; its problems are told whatever the answer
   std::string widening;      // the settings that let more run unasked, as JSON; empty: none
   std::vector<WorkspaceAgent> agents;  // sub-agents that could run programs
+  std::vector<WorkspaceSkill> skills;  // agent skills
   std::string policies;      // its policy rules that let more run unasked, as the person reads them; empty: none
   // Whether anything would run (servers, discovery, hooks), beyond widening settings.
   bool startsPrograms() const { return !programs.empty() || !hooks.definitions.empty(); }
@@ -42,6 +52,8 @@ struct WorkspacePrograms {
 void addWideningSettings(WorkspacePrograms& programs, const std::string& wideningText);
 // Adds its sub-agents that could run programs (after the widening settings).
 void addWorkspaceAgents(WorkspacePrograms& programs, std::vector<WorkspaceAgent> agents);
+// Adds its agent skills (after the sub-agents).
+void addWorkspaceSkills(WorkspacePrograms& programs, std::vector<WorkspaceSkill> skills);
 // Adds a workspace's allow rules (policyText: canonical, see
 // policy_folders.h) to what its consent covers; `shown` is how the person
 // reads them.

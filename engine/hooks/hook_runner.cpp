@@ -34,6 +34,7 @@ std::string expandHookCommand(const std::string& command, const HookPlace& place
   replaceAll(out, "$CLAUDE_PROJECT_DIR", dir);
   replaceAll(out, "$GEMINI_SESSION_ID", singleQuoted(place.sessionId));
   replaceAll(out, "$GEMINI_CWD", dir);
+  replaceAll(out, "$GEMINI_PLANS_DIR", singleQuoted(place.plansDir));
   return out;
 }
 
@@ -48,6 +49,7 @@ HookResult runHook(const HookDefinition& hook, const std::string& inputJson, con
                   {"GEMINI_CWD", place.projectDir},
                   {"GEMINI_SESSION_ID", place.sessionId},
                   {"CLAUDE_PROJECT_DIR", place.projectDir}};
+  if (!place.plansDir.empty()) spec.env.set.emplace_back("GEMINI_PLANS_DIR", place.plansDir);
   spec.env.set.insert(spec.env.set.end(), hook.env.begin(), hook.env.end());
   spec.input = inputJson;
   spec.timeout = hook.timeout;

@@ -22,6 +22,7 @@ namespace lathe::engine {
 struct HookPlace {
   std::string sessionId;
   std::string projectDir;  // the workspace root: the hook's cwd
+  std::string plansDir;    // where plan mode writes plans ($GEMINI_PLANS_DIR); empty: none
 };
 
 HookResult runHook(const HookDefinition& hook, const std::string& inputJson, const HookPlace& place,

@@ -43,7 +43,7 @@ SessionHooks::SessionHooks(Setup setup, EditorClient& editor)
     : setup_(std::move(setup)),
       editor_(editor),
       registry_(std::make_shared<HookRegistry>(setup_.options)),
-      dispatcher_(registry_, HookPlace{setup_.sessionId, setup_.workspaceRoot}, setup_.runner) {
+      dispatcher_(registry_, HookPlace{setup_.sessionId, setup_.workspaceRoot, setup_.plansDir}, setup_.runner) {
   registry_->add(setup_.hooks);
 }
 
@@ -146,7 +146,9 @@ std::optional<TurnStop> SessionHooks::reviseRequest(ModelRequest& request, Reque
     const json::Value* reply = json::find(verdict.specific, "llm_response");
     auto parts = reply ? hookResponseParts(*reply) : std::nullopt;
     if (parts) {
-      // The hook answered for the model: nothing is sent.
+      // The hook answered for the model: nothing is sent. Its reply is text
+      // only (no calls), so with a block from another hook the turn still
+      // ends after it, as in Gemini CLI.
       revision.reply = ModelReply{Content{Role::model, std::move(*parts)}, hookFinishReason(*reply), std::nullopt, {}};
       return std::nullopt;
     }

@@ -54,6 +54,7 @@ class SessionHooks final : public TurnHooks, public CallGate {
   struct Setup {
     std::string sessionId;
     std::string workspaceRoot;
+    std::string plansDir;  // $GEMINI_PLANS_DIR; empty: the session has no plan mode
     HookSet hooks;         // the person's and extensions': they run without asking
     HookOptions options;
     bool reopened = false;  // a loaded or resumed session: SessionStart's source is "resume"

@@ -169,6 +169,22 @@ bool anyRule(const PolicyList& rules, bool (*test)(const PolicyRule&) = nullptr)
     return set && std::any_of(set->rules.begin(), set->rules.end(), [&](const PolicyRule& r) { return !test || test(r); });
   });
 }
+// A policy file left out for a problem might refuse the call: nothing runs
+// unasked until it is fixed.
+const std::string* unreadPolicyFile(const PolicyList& rules) {
+  for (const auto& set : rules) {
+    if (set && !set->unread.empty()) return &set->unread.front();
+  }
+  return nullptr;
+}
+
+ApprovalDecision askedForUnreadPolicy(const std::string& file) {
+  return {Decision::ask, {},
+          "Asked because Lathe could not read the policy file " + file +
+              ": its rules might refuse this. Until it is fixed, everything asks first.",
+          kAskedAlways};
+}
+
 bool hasPattern(const PolicyRule& rule) { return rule.argsPattern.has_value(); }
 
 // The call as the rules see it; the strings it points to live in here. The
@@ -417,7 +433,11 @@ ApprovalDecision decideApproval(ApprovalMode mode, const ApprovalQuery& query, c
   const auto* exec = query.details ? std::get_if<tools::ExecConfirmation>(query.details) : nullptr;
   // Excluded commands never run, in any mode.
   if (exec && excludedCommand(*exec, approvals)) return refusedByExclusion(*exec);
-  return exec ? decideShell(mode, query, *exec, approvals) : decideTool(mode, query, approvals);
+  ApprovalDecision decided = exec ? decideShell(mode, query, *exec, approvals) : decideTool(mode, query, approvals);
+  if (decided.verdict == Decision::allow || decided.verdict == Decision::allowSealed) {
+    if (const std::string* unread = unreadPolicyFile(approvals.policies)) return askedForUnreadPolicy(*unread);
+  }
+  return decided;
 }
 
 ApprovalDecision withinReadOnly(const ApprovalDecision& decided, const ApprovalQuery& query) {

@@ -4,7 +4,8 @@
 // as a table.
 //
 // The order: commands settings exclude are refused; then the rules decide,
-// before the mode. A rule of the person's own tiers (user, admin) outranks
+// before the mode; while a policy file could not be read, whatever would run
+// unasked is asked about instead (its rules might have refused it). A rule of the person's own tiers (user, admin) outranks
 // their answers in this session and their settings' allowed lists; a rule of
 // a workspace or an extension yields to those. A rule's allow never lifts
 // plan mode (unless the rule names plan), the question about edits to files

@@ -75,6 +75,10 @@ struct PolicyRule {
 // The rules of one source (a tier's files, the kept answers), in file order.
 struct PolicyRules {
   std::vector<PolicyRule> rules;
+  // Files of the source left out for a problem: their rules might refuse
+  // what is called, so while any is, whatever would run unasked is asked
+  // about (fail closed).
+  std::vector<std::string> unread;
 };
 using PolicyList = std::vector<std::shared_ptr<const PolicyRules>>;
 

@@ -243,7 +243,8 @@ TEST_CASE("e2e: skills are announced, activated by the model after asking, their
   INFO("lathe stderr:\n" << agent->stderrText());
   Message offered = commandsNaming(client, "review");
   REQUIRE(offered);
-  CHECK(has(commandNames(offered), "lint"));
+  // The workspace's skill waits for the workspace's consent, asked at the first turn.
+  CHECK_FALSE(has(commandNames(offered), "lint"));
   CHECK(has(commandNames(offered), "skills"));
   REQUIRE(cardSaying(client, "has no name"));
 
@@ -278,9 +279,11 @@ TEST_CASE("e2e: skills are announced, activated by the model after asking, their
   REQUIRE(refused.size() == 1);
   CHECK(refused[0].responseJson.find("PRIVATE") == std::string::npos);
   CHECK_THAT(refused[0].responseJson, Catch::Contains("outside the workspace"));
-  // Activation was asked about, showing the skill and its folder.
-  REQUIRE_FALSE(permissionRequests(client).empty());
-  CHECK_THAT(json::stringify(*permissionRequests(client)[0]), Catch::Contains("Activate the skill") && Catch::Contains(skillDir));
+  // The workspace's consent named its skill; then activation was asked about, showing the skill and its folder.
+  REQUIRE(permissionRequests(client).size() >= 2);
+  CHECK_THAT(json::stringify(*permissionRequests(client)[0]), Catch::Contains("agent skill \\\"lint\\\""));
+  CHECK_THAT(json::stringify(*permissionRequests(client)[1]), Catch::Contains("Activate the skill") && Catch::Contains(skillDir));
+  CHECK(commandsNaming(client, "lint"));
 
   // /skills lists them; /lint used by the person sends the instructions and the words.
   auto list = client.prompt(sid, "/skills");
@@ -293,6 +296,50 @@ TEST_CASE("e2e: skills are announced, activated by the model after asking, their
 
   checkAgainstSchema(client);
   finish(*agent);
+}
+
+TEST_CASE("e2e: a workspace's skills wait for its consent: refused, the model never hears of them, and one changed after it is left out",
+          "[e2e][extensions]") {
+  Home h;
+  writeFile(h.ws.path / ".gemini" / "skills" / "deploy" / "SKILL.md",
+            "---\nname: deploy\ndescription: Deploys to production\n---\nDEPLOY-BODY\n");
+  SECTION("refused") {
+    Running r = startSession(h);
+    auto& [fake, agent, clientPtr, sid] = r;
+    AcpTestClient& client = *clientPtr;
+    INFO("lathe stderr:\n" << agent->stderrText());
+    client.setHandler("session/request_permission", [](const std::string&, const json::Value&) {
+      return HandlerReply::result(R"({"outcome":{"outcome":"selected","optionId":"workspace_reject_once"}})");
+    });
+    fake->push(ScriptedReply::text("Hello."));
+    CHECK(client.prompt(sid, "hi").stopReason == "end_turn");
+    REQUIRE(fake->generateRequests().size() == 1);
+    // (The folder shows in the workspace's tree; the skill itself never does.)
+    CHECK(fake->generateRequests()[0].body.find("Deploys to production") == std::string::npos);
+    CHECK(fake->generateRequests()[0].body.find("<name>deploy</name>") == std::string::npos);
+    CHECK(cardSaying(client, "The agent skills deploy from this workspace were not given"));
+    auto list = client.prompt(sid, "/skills reload");
+    CHECK(joinedText(list.updates, "agent_message_chunk").find("**deploy**") == std::string::npos);
+    checkAgainstSchema(client);
+    finish(*agent);
+  }
+  SECTION("allowed, then changed") {
+    Running r = startSession(h);
+    auto& [fake, agent, clientPtr, sid] = r;
+    AcpTestClient& client = *clientPtr;
+    INFO("lathe stderr:\n" << agent->stderrText());
+    fake->push(ScriptedReply::text("Hello."));
+    CHECK(client.prompt(sid, "hi").stopReason == "end_turn");
+    REQUIRE(fake->generateRequests().size() == 1);
+    CHECK_THAT(systemText(fake->generateRequests()[0].body), Catch::Contains("<name>deploy</name>"));
+    writeFile(h.ws.path / ".gemini" / "skills" / "deploy" / "SKILL.md",
+              "---\nname: deploy\ndescription: Deploys to production\n---\nDEPLOY-BODY, and push --force\n");
+    auto list = client.prompt(sid, "/skills reload");
+    CHECK(joinedText(list.updates, "agent_message_chunk").find("**deploy**") == std::string::npos);
+    CHECK(cardSaying(client, "new or changed since you allowed"));
+    checkAgainstSchema(client);
+    finish(*agent);
+  }
 }
 
 TEST_CASE("e2e: an extension brings its MCP server, context file, excluded tools, commands and skills, and a bad one is told",
@@ -478,4 +525,43 @@ TEST_CASE("e2e: lathe extensions installs from a folder or a git repository, lin
   CHECK_THAT(run({"list"}, h.ws.str()).out, Catch::Contains("Path: " + folder.string()) && Catch::Contains("Type: link"));
   REQUIRE(run({"uninstall", "greeter"}, h.ws.str()).status.success());
   CHECK(fs::exists(folder / "gemini-extension.json"));  // the source stays
+}
+
+TEST_CASE("e2e: /extensions installs after asking, disables, enables and uninstalls from a session",
+          "[e2e][extensions]") {
+  Home h;
+  TempDir src;
+  const fs::path folder = src.path / "greeter";
+  writeFile(folder / "gemini-extension.json", "{\"name\": \"greeter\", \"version\": \"0.1.0\"}\n");
+  writeFile(folder / "commands" / "greet.toml", "prompt = \"Greet.\"\n");
+  Running r = startSession(h);
+  auto& [fake, agent, clientPtr, sid] = r;
+  AcpTestClient& client = *clientPtr;
+  INFO("lathe stderr:\n" << agent->stderrText());
+  std::string answer = "extension_refuse";
+  client.setHandler("session/request_permission", [&](const std::string&, const json::Value&) {
+    return HandlerReply::result(R"({"outcome":{"outcome":"selected","optionId":")" + answer + R"("}})");
+  });
+  auto said = [&](const std::string& line) { return joinedText(client.prompt(sid, line).updates, "agent_message_chunk"); };
+
+  // Refused: nothing installed, and the question showed what it brings.
+  CHECK(client.prompt(sid, "/extensions install " + folder.string()).stopReason == "end_turn");
+  CHECK_FALSE(fs::exists(h.gemini() / "extensions" / "greeter"));
+  REQUIRE(permissionRequests(client).size() == 1);
+  CHECK_THAT(json::stringify(*permissionRequests(client)[0]), Catch::Contains("Installing the extension \\\"greeter\\\""));
+
+  answer = "extension_install";
+  CHECK_THAT(said("/extensions install " + folder.string()),
+             Catch::Contains("Extension \"greeter\" installed and enabled. It applies from the next session."));
+  CHECK(fs::exists(h.gemini() / "extensions" / "greeter" / "commands" / "greet.toml"));
+  CHECK_THAT(said("/extensions disable greeter --scope workspace"), Catch::Contains("disabled for the scope \"workspace\""));
+  CHECK_THAT(said("/extensions enable greeter"), Catch::Contains("enabled for the scope \"user\""));
+  CHECK_THAT(said("/extensions uninstall greeter"), Catch::Contains("Extension \"greeter\" uninstalled."));
+  CHECK_FALSE(fs::exists(h.gemini() / "extensions" / "greeter"));
+  // Bad input is an error naming what is wrong, and changes nothing.
+  CHECK_THAT(said("/extensions enable greeter --scope galaxy"), Catch::Contains("--scope must be user or workspace"));
+  CHECK_THAT(said("/extensions frobnicate"), Catch::Contains("unknown subcommand \"frobnicate\""));
+  CHECK(fake->generateRequests().empty());  // none of it reached the model
+  checkAgainstSchema(client);
+  finish(*agent);
 }

@@ -3,7 +3,7 @@
 // to the person) and ask; tiers outrank each other (admin, user, workspace);
 // a workspace's allow rules wait for its consent; "always" answers kept for
 // the workspace or every workspace last into a new process; /permissions lists
-// and revokes; broken policy files are told once and the session goes on.
+// and revokes; broken policy files are told once, and calls ask until they are fixed.
 // Every run has its own HOME, GEMINI_CLI_HOME and XDG_STATE_HOME.
 #include "tests/e2e/e2e_support.h"
 
@@ -270,7 +270,7 @@ TEST_CASE("e2e: /permissions lists what runs unasked and where from, and revoke 
   checkAgainstSchema(*agent.client);
 }
 
-TEST_CASE("e2e: broken policy files are told once, naming the file, line and key, and the session goes on", "[e2e][policy]") {
+TEST_CASE("e2e: broken policy files are told once, naming the file, line and key, and every call asks until they are fixed", "[e2e][policy]") {
   Home home;
   TempDir ws;
   writeFile(policiesOf(home) / "typo.toml", "[[rule]]\ntoolName = \"glob\"\ndecision = \"allow\"\npriority = \"high\"\n");
@@ -285,12 +285,23 @@ TEST_CASE("e2e: broken policy files are told once, naming the file, line and key
   CHECK_THAT(cards, Catch::Contains("Policy files not used"));
   CHECK_THAT(cards, Catch::Contains((policiesOf(home) / "typo.toml").string() + ":4: rule[0].priority: expected an integer"));
   CHECK_THAT(cards, Catch::Contains((policiesOf(home) / "syntax.toml").string() + ":1:"));
-  CHECK(fs::exists(ws.path / "made.txt"));  // the good file still counts
-  CHECK(agent.asked() == 0);
+  CHECK_THAT(cards, Catch::Contains("every tool call asks first"));
+  // Fail closed: the good file's allow asks, naming a file left out (its rules might refuse it).
+  REQUIRE(agent.asked() == 1);
+  CHECK_THAT(askedText(permissionRequests(*agent.client)[0]), Catch::Contains("could not read the policy file"));
+  CHECK_FALSE(fs::exists(ws.path / "made.txt"));
 
   agent.fake->push(ScriptedReply::text("Still here."));
   auto second = agent.client->prompt(session, "again");
   CHECK(second.stopReason == "end_turn");
   CHECK_THAT(cardTexts(second.updates), !Catch::Contains("Policy files not used"));  // told once
   checkAgainstSchema(*agent.client);
+
+  // Fixed, the next session reads them all: the good file's allow runs the line unasked.
+  fs::remove(policiesOf(home) / "typo.toml");
+  fs::remove(policiesOf(home) / "syntax.toml");
+  std::string fixed = agent.client->newSession(ws.str());
+  CHECK(agent.run(fixed, "touch made.txt").stopReason == "end_turn");
+  CHECK(fs::exists(ws.path / "made.txt"));
+  CHECK(agent.asked() == 1);
 }

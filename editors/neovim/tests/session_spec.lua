@@ -157,7 +157,17 @@ it("the workspace's custom commands and skills complete after /, and a command r
   local dir = H.start({ H.reply({ { H.text('Committed message written.') } }) })
   H.write(dir .. '/.gemini/commands/git/msg.toml', 'description = "Write a commit message"\nprompt = "Write a commit message for {{args}}."\n')
   H.write(dir .. '/.gemini/skills/review/SKILL.md', '---\nname: review\ndescription: Reviews the change\n---\nReview it.\n')
+  -- The workspace's skill waits for the workspace's consent, asked at the first turn.
+  local original, asked = vim.ui.select, nil
+  vim.ui.select = function(items, _, cb)
+    for _, o in ipairs(items) do
+      if o.optionId == 'workspace_allow_once' then asked = o end
+    end
+    cb(asked)
+  end
   local sent = H.sent_by('Lathe /git:msg the parser fix')
+  vim.ui.select = original
+  ok(asked, 'the workspace consent was asked')
   eq('/git:msg the parser fix', sent[1].text)
   local complete = require('lathe.complete')
   local git = complete.items('/git', true)

@@ -144,6 +144,7 @@ TEST_CASE("policy folders: tiers, files left out whole, extensions that may not 
   CHECK(loaded.rules.rules[1].origin.owner == "tidy");
   REQUIRE(loaded.problems.size() == 2);
   CHECK(loaded.problems[0].starts_with(folders.user + "/b.toml:4:"));
+  CHECK(loaded.rules.unread == std::vector<std::string>{folders.user + "/b.toml"});
   CHECK(loaded.problems[1] == "Extension tidy: 2 policy rules were ignored: an extension's rules may not allow anything "
                               "to run unasked or apply in yolo mode.");
 
@@ -153,6 +154,7 @@ TEST_CASE("policy folders: tiers, files left out whole, extensions that may not 
   folders.extensions.clear();
   loaded = readPersonalPolicies(folders);
   CHECK(loaded.problems.empty());
+  CHECK(loaded.rules.unread.empty());
   REQUIRE(loaded.rules.rules.size() == 4);
   CHECK(loaded.rules.rules[0].origin.tier == PolicyTier::admin);
   CHECK(loaded.rules.rules[3].origin.tier == PolicyTier::user);
@@ -164,6 +166,7 @@ TEST_CASE("policy folders: tiers, files left out whole, extensions that may not 
   REQUIRE_FALSE(loaded.problems.empty());
   CHECK(loaded.problems[0].starts_with("The administrator's policies were left out: " + folders.system + " "));
   CHECK(loaded.rules.rules.size() == 1);  // the user's only
+  CHECK(loaded.rules.unread == std::vector<std::string>{folders.system});
 
   // The person's files that anyone may change are left out.
   ::chmod((home.path / ".gemini/policies/a.toml").c_str(), 0666);
@@ -173,6 +176,7 @@ TEST_CASE("policy folders: tiers, files left out whole, extensions that may not 
   CHECK(loaded.rules.rules.empty());
   REQUIRE(loaded.problems.size() == 1);
   CHECK(loaded.problems[0].find("may be changed by anyone") != std::string::npos);
+  CHECK(loaded.rules.unread == folders.userPaths);
 }
 
 TEST_CASE("workspace policies: refusals and questions at once, allow rules for the consent") {

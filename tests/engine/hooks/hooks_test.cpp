@@ -275,7 +275,7 @@ TEST_CASE("hook dispatcher: the input's base fields, sequential hooks read what 
   registry->add(set);
   std::vector<std::string> inputs;
   std::mutex mutex;
-  HookDispatcher dispatcher(registry, HookPlace{"sid", "/ws"},
+  HookDispatcher dispatcher(registry, HookPlace{"sid", "/ws", ""},
                             [&](const HookDefinition& hook, const std::string& input, const HookPlace&, const CancelToken&) {
                               std::lock_guard lock(mutex);
                               inputs.push_back(input);
@@ -296,9 +296,10 @@ TEST_CASE("hook dispatcher: the input's base fields, sequential hooks read what 
 }
 
 TEST_CASE("hook command: Gemini CLI's variables are replaced, quoted as one word") {
-  HookPlace place{"s'1", "/my ws"};
+  HookPlace place{"s'1", "/my ws", "/state/plans"};
   CHECK(expandHookCommand("run $GEMINI_PROJECT_DIR/x $GEMINI_SESSION_ID $CLAUDE_PROJECT_DIR $GEMINI_CWD ${HOME}", place) ==
         "run '/my ws'/x 's'\\''1' '/my ws' '/my ws' ${HOME}");
+  CHECK(expandHookCommand("ls $GEMINI_PLANS_DIR", place) == "ls '/state/plans'");
 }
 
 TEST_CASE("llm payloads: hooks see the request's text, their changes keep calls and responses in place") {

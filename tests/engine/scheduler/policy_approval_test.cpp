@@ -200,6 +200,38 @@ TEST_CASE("policy rules of every kind decide before the mode") {
   }
 }
 
+TEST_CASE("policy rules: while a policy file could not be read, what would run unasked asks, and refusals stay") {
+  auto broken = std::make_shared<PolicyRules>();
+  broken->unread = {"/home/me/.gemini/policies/typo.toml"};
+  auto rmRf = rulesOf("[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"rm -rf\"\n"
+                      "decision = \"deny\"\npriority = 10\n", PolicyTier::workspace, "/w/.gemini/policies/p.toml");
+  auto allowGit = rulesOf("[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"git\"\n"
+                          "decision = \"allow\"\npriority = 10\n");
+  SessionApprovals approvals = with({broken, rmRf, allowGit});
+  approvals.allowed.add({ApprovalKind::tool, "web_fetch"});
+  struct Row {
+    const char* why;
+    Call call;
+    const char* expected;  // default autoEdit yolo plan
+  };
+  const Row rows[] = {
+      {"a read that needs no question", readCall(), "ask ask ask ask"},
+      {"a line a rule allows", shellCall("git status"), "ask ask ask ask"},
+      {"a read-only line that would run sealed", shellCall("ls"), "ask ask ask ask"},
+      {"a tool the session allowed", fetchCall(), "ask ask ask ask"},
+      {"a refusal of another file still refuses", shellCall("rm -rf build"), "deny deny deny deny"},
+      {"a plan-mode refusal stays", editCall("/w/a.txt"), "ask ask ask deny"},
+  };
+  for (const auto& row : rows) {
+    INFO(row.why);
+    CHECK(decisions(row.call, approvals) == row.expected);
+  }
+  ApprovalDecision asked = decide(ApprovalMode::yolo, readCall(), approvals);
+  CHECK(asked.askedAt == kAskedAlways);
+  CHECK(asked.forPerson.find("/home/me/.gemini/policies/typo.toml") != std::string::npos);
+  CHECK(decisions(readCall(), with({rmRf})) == "allow allow allow allow");
+}
+
 TEST_CASE("policy rules: ranks between tiers, equal ranks, and the session's answers") {
   auto allowGit = [](PolicyTier tier, int priority) {
     return rulesOf("[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"git\"\ndecision = \"allow\"\npriority = " +
