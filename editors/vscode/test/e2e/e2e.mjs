@@ -502,7 +502,7 @@ await step("an answer kept for the workspace is offered apart from the session's
 await step("in a long chat, the toolbar's Sessions button opens the session picker in view", async () => {
   if (await chat.locator("#log").evaluate((log) => log.scrollHeight <= log.clientHeight)) throw new Error("the chat is not long enough to scroll");
   await chat.locator("#sessions").click();
-  await page.locator(".quick-input-widget input[placeholder='Reopen a past session']").waitFor({ state: "visible" });
+  await page.locator(".quick-input-widget input[placeholder^='Reopen a past session']").waitFor({ state: "visible" });
   await page.locator(".quick-input-list .monaco-list-row", { hasText: "A second chat" }).first().waitFor({ state: "visible" });
   await page.keyboard.press("Escape");
 });
