@@ -96,12 +96,14 @@ export class AgentProcess {
     return this.agent.request("initialize", {
       protocolVersion: acp.PROTOCOL_VERSION,
       // Questions as forms or links, notices and compactions are shown in the
-      // chat; a sub-agent's child session nested under the call that started it.
+      // chat; a sub-agent's child session nested under the call that started it;
+      // a shell command's output live on its card (Zed's terminal-output extension).
       clientCapabilities: {
         fs: { readTextFile: true, writeTextFile: true },
         elicitation: { form: {}, url: {} },
         session: { notices: {}, compaction: {} },
         subagents: {},
+        _meta: { terminal_output: true },
       },
       clientInfo: { name: "lathe-vscode", version: "0.1.0" },
     });

@@ -25,6 +25,18 @@ export interface ToolItem {
   subagent?: SubagentView;
   /** What the person's hooks decided about this call (Lathe's `_meta.lathe.hooks`), shown apart from its output. */
   hooks?: HookNote[];
+  /** The command's live output (Zed's terminal-output extension: `_meta.terminal_*`). */
+  terminal?: TerminalView;
+}
+
+/** A display-only terminal of a shell call, as its updates' `_meta` stream it. */
+export interface TerminalView {
+  id: string;
+  cwd?: string;
+  /** Everything the command printed so far, as it streamed. */
+  output: string;
+  /** Set once the command ended (terminal_exit): its exit code, or the signal that ended it. */
+  exit?: { code: number | null; signal: string | null };
 }
 
 /** A child session of a sub-agent, as its parent's tool card shows it. */
@@ -76,7 +88,8 @@ export interface CompactionItem { kind: "compaction"; id: string; status: string
 
 /** messageId: the agent's message a chunk belongs to (a new id starts a new message). */
 export type Item =
-  | { kind: "user"; text: string; images?: string[]; messageId?: string }
+  /** steered: text the person added to a running turn (`_session/steering`). */
+  | { kind: "user"; text: string; images?: string[]; messageId?: string; steered?: boolean }
   | { kind: "agent"; text: string; messageId?: string }
   | { kind: "thought"; text: string; messageId?: string }
   | { kind: "error"; text: string }
@@ -91,8 +104,13 @@ export interface ChangedFile { path: string; hunks: HunkView[] }
 /** What holds a conversation's items: the chat, or a sub-agent's nested transcript. */
 export interface Transcript { items: Item[] }
 
+/** A prompt sent while a turn runs: Lathe queues it; shown as pending until its turn starts. */
+export interface QueuedPrompt { id: string; text: string; images?: string[] }
+
 export interface ChatState {
   items: Item[];
+  /** Prompts waiting behind the running turn, oldest first. */
+  queued?: QueuedPrompt[];
   /** Each announced child session, by its id: the id of the tool card that shows it. */
   children?: Record<string, string>;
   busy: boolean;
@@ -110,6 +128,10 @@ export interface ChatState {
   sessions?: { sessionId: string; title?: string | null; cwd: string }[];
   /** Whether a listed session can be reopened. */
   canLoadSession?: boolean;
+  /** Whether a listed session can be deleted (sessionCapabilities.delete). */
+  canDeleteSession?: boolean;
+  /** Whether text can join the running turn (the initialize response's `_meta.steering.supported`). */
+  canSteer?: boolean;
   /** Whether the files the agent reads or edits open as it goes (lathe.followAgent). */
   follow?: boolean;
   /** Whether the agent advertises `logout` (agentCapabilities.auth.logout); "Lathe: Log out" is hidden otherwise. */
@@ -240,6 +262,7 @@ export function upsertTool(state: Transcript, fields: ToolFields): ToolItem {
   if (fields.locations != null) tool.locations = fields.locations.map((l) => ({ path: l.path, line: l.line }));
   const hooks = hookNotes(fields._meta);
   if (hooks) tool.hooks = hooks;
+  applyTerminalMeta(tool, fields._meta);
   if (fields.content != null) {
     tool.text = [];
     tool.diffs = [];
@@ -249,10 +272,63 @@ export function upsertTool(state: Transcript, fields: ToolFields): ToolItem {
       if (c.type === "content" && told.has(contentText(c.content))) continue;
       if (c.type === "content") tool.text.push(contentText(c.content));
       else if (c.type === "diff") tool.diffs.push({ path: c.path, oldText: c.oldText ?? null, newText: c.newText });
-      else if (c.type === "terminal") tool.text.push(`(terminal ${c.terminalId})`);
+      // A display-only terminal is the card's terminal view; another (the editor's own) only named.
+      else if (c.type === "terminal" && c.terminalId !== tool.terminal?.id) tool.text.push(`(terminal ${c.terminalId})`);
     }
   }
   return tool;
+}
+
+type TerminalMeta = { terminal_id?: unknown; cwd?: unknown; data?: unknown; exit_code?: unknown; signal?: unknown };
+
+/**
+ * The terminal-output extension's `_meta` on a tool call: terminal_info starts the
+ * view (with its cwd), terminal_output appends what the command printed, terminal_exit
+ * says how it ended. A piece for another terminal than the card's is ignored.
+ */
+export function applyTerminalMeta(tool: ToolItem, meta: unknown): void {
+  const m = (meta ?? {}) as Record<string, TerminalMeta | undefined>;
+  const piece = (key: string): (TerminalMeta & { terminal_id: string }) | undefined => {
+    const v = m[key];
+    return v && typeof v === "object" && typeof v.terminal_id === "string" ? (v as TerminalMeta & { terminal_id: string }) : undefined;
+  };
+  const info = piece("terminal_info");
+  if (info) tool.terminal = { id: info.terminal_id, output: "", ...(typeof info.cwd === "string" ? { cwd: info.cwd } : {}) };
+  const view = (id: string) => (tool.terminal ??= { id, output: "" }).id === id ? tool.terminal : undefined;
+  const out = piece("terminal_output");
+  if (out && typeof out.data === "string") {
+    const t = view(out.terminal_id);
+    if (t) t.output += out.data;
+  }
+  const exit = piece("terminal_exit");
+  if (exit) {
+    const t = view(exit.terminal_id);
+    if (t) t.exit = { code: typeof exit.exit_code === "number" ? exit.exit_code : null, signal: typeof exit.signal === "string" ? exit.signal : null };
+  }
+}
+
+/** A prompt sent while a turn runs, shown as pending (queued) after the chat. */
+export function queuePrompt(state: ChatState, prompt: QueuedPrompt): void {
+  (state.queued ??= []).push(prompt);
+}
+
+/** A queued prompt that will not run (cancelled, refused): its pending entry goes. */
+export function dropQueued(state: ChatState, id: string): void {
+  state.queued = state.queued?.filter((q) => q.id !== id);
+  if (!state.queued?.length) delete state.queued;
+}
+
+/**
+ * Lathe echoes a queued prompt as the person's message when its turn starts: the
+ * oldest pending entry becomes that message, as the person typed it (the echo is
+ * one chunk of its text blocks only, so it is not added again). False when none waits.
+ */
+function startQueued(state: ChatState, messageId: string | null | undefined): boolean {
+  const next = state.queued?.[0];
+  if (!next) return false;
+  dropQueued(state, next.id);
+  state.items.push({ kind: "user", text: next.text, ...(next.images?.length ? { images: next.images } : {}), ...(messageId ? { messageId } : {}) });
+  return true;
 }
 
 /** Applies one `session/update` of the session to the state. */
@@ -262,7 +338,9 @@ export function applyUpdate(state: ChatState, update: acp.SessionUpdate | unstab
   switch (update.sessionUpdate) {
     case "agent_message_chunk": appendText(state, "agent", contentText(update.content), update.messageId); break;
     case "agent_thought_chunk": appendText(state, "thought", contentText(update.content), update.messageId); break;
-    case "user_message_chunk": appendText(state, "user", contentText(update.content), update.messageId); break;
+    case "user_message_chunk":
+      if (!startQueued(state, update.messageId)) appendText(state, "user", contentText(update.content), update.messageId);
+      break;
     case "tool_call": upsertTool(state, update); break;
     case "tool_call_update": upsertTool(state, update); break;
     case "plan": state.plan = update.entries.map((e) => ({ content: e.content, status: e.status, priority: e.priority })); break;

@@ -6,6 +6,8 @@ import type { ChatState, HunkView } from "./chatState";
 export type ViewMessage =
   | { type: "ready" }
   | { type: "send"; text: string }
+  | { type: "steer"; text: string }
+  | { type: "unqueue"; id: string }
   | { type: "stop" }
   | { type: "permission"; requestId: string; optionId: string }
   | { type: "stopChild"; sessionId: string }
@@ -72,7 +74,7 @@ export class ChatView implements vscode.WebviewViewProvider {
 <div id="composer"><div id="attachments"></div>
 <textarea id="prompt" rows="3" placeholder="Ask Lathe… (Enter sends, Shift+Enter newline, @ attaches, paste an image)"></textarea>
 <div id="completions"></div>
-<div id="actions"><span id="usage"></span><button id="attach" title="Attach a file, an image or the selection">Attach</button><button id="stop" title="Stop (cancel the turn)">Stop</button><button id="send">Send</button></div></div>
+<div id="actions"><span id="usage"></span><button id="attach" title="Attach a file, an image or the selection">Attach</button><button id="stop" title="Stop (cancel the turn and the prompts queued behind it)">Stop</button><button id="steer" hidden title="Add this to the running turn: the agent reads it at its next step">Steer</button><button id="send">Send</button></div></div>
 <script nonce="${nonce}" src="${script}"></script></body></html>`;
   }
 }

@@ -105,10 +105,46 @@ export class Commands {
       session.error(`Could not list past sessions: ${(e as Error).message}`);
       return;
     }
-    const items = (session.state.sessions ?? []).map((x) => ({ label: x.title ?? x.sessionId, description: x.sessionId, id: x.sessionId }));
-    if (!items.length) { void vscode.window.showInformationMessage("No past Lathe sessions in this folder."); return; }
-    const pick = await vscode.window.showQuickPick(items, { placeHolder: "Reopen a past session" });
-    if (pick) await session.loadSession(pick.id);
+    if (!session.state.sessions?.length) { void vscode.window.showInformationMessage("No past Lathe sessions in this folder."); return; }
+    const id = await this.choosePastSession();
+    if (id) await session.loadSession(id);
+  }
+
+  /**
+   * The picker of past sessions. When Lathe can delete them (sessionCapabilities.delete),
+   * each row has a trash button: asked to confirm, the session is deleted and leaves the list.
+   */
+  private choosePastSession(): Promise<string | undefined> {
+    const session = this.session;
+    const canDelete = !!session.state.canDeleteSession;
+    const trash = { iconPath: new vscode.ThemeIcon("trash"), tooltip: "Delete this session" };
+    const rows = () => (session.state.sessions ?? []).map((x) => ({
+      label: x.title ?? x.sessionId, description: x.sessionId, id: x.sessionId, buttons: canDelete ? [trash] : [] }));
+    const picker = vscode.window.createQuickPick<ReturnType<typeof rows>[number]>();
+    picker.placeholder = canDelete ? "Reopen a past session (the trash button deletes one)" : "Reopen a past session";
+    picker.items = rows();
+    let confirming = false; // the confirmation takes the focus: the picker comes back after it
+    return new Promise((resolve) => {
+      picker.onDidAccept(() => { resolve(picker.selectedItems[0]?.id); picker.hide(); });
+      picker.onDidHide(() => { if (confirming) return; resolve(undefined); picker.dispose(); });
+      picker.onDidTriggerItemButton(async ({ item }) => {
+        confirming = true;
+        const answer = await vscode.window.showWarningMessage(`Delete the Lathe session "${item.label}"?`,
+          { modal: true, detail: "Its history is removed for good; it cannot be reopened." }, "Delete");
+        confirming = false;
+        if (answer === "Delete") {
+          try {
+            await session.deleteSession(item.id);
+          } catch (e) {
+            void vscode.window.showErrorMessage(`Could not delete the session: ${(e as Error).message}`);
+          }
+        }
+        picker.items = rows();
+        if (picker.items.length) picker.show();
+        else { picker.hide(); void vscode.window.showInformationMessage("No past Lathe sessions left in this folder."); }
+      });
+      picker.show();
+    });
   }
 
   async pickModel(): Promise<void> {

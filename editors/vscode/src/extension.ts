@@ -82,6 +82,8 @@ export function activate(context: vscode.ExtensionContext): void {
   const onMessage = (m: ViewMessage) => {
     switch (m.type) {
       case "send": send(m.text); break;
+      case "steer": void session.steer(m.text); break;
+      case "unqueue": session.withdrawQueued(m.id); break;
       case "stop": void session.cancel(); break;
       case "permission": session.broker.answer(m.requestId, m.optionId); break;
       case "stopChild": void session.stopChild(m.sessionId); break;

@@ -2,7 +2,7 @@
 // restarts. Turns ACP traffic into ChatState; the view renders it.
 import * as acp from "@agentclientprotocol/sdk";
 import { AgentProcess, type ClientHandlers, type LaunchOptions } from "./agentProcess";
-import { applyChildUpdate, applyUpdate, authenticateParams, childOf, emptyState, findTool, loginChoices, setConfigOptions, setModes, staleChildren, upsertTool, type ChatState, type HunkView, type LoginAnswer, type LoginChoice, type QuestionItem, type Transcript } from "./chatState";
+import { applyChildUpdate, applyUpdate, authenticateParams, childOf, dropQueued, emptyState, findTool, loginChoices, queuePrompt, setConfigOptions, setModes, staleChildren, upsertTool, type ChatState, type HunkView, type LoginAnswer, type LoginChoice, type QuestionItem, type Transcript } from "./chatState";
 import { ElicitationBroker, type FormValues } from "./elicitation";
 import { PermissionBroker } from "./permissions";
 import { ChangeTracker } from "./changes";
@@ -28,6 +28,8 @@ export interface SessionHost {
 const AUTH_REQUIRED = -32000;
 const isAuthRequired = (e: unknown) => (e as { code?: number }).code === AUTH_REQUIRED;
 
+interface Queued { id: string; withdraw: AbortController; started: boolean }
+
 export class LatheSession {
   state: ChatState = emptyState();
   readonly broker = new PermissionBroker();
@@ -39,6 +41,11 @@ export class LatheSession {
   private stopping = false;
   private loading = false;
   private restarts: number[] = [];
+  /** The prompt turns awaiting their answer: the running one and those queued behind it. */
+  private turns = new Set<symbol>();
+  /** Each queued prompt by its pending entry's id: what withdraws it ($/cancel_request), and whether its turn started. */
+  private queue = new Map<string, Queued>();
+  private nextQueued = 1;
 
   constructor(private host: SessionHost) {
     this.changes = new ChangeTracker((p) => host.currentText(p));
@@ -111,6 +118,8 @@ export class LatheSession {
     this.state.agentStatus = "ready";
     this.state.canListSessions = keep.canListSessions;
     this.state.canLoadSession = keep.canLoadSession;
+    this.state.canDeleteSession = keep.canDeleteSession;
+    this.state.canSteer = keep.canSteer;
     this.state.changes = keep.changes;
     this.state.follow = keep.follow;
     this.state.canLogout = keep.canLogout;
@@ -134,7 +143,10 @@ export class LatheSession {
           if (applyChildUpdate(this.state, n.sessionId, n.update)) this.emit();
           return;
         }
+        const waiting = this.state.queued?.[0]?.id;
         applyUpdate(this.state, n.update);
+        // Lathe echoed the oldest queued prompt: its turn started.
+        if (waiting && this.state.queued?.[0]?.id !== waiting) { const q = this.queue.get(waiting); if (q) q.started = true; }
         this.emit();
         this.followUpdate(n.update as acp.SessionUpdate);
       },
@@ -181,6 +193,9 @@ export class LatheSession {
       this.init = await Promise.race([proc.initialize(), died]);
       this.state.canListSessions = this.init.agentCapabilities?.sessionCapabilities?.list != null;
       this.state.canLoadSession = this.init.agentCapabilities?.loadSession === true;
+      this.state.canDeleteSession = this.init.agentCapabilities?.sessionCapabilities?.delete != null;
+      const meta = this.init._meta as { steering?: { supported?: unknown } } | null | undefined;
+      this.state.canSteer = meta?.steering?.supported === true;
       this.state.canLogout = this.init.agentCapabilities?.auth?.logout != null;
       await this.newSession();
     } catch (e) {
@@ -205,7 +220,7 @@ export class LatheSession {
     if (proc !== this.process || this.stopping) return;
     this.broker.cancelAll();
     this.questions.cancelAll();
-    this.state.busy = false;
+    this.endTurns();
     const now = Date.now();
     this.restarts = this.restarts.filter((t) => now - t < 60_000);
     const missing = code.startsWith("error: spawn") || code.includes("ENOENT");
@@ -267,6 +282,17 @@ export class LatheSession {
     this.emit();
   }
 
+  /**
+   * Deletes a past session (session/delete, when Lathe offers it): its record is gone and
+   * the list forgets it. Never the open one. A refusal (open in another Lathe) is thrown.
+   */
+  async deleteSession(sessionId: string): Promise<void> {
+    if (!this.process || !this.state.canDeleteSession || sessionId === this.sessionId) return;
+    await this.process.agent.request("session/delete", { sessionId });
+    this.state.sessions = this.state.sessions?.filter((x) => x.sessionId !== sessionId);
+    this.emit();
+  }
+
   /** Reopens a past session; Lathe replays its history as session updates. A failure is said in the chat. */
   async loadSession(sessionId: string): Promise<void> {
     if (!this.process || !this.init?.agentCapabilities?.loadSession || this.state.busy) return;
@@ -294,15 +320,28 @@ export class LatheSession {
     }
   }
 
+  /**
+   * Sends a prompt. While a turn runs Lathe queues it: it shows as pending (queued) until
+   * Lathe echoes it where its turn starts, and is answered when that turn ends.
+   */
   async prompt(blocks: acp.ContentBlock[], shown: string, images: string[] = []): Promise<void> {
     // No session (one refused, a login cancelled): asked for again first.
     if (this.process && this.init && !this.sessionId && !this.state.busy) await this.newSession();
-    if (!this.process || !this.sessionId || this.state.busy) return;
-    this.state.items.push(images.length ? { kind: "user", text: shown, images } : { kind: "user", text: shown });
+    if (!this.process || !this.sessionId) return;
+    const turn = Symbol("turn");
+    let queued: Queued | undefined;
+    if (this.state.busy) {
+      queued = { id: `queued-${this.nextQueued++}`, withdraw: new AbortController(), started: false };
+      this.queue.set(queued.id, queued);
+      queuePrompt(this.state, { id: queued.id, text: shown, ...(images.length ? { images } : {}) });
+    } else {
+      this.state.items.push(images.length ? { kind: "user", text: shown, images } : { kind: "user", text: shown });
+    }
+    this.turns.add(turn);
     this.state.busy = true;
     this.emit();
     try {
-      await this.send(blocks);
+      await this.send(blocks, queued);
     } catch (e) {
       const error = e as Error;
       // Auth-required when Lathe offers no login the editor can give.
@@ -310,24 +349,65 @@ export class LatheSession {
       this.state.items.push({ kind: "error", text: error.message + hint });
       if (hint) this.host.showError(error.message + hint);
     } finally {
-      this.state.busy = false;
+      if (queued) {
+        this.queue.delete(queued.id);
+        dropQueued(this.state, queued.id); // still pending: it never ran
+      }
+      this.turns.delete(turn);
+      this.state.busy = this.turns.size > 0;
       this.state.changes = await this.changes.summary();
       this.emit();
     }
   }
 
+  /**
+   * Adds the person's text to the running turn (`_session/steering`, when Lathe offers it):
+   * the model reads it at its next request. Shown in the chat as theirs, marked as added
+   * to the turn. A turn that ended meanwhile makes it a prompt of its own.
+   */
+  async steer(text: string): Promise<void> {
+    if (!this.process || !this.sessionId || !this.state.canSteer) return;
+    const blocks: acp.ContentBlock[] = [{ type: "text", text }];
+    if (!this.state.busy) return this.prompt(blocks, text);
+    try {
+      const r = await this.process.agent.request<{ outcome?: string }>("_session/steering",
+        { sessionId: this.sessionId, prompt: blocks, _meta: { steering: { idleBehavior: "promptRequired" } } });
+      if (r.outcome === "promptRequired") return this.prompt(blocks, text);
+      this.state.items.push({ kind: "user", text, steered: true });
+    } catch (e) {
+      this.state.items.push({ kind: "error", text: `Could not add that to the turn: ${(e as Error).message}` });
+    }
+    this.emit();
+  }
+
+  /** Takes one queued prompt back before it runs ($/cancel_request; Lathe answers it `cancelled`). */
+  withdrawQueued(id: string): void {
+    this.queue.get(id)?.withdraw.abort();
+  }
+
   /** The prompt turn; after a login on auth-required, the same prompt is sent again. */
-  private async send(blocks: acp.ContentBlock[]): Promise<void> {
+  private async send(blocks: acp.ContentBlock[], queued?: Queued): Promise<void> {
     if (!this.process || !this.sessionId) return;
     let response: acp.PromptResponse;
     try {
-      response = await this.process.agent.request("session/prompt", { sessionId: this.sessionId, prompt: blocks });
+      response = await this.process.agent.request("session/prompt", { sessionId: this.sessionId, prompt: blocks },
+        queued ? { cancellationSignal: queued.withdraw.signal } : undefined);
     } catch (e) {
       if (!isAuthRequired(e) || !this.canLogIn()) throw e;
-      if (await this.logIn()) return this.send(blocks);
+      if (await this.logIn()) return this.send(blocks, queued);
       return;
     }
+    // A queued prompt dropped before its turn started (Stop, or taken back): its entry just goes.
+    if (queued && !queued.started && response.stopReason === "cancelled") return;
     if (response.stopReason !== "end_turn") this.state.items.push({ kind: "notice", text: `Stopped: ${response.stopReason}` });
+  }
+
+  /** No turn runs any more (Lathe exited, or the session was left): nothing is pending. */
+  private endTurns(): void {
+    this.turns.clear();
+    this.queue.clear();
+    this.state.queued = undefined;
+    this.state.busy = false;
   }
 
   private canLogIn(): boolean { return !!this.host.login && loginChoices(this.init?.authMethods).length > 0; }
@@ -368,10 +448,15 @@ export class LatheSession {
     this.emit();
   }
 
+  /** Stops the turn; Lathe drops the prompts queued behind it, so their pending entries go now. */
   async cancel(): Promise<void> {
     if (!this.process || !this.sessionId) return;
     this.broker.cancelAll();
     this.questions.cancelAll();
+    if (this.state.queued) {
+      this.state.queued = undefined;
+      this.emit();
+    }
     await this.process.agent.notify("session/cancel", { sessionId: this.sessionId });
   }
 

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import * as assert from "node:assert/strict";
 import type * as acp from "@agentclientprotocol/sdk";
-import { applyChildUpdate, applyUpdate, authenticateParams, childOf, emptyState, loginChoices, parseHeaders, setConfigOptions, setModes, staleChildren, usageText, type CompactionItem, type ToolItem } from "../src/chatState";
+import { applyChildUpdate, applyUpdate, authenticateParams, childOf, dropQueued, emptyState, loginChoices, parseHeaders, queuePrompt, setConfigOptions, setModes, staleChildren, usageText, type CompactionItem, type ToolItem } from "../src/chatState";
 
 const text = (t: string): acp.ContentBlock => ({ type: "text", text: t });
 
@@ -169,4 +169,67 @@ test("state: notices and compactions are items of their own", () => {
   assert.deepEqual(s.items[0], { kind: "notice", text: "Loop detected: the same call", severity: "warning" });
   assert.equal(s.items.length, 2);
   assert.deepEqual(s.items[1] as CompactionItem, { kind: "compaction", id: "c1", status: "completed", summary: "kept this" });
+});
+
+test("state: a queued prompt is pending until Lathe echoes it, then the person's message, once", () => {
+  const s = emptyState();
+  s.items.push({ kind: "user", text: "first" });
+  queuePrompt(s, { id: "q1", text: "second", images: ["data:image/png;base64,AA"] });
+  queuePrompt(s, { id: "q2", text: "third" });
+  applyUpdate(s, { sessionUpdate: "agent_message_chunk", content: text("First done.") });
+  assert.deepEqual(s.queued?.map((q) => q.id), ["q1", "q2"]);
+  assert.deepEqual(s.items.map((i) => i.kind), ["user", "agent"], "the running turn's reply stays above the pending ones");
+  // The echo carries the text blocks only; the chat keeps what the person sent, images included.
+  applyUpdate(s, { sessionUpdate: "user_message_chunk", content: text("second"), messageId: "m2" });
+  assert.deepEqual(s.queued?.map((q) => q.id), ["q2"]);
+  assert.deepEqual(s.items[2], { kind: "user", text: "second", images: ["data:image/png;base64,AA"], messageId: "m2" });
+  applyUpdate(s, { sessionUpdate: "agent_message_chunk", content: text("Second done."), messageId: "a2" });
+  applyUpdate(s, { sessionUpdate: "user_message_chunk", content: text("third"), messageId: "m3" });
+  assert.equal(s.queued, undefined);
+  assert.deepEqual(s.items.filter((i) => i.kind === "user").map((i) => "text" in i && i.text), ["first", "second", "third"]);
+  // With nothing queued, an echo (a steered text that started a turn, a replay) is a message of its own.
+  applyUpdate(s, { sessionUpdate: "user_message_chunk", content: text("later"), messageId: "m4" });
+  assert.equal(s.items.filter((i) => i.kind === "user").length, 4);
+});
+
+test("state: a queued prompt that will not run leaves no pending entry", () => {
+  const s = emptyState();
+  queuePrompt(s, { id: "q1", text: "one" });
+  queuePrompt(s, { id: "q2", text: "two" });
+  dropQueued(s, "q2");
+  assert.deepEqual(s.queued, [{ id: "q1", text: "one" }]);
+  dropQueued(s, "q1");
+  assert.equal(s.queued, undefined);
+  assert.deepEqual(s.items, []);
+});
+
+test("state: a shell call's terminal streams live from _meta: where it runs, the output appended, how it ended", () => {
+  const s = emptyState();
+  applyUpdate(s, { sessionUpdate: "tool_call", toolCallId: "c1", title: "printf hello", kind: "execute", status: "pending" });
+  applyUpdate(s, { sessionUpdate: "tool_call_update", toolCallId: "c1", content: [{ type: "terminal", terminalId: "c1" }],
+    _meta: { terminal_info: { terminal_id: "c1", cwd: "/w" } } });
+  applyUpdate(s, { sessionUpdate: "tool_call_update", toolCallId: "c1", status: "in_progress" });
+  applyUpdate(s, { sessionUpdate: "tool_call_update", toolCallId: "c1", _meta: { terminal_output: { terminal_id: "c1", data: "hel" } } });
+  applyUpdate(s, { sessionUpdate: "tool_call_update", toolCallId: "c1", _meta: { terminal_output: { terminal_id: "c1", data: "lo\nworld\n" } } });
+  const tool = s.items[0] as ToolItem;
+  assert.deepEqual({ ...tool.terminal }, { id: "c1", cwd: "/w", output: "hello\nworld\n" });
+  assert.deepEqual(tool.text, [], "the terminal is the card's view, not a line of text");
+  // The final update: the terminal again, how it ended in words, and terminal_exit beside the hooks' notes.
+  applyUpdate(s, { sessionUpdate: "tool_call_update", toolCallId: "c1", status: "completed",
+    content: [{ type: "terminal", terminalId: "c1" }, { type: "content", content: text("[exit code 3]") }],
+    _meta: { lathe: { hooks: [] }, terminal_exit: { terminal_id: "c1", exit_code: 3, signal: null } } });
+  assert.deepEqual(tool.terminal?.exit, { code: 3, signal: null });
+  assert.equal(tool.terminal?.output, "hello\nworld\n");
+  assert.deepEqual(tool.text, ["[exit code 3]"]);
+  // Another terminal's output is not this card's.
+  applyUpdate(s, { sessionUpdate: "tool_call_update", toolCallId: "c1", _meta: { terminal_output: { terminal_id: "other", data: "x" } } });
+  assert.equal(tool.terminal?.output, "hello\nworld\n");
+  // A signal, and a terminal of the editor's own (not display-only) named as before.
+  applyUpdate(s, { sessionUpdate: "tool_call", toolCallId: "c2", title: "sleep", kind: "execute",
+    _meta: { terminal_info: { terminal_id: "c2" } } });
+  applyUpdate(s, { sessionUpdate: "tool_call_update", toolCallId: "c2", _meta: { terminal_exit: { terminal_id: "c2", exit_code: null, signal: "SIGKILL" } } });
+  assert.deepEqual((s.items[1] as ToolItem).terminal, { id: "c2", output: "", exit: { code: null, signal: "SIGKILL" } });
+  applyUpdate(s, { sessionUpdate: "tool_call", toolCallId: "c3", title: "ls", kind: "execute", content: [{ type: "terminal", terminalId: "term-1" }] });
+  assert.deepEqual((s.items[2] as ToolItem).text, ["(terminal term-1)"]);
+  assert.equal((s.items[2] as ToolItem).terminal, undefined);
 });

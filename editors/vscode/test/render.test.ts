@@ -1,7 +1,8 @@
 import { test } from "node:test";
 import * as assert from "node:assert/strict";
 import { applyChildUpdate, applyUpdate, childOf, emptyState, setConfigOptions, setModes } from "../src/chatState";
-import { changesHtml, completionsHtml, itemHtml, planHtml, questionHtml, toolbarHtml } from "../src/webview/render";
+import { changesHtml, completionsHtml, itemHtml, planHtml, queueHtml, questionHtml, terminalHtml, terminalText, toolbarHtml } from "../src/webview/render";
+import { queuePrompt, type ToolItem } from "../src/chatState";
 import { formFields } from "../src/elicitation";
 
 test("render: Markdown with highlighted code, raw HTML escaped, thoughts collapsed", () => {
@@ -170,4 +171,59 @@ test("render: the effort picker sits beside the model picker", () => {
   setConfigOptions(s, [{ id: "effort", name: "Effort", category: "thought_level", type: "select", currentValue: "high",
     options: [{ value: "default", name: "Default" }, { value: "high", name: "High" }] }]);
   assert.match(toolbarHtml(s), /<select id="effort"[^>]*><option value="default"[^>]*>Effort: Default<\/option><option value="high"[^>]*selected>Effort: High/);
+});
+
+test("render: queued prompts follow the chat marked queued, each with × to take it back; steered text is marked", () => {
+  const s = emptyState();
+  assert.equal(queueHtml(s), "");
+  queuePrompt(s, { id: "queued-1", text: "then <b>this</b>" });
+  const html = queueHtml(s);
+  assert.match(html, /^<div class="user queued" data-queued="queued-1"><span class="tag">queued<\/span>/);
+  assert.match(html, /<button class="unqueue" data-queued="queued-1"/);
+  assert.match(html, /then &#60;b&#62;this&#60;\/b&#62;/);
+  assert.match(itemHtml({ kind: "user", text: "use tabs", steered: true }), /^<div class="user steered"><span class="tag">added to the turn<\/span>use tabs/);
+  assert.doesNotMatch(itemHtml({ kind: "user", text: "plain" }), /tag|queued|steered/);
+});
+
+test("render: a shell call's terminal shows its cwd, the output so far and how it ended, escaped and without colours", () => {
+  const s = emptyState();
+  applyUpdate(s, { sessionUpdate: "tool_call", toolCallId: "c1", title: "make", kind: "execute", status: "in_progress",
+    content: [{ type: "terminal", terminalId: "c1" }], _meta: { terminal_info: { terminal_id: "c1", cwd: "/w/proj" } } });
+  applyUpdate(s, { sessionUpdate: "tool_call_update", toolCallId: "c1", _meta: { terminal_output: { terminal_id: "c1", data: "\x1b[31mred <x>\x1b[0m\r\n10%\r50%\r100%\n" } } });
+  const tool = s.items[0] as ToolItem;
+  let html = itemHtml(tool);
+  assert.match(html, /<div class="terminal terminal-running" data-terminal="c1">/);
+  assert.match(html, /<span class="terminal-cwd"[^>]*>\/w\/proj<\/span>/);
+  assert.match(html, /<span class="terminal-exit">running…<\/span>/);
+  assert.match(html, /<pre class="terminal-output">red &#60;x&#62;\n100%\n<\/pre>/);
+  assert.doesNotMatch(html, /\(terminal c1\)/);
+  applyUpdate(s, { sessionUpdate: "tool_call_update", toolCallId: "c1", status: "completed", _meta: { terminal_exit: { terminal_id: "c1", exit_code: 2, signal: null } } });
+  html = itemHtml(tool);
+  assert.match(html, /terminal terminal-failed/);
+  assert.match(html, /exit code 2/);
+  assert.match(terminalHtml({ id: "t", output: "", exit: { code: 0, signal: null } }), /terminal-ok.*exit code 0/);
+  assert.match(terminalHtml({ id: "t", output: "", exit: { code: null, signal: "SIGTERM" } }), /ended by SIGTERM/);
+  // A long run shows its end.
+  const long = terminalHtml({ id: "t", output: "first line\n" + "x".repeat(70_000) + "\nlast line\n" });
+  assert.match(long, /the start is cut here/);
+  assert.doesNotMatch(long, /first line/);
+  assert.match(long, /last line/);
+  assert.equal(terminalText("a\x1b]0;title\x07b\r\n"), "ab\n");
+});
+
+test("render: exit_plan_mode's question shows the plan as Markdown with Lathe's options", () => {
+  const s = emptyState();
+  applyUpdate(s, { sessionUpdate: "tool_call", toolCallId: "c9", title: "Ready to carry out the plan?", kind: "switch_mode", status: "pending",
+    content: [{ type: "content", content: { type: "text", text: "# Plan\n1. Change src.txt\n2. Test it\n" } }] });
+  const tool = s.items[0] as ToolItem;
+  tool.permission = { requestId: "perm-3", options: [
+    { optionId: "autoEdit", name: "Yes, and allow edits", kind: "allow_always" },
+    { optionId: "default", name: "Yes, and ask before edits", kind: "allow_once" },
+    { optionId: "reject_once", name: "No, keep planning", kind: "reject_once" }] };
+  const html = itemHtml(tool);
+  assert.match(html, /<h1>Plan<\/h1>/);
+  assert.match(html, /<ol>\s*<li>Change src.txt<\/li>\s*<li>Test it<\/li>\s*<\/ol>/);
+  for (const [id, name] of [["autoEdit", "Yes, and allow edits"], ["default", "Yes, and ask before edits"], ["reject_once", "No, keep planning"]]) {
+    assert.match(html, new RegExp(`data-req="perm-3" data-opt="${id}">${name}<`));
+  }
 });

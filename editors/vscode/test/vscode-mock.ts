@@ -68,4 +68,6 @@ export const workspace = {
   fs: { async readFile(uri: Uri): Promise<Uint8Array> { return fs.readFileSync(uri.fsPath); } },
   getConfiguration() { return { get: <T>(_k: string, d: T) => d }; },
 };
-export const window = {};
+// Tests set what they use (pickers, messages) on it.
+export const window: Record<string, unknown> = {};
+export class ThemeIcon { constructor(readonly id: string) {} }

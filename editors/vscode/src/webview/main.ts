@@ -1,7 +1,7 @@
 // Runs inside the chat webview: renders the ChatState the extension posts and
 // posts back what the person does.
 import { usageText, type ChatState } from "../chatState";
-import { changesHtml, completionsHtml, esc, itemHtml, planHtml, toolbarHtml } from "./render";
+import { changesHtml, completionsHtml, esc, itemHtml, planHtml, queueHtml, toolbarHtml } from "./render";
 
 declare function acquireVsCodeApi(): { postMessage(m: unknown): void };
 const vscode = acquireVsCodeApi();
@@ -28,7 +28,7 @@ function render(s: ChatState, attachments: string[]): void {
     const input = i as HTMLInputElement;
     return { name: input.name, value: input.value, checked: input.checked, type: input.type };
   });
-  log.innerHTML = s.items.map(itemHtml).join("");
+  log.innerHTML = s.items.map(itemHtml).join("") + queueHtml(s);
   log.querySelectorAll("details.thought").forEach((d, i) => { if (open[i]) (d as HTMLDetailsElement).open = true; });
   log.querySelectorAll("details.subagent").forEach((d) => {
     const was = childOpen.get((d as HTMLElement).dataset.session);
@@ -41,7 +41,10 @@ function render(s: ChatState, attachments: string[]): void {
   $("usage").textContent = usageText(s.usage);
   $("attachments").innerHTML = attachments.map((a, i) => `<span class="chip">${esc(a)}<a href="#" class="detach" data-index="${i}">×</a></span>`).join("");
   ($("stop") as HTMLButtonElement).disabled = !s.busy;
-  ($("send") as HTMLButtonElement).disabled = s.busy;
+  // While a turn runs the input stays open: Send queues the prompt, Steer adds it to the turn.
+  $("send").textContent = s.busy ? "Queue" : "Send";
+  $("send").title = s.busy ? "Send after the running turn (queued)" : "Send";
+  ($("steer") as HTMLButtonElement).hidden = !(s.busy && s.canSteer);
 }
 
 type Typed = { name: string; value: string; checked: boolean; type: string };
@@ -71,11 +74,11 @@ function formValues(id: string): Record<string, string | string[] | boolean> {
   return values;
 }
 
-function send(): void {
+function send(type: "send" | "steer" = "send"): void {
   const box = $("prompt") as HTMLTextAreaElement;
   const text = box.value.trim();
-  if (!text || state?.busy) return;
-  vscode.postMessage({ type: "send", text });
+  if (!text) return;
+  vscode.postMessage({ type, text });
   toBottom = true;
   box.value = "";
   completions();
@@ -90,6 +93,8 @@ document.addEventListener("click", (e) => {
   if (!el) return;
   const d = el.dataset;
   if (el.id === "send") send();
+  else if (el.id === "steer") send("steer");
+  else if (el.classList.contains("unqueue")) vscode.postMessage({ type: "unqueue", id: d.queued });
   else if (el.id === "stop") vscode.postMessage({ type: "stop" });
   else if (el.id === "new") vscode.postMessage({ type: "newSession" });
   else if (el.id === "sessions") vscode.postMessage({ type: "listSessions" });

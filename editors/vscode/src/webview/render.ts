@@ -3,7 +3,7 @@
 // code via highlight.js.
 import MarkdownIt from "markdown-it";
 import hljs from "highlight.js/lib/common";
-import type { ChatState, CompactionItem, Item, QuestionItem, SubagentView, ToolItem } from "../chatState";
+import type { ChatState, CompactionItem, Item, QuestionItem, SubagentView, TerminalView, ToolItem } from "../chatState";
 import type { FormField } from "../elicitation";
 import { computeHunks } from "../hunks";
 
@@ -55,12 +55,48 @@ export function toolHtml(t: ToolItem): string {
     : "";
   const answer = t.answer ? `<div class="answer">${esc(t.answer)}</div>` : "";
   const child = t.subagent ? subagentHtml(t.subagent) : "";
+  const terminal = t.terminal ? terminalHtml(t.terminal) : "";
   const hooks = (t.hooks ?? []).map((h) => `<div class="hook hook-${esc(h.decision.split(" ")[0])}" title="${esc(h.text)}">` +
     `<span class="hook-name">Hook ${esc(h.hook)}</span> <span class="hook-event">${esc(h.event)}</span> ` +
     `<span class="hook-decision">${esc(h.decision)}</span>${h.message ? `: ${esc(h.message)}` : ""}</div>`).join("");
   return `<div class="tool status-${t.status}" data-tool="${esc(t.id)}">
 <div class="tool-head"><span class="icon">${ICONS[t.toolKind] ?? "⚙"}</span><span class="title">${esc(t.title)}</span><span class="status">${esc(t.status)}</span></div>
-<div class="locs">${links}</div>${hooks}${child}${body}${diffs}${perm}${answer}</div>`;
+<div class="locs">${links}</div>${hooks}${child}${terminal}${body}${diffs}${perm}${answer}</div>`;
+}
+
+/** The most of a command's output a card shows: its end (the whole run is the model's, and in the session's record). */
+const TERMINAL_CHARS = 64 * 1024;
+
+/**
+ * A terminal's bytes as plain lines: colours and other escape sequences dropped, CR LF
+ * as a line end, and a line redrawn with CR (a progress bar) shown as it was last drawn.
+ */
+export function terminalText(output: string): string {
+  const plain = output
+    .replace(/\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g, "")
+    .replace(/\x1b\[[0-?]*[ -/]*[@-~]/g, "")
+    .replace(/\x1b[@-_]/g, "")
+    .replace(/\r+\n/g, "\n");
+  return plain.split("\n").map((l) => l.slice(l.lastIndexOf("\r", l.length - 2) + 1).replace(/\r$/, "")).join("\n");
+}
+
+function exitText(t: TerminalView): string {
+  if (!t.exit) return "running…";
+  if (t.exit.signal) return `ended by ${t.exit.signal}`;
+  if (t.exit.code === null) return "ended";
+  return `exit code ${t.exit.code}`;
+}
+
+/** A shell command's live output on its card: where it runs, what it printed so far, how it ended. */
+export function terminalHtml(t: TerminalView): string {
+  let text = terminalText(t.output);
+  const cut = text.length > TERMINAL_CHARS;
+  if (cut) text = text.slice(text.length - TERMINAL_CHARS);
+  const state = t.exit ? (t.exit.code === 0 && !t.exit.signal ? "ok" : "failed") : "running";
+  const cwd = t.cwd ? `<span class="terminal-cwd" title="Where the command runs">${esc(t.cwd)}</span>` : "";
+  return `<div class="terminal terminal-${state}" data-terminal="${esc(t.id)}"><div class="terminal-head">${cwd}` +
+    `<span class="terminal-exit">${esc(exitText(t))}</span></div>` +
+    `<pre class="terminal-output">${cut ? "… (the start is cut here)\n" : ""}${esc(text)}</pre></div>`;
 }
 
 /** How a child's state reads on its card. */
@@ -141,8 +177,8 @@ export function compactionHtml(c: CompactionItem): string {
 
 export function itemHtml(item: Item): string {
   switch (item.kind) {
-    case "user": return `<div class="user">${esc(item.text)}${(item.images ?? []).map((src) =>
-      `<img class="thumb" alt="attached image" src="${esc(src)}">`).join("")}</div>`;
+    case "user": return `<div class="user${item.steered ? " steered" : ""}">${item.steered ? `<span class="tag">added to the turn</span>` : ""}` +
+      `${esc(item.text)}${thumbs(item.images)}</div>`;
     case "agent": return `<div class="agent md">${markdown(item.text)}</div>`;
     case "thought": return `<details class="thought"><summary>Thinking</summary><div class="md">${markdown(item.text)}</div></details>`;
     case "error": return `<div class="error">${esc(item.text)}</div>`;
@@ -151,6 +187,14 @@ export function itemHtml(item: Item): string {
     case "question": return questionHtml(item);
     case "compaction": return compactionHtml(item);
   }
+}
+
+const thumbs = (images: string[] | undefined) => (images ?? []).map((src) => `<img class="thumb" alt="attached image" src="${esc(src)}">`).join("");
+
+/** The prompts waiting behind the running turn, after the chat, each marked queued and with × to take it back. */
+export function queueHtml(s: ChatState): string {
+  return (s.queued ?? []).map((q) => `<div class="user queued" data-queued="${esc(q.id)}"><span class="tag">queued</span>` +
+    `<button class="unqueue" data-queued="${esc(q.id)}" title="Take this prompt back before it runs">×</button>${esc(q.text)}${thumbs(q.images)}</div>`).join("");
 }
 
 export function toolbarHtml(s: ChatState): string {

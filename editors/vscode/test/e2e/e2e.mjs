@@ -73,16 +73,19 @@ async function openFile(name) {
 
 const editorText = async () => (await page.locator(".editor-group-container.active .monaco-editor .view-lines").first().innerText()).replace(/\u00a0/g, " ");
 
-async function prompt(text) {
+// The input stays open while a turn runs (a prompt sent then is queued); Stop is enabled only then.
+const idle = async () => (await chat.locator("#stop").isDisabled()) && (await chat.locator("#send").innerText()) === "Send";
+const turnDone = () => until("the turn to end", idle);
+
+/** Types a prompt into the chat and sends it with Enter; `queue`: while a turn runs (it waits behind it). */
+async function prompt(text, { queue = false } = {}) {
   const box = chat.locator("#prompt");
-  await until("the prompt box to be enabled", async () => !(await chat.locator("#send").isDisabled()));
+  if (!queue) await until("no turn running", idle);
   await box.click();
   await box.fill(text);
   await box.press("Enter");
   await chat.locator(".user", { hasText: text }).waitFor();
 }
-
-const turnDone = () => until("the turn to end", async () => !(await chat.locator("#send").isDisabled()));
 
 await step("VS Code starts and the Lathe chat opens from the palette", async () => {
   await page.goto(url);
@@ -242,6 +245,55 @@ await step("Stop cancels a long command", async () => {
   await turnDone();
 });
 
+await step("while a command runs: a prompt is queued (pending until its turn), text steers the turn, the output streams live", async () => {
+  await prompt("Run the live command");
+  const card = chat.locator(".tool", { hasText: "live-one" }).last();
+  await card.locator("button.allow_once").waitFor();
+  // The turn waits for the person: the input stays open, Send queues.
+  await until("Send to read Queue", async () => (await chat.locator("#send").innerText()) === "Queue" || await chat.locator("#send").innerText());
+  await prompt("Then tell me about it", { queue: true });
+  const pending = chat.locator(".user.queued", { hasText: "Then tell me about it" });
+  await pending.locator(".tag", { hasText: "queued" }).waitFor();
+  // Steering: the words join the running turn, marked as added to it.
+  await chat.locator("#prompt").fill("and keep it short");
+  await chat.locator("#steer").click();
+  await chat.locator(".user.steered", { hasText: "and keep it short" }).waitFor();
+  await page.screenshot({ path: path.join(out, "shots", "queued-and-steered.png") });
+  await card.locator("button.allow_once").click();
+  // Live: the first line is on the card while the command still runs.
+  const terminal = card.locator(".terminal");
+  await terminal.locator(".terminal-output", { hasText: "live-one" }).waitFor();
+  await terminal.locator(".terminal-exit", { hasText: "running…" }).waitFor();
+  if (await terminal.locator(".terminal-output", { hasText: "live-two" }).count()) throw new Error("the output was not shown live");
+  await terminal.locator(".terminal-cwd", { hasText: ws }).waitFor();
+  await page.screenshot({ path: path.join(out, "shots", "live-shell-output.png") });
+  await terminal.locator(".terminal-output", { hasText: "live-two" }).waitFor();
+  await terminal.locator(".terminal-exit", { hasText: "exit code 3" }).waitFor();
+  await chat.locator(".agent", { hasText: "The live command ended." }).waitFor();
+  // Its turn starts: the pending entry becomes the person's message, once.
+  await chat.locator(".agent", { hasText: "The queued prompt ran." }).waitFor();
+  await turnDone();
+  if (await chat.locator(".user.queued").count()) throw new Error("a queued entry stayed");
+  const sent = await chat.locator(".user", { hasText: "Then tell me about it" }).count();
+  if (sent !== 1) throw new Error(`the queued prompt is shown ${sent} times`);
+  const order = await chat.locator("#log > .user, #log > .agent").evaluateAll((els) => els.map((e) => e.textContent.trim()).slice(-4));
+  const want = ["added to the turnand keep it short", "The live command ended.", "Then tell me about it", "The queued prompt ran."];
+  if (JSON.stringify(order) !== JSON.stringify(want)) throw new Error(`the chat reads ${JSON.stringify(order)}`);
+});
+
+await step("Stop ends the turn and drops the prompt queued behind it", async () => {
+  await prompt("Make the file that never comes");
+  const card = chat.locator(".tool", { hasText: "never-made.txt" }).last();
+  await card.locator("button.allow_once").waitFor();
+  await prompt("This one waits", { queue: true });
+  await chat.locator(".user.queued", { hasText: "This one waits" }).waitFor();
+  await chat.locator("#stop").click();
+  await chat.locator(".notice", { hasText: "Stopped: cancelled" }).last().waitFor();
+  await turnDone();
+  if (await chat.locator(".user", { hasText: "This one waits" }).count()) throw new Error("the dropped prompt is still shown");
+  if (fs.existsSync(path.join(ws, "never-made.txt"))) throw new Error("the cancelled command ran");
+});
+
 const gutterMarks = () => page.locator(".editor-group-container.active .monaco-editor .cgmr").count();
 
 await step("changed files stay under review across prompts, marked in the gutter, until kept or undone", async () => {
@@ -299,6 +351,21 @@ await step("the palette changes the mode and the model, and adds the selection t
   await page.keyboard.press("Shift+ArrowDown");
   await palette("Lathe: Add Selection to Chat");
   await chat.locator(".chip", { hasText: "multi.txt:1-3" }).waitFor();
+});
+
+await step("in plan mode, exit_plan_mode asks with the plan as Markdown; the mode picked shows in the picker", async () => {
+  await chat.locator("#mode").selectOption("plan");
+  await prompt("Plan the tidy-up");
+  const card = chat.locator(".tool", { has: chat.locator("button.opt", { hasText: "Yes, and allow edits" }) }).last();
+  await card.locator(".md ol li", { hasText: "Tidy multi.txt" }).waitFor();
+  await card.locator(".md ol li strong", { hasText: "multi.txt" }).waitFor();
+  for (const name of ["Yes, and allow edits", "No, keep planning"]) await card.locator("button.opt", { hasText: name }).waitFor();
+  if ((await card.locator("button.opt").count()) !== 3) throw new Error("not Lathe's three options");
+  await page.screenshot({ path: path.join(out, "shots", "plan-exit-question.png") });
+  await card.locator("button.opt", { hasText: "Yes, and allow edits" }).click();
+  await chat.locator(".agent", { hasText: "Carrying out the plan." }).waitFor();
+  await turnDone();
+  await until("the mode picker to show Auto edit", async () => (await chat.locator("#mode").inputValue()) === "autoEdit" || await chat.locator("#mode").inputValue());
 });
 
 await step("@ attaches a file, and New starts an empty session", async () => {
@@ -435,9 +502,28 @@ await step("an answer kept for the workspace is offered apart from the session's
 await step("in a long chat, the toolbar's Sessions button opens the session picker in view", async () => {
   if (await chat.locator("#log").evaluate((log) => log.scrollHeight <= log.clientHeight)) throw new Error("the chat is not long enough to scroll");
   await chat.locator("#sessions").click();
-  await page.locator(".quick-input-widget input[placeholder='Reopen a past session']").waitFor({ state: "visible" });
+  await page.locator(".quick-input-widget input[placeholder^='Reopen a past session']").waitFor({ state: "visible" });
   await page.locator(".quick-input-list .monaco-list-row", { hasText: "A second chat" }).first().waitFor({ state: "visible" });
   await page.keyboard.press("Escape");
+});
+
+await step("a past session is deleted from the picker's trash button, after a confirmation; the list forgets it", async () => {
+  await palette("Lathe: Past Sessions");
+  const row = page.locator(".quick-input-list .monaco-list-row", { hasText: "A second chat" }).first();
+  await row.waitFor({ state: "visible" });
+  await row.hover();
+  await row.locator(".action-label.codicon-trash").click();
+  const dialog = page.locator(".monaco-dialog-box");
+  await dialog.locator(".dialog-message-text", { hasText: 'Delete the Lathe session "A second chat"?' }).waitFor();
+  await page.screenshot({ path: path.join(out, "shots", "delete-session.png") });
+  await dialog.locator(".monaco-button", { hasText: "Delete" }).first().click();
+  await dialog.waitFor({ state: "detached" });
+  // It was the only past one (the open chat is not listed): the picker closes and says so.
+  await page.locator(".notifications-toasts", { hasText: "No past Lathe sessions left in this folder." }).waitFor();
+  await page.locator(".quick-input-widget").waitFor({ state: "hidden" });
+  // Lathe forgot it too: a fresh list has none.
+  await palette("Lathe: Past Sessions");
+  await page.locator(".notifications-toasts", { hasText: "No past Lathe sessions in this folder." }).waitFor();
 });
 
 await step("a sub-agent works nested under its call: its question is answered there, and Stop stops it alone", async () => {

@@ -22,12 +22,23 @@ console.log([
   line(say("The command ran.")),
   // 5. A long command, stopped (Lathe makes no further model call).
   line(call("run_shell_command", { command: "sleep 30" })),
+  // 5a. Working alongside: a command asked about (the person queues a prompt and steers meanwhile), its
+  // output streamed live, then the queued prompt's turn.
+  line(call("run_shell_command", { command: "printf 'live-one\\n'; sleep 3; printf 'live-two\\n'; exit 3" })),
+  line(say("The live command ended.")),
+  line(say("The queued prompt ran.")),
+  // 5b. A command asked about, then Stop: the prompt queued behind it never reaches the model.
+  line(call("run_shell_command", { command: "touch never-made.txt" })),
   // 6. A two-hunk write, accepted, then one hunk undone.
   line(call("write_file", { file_path: `${ws}/multi.txt`, content: multi })),
   line(say("Wrote multi.txt.")),
   // 7. A plan (write_todos), pinned at the top of the chat; multi.txt stays under review meanwhile.
   line(call("write_todos", { todos: [{ description: "Read the notes", status: "completed" }, { description: "Tidy multi.txt", status: "in_progress" }, { description: "Report back", status: "pending" }] })),
   line(say("Planned.")),
+  // 7a. In plan mode: the plan written to the plans folder, then exit_plan_mode asks with it.
+  line(call("write_file", { file_path: "feature-x.md", content: "# Plan\n\n1. Tidy **multi.txt**\n2. Report back\n" })),
+  line(call("exit_plan_mode", { plan_filename: "feature-x.md" })),
+  line(say("Carrying out the plan.")),
   // 8. The one prompt of the second session (started with New), so that it is a past session later.
   line(say("Second chat.")),
   // 9. In the reopened first session: a prompt with an image attached.
