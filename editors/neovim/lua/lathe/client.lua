@@ -221,8 +221,14 @@ function M.with_session(cb)
   M.start()
 end
 
--- How many prompts are sent and not yet answered (one runs, the rest are queued).
-function M.outstanding() return #M.turns end
+-- The prompts of the open session sent and not yet answered, oldest first.
+local function open_turns()
+  local id = M.session and M.session.id
+  return vim.tbl_filter(function(t) return t.session == id end, M.turns)
+end
+
+-- How many prompts of the open session are sent and not yet answered (one runs, the rest are queued).
+function M.outstanding() return #open_turns() end
 
 local function forget(turn)
   for i, t in ipairs(M.turns) do
@@ -247,13 +253,13 @@ function M.prompt(blocks, shown)
       if shown.drop then shown.drop(nil, err) end
       return M.ui.turn_end(nil, err)
     end
-    local turn = { shown = shown }
+    local turn = { shown = shown, session = M.session.id }
     M.turns[#M.turns + 1] = turn
     set_state('busy')
-    if #M.turns == 1 then start_turn(turn) end
+    if #open_turns() == 1 then start_turn(turn) end
     local function finish(stop_reason, perr)
       forget(turn)
-      if #M.turns == 0 and M.state == 'busy' then set_state('ready') end
+      if #open_turns() == 0 and M.state == 'busy' then set_state('ready') end
       if not turn.started then
         if shown.drop then shown.drop(stop_reason, perr) end
         return
@@ -261,11 +267,15 @@ function M.prompt(blocks, shown)
       if not perr then M.deaths = 0 end
       M.ui.turn_end(stop_reason, perr)
       -- The next one queued starts now (not when Lathe is gone: it fails too).
-      local next_turn = M.turns[1]
-      if next_turn and not next_turn.started and M.running() then start_turn(next_turn) end
+      for _, t in ipairs(M.turns) do
+        if t.session == turn.session then
+          if not t.started and M.running() then start_turn(t) end
+          break
+        end
+      end
     end
     local function send()
-      M.peer:request('session/prompt', { sessionId = M.session.id, prompt = blocks }, function(perr, res)
+      M.peer:request('session/prompt', { sessionId = turn.session, prompt = blocks }, function(perr, res)
         if not perr then return finish(res and res.stopReason) end
         -- Auth-required: once logged in, the same prompt goes again.
         log_in(perr, function(lerr) if lerr then finish(nil, lerr) else send() end end)
