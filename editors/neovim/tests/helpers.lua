@@ -96,7 +96,7 @@ function H.sent_by(command)
   local client = require('lathe.client')
   local sent
   local real = client.prompt
-  client.prompt = function(blocks) sent = blocks; return real(blocks) end
+  client.prompt = function(blocks, shown) sent = blocks; return real(blocks, shown) end
   vim.cmd(command)
   local stop = H.wait_turn()
   client.prompt = real
