@@ -30,6 +30,10 @@ cmd('LatheModel', function(o) lathe().model(o.args) end,
 cmd('LatheEffort', function(o) lathe().effort(o.args) end,
   { nargs = '?', desc = 'Choose how much the model thinks, when Lathe offers it', complete = values_of('effort_option') })
 cmd('LatheSessions', function() lathe().sessions() end, { desc = 'Reopen a past Lathe session, when supported' })
+cmd('LatheDeleteSession', function() lathe().delete_session() end,
+  { desc = 'Delete a past Lathe session (after you confirm), when supported' })
+cmd('LatheSteer', function(o) lathe().steer(o.args) end,
+  { nargs = '*', desc = 'Add text (or the prompt) to the running Lathe turn, when supported' })
 cmd('LatheNew', function() lathe().new_session() end, { desc = 'Start a new Lathe session' })
 cmd('LatheImage', function(o) lathe().image(o.args) end,
   { nargs = '?', complete = 'file', desc = 'Attach an image file (or, without a path, the clipboard image) to the next prompt' })

@@ -57,7 +57,7 @@ function H.reset()
   local client = require('lathe.client')
   client.stop()
   wait_for(function() return not client.running() end, 'Lathe to stop')
-  client.session, client.agent, client.state, client.deaths, client.waiting = nil, nil, 'stopped', 0, {}
+  client.session, client.agent, client.state, client.deaths, client.waiting, client.turns = nil, nil, 'stopped', 0, {}, {}
   local lathe = require('lathe')
   lathe.last_stop, lathe.pending_context = nil, {}
   require('lathe.permission').open = {}
@@ -96,7 +96,7 @@ function H.sent_by(command)
   local client = require('lathe.client')
   local sent
   local real = client.prompt
-  client.prompt = function(blocks) sent = blocks; return real(blocks) end
+  client.prompt = function(blocks, shown) sent = blocks; return real(blocks, shown) end
   vim.cmd(command)
   local stop = H.wait_turn()
   client.prompt = real

@@ -119,6 +119,19 @@ it('a session that cannot be reopened says why in the chat, which stays as it wa
   eq('ready', client.state)
 end)
 
+it(':LatheDeleteSession says so when Lathe does not offer session/delete, and asks nothing', function()
+  ready()
+  local notes, notify, select = {}, vim.notify, vim.ui.select
+  vim.notify = function(msg) notes[#notes + 1] = msg end
+  local asked = false
+  vim.ui.select = function() asked = true end
+  vim.cmd('LatheDeleteSession')
+  vim.notify, vim.ui.select = notify, select
+  eq(false, client.can_delete())
+  eq(false, asked, 'no picker')
+  ok(notes[1] and notes[1]:find('deleting sessions is not supported', 1, true), vim.inspect(notes))
+end)
+
 it('the plan is pinned at the end of the chat, above the prompt, and updated in place', function()
   ready()
   local chat = require('lathe.chat')

@@ -240,3 +240,70 @@ it('chunks of another message start a new block; notices, compactions and the co
   eq('10/100 tokens · 12.50 EUR', render.usage({ used = 10, size = 100, cost = { amount = 12.5, currency = 'EUR' } }))
   eq('10/100 tokens', render.usage({ used = 10, size = 100 }))
 end)
+
+it('a prompt queued behind the running turn is pinned as queued, then becomes the message, its echo not repeated', function()
+  local t = transcript.new()
+  t:user('first')
+  t:apply({ sessionUpdate = 'agent_message_chunk', content = { type = 'text', text = 'Working.' } })
+  local second = t:queue_prompt('then say hi', { 'a.lua:1-2' })
+  local third = t:queue_prompt('and bye')
+  eq({ '## You · queued', '', 'then say hi', '`@a.lua:1-2`', '_Sent when the running turn ends; a cancel drops it_', '',
+    '## You · queued', '', 'and bye', '_Sent when the running turn ends; a cancel drops it_', '' }, render.queued(t.queue))
+  eq(3, #t.blocks, 'queued prompts are not blocks of the log')
+  eq({ 4 }, t:start_queued(second))
+  eq({}, t:apply({ sessionUpdate = 'user_message_chunk', content = { type = 'text', text = 'then say hi' }, messageId = 'u2' }),
+    "Lathe's echo of the started prompt")
+  t:apply({ sessionUpdate = 'agent_message_chunk', content = { type = 'text', text = 'Hi.' } })
+  eq({ '## You', '', 'first', '', '## Lathe', '', 'Working.', '', '## You', '', 'then say hi', '`@a.lua:1-2`', '',
+    '## Lathe', '', 'Hi.', '' }, lines_of(t))
+  eq(1, #t.queue)
+  t:drop_queued(third)
+  eq({}, render.queued(t.queue), 'a dropped prompt goes')
+  eq({}, t:start_queued(third), 'and never starts')
+  -- Once the turn answered, a user message is the person's again (a replay, steering that started a turn).
+  t:apply({ sessionUpdate = 'user_message_chunk', content = { type = 'text', text = 'then say hi' } })
+  eq('user', t.blocks[#t.blocks].kind)
+end)
+
+it("a shell call's terminal output streams into its block, with where it ran and how it ended", function()
+  local t = transcript.new()
+  t:apply({ sessionUpdate = 'tool_call', toolCallId = 's1', title = 'Shell: make', kind = 'execute', status = 'pending' })
+  t:apply({ sessionUpdate = 'tool_call_update', toolCallId = 's1', status = 'in_progress',
+    content = { { type = 'terminal', terminalId = 's1' } }, _meta = { terminal_info = { terminal_id = 's1', cwd = '/w' } } })
+  eq({ '## Lathe', '', '### Shell: make', '_in `/w`_', '_running…_', '' }, lines_of(t))
+  t:apply({ sessionUpdate = 'tool_call_update', toolCallId = 's1',
+    _meta = { terminal_output = { terminal_id = 's1', data = '\27[32mhel' } } })
+  t:apply({ sessionUpdate = 'tool_call_update', toolCallId = 's1',
+    _meta = { terminal_output = { terminal_id = 's1', data = 'lo\27[0m\r\n50%\r100%\nworld\n' } } })
+  eq({ '## Lathe', '', '### Shell: make', '_in `/w`_', '```', 'hello', '100%', 'world', '```', '_running…_', '' }, lines_of(t))
+  t:apply({ sessionUpdate = 'tool_call_update', toolCallId = 's1', status = 'completed',
+    content = { { type = 'terminal', terminalId = 's1' }, { type = 'content', content = { type = 'text', text = 'Exit Code: 3' } } },
+    _meta = { terminal_exit = { terminal_id = 's1', exit_code = 3, signal = vim.NIL }, lathe = { hooks = {} } } })
+  eq({ '## Lathe', '', '### Shell: make', '_in `/w`_', '```', 'hello', '100%', 'world', '```', '_exit code 3_',
+    '```', 'Exit Code: 3', '```', '' }, lines_of(t))
+  t:apply({ sessionUpdate = 'tool_call_update', toolCallId = 's1', _meta = { terminal_exit = { terminal_id = 's1', signal = 'SIGKILL' } } })
+  ok(vim.tbl_contains(lines_of(t), '_killed by SIGKILL_'), vim.inspect(lines_of(t)))
+  -- An editor terminal Lathe only names (terminal/create) reads as before.
+  t:apply({ sessionUpdate = 'tool_call', toolCallId = 's2', title = 'Shell: ls', content = { { type = 'terminal', terminalId = 'term-1' } } })
+  ok(vim.tbl_contains(lines_of(t), '_terminal term-1_'), vim.inspect(lines_of(t)))
+end)
+
+it('the plan a mode switch asks about reads as Markdown and stays above its outcome', function()
+  local t = transcript.new()
+  t:apply({ sessionUpdate = 'tool_call', toolCallId = 'p1', title = 'Approve the plan /s/plans/x.md', kind = 'switch_mode', status = 'pending' })
+  t:apply({ sessionUpdate = 'tool_call_update', toolCallId = 'p1', asked = true, content = {
+    { type = 'content', content = { type = 'text', text = '# Plan\n\n1. Change src.txt\n' } },
+    { type = 'content', content = { type = 'text', text = 'The plan is /s/plans/x.md. Carry it out now?' } } } })
+  local asked = { '## Lathe', '', '### Approve the plan /s/plans/x.md', '> # Plan', '>', '> 1. Change src.txt', '>',
+    '> The plan is /s/plans/x.md. Carry it out now?' }
+  eq(vim.list_extend(vim.deepcopy(asked), { '' }), lines_of(t))
+  t:apply({ sessionUpdate = 'tool_call_update', toolCallId = 'p1', status = 'completed',
+    content = { { type = 'content', content = { type = 'text', text = 'Plan approved (autoEdit mode): /s/plans/x.md' } } } })
+  eq(vim.list_extend(vim.deepcopy(asked), { '>', '> Plan approved (autoEdit mode): /s/plans/x.md', '' }), lines_of(t))
+end)
+
+it('text added to the running turn shows as the person\'s, marked so', function()
+  local t = transcript.new()
+  t:steered('use tabs')
+  eq({ '## You (added to the running turn)', '', 'use tabs', '' }, lines_of(t))
+end)

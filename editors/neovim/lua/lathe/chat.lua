@@ -1,8 +1,8 @@
 -- The chat: a Markdown buffer rendering the transcript (thoughts folded, a
 -- status beside each tool call) and a prompt buffer under it, in splits or
--- floating windows. Only changed blocks are redrawn. The current plan is
--- pinned after the last block, just above the prompt: new blocks go in before
--- it, and it is redrawn in place.
+-- floating windows. Only changed blocks are redrawn. The current plan and the
+-- queued prompts are pinned after the last block, just above the prompt: new
+-- blocks go in before them, and they are redrawn in place.
 local config = require('lathe.config')
 local render = require('lathe.render')
 local transcript = require('lathe.transcript')
@@ -204,9 +204,10 @@ function M.reset(snapshot)
   end
 end
 
--- Redraws the pinned plan after the last block (in place), then follows the end.
+-- Redraws what is pinned after the last block (in place): the plan, then the
+-- prompts queued behind the running turn; then follows the end.
 function M.pin()
-  local lines = render.plan(M.transcript.plan)
+  local lines = vim.list_extend(render.plan(M.transcript.plan), render.queued(M.transcript.queue))
   if #lines > 0 or M.pinned > 0 then
     local first = start_of(#M.transcript.blocks + 1)
     vim.bo[M.buf].modifiable = true

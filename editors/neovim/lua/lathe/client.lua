@@ -9,6 +9,7 @@ local M = {
   agent = nil,       -- the initialize result
   session = nil,     -- { id, modes, config_options, commands, usage }
   waiting = {},      -- callbacks run once a session is ready
+  turns = {},        -- prompts sent and not yet answered, oldest first: the first runs, the rest wait in Lathe's queue
   deaths = 0,
   stderr = {},
   version = '0.1.0',
@@ -188,6 +189,8 @@ function M.start()
       elicitation = { form = vim.empty_dict(), url = vim.empty_dict() },
       session = { notices = vim.empty_dict(), compaction = vim.empty_dict() },
       subagents = vim.empty_dict(),
+      -- Zed's terminal-output extension: a command's output streams on its call.
+      _meta = { terminal_output = true },
     },
     clientInfo = { name = 'lathe.nvim', title = 'Lathe for Neovim', version = M.version },
   }, function(ierr, res)
@@ -218,17 +221,61 @@ function M.with_session(cb)
   M.start()
 end
 
-function M.prompt(blocks)
+-- The prompts of the open session sent and not yet answered, oldest first.
+local function open_turns()
+  local id = M.session and M.session.id
+  return vim.tbl_filter(function(t) return t.session == id end, M.turns)
+end
+
+-- How many prompts of the open session are sent and not yet answered (one runs, the rest are queued).
+function M.outstanding() return #open_turns() end
+
+local function forget(turn)
+  for i, t in ipairs(M.turns) do
+    if t == turn then table.remove(M.turns, i) return end
+  end
+end
+
+local function start_turn(turn)
+  turn.started = true
+  if turn.shown.start then turn.shown.start() end
+end
+
+-- Sends one prompt. Lathe queues it behind a turn that runs and answers it when
+-- ITS turn ends, so a prompt sent meanwhile starts when the one before it is
+-- answered. shown.start() runs when it starts (at once when nothing runs);
+-- shown.drop(stop_reason, err) when it was answered without ever running (a
+-- cancel drops the queue with the turn); ui.turn_end when a turn that ran ends.
+function M.prompt(blocks, shown)
+  shown = shown or {}
   M.with_session(function(err)
-    if err then return M.ui.turn_end(nil, err) end
+    if err then
+      if shown.drop then shown.drop(nil, err) end
+      return M.ui.turn_end(nil, err)
+    end
+    local turn = { shown = shown, session = M.session.id }
+    M.turns[#M.turns + 1] = turn
     set_state('busy')
+    if #open_turns() == 1 then start_turn(turn) end
     local function finish(stop_reason, perr)
-      if M.state == 'busy' then set_state('ready') end
+      forget(turn)
+      if #open_turns() == 0 and M.state == 'busy' then set_state('ready') end
+      if not turn.started then
+        if shown.drop then shown.drop(stop_reason, perr) end
+        return
+      end
       if not perr then M.deaths = 0 end
       M.ui.turn_end(stop_reason, perr)
+      -- The next one queued starts now (not when Lathe is gone: it fails too).
+      for _, t in ipairs(M.turns) do
+        if t.session == turn.session then
+          if not t.started and M.running() then start_turn(t) end
+          break
+        end
+      end
     end
     local function send()
-      M.peer:request('session/prompt', { sessionId = M.session.id, prompt = blocks }, function(perr, res)
+      M.peer:request('session/prompt', { sessionId = turn.session, prompt = blocks }, function(perr, res)
         if not perr then return finish(res and res.stopReason) end
         -- Auth-required: once logged in, the same prompt goes again.
         log_in(perr, function(lerr) if lerr then finish(nil, lerr) else send() end end)
@@ -236,6 +283,22 @@ function M.prompt(blocks)
     end
     send()
   end)
+end
+
+-- Whether Lathe takes text into a running turn (_session/steering, advertised
+-- in the initialize response's _meta.steering.supported).
+function M.can_steer()
+  local meta = (M.agent or {})._meta
+  return type(meta) == 'table' and type(meta.steering) == 'table' and meta.steering.supported == true
+end
+
+-- Adds text to the running turn; cb(err, outcome): "injected" (the model reads
+-- it at its next request) or "promptRequired" (no turn runs: nothing was taken).
+function M.steer(text, cb)
+  M.peer:request('_session/steering', {
+    sessionId = M.session.id, prompt = { { type = 'text', text = text } },
+    _meta = { steering = { idleBehavior = 'promptRequired' } },
+  }, function(err, res) cb(err, res and res.outcome) end)
 end
 
 function M.cancel()
@@ -290,6 +353,16 @@ function M.list_sessions(cb)
   M.peer:request('session/list', { cwd = vim.fn.getcwd() }, function(err, res)
     cb(err, res and res.sessions or {})
   end)
+end
+
+function M.can_delete()
+  local a = (M.agent or {}).agentCapabilities or {}
+  return M.can_reopen() and a.sessionCapabilities.delete ~= nil
+end
+
+-- session/delete: Lathe removes the session's record; session/list forgets it.
+function M.delete_session(id, cb)
+  M.peer:request('session/delete', { sessionId = id }, function(err) cb(err) end)
 end
 
 function M.can_close()

@@ -41,7 +41,7 @@ local handlers = {
   -- The question carries the tool call as an update (its diff, say): show it, then ask.
   ['session/request_permission'] = function(params, reply)
     if params.toolCall and params.toolCall.toolCallId then
-      local u = vim.tbl_extend('force', params.toolCall, { sessionUpdate = 'tool_call_update' })
+      local u = vim.tbl_extend('force', params.toolCall, { sessionUpdate = 'tool_call_update', asked = true })
       -- A sub-agent's question goes in its nested transcript.
       local child = chat.transcript:child(params.sessionId or '')
       show(child and chat.transcript:child_apply(params.sessionId, u) or chat.transcript:apply(u))
@@ -125,53 +125,89 @@ local function image_block(a)
   if a.image.path then return { type = 'resource_link', uri = vim.uri_from_fname(a.image.path), name = a.label } end
 end
 
--- Sends text (with attached ranges and #references) as one turn.
+-- The content blocks of a prompt (text, attached ranges and images,
+-- #references) and the labels of what was attached.
+local function prompt_blocks(text, attachments)
+  local blocks, labels = { { type = 'text', text = text } }, {}
+  for _, a in ipairs(attachments) do
+    local label, block
+    if a.image then
+      label, block = a.label, image_block(a)
+      if not block then notify('Lathe does not accept images; not sent: ' .. a.label, vim.log.levels.WARN) end
+    else
+      label, block = context.block(a.buf, a.l1, a.l2, embedded())
+    end
+    if block then
+      labels[#labels + 1] = label
+      blocks[#blocks + 1] = block
+    end
+  end
+  for _, b in ipairs(context.references(text, M.origin, context.candidates())) do
+    local label, block = context.block(b, nil, nil, embedded())
+    labels[#labels + 1] = label
+    blocks[#blocks + 1] = block
+  end
+  return blocks, labels
+end
+
+-- Sends text (with attached ranges and #references) as one turn. Sent while a
+-- turn runs, it waits in Lathe's queue, pinned in the chat as queued until it
+-- starts; a cancel drops it with the turn.
 function M.send(text)
   ensure_setup()
   chat.open()
-  if M.busy() then return end
   local attachments = M.pending_context
   M.pending_context = {}
   client.with_session(function(err)
     if err then return client.ui.turn_end(nil, err) end -- the turn ends before it began
-    local blocks, labels = { { type = 'text', text = text } }, {}
-    for _, a in ipairs(attachments) do
-      local label, block
-      if a.image then
-        label, block = a.label, image_block(a)
-        if not block then notify('Lathe does not accept images; not sent: ' .. a.label, vim.log.levels.WARN) end
-      else
-        label, block = context.block(a.buf, a.l1, a.l2, embedded())
-      end
-      if block then
-        labels[#labels + 1] = label
-        blocks[#blocks + 1] = block
-      end
+    local blocks, labels = prompt_blocks(text, attachments)
+    local entry
+    if client.outstanding() > 0 then
+      entry = chat.transcript:queue_prompt(text, labels)
+      show({})
     end
-    for _, b in ipairs(context.references(text, M.origin, context.candidates())) do
-      local label, block = context.block(b, nil, nil, embedded())
-      labels[#labels + 1] = label
-      blocks[#blocks + 1] = block
-    end
-    show(chat.transcript:user(text, labels))
-    client.prompt(blocks)
+    client.prompt(blocks, {
+      start = function() show(entry and chat.transcript:start_queued(entry) or chat.transcript:user(text, labels)) end,
+      drop = function() if entry then show(chat.transcript:drop_queued(entry)) end end,
+    })
   end)
 end
 
--- One turn at a time: a prompt typed during a turn stays where it is.
-function M.busy()
-  if client.state ~= 'busy' then return false end
-  notify('a turn is running; :LatheCancel stops it', vim.log.levels.WARN)
-  return true
+function M.send_prompt_buffer()
+  local text = M.take_prompt()
+  if text then M.send(text) end
 end
 
-function M.send_prompt_buffer()
-  if M.busy() then return end
+-- The prompt buffer's text, which it gives up (nil when empty).
+function M.take_prompt()
   local lines = vim.api.nvim_buf_get_lines(chat.prompt, 0, -1, false)
   local text = vim.trim(table.concat(lines, '\n'))
-  if text == '' then return end
+  if text == '' then return nil end
   vim.api.nvim_buf_set_lines(chat.prompt, 0, -1, false, {})
-  M.send(text)
+  return text
+end
+
+-- :LatheSteer [text]: adds text (else the prompt buffer's) to the running turn,
+-- when Lathe offers it (_session/steering): the model reads it at its next
+-- request. With no turn running it is sent as a prompt of its own.
+function M.steer(text)
+  ensure_setup()
+  text = text and vim.trim(text) or ''
+  if text == '' then text = chat.prompt and vim.api.nvim_buf_is_valid(chat.prompt) and M.take_prompt() or '' end
+  if text == '' then return notify('nothing to add: type it after :LatheSteer or in the prompt') end
+  if client.outstanding() == 0 or not client.running() then return M.send(text) end
+  if not client.can_steer() then
+    notify('this Lathe does not take text into a running turn; sent as a queued prompt', vim.log.levels.WARN)
+    return M.send(text)
+  end
+  client.steer(text, function(err, outcome)
+    if err then
+      notify('could not add it to the turn: ' .. (err.message or ''), vim.log.levels.ERROR)
+      return show(chat.transcript:notice('Not added to the turn (' .. (err.message or 'error') .. '): ' .. text))
+    end
+    if outcome == 'injected' then return show(chat.transcript:steered(text)) end
+    M.send(text) -- promptRequired: the turn ended meanwhile
+  end)
 end
 
 -- :Lathe [prompt], with an optional range attached as context.
@@ -227,8 +263,8 @@ function M.stop_agent(id)
 end
 
 -- What Lathe offers (modes, models, past sessions): lathe.offered.
-M.mode, M.model, M.effort, M.sessions, M.select_values = offered.mode, offered.model, offered.effort, offered.sessions,
-  offered.select_values
+M.mode, M.model, M.effort, M.sessions, M.delete_session, M.select_values = offered.mode, offered.model, offered.effort,
+  offered.sessions, offered.delete_session, offered.select_values
 
 -- :LatheNew: a fresh session; the chat starts over.
 function M.new_session()

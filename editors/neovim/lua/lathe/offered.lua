@@ -1,5 +1,5 @@
 -- Pickers for what Lathe offers in a session: modes, a model option, the
--- effort, past sessions. Each says so plainly when Lathe does not offer it.
+-- effort, past sessions (reopened or deleted). Each says so plainly when Lathe does not offer it.
 local client = require('lathe.client')
 local chat = require('lathe.chat')
 local M = {}
@@ -72,35 +72,60 @@ M.effort = option_picker(client.effort_option, 'effort', 'the model of this sess
   'Lathe effort (from the next request)',
   function(v) return (v.name or v.value) .. (v.description and (' — ' .. v.description) or '') end)
 
--- :LatheSessions: reopen a past session, only when Lathe supports listing and loading.
-function M.sessions()
+-- The past sessions of this folder, the open one left out: cb(sessions) when
+-- Lathe supports `supported` (else says why).
+local function past_sessions(supported, unsupported, cb)
   ensure_setup()
   client.with_session(function(err)
     if err then return notify(err.message or 'not running', vim.log.levels.ERROR) end
-    if not client.can_reopen() then
-      return notify('reopening past sessions is not supported by this Lathe (no session/list and session/load)')
-    end
+    if not supported() then return notify(unsupported) end
     client.list_sessions(function(lerr, sessions)
       if lerr then return notify('cannot list sessions: ' .. (lerr.message or ''), vim.log.levels.ERROR) end
       local open = client.session and client.session.id
       sessions = vim.tbl_filter(function(s) return s.sessionId ~= open end, sessions)
       if #sessions == 0 then return notify('no past sessions here') end
-      pick(sessions, 'Reopen session', function(s) return (s.title or s.sessionId) .. (s.updatedAt and ('  ' .. s.updatedAt) or '') end,
-        function(s)
-          chat.open()
-          client.load_session(s.sessionId, function(e)
-            if not e then
-              chat.apply(chat.transcript:stale_children()) -- replayed children are history: none runs now
-              return require('lathe.review_files').show_pending()
-            end
-            -- Said in the chat too, under the conversation that stays open.
-            local why = ('Could not reopen the session %s: %s'):format(s.title or s.sessionId, e.message or '')
-            chat.apply(chat.transcript:notice(why))
-            notify(why, vim.log.levels.ERROR)
-          end)
-        end)
+      cb(sessions)
     end)
   end)
+end
+
+local function session_label(s) return (s.title or s.sessionId) .. (s.updatedAt and ('  ' .. s.updatedAt) or '') end
+
+-- :LatheDeleteSession: pick a past session, confirm, and Lathe deletes its
+-- record (session/delete), when it offers that; the lists forget it.
+function M.delete_session()
+  past_sessions(client.can_delete, 'deleting sessions is not supported by this Lathe (no session/delete)', function(sessions)
+    pick(sessions, 'Delete session', session_label, function(s)
+      local name = s.title or s.sessionId
+      pick({ 'Delete', 'Keep' }, ('Delete "%s" for good? It cannot be reopened after.'):format(name), nil, function(answer)
+        if answer ~= 'Delete' then return notify('kept ' .. name) end
+        client.delete_session(s.sessionId, function(e)
+          if e then return notify(('could not delete %s: %s'):format(name, e.message or ''), vim.log.levels.ERROR) end
+          notify('deleted ' .. name)
+        end)
+      end)
+    end)
+  end)
+end
+
+-- :LatheSessions: reopen a past session, only when Lathe supports listing and loading.
+function M.sessions()
+  past_sessions(client.can_reopen, 'reopening past sessions is not supported by this Lathe (no session/list and session/load)',
+    function(sessions)
+      pick(sessions, 'Reopen session', session_label, function(s)
+        chat.open()
+        client.load_session(s.sessionId, function(e)
+          if not e then
+            chat.apply(chat.transcript:stale_children()) -- replayed children are history: none runs now
+            return require('lathe.review_files').show_pending()
+          end
+          -- Said in the chat too, under the conversation that stays open.
+          local why = ('Could not reopen the session %s: %s'):format(s.title or s.sessionId, e.message or '')
+          chat.apply(chat.transcript:notice(why))
+          notify(why, vim.log.levels.ERROR)
+        end)
+      end)
+    end)
 end
 
 return M

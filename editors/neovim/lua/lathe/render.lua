@@ -22,23 +22,79 @@ local function fenced(lines, lang)
   return out
 end
 
-local function tool_content(c)
+-- Shell output as a terminal would leave it on screen: colours and other
+-- escapes dropped, a carriage return overwriting its line.
+function M.terminal_text(data)
+  local s = (data or ''):gsub('\27%][^\7\27]*\7', ''):gsub('\27%][^\27]*\27\\', '')
+    :gsub('\27%[[0-9;?]*[ -/]*[@-~]', ''):gsub('\27.', '')
+  local out = {}
+  for _, l in ipairs(text_lines(s)) do
+    l = l:gsub('\r+$', '')
+    out[#out + 1] = l:match('[^\r]*$')
+  end
+  if #out == 1 and out[1] == '' then return {} end
+  return out
+end
+
+-- At most this many of a command's last lines are drawn (the model has all of it).
+M.terminal_max_lines = 2000
+
+-- The command Lathe runs, live: where, its output so far, how it ended.
+local function terminal(t, status)
+  local out = {}
+  if t.cwd then out[#out + 1] = '_in `' .. t.cwd .. '`_' end
+  local lines = M.terminal_text(t.output)
+  if #lines > M.terminal_max_lines then
+    out[#out + 1] = ('_… %d earlier lines not shown_'):format(#lines - M.terminal_max_lines)
+    lines = vim.list_slice(lines, #lines - M.terminal_max_lines + 1, #lines)
+  end
+  if #lines > 0 then vim.list_extend(out, fenced(lines)) end
+  if t.exited then
+    out[#out + 1] = t.signal and ('_killed by %s_'):format(t.signal)
+      or t.exit_code and ('_exit code %d_'):format(t.exit_code) or '_ended_'
+  elseif status == 'pending' or status == 'in_progress' then
+    out[#out + 1] = '_running…_'
+  end
+  return out
+end
+
+local function tool_content(c, b)
   if c.type == 'diff' then
     local out = { '`' .. (c.path or '') .. '`' .. (c.oldText == nil and ' (new file)' or '') }
     return vim.list_extend(out, fenced(diff.unified(c.oldText, c.newText), 'diff'))
   elseif c.type == 'terminal' then
+    if b.terminal and b.terminal.id == c.terminalId then return terminal(b.terminal, b.status) end
     return { '_terminal ' .. tostring(c.terminalId) .. '_' }
   elseif c.type == 'content' and c.content then
     local text = require('lathe.transcript').content_text(c.content)
     if text == '' then return {} end
+    -- A mode switch's words (exit_plan_mode: the plan itself) read as Markdown, quoted.
+    if b.tool_kind == 'switch_mode' then
+      return vim.tbl_map(function(l) return l == '' and '>' or ('> ' .. l) end, text_lines(text))
+    end
     return fenced(text_lines(text))
   end
   return {}
 end
 
+-- A mode switch keeps what it asked about (the plan) above its outcome.
+local function shown_content(b)
+  if b.tool_kind ~= 'switch_mode' or not b.asked or b.asked == b.content then return b.content or {} end
+  local list, seen = {}, {}
+  local content_text = require('lathe.transcript').content_text
+  for _, c in ipairs(b.asked) do
+    list[#list + 1] = c
+    if c.type == 'content' then seen[content_text(c.content)] = true end
+  end
+  for _, c in ipairs(b.content or {}) do
+    if not (c.type == 'content' and seen[content_text(c.content)]) then list[#list + 1] = c end
+  end
+  return list
+end
+
 local renderers = {
   user = function(b)
-    local out = { '## You', '' }
+    local out = { b.steered and '## You (added to the running turn)' or '## You', '' }
     vim.list_extend(out, text_lines(b.text))
     for _, a in ipairs(b.attachments or {}) do out[#out + 1] = '`@' .. a .. '`' end
     return out
@@ -64,9 +120,14 @@ local renderers = {
     if type(b.rawInput) == 'table' and type(b.rawInput.todos) == 'table' and b.status ~= 'failed' then
       out[#out + 1] = '_The plan is pinned at the end of the chat, above the prompt._'
     else
-      for _, c in ipairs(b.content or {}) do
+      for _, c in ipairs(shown_content(b)) do
         local text = c.type == 'content' and require('lathe.transcript').content_text(c.content) or nil
-        if not (text and told[text]) then vim.list_extend(out, tool_content(c)) end
+        if not (text and told[text]) then
+          local lines = tool_content(c, b)
+          -- Quoted items one after another stay paragraphs of their own.
+          if b.tool_kind == 'switch_mode' and lines[1] and out[#out]:sub(1, 1) == '>' then out[#out + 1] = '>' end
+          vim.list_extend(out, lines)
+        end
       end
     end
     if b.awaiting then out[#out + 1] = '_' .. b.awaiting .. '_' end
@@ -161,6 +222,18 @@ function M.plan(entries)
   end
   table.insert(out, 1, ('### Plan %d/%d'):format(done, #entries))
   out[#out + 1] = ''
+  return out
+end
+
+-- Prompts waiting behind the running turn, pinned after the plan until each starts.
+function M.queued(entries)
+  local out = {}
+  for _, e in ipairs(entries or {}) do
+    vim.list_extend(out, { '## You · queued', '' })
+    vim.list_extend(out, text_lines(e.text))
+    for _, a in ipairs(e.attachments or {}) do out[#out + 1] = '`@' .. a .. '`' end
+    vim.list_extend(out, { '_Sent when the running turn ends; a cancel drops it_', '' })
+  end
   return out
 end
 

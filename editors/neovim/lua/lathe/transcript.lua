@@ -5,7 +5,7 @@ local T = {}
 T.__index = T
 
 function M.new()
-  return setmetatable({ blocks = {}, tools = {}, answering = false }, T)
+  return setmetatable({ blocks = {}, tools = {}, answering = false, queue = {} }, T)
 end
 
 -- A sub-agent's own transcript, nested in its parent's tool block: no headings.
@@ -42,6 +42,40 @@ function T:user(text, attachments)
   return { self:add({ kind = 'user', text = text, attachments = attachments or {} }) }
 end
 
+-- Text the person added to the running turn (_session/steering).
+function T:steered(text)
+  return { self:add({ kind = 'user', text = text, attachments = {}, steered = true }) }
+end
+
+-- A prompt sent while a turn runs waits in Lathe's queue: pinned at the end of
+-- the chat as pending (not a block) until it starts. Returns its entry.
+function T:queue_prompt(text, attachments)
+  local entry = { text = text, attachments = attachments or {} }
+  self.queue[#self.queue + 1] = entry
+  return entry
+end
+
+local function take(list, entry)
+  for i, e in ipairs(list) do
+    if e == entry then table.remove(list, i) return true end
+  end
+  return false
+end
+
+-- A queued prompt started: it becomes the person's message. Lathe echoes it as
+-- a user_message_chunk when it starts; that echo is not shown a second time.
+function T:start_queued(entry)
+  if not take(self.queue, entry) then return {} end
+  self.echo = entry.text
+  return self:user(entry.text, entry.attachments)
+end
+
+-- A queued prompt that never ran (a cancel drops the queue with the turn).
+function T:drop_queued(entry)
+  take(self.queue, entry)
+  return {}
+end
+
 function T:notice(text)
   return { self:add({ kind = 'notice', text = text }) }
 end
@@ -60,6 +94,11 @@ end
 -- Chunks extend the last block of their kind and message (messageId);
 -- anything in between, or another message, starts a new one.
 function T:_append(kind, content, changed, message_id)
+  if kind == 'user' and self.echo ~= nil then
+    local echo = self.echo
+    self.echo = nil
+    if M.content_text(content) == echo then return end
+  end
   if kind ~= 'user' then self:_answer(changed) else self.answering = false end
   local last = self.blocks[#self.blocks]
   if last and last.kind == kind and (not message_id or not last.message_id or last.message_id == message_id) then
@@ -113,7 +152,31 @@ function T:_tool(u, changed)
     if u[f] ~= nil then b[f == 'kind' and 'tool_kind' or f] = u[f] end
   end
   b.hooks = M.hook_notes(u._meta) or b.hooks
+  M.terminal_meta(b, u._meta)
+  -- What a mode switch asked about (exit_plan_mode: the plan) stays shown after the answer.
+  if u.asked and u.content ~= nil and b.tool_kind == 'switch_mode' then b.asked = u.content end
   changed[#changed + 1] = idx
+end
+
+-- Zed's terminal-output extension on a shell call's updates: where it runs
+-- (terminal_info), its output as it streams (terminal_output, appended) and
+-- how it ended (terminal_exit), kept on the call's block as b.terminal.
+function M.terminal_meta(b, meta)
+  if type(meta) ~= 'table' then return end
+  local info, out, exit = meta.terminal_info, meta.terminal_output, meta.terminal_exit
+  if type(info) ~= 'table' and type(out) ~= 'table' and type(exit) ~= 'table' then return end
+  local term = b.terminal or { output = '' }
+  b.terminal = term
+  for _, m in ipairs({ info, out, exit }) do
+    if type(m) == 'table' and type(m.terminal_id) == 'string' then term.id = m.terminal_id end
+  end
+  if type(info) == 'table' and type(info.cwd) == 'string' then term.cwd = info.cwd end
+  if type(out) == 'table' and type(out.data) == 'string' then term.output = term.output .. out.data end
+  if type(exit) == 'table' then
+    term.exited = true
+    term.exit_code = type(exit.exit_code) == 'number' and exit.exit_code or nil
+    term.signal = type(exit.signal) == 'string' and exit.signal or nil
+  end
 end
 
 function T:tool(id) return self.blocks[self.tools[id] or 0], self.tools[id] end
@@ -199,6 +262,8 @@ end
 -- Applies one session/update; returns the indices of blocks that changed.
 function T:apply(u)
   local changed, kind = {}, u.sessionUpdate
+  -- The turn's own output came first: no echo of its prompt is coming.
+  if kind == 'agent_message_chunk' or kind == 'agent_thought_chunk' or kind == 'tool_call' then self.echo = nil end
   if kind == 'subagent_update' and type(u.sessionId) == 'string' then self:_subagent(u, changed)
   elseif kind == 'agent_message_chunk' then self:_append('agent', u.content, changed, u.messageId)
   elseif kind == 'agent_thought_chunk' then self:_append('thought', u.content, changed, u.messageId)
