@@ -16,10 +16,11 @@ WS="$OUT/ws"
 printf 'alpha\nbeta\ngamma\n' > "$WS/notes.txt"
 printf '%s\n' one two three four five six seven eight nine ten > "$WS/multi.txt"
 seq 1 60 | sed 's/^/far line /' > "$WS/far.txt"
-# A custom command and a skill of the workspace, offered after "/".
-mkdir -p "$WS/.gemini/commands/git" "$WS/.gemini/skills/review"
+# A custom command of the workspace and a skill of the person's (a workspace's
+# skills wait for the workspace's consent), offered after "/".
+mkdir -p "$WS/.gemini/commands/git" "$OUT/gemini-home/.gemini/skills/review"
 printf 'description = "Write a commit message"\nprompt = "Write a commit message."\n' > "$WS/.gemini/commands/git/msg.toml"
-printf -- '---\nname: review\ndescription: Reviews the change\n---\nReview it.\n' > "$WS/.gemini/skills/review/SKILL.md"
+printf -- '---\nname: review\ndescription: Reviews the change\n---\nReview it.\n' > "$OUT/gemini-home/.gemini/skills/review/SKILL.md"
 # A 1x1 PNG for the image attachment.
 echo 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==' | base64 -d > "$WS/dot.png"
 node "$HERE/test/e2e/recording.mjs" "$WS" > "$OUT/model.jsonl"

@@ -120,7 +120,7 @@ await step("every toolbar action is also a palette command", async () => {
   }
 });
 
-await step("the workspace's custom command and skill complete after /", async () => {
+await step("the workspace's custom command and the person's skill complete after /", async () => {
   const box = chat.locator("#prompt");
   await until("the prompt box to be enabled", async () => !(await chat.locator("#send").isDisabled()));
   await box.click();
