@@ -464,13 +464,19 @@ TEST_CASE("e2e: an extension's hooks run as the person's own (with their env), o
   finish(*agent);
 }
 
+// An extension to install: a folder with its manifest and one command.
+static fs::path greeterExtension(const TempDir& src) {
+  const fs::path folder = src.path / "greeter";
+  writeFile(folder / "gemini-extension.json", "{\"name\": \"greeter\", \"version\": \"0.1.0\"}\n");
+  writeFile(folder / "commands" / "greet.toml", "prompt = \"Greet.\"\n");
+  return folder;
+}
+
 TEST_CASE("e2e: lathe extensions installs from a folder or a git repository, links, disables, enables and uninstalls",
           "[e2e][extensions]") {
   Home h;
   TempDir src;
-  const fs::path folder = src.path / "greeter";
-  writeFile(folder / "gemini-extension.json", "{\"name\": \"greeter\", \"version\": \"0.1.0\"}\n");
-  writeFile(folder / "commands" / "greet.toml", "prompt = \"Greet.\"\n");
+  const fs::path folder = greeterExtension(src);
   auto run = [&](std::vector<std::string> args, const std::string& cwd) {
     args.insert(args.begin(), "extensions");
     return runLathe(args, cwd, h.env());
@@ -531,9 +537,7 @@ TEST_CASE("e2e: /extensions installs after asking, disables, enables and uninsta
           "[e2e][extensions]") {
   Home h;
   TempDir src;
-  const fs::path folder = src.path / "greeter";
-  writeFile(folder / "gemini-extension.json", "{\"name\": \"greeter\", \"version\": \"0.1.0\"}\n");
-  writeFile(folder / "commands" / "greet.toml", "prompt = \"Greet.\"\n");
+  const fs::path folder = greeterExtension(src);
   Running r = startSession(h);
   auto& [fake, agent, clientPtr, sid] = r;
   AcpTestClient& client = *clientPtr;
