@@ -1,6 +1,7 @@
 // The question before installing an extension.
 #include "engine/agent/install_question.h"
 
+#include "engine/scheduler/call_content.h"
 #include "engine/session/message_id.h"
 
 namespace lathe::engine {
@@ -8,12 +9,6 @@ namespace {
 
 constexpr const char* kInstall = "extension_install";
 constexpr const char* kRefuse = "extension_refuse";
-
-acp::ToolCallContent textOf(std::string body) {
-  acp::ToolCallContent content;
-  content.text = std::move(body);
-  return content;
-}
 
 }  // namespace
 
@@ -30,7 +25,7 @@ bool askToInstall(EditorClient& editor, const std::string& sessionId, const std:
   ask.toolCall.title = announce.title;
   ask.toolCall.kind = announce.kind;
   ask.toolCall.status = acp::ToolCallStatus::pending;
-  ask.toolCall.content = std::vector<acp::ToolCallContent>{textOf(text)};
+  ask.toolCall.content = std::vector<acp::ToolCallContent>{textContent(text)};
   ask.options = {{kInstall, "Install", acp::PermissionOptionKind::allow_once},
                  {kRefuse, "Do not install", acp::PermissionOptionKind::reject_once}};
   auto answer = editor.requestPermission(ask, cancel);
@@ -39,7 +34,7 @@ bool askToInstall(EditorClient& editor, const std::string& sessionId, const std:
   acp::ToolCallUpdate done;
   done.toolCallId = announce.toolCallId;
   done.status = yes ? acp::ToolCallStatus::completed : acp::ToolCallStatus::failed;
-  done.content = std::vector<acp::ToolCallContent>{textOf(yes ? "Installing." : "Not installed.")};
+  done.content = std::vector<acp::ToolCallContent>{textContent(yes ? "Installing." : "Not installed.")};
   editor.sendUpdate(sessionId, acp::SessionUpdate(std::move(done)));
   return yes;
 }
