@@ -74,6 +74,7 @@ ClaimedPrompt Rewinds::claimPrompt(const std::vector<acp::ContentBlock>& blocks)
 }
 
 std::optional<TurnStop> Rewinds::onPrompt(const std::vector<Part>&, History& history, const CancelToken&) {
+  session_.changes()->prepare();  // the first snapshot copies the workspace: before a command needs it
   const auto at = history.checkpoint();
   open_ = PromptRecord{words_, at.contents, at.lastParts, false, {}};
   dirty_ = log_.undone.has_value();

@@ -1,6 +1,7 @@
 #include "tools/snapshots/change_recorder.h"
 
 #include <sstream>
+#include <utility>
 
 namespace lathe::tools {
 
@@ -24,12 +25,52 @@ const std::string* folderOf(const Workspace& workspace, const std::string& path)
 ChangeRecorder::ChangeRecorder(std::shared_ptr<const Workspace> workspace, std::string snapshotsDir, int64_t maxFileBytes)
     : workspace_(std::move(workspace)), snapshotsDir_(std::move(snapshotsDir)), maxFileBytes_(maxFileBytes) {}
 
-Result<ShadowRepo*> ChangeRecorder::repoFor(const std::string& folder) {
-  auto found = repos_.find(folder);
-  if (found != repos_.end()) return found->second.get();
-  auto opened = ShadowRepo::open(shadowRepoDir(snapshotsDir_, folder), folder, maxFileBytes_);
-  if (!opened) return opened.error();
-  return repos_.emplace(folder, std::move(opened).value()).first->second.get();
+Result<ChangeRecorder::Folder*> ChangeRecorder::folderLocked(const std::string& root) {
+  auto found = folders_.find(root);
+  if (found != folders_.end()) return found->second.get();
+  auto blobs = ShadowRepo::open(shadowRepoDir(snapshotsDir_, root), root, maxFileBytes_, false);
+  if (!blobs) return blobs.error();
+  auto folder = std::make_unique<Folder>();
+  folder->root = root;
+  folder->blobs = std::move(blobs).value();
+  return folders_.emplace(root, std::move(folder)).first->second.get();
+}
+
+Result<ChangeRecorder::Folder*> ChangeRecorder::folderFor(const std::string& root) {
+  MutexLock lock(mutex_);
+  return folderLocked(root);
+}
+
+Result<ShadowRepo*> ChangeRecorder::blobsFor(const std::string& path) {
+  const std::string* root = folderOf(*workspace_, path);
+  if (!root) return makeError(Errc::forbidden, path + " is outside the workspace");
+  auto folder = folderLocked(*root);
+  if (!folder) return folder.error();
+  return (*folder)->blobs.get();
+}
+
+Result<std::string> ChangeRecorder::snapshot(Folder& folder, const CancelToken& cancel) {
+  if (!folder.snapshots) {
+    auto opened = ShadowRepo::open(shadowRepoDir(snapshotsDir_, folder.root), folder.root, maxFileBytes_);
+    if (!opened) return opened.error();
+    folder.snapshots = std::move(opened).value();
+  }
+  return folder.snapshots->snapshot(cancel);
+}
+
+void ChangeRecorder::prepare() {
+  {
+    MutexLock lock(mutex_);
+    if (std::exchange(prepared_, true)) return;
+  }
+  (void)warming_.post([this](const CancelToken& cancel) {
+    for (const auto& root : workspace_->roots()) {
+      auto folder = folderFor(root);
+      if (!folder) continue;  // the first command says why
+      MutexLock lock((*folder)->snapshotting);
+      (void)snapshot(**folder, cancel);
+    }
+  });
 }
 
 void ChangeRecorder::note(const ShadowRepo::Change& change) {
@@ -39,10 +80,9 @@ void ChangeRecorder::note(const ShadowRepo::Change& change) {
 }
 
 void ChangeRecorder::wrote(const std::string& path, const std::optional<std::string>& before, const std::string& after) {
-  const std::string* folder = folderOf(*workspace_, path);
-  if (!folder) return;
+  if (!folderOf(*workspace_, path)) return;
   MutexLock lock(mutex_);
-  auto repo = repoFor(*folder);
+  auto repo = blobsFor(path);
   if (!repo) return;
   ShadowRepo::Change change{path, "", ""};
   if (before) {
@@ -57,12 +97,12 @@ void ChangeRecorder::wrote(const std::string& path, const std::optional<std::str
 }
 
 Result<std::string> ChangeRecorder::mark() {
-  MutexLock lock(mutex_);
   std::string out;
   for (const auto& root : workspace_->roots()) {
-    auto repo = repoFor(root);
-    if (!repo) return repo.error();
-    auto tree = (*repo)->snapshot();
+    auto folder = folderFor(root);
+    if (!folder) return folder.error();
+    MutexLock lock((*folder)->snapshotting);
+    auto tree = snapshot(**folder, CancelToken{});
     if (!tree) return tree.error();
     out += (out.empty() ? "" : " ") + *tree;
   }
@@ -70,22 +110,21 @@ Result<std::string> ChangeRecorder::mark() {
 }
 
 Result<CommandChanges> ChangeRecorder::changedSince(const std::string& mark) {
-  MutexLock lock(mutex_);
   std::istringstream before(mark);
   CommandChanges out;
   for (const auto& root : workspace_->roots()) {
     std::string from;
     if (!(before >> from)) return makeError(Errc::invalid_params, "the mark does not cover every workspace folder");
-    auto repo = repoFor(root);
-    if (!repo) return repo.error();
-    auto to = (*repo)->snapshot();
+    auto folder = folderFor(root);
+    if (!folder) return folder.error();
+    MutexLock lock((*folder)->snapshotting);
+    auto to = snapshot(**folder, CancelToken{});
     if (!to) return to.error();
-    auto changes = (*repo)->changes(from, *to);
+    auto changes = (*folder)->snapshots->changes(from, *to);
     if (!changes) return changes.error();
-    for (const auto& change : *changes) {
-      note(change);
-      show(**repo, change, out);
-    }
+    for (const auto& change : *changes) show(*(*folder)->snapshots, change, out);
+    MutexLock noting(mutex_);
+    for (const auto& change : *changes) note(change);
   }
   return out;
 }
@@ -124,28 +163,23 @@ std::vector<FileChange> ChangeRecorder::take() {
 }
 
 Result<std::string> ChangeRecorder::read(const std::string& path, const std::string& blob) {
-  const std::string* folder = folderOf(*workspace_, path);
-  if (!folder) return makeError(Errc::forbidden, path + " is outside the workspace");
   MutexLock lock(mutex_);
-  auto repo = repoFor(*folder);
+  auto repo = blobsFor(path);
   if (!repo) return repo.error();
   return (*repo)->read(blob);
 }
 
 Result<std::string> ChangeRecorder::keep(const std::string& path, std::string_view bytes) {
-  const std::string* folder = folderOf(*workspace_, path);
-  if (!folder) return makeError(Errc::forbidden, path + " is outside the workspace");
   MutexLock lock(mutex_);
-  auto repo = repoFor(*folder);
+  auto repo = blobsFor(path);
   if (!repo) return repo.error();
   return (*repo)->put(bytes);
 }
 
 bool ChangeRecorder::binary(const std::string& path, const std::string& blob) {
-  const std::string* folder = folderOf(*workspace_, path);
-  if (!folder || blob.empty()) return false;
+  if (blob.empty()) return false;
   MutexLock lock(mutex_);
-  auto repo = repoFor(*folder);
+  auto repo = blobsFor(path);
   return repo && (*repo)->binary(blob);
 }
 

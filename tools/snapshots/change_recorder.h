@@ -1,8 +1,8 @@
 // The session's ChangeLog: keeps, per file, its bytes before the first change
 // and after the last since the changes were last taken (the engine takes them
 // at the end of each prompt), as blobs in a shadow repository per workspace
-// folder (ShadowRepo, under `snapshotsDir`). Files outside the workspace
-// (a plans folder elsewhere) are not kept. Thread-safe.
+// folder (ShadowRepo, under `snapshotsDir`), opened at first use. Files
+// outside the workspace (a plans folder elsewhere) are not kept. Thread-safe.
 #pragma once
 
 #include <map>
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "protocol/base/thread_annotations.h"
+#include "protocol/exec/task_group.h"
 #include "tools/core/change_log.h"
 #include "tools/core/workspace.h"
 #include "tools/snapshots/shadow_repo.h"
@@ -34,6 +35,10 @@ class ChangeRecorder final : public ChangeLog {
   Result<std::string> mark() override;
   Result<CommandChanges> changedSince(const std::string& mark) override;
 
+  // Takes the first snapshot of each folder in the background (it copies the
+  // whole folder), so the first command does not wait for it; once.
+  void prepare();
+
   // The changes kept since the last take, in path order; starts afresh.
   std::vector<FileChange> take();
 
@@ -43,16 +48,29 @@ class ChangeRecorder final : public ChangeLog {
   bool binary(const std::string& path, const std::string& blob);  // false for "" and unknown blobs
 
  private:
-  Result<ShadowRepo*> repoFor(const std::string& path) REQUIRES(mutex_);
+  // One workspace folder's shadow repository, through two handles: blobs
+  // (under mutex_) never wait for a snapshot walking the folder.
+  struct Folder {
+    std::string root;
+    std::unique_ptr<ShadowRepo> blobs;
+    Mutex snapshotting;
+    std::unique_ptr<ShadowRepo> snapshots GUARDED_BY(snapshotting);
+  };
+  Result<Folder*> folderFor(const std::string& root) EXCLUDES(mutex_);
+  Result<Folder*> folderLocked(const std::string& root) REQUIRES(mutex_);
+  Result<ShadowRepo*> blobsFor(const std::string& path) REQUIRES(mutex_);
+  Result<std::string> snapshot(Folder& folder, const CancelToken& cancel) REQUIRES(folder.snapshotting);
   void note(const ShadowRepo::Change& change) REQUIRES(mutex_);
-  void show(ShadowRepo& repo, const ShadowRepo::Change& change, CommandChanges& out) REQUIRES(mutex_);
+  void show(ShadowRepo& repo, const ShadowRepo::Change& change, CommandChanges& out);
 
   std::shared_ptr<const Workspace> workspace_;
   std::string snapshotsDir_;
   int64_t maxFileBytes_;
   Mutex mutex_;
-  std::map<std::string, std::unique_ptr<ShadowRepo>> repos_ GUARDED_BY(mutex_);  // by folder
-  std::map<std::string, FileChange> changes_ GUARDED_BY(mutex_);                  // by path
+  std::map<std::string, std::unique_ptr<Folder>> folders_ GUARDED_BY(mutex_);  // by root
+  std::map<std::string, FileChange> changes_ GUARDED_BY(mutex_);               // by path
+  bool prepared_ GUARDED_BY(mutex_) = false;
+  exec::TaskGroup warming_;  // last: joined (its walk cancelled) before the rest goes
 };
 
 }  // namespace lathe::tools

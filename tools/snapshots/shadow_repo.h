@@ -13,23 +13,27 @@
 #include <string_view>
 #include <vector>
 
+#include "protocol/base/cancel.h"
 #include "protocol/base/result.h"
 
 namespace lathe::tools {
 
 class ShadowRepo {
  public:
-  // Opens the shadow repository at `gitDir` (created when missing) for `folder` (absolute).
+  // Opens the shadow repository at `gitDir` (created when missing) for `folder`
+  // (absolute). `watched`: its changes are followed (change_watch.h), so a
+  // snapshot after the first looks only at what changed; without, a handle for blobs.
   static Result<std::unique_ptr<ShadowRepo>> open(const std::string& gitDir, const std::string& folder,
-                                                  int64_t maxFileBytes);
+                                                  int64_t maxFileBytes, bool watched = true);
   ~ShadowRepo();
   ShadowRepo(const ShadowRepo&) = delete;
   ShadowRepo& operator=(const ShadowRepo&) = delete;
 
   const std::string& folder() const;
 
-  // The folder as it is now: a tree id.
-  Result<std::string> snapshot();
+  // The folder as it is now: a tree id. The first walks the whole folder
+  // (and copies what is new into the repository); `cancel` stops it.
+  Result<std::string> snapshot(const CancelToken& cancel = CancelToken{});
 
   // A file that differs between two trees; blob ids, empty where it is absent.
   struct Change {

@@ -120,6 +120,8 @@ TEST_CASE("change recorder: a command's changes as diffs and notes, kept with th
   put(folder.path / "bye.txt", "bye\n");
   auto workspace = std::make_shared<const Workspace>(Workspace::create(folder.str()).value());
   ChangeRecorder recorder(workspace, store.str(), 1 << 20);
+  recorder.prepare();  // the first snapshot in the background; mark waits for it
+  recorder.wrote(folder.str() + "/w.txt", std::nullopt, "w");  // blobs never wait for it
   auto mark = recorder.mark();
   REQUIRE(mark);
   put(folder.path / "t.txt", "new\n");
@@ -133,6 +135,38 @@ TEST_CASE("change recorder: a command's changes as diffs and notes, kept with th
   CHECK(changed->diffs[1].oldText == std::optional<std::string>("old\n"));
   CHECK(changed->diffs[1].newText == "new\n");
   CHECK(changed->notes == std::vector<std::string>{"bye.txt was deleted", "img.bin was created (a binary file)"});
-  CHECK(recorder.take().size() == 3);
+  CHECK(recorder.take().size() == 4);
   CHECK_FALSE(recorder.changedSince("not-a-mark").ok());
+}
+
+TEST_CASE("shadow repo: a snapshot from the watched changes equals a walk of the whole folder") {
+  TempDir store, other, folder;
+  put(folder.path / ".gitignore", "*.log\nbuild/\n");
+  put(folder.path / "a.txt", "a\n");
+  put(folder.path / "old/one.txt", "1\n");
+  put(folder.path / "old/deep/two.txt", "2\n");
+  put(folder.path / "stay/x.txt", "x\n");
+  auto repo = openRepo(store, folder);
+  auto first = repo->snapshot();
+  REQUIRE(first);
+  CHECK(repo->snapshot().value() == *first);  // nothing seen: the same tree, no walk
+
+  put(folder.path / "a.txt", "A\n");                          // rewritten
+  put(folder.path / "fresh/new/three.txt", "3\n");             // folders made, then a file in them
+  fs::remove_all(folder.path / "old");                         // a folder removed
+  TempDir outside;
+  put(outside.path / "moved/four.txt", "4\n");
+  fs::rename(outside.path / "moved", folder.path / "moved");   // a folder moved in
+  fs::rename(folder.path / "stay/x.txt", folder.path / "stay/y.txt");
+  put(folder.path / "noise.log", "ignored\n");
+  put(folder.path / "build/out.o", "ignored\n");
+  put(folder.path / "nested/.git/HEAD", "ref: refs/heads/main\n");
+  put(folder.path / "nested/inner.txt", "not ours\n");
+  auto watched = repo->snapshot();
+  REQUIRE(watched);
+  auto walked = openRepo(other, folder)->snapshot();  // a fresh repository walks everything
+  REQUIRE(walked);
+  CHECK(*watched == *walked);
+  CHECK(changedPaths(*repo, *first, *watched) ==
+        std::vector<std::string>{"a.txt", "three.txt", "four.txt", "two.txt", "one.txt", "x.txt", "y.txt"});
 }
