@@ -79,8 +79,9 @@ std::string HookDispatcher::inputFor(HookEvent event, const std::string& fields)
 }
 
 std::vector<HookRun> HookDispatcher::fire(HookEvent event, const std::vector<std::string>& targets,
-                                          const std::string& fields, const CancelToken& cancel) const {
+                                          const std::string& fields, const CancelToken& cancel, const Only& only) const {
   HookRegistry::Plan plan = registry_->plan(event, targets);
+  if (only) std::erase_if(plan.hooks, [&](const auto& hook) { return !only(*hook); });
   std::vector<HookRun> runs(plan.hooks.size());
   if (runs.empty()) return runs;
   const std::string input = inputFor(event, fields);

@@ -31,9 +31,11 @@ class HookDispatcher {
  public:
   HookDispatcher(std::shared_ptr<HookRegistry> registry, HookPlace place, HookRunner runner = runHook);
 
-  // `fields`: the event's own input fields, a JSON object's text. The runs come in plan order.
+  // `fields`: the event's own input fields, a JSON object's text. The runs
+  // come in plan order; with `only`, of the planned hooks only those it takes.
+  using Only = std::function<bool(const HookDefinition&)>;
   std::vector<HookRun> fire(HookEvent event, const std::vector<std::string>& targets, const std::string& fields,
-                            const CancelToken& cancel) const;
+                            const CancelToken& cancel, const Only& only = {}) const;
   bool has(HookEvent event) const { return registry_->has(event); }
   HookRegistry& registry() const { return *registry_; }
 

@@ -50,8 +50,9 @@ SessionHooks::SessionHooks(Setup setup, EditorClient& editor)
 void SessionHooks::addWorkspaceHooks(HookSet hooks) { registry_->add(hooks); }
 
 HookVerdict SessionHooks::fire(HookEvent event, const std::vector<std::string>& targets, const std::string& fields,
-                               const CancelToken& cancel, std::vector<HookRun>* runs) {
-  std::vector<HookRun> ran = dispatcher_.fire(event, targets, fields, cancel);
+                               const CancelToken& cancel, std::vector<HookRun>* runs,
+                               const HookDispatcher::Only& only) {
+  std::vector<HookRun> ran = dispatcher_.fire(event, targets, fields, cancel, only);
   HookVerdict verdict = judgeHooks(event, ran, registry_->options().notifications);
   for (const auto& note : verdict.notes) {
     if (note.decision == "failed") log(LogLevel::warn, hookNoteText(note));
@@ -83,16 +84,49 @@ std::optional<TurnStop> SessionHooks::startSession(std::vector<Part>& prompt, co
     showNotice(editor_, setup_.sessionId, acp::Notice{acp::NoticeSeverity::warning, "Some hooks were not read", text});
   }
   if (!dispatcher_.has(HookEvent::SessionStart)) return std::nullopt;
+  starting_.waitIdle();  // the hooks run as the session opened have answered
+  std::optional<HookVerdict> early;
+  std::set<const HookDefinition*> ran;
+  {
+    std::lock_guard lock(startMutex_);
+    early = std::move(early_);
+    ran = ranEarly_;
+  }
+  std::string context = early ? early->context : "";
+  if (early) tellHooks(early->notes);
+  // The hooks that joined since (the workspace's, agreed to at this prompt) run now.
   const std::string source = setup_.reopened ? "resume" : "startup";
-  std::string fields = json::buildObject([&](json::Writer& w) { json::put(w, "source", source); });
-  HookVerdict verdict = fire(HookEvent::SessionStart, {source}, fields, cancel);
+  HookVerdict verdict = fire(HookEvent::SessionStart, {source}, startFields(), cancel, nullptr,
+                             [&](const HookDefinition& hook) { return !ran.contains(&hook); });
   tellHooks(verdict.notes);
-  if (!verdict.context.empty()) {
+  if (!verdict.context.empty()) context += (context.empty() ? "" : "\n\n") + verdict.context;
+  if (!context.empty()) {
     // Its context opens the prompt, after where the session is.
     size_t at = !prompt.empty() && isSessionContext(prompt.front()) ? 1 : 0;
-    prompt.insert(prompt.begin() + static_cast<std::ptrdiff_t>(at), Part::makeText(verdict.context));
+    prompt.insert(prompt.begin() + static_cast<std::ptrdiff_t>(at), Part::makeText(context));
   }
   return std::nullopt;
+}
+
+std::string SessionHooks::startFields() const {
+  return json::buildObject([&](json::Writer& w) { json::put(w, "source", setup_.reopened ? "resume" : "startup"); });
+}
+
+void SessionHooks::onEditorReady() {
+  if (!dispatcher_.has(HookEvent::SessionStart)) return;
+  {
+    std::lock_guard lock(startMutex_);
+    if (std::exchange(startPosted_, true)) return;
+  }
+  // As Gemini CLI does when a session starts; the first prompt waits for the answer.
+  (void)starting_.post([this](const CancelToken& cancel) {
+    std::vector<HookRun> runs;
+    HookVerdict verdict =
+        fire(HookEvent::SessionStart, {setup_.reopened ? "resume" : "startup"}, startFields(), cancel, &runs);
+    std::lock_guard lock(startMutex_);
+    for (const auto& run : runs) ranEarly_.insert(run.hook.get());
+    early_ = std::move(verdict);
+  });
 }
 
 std::optional<TurnStop> SessionHooks::revisePrompt(std::vector<Part>& prompt, History& history,

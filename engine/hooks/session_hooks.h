@@ -3,8 +3,11 @@
 // answer applied as Gemini CLI 0.61 applies it, failing closed
 // (hook_verdict.h):
 //
-//   SessionStart         the first prompt (source startup, or resume for a
-//                        loaded session): its context opens the prompt
+//   SessionStart         source startup, or resume for a loaded session: the
+//                        person's and extensions' hooks once the editor has
+//                        the session (in the background), the workspace's at
+//                        the first prompt once agreed to; the context of
+//                        both opens the first prompt
 //   BeforeAgent          each prompt before it joins the history: block
 //                        (the prompt is dropped), stop (kept, the turn ends),
 //                        added context
@@ -46,6 +49,7 @@
 #include "engine/scheduler/call_gate.h"
 #include "engine/session/editor_client.h"
 #include "engine/session/turn_hooks.h"
+#include "protocol/exec/task_group.h"
 
 namespace lathe::engine {
 
@@ -72,6 +76,7 @@ class SessionHooks final : public TurnHooks, public CallGate {
   std::optional<TurnStop> reviseChunk(ModelChunk& chunk, const CancelToken& cancel) override;
   std::optional<TurnStop> onAnswer(History& history, const CancelToken& cancel) override;
   void beforeCompression(bool onDemand, const CancelToken& cancel) override;
+  void onEditorReady() override;
   void onClose() override;
 
   BeforeCall beforeCall(const GatedCall& call, const CancelToken& cancel) override;
@@ -81,7 +86,9 @@ class SessionHooks final : public TurnHooks, public CallGate {
 
  private:
   HookVerdict fire(HookEvent event, const std::vector<std::string>& targets, const std::string& fields,
-                   const CancelToken& cancel, std::vector<HookRun>* runs = nullptr);
+                   const CancelToken& cancel, std::vector<HookRun>* runs = nullptr,
+                   const HookDispatcher::Only& only = {});
+  std::string startFields() const;
   // The one place the person is told about hooks outside a tool call.
   void tellHooks(const std::vector<HookNote>& notes);
   std::optional<TurnStop> startSession(std::vector<Part>& prompt, const CancelToken& cancel);
@@ -104,6 +111,12 @@ class SessionHooks final : public TurnHooks, public CallGate {
   std::mutex mutex_;
   std::optional<std::string> stopReason_;      // a tool hook stopped the turn
   std::optional<std::set<std::string>> offered_;  // BeforeToolSelection's tools; nullopt: all
+  // SessionStart as the session opened: what it said, and which hooks ran.
+  std::mutex startMutex_;
+  bool startPosted_ = false;
+  std::optional<HookVerdict> early_;
+  std::set<const HookDefinition*> ranEarly_;
+  exec::TaskGroup starting_;  // last: joined before what its task uses goes
 };
 
 // SessionEnd hooks run here, after their session is gone; the process waits

@@ -422,7 +422,7 @@ esac)");
   CHECK_THAT(requests[1].body, !Catch::Contains("secret-token"));
 }
 
-TEST_CASE("e2e hooks: SessionStart opens the first prompt, SessionEnd runs when the session closes", "[e2e][hooks]") {
+TEST_CASE("e2e hooks: SessionStart runs as the session opens and its context opens the first prompt, SessionEnd at close", "[e2e][hooks]") {
   Setup s;
   std::string start = s.script("start", "cat > " + s.log("start").string() +
                                             "; echo '{\"systemMessage\":\"welcome back\",\"hookSpecificOutput\":{\"additionalContext\":\"today is release day\"}}'");
@@ -430,10 +430,12 @@ TEST_CASE("e2e hooks: SessionStart opens the first prompt, SessionEnd runs when 
   s.settings(R"({"SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "name": "start", "command": ")" +
              start + R"("}]}], "SessionEnd": [{"hooks": [{"type": "command", "command": ")" + end + R"("}]}]})");
   Agent a(s);
+  // It runs as the session opens, before any prompt (as in Gemini CLI).
+  CHECK(pollUntil([&] { return readText(s.log("start")).find(R"("source":"startup")") != std::string::npos; }));
+  CHECK(a.fake->generateRequests().empty());
   a.fake->push(ScriptedReply::text("Hi."));
   auto first = a.client->prompt(a.session, "hello");
   REQUIRE(first.stopReason == "end_turn");
-  CHECK_THAT(readText(s.log("start")), Catch::Contains(R"("source":"startup")"));
   CHECK_THAT(cardTexts(first.updates), Catch::Contains("Hook start (SessionStart) ran: welcome back"));
   CHECK_THAT(a.fake->generateRequests()[0].body, Catch::Contains("today is release day"));
   a.fake->push(ScriptedReply::text("Again."));

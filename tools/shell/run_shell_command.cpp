@@ -170,7 +170,12 @@ class RunShellInvocation final : public ToolInvocation {
     if (!S_ISDIR(st.st_mode)) return ToolResult::failure(ErrorType::not_a_directory, dir_ + " is not a directory");
 
     // A sealed line writes nothing; a background one goes on after its call.
-    if (sealed() || background_ || !context_.changes) return run(cancel, updateOutput);
+    if (sealed() || !context_.changes) return run(cancel, updateOutput);
+    if (background_) {
+      ToolResult result = run(cancel, updateOutput);
+      result.displayNotes.push_back("What this command changes in the background is not kept: /undo cannot put it back.");
+      return result;
+    }
     auto mark = context_.changes->mark();
     ToolResult result = run(cancel, updateOutput);
     if (!mark) {
