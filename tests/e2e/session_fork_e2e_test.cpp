@@ -1,0 +1,247 @@
+// End-to-end: session/fork (unstable). A fork is a new session whose
+// conversation starts as a copy of the original's: the model sees the
+// original's exchanges in the fork's requests, and from then on each goes its
+// own way (neither sees the other's prompts). The fork is recorded, listed and
+// loaded like any session; a session only recorded on disk forks too; a turn
+// under way is left out; unknown ids and sessions open elsewhere are refused.
+#include "tests/e2e/e2e_support.h"
+
+namespace lathe::testing::e2e {
+namespace {
+
+std::string sessionParams(const std::string& sid, const std::string& cwd) {
+  return json::build([&](json::Writer& w) {
+    w.StartObject();
+    json::put(w, "sessionId", sid);
+    json::put(w, "cwd", cwd);
+    json::put(w, "mcpServers", json::Raw{"[]"});
+    w.EndObject();
+  });
+}
+
+size_t occurrences(const std::string& text, const std::string& what) {
+  size_t count = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++count;
+  return count;
+}
+
+// The id of a session/fork answer, empty when it failed.
+std::string forkedId(const Message& response) {
+  const json::Value* result = response ? member(*response, "result") : nullptr;
+  return result ? json::getStr(*result, "sessionId").value_or("") : "";
+}
+
+// The session/update notifications for `sid` that came before `response`
+// (from the message at index `from` on).
+std::vector<Message> updatesBefore(const AcpTestClient& client, const std::string& sid, const Message& response,
+                                   size_t from = 0) {
+  const int64_t responseId = json::getInt(*response, "id").value_or(-1);
+  std::vector<Message> out;
+  const std::vector<Message> all = client.messages();
+  for (size_t i = from; i < all.size(); ++i) {
+    const Message& m = all[i];
+    const json::Value* id = member(*m, "id");
+    if (id && id->IsInt64() && id->GetInt64() == responseId && !json::getStr(*m, "method")) break;
+    if (json::getStr(*m, "method").value_or("") == "session/update" && sessionOf(m) == sid) out.push_back(m);
+  }
+  return out;
+}
+
+std::vector<std::string> userTexts(const std::vector<Message>& updates) {
+  std::vector<std::string> texts;
+  for (const auto& m : ofKind(updates, "user_message_chunk")) texts.push_back(chunkText(m));
+  return texts;
+}
+
+std::string lastModelRequest(const FakeGeminiServer& fake) { return fake.generateRequests().back().body; }
+
+}  // namespace
+
+TEST_CASE("e2e: session/fork copies the conversation, then fork and original go their own ways", "[e2e][fork]") {
+  TempDir ws, state;
+  auto fake = startFake();
+  std::string sid, fid;
+  {
+    auto agent = startLathe(*fake, {{}, "gemini-e2e-model", state.str()});
+    AcpTestClient client(*agent);
+    Message init = client.initialize();
+    REQUIRE(init);
+    const json::Value& caps = *member(*member(*init, "result"), "agentCapabilities");
+    CHECK(member(*member(caps, "sessionCapabilities"), "fork"));
+
+    sid = client.newSession(ws.str());
+    REQUIRE_FALSE(sid.empty());
+    fake->push(ScriptedReply::text("Answer ALPHA-ONE."));
+    REQUIRE(client.prompt(sid, "First question ALPHA").stopReason == "end_turn");
+    REQUIRE(waitForTitle(client, sid));
+    fake->push(ScriptedReply::text("Answer BRAVO-TWO."));
+    REQUIRE(client.prompt(sid, "Second question BRAVO").stopReason == "end_turn");
+
+    Message forked = client.call("session/fork", sessionParams(sid, ws.str()));
+    INFO("lathe stderr:\n" << agent->stderrText());
+    fid = forkedId(forked);
+    REQUIRE_FALSE(fid.empty());
+    CHECK(fid != sid);
+    const json::Value* modes = member(*member(*forked, "result"), "modes");
+    REQUIRE(modes);
+    CHECK(json::getStr(*modes, "currentModeId").value_or("") == "default");
+    CHECK(member(*member(*forked, "result"), "configOptions"));
+    // Nothing replayed: the editor that forked has the conversation already.
+    CHECK(ofKind(updatesBefore(client, fid, forked), "user_message_chunk").empty());
+
+    // The fork's model request carries the original's conversation, once.
+    fake->push(ScriptedReply::text("Fork answer CHARLIE-THREE."));
+    PromptOutcome inFork = client.prompt(fid, "Fork question CHARLIE");
+    REQUIRE(inFork.stopReason == "end_turn");
+    for (const auto& m : inFork.updates) CHECK(sessionOf(m) == fid);
+    std::string body = lastModelRequest(*fake);
+    CHECK(occurrences(body, "First question ALPHA") == 1);
+    CHECK(occurrences(body, "Answer ALPHA-ONE.") == 1);
+    CHECK(occurrences(body, "Second question BRAVO") == 1);
+    CHECK(occurrences(body, "Answer BRAVO-TWO.") == 1);
+    CHECK(occurrences(body, "Fork question CHARLIE") == 1);
+
+    // The original never sees what the fork was asked.
+    fake->push(ScriptedReply::text("Original answer DELTA-FOUR."));
+    REQUIRE(client.prompt(sid, "Original question DELTA").stopReason == "end_turn");
+    body = lastModelRequest(*fake);
+    CHECK(occurrences(body, "Second question BRAVO") == 1);
+    CHECK(occurrences(body, "Original question DELTA") == 1);
+    CHECK(occurrences(body, "CHARLIE") == 0);
+
+    Message list = client.call("session/list", "{}");
+    REQUIRE(member(*list, "result"));
+    CHECK(member(*member(*list, "result"), "sessions")->Size() == 2);
+    checkAgainstSchema(client, AcpSchema::unstable);
+    finish(*agent);
+  }
+
+  // A new process loads the fork and shows it its own history, then the original.
+  auto agent = startLathe(*fake, {{}, "gemini-e2e-model", state.str()});
+  AcpTestClient client(*agent);
+  REQUIRE(client.initialize());
+  Message loaded = client.call("session/load", sessionParams(fid, ws.str()));
+  INFO("lathe stderr:\n" << agent->stderrText());
+  REQUIRE(member(*loaded, "result"));
+  std::vector<Message> replay = updatesBefore(client, fid, loaded);
+  CHECK(userTexts(replay) ==
+        std::vector<std::string>{"First question ALPHA", "Second question BRAVO", "Fork question CHARLIE"});
+  CHECK(joinedText(replay, "agent_message_chunk") == "Answer ALPHA-ONE.Answer BRAVO-TWO.Fork answer CHARLIE-THREE.");
+  // Everything replayed is the fork's: nothing under the original's id.
+  for (const auto& m : client.notifications()) CHECK(sessionOf(m) != sid);
+
+  fake->push(ScriptedReply::text("Loaded fork answer."));
+  REQUIRE(client.prompt(fid, "Loaded fork question ECHO").stopReason == "end_turn");
+  std::string body = lastModelRequest(*fake);
+  CHECK(occurrences(body, "Fork question CHARLIE") == 1);
+  CHECK(occurrences(body, "DELTA") == 0);
+
+  Message original = client.call("session/load", sessionParams(sid, ws.str()));
+  REQUIRE(member(*original, "result"));
+  CHECK(userTexts(updatesBefore(client, sid, original)) ==
+        std::vector<std::string>{"First question ALPHA", "Second question BRAVO", "Original question DELTA"});
+  checkAgainstSchema(client, AcpSchema::unstable);
+  finish(*agent);
+}
+
+TEST_CASE("e2e: a session only recorded on disk forks, and bad forks are clear errors", "[e2e][fork]") {
+  TempDir ws, state;
+  auto fake = startFake();
+  std::string sid;
+  {
+    auto agent = startLathe(*fake, {{}, "gemini-e2e-model", state.str()});
+    AcpTestClient client(*agent);
+    REQUIRE(client.initialize());
+    sid = client.newSession(ws.str());
+    fake->push(ScriptedReply::text("Recorded answer GOLF."));
+    REQUIRE(client.prompt(sid, "Recorded question GOLF").stopReason == "end_turn");
+    finish(*agent);
+  }
+
+  auto agent = startLathe(*fake, {{}, "gemini-e2e-model", state.str()});
+  AcpTestClient client(*agent);
+  REQUIRE(client.initialize());
+  Message forked = client.call("session/fork", sessionParams(sid, ws.str()));
+  INFO("lathe stderr:\n" << agent->stderrText());
+  const std::string fid = forkedId(forked);
+  REQUIRE_FALSE(fid.empty());
+  fake->push(ScriptedReply::text("Fork of the recorded one."));
+  REQUIRE(client.prompt(fid, "Fork question HOTEL").stopReason == "end_turn");
+  std::string body = lastModelRequest(*fake);
+  CHECK(occurrences(body, "Recorded question GOLF") == 1);
+  CHECK(occurrences(body, "Recorded answer GOLF.") == 1);
+  // The original was only read: another process may load it, and it never heard of HOTEL.
+  {
+    auto other = startLathe(*fake, {{}, "gemini-e2e-model", state.str()});
+    AcpTestClient second(*other);
+    REQUIRE(second.initialize());
+    Message loaded = second.call("session/load", sessionParams(sid, ws.str()));
+    REQUIRE(member(*loaded, "result"));
+    CHECK(userTexts(second.notifications()) == std::vector<std::string>{"Recorded question GOLF"});
+    // The fork is open in the first process: this one may not copy it (it could be mid-turn there).
+    Message elsewhere = second.call("session/fork", sessionParams(fid, ws.str()));
+    CHECK(errorMessage(elsewhere).find("open in another Lathe process") != std::string::npos);
+    CHECK(errorCode(elsewhere) == -32602);
+    finish(*other);
+  }
+
+  Message unknown = client.call("session/fork", sessionParams("sess_00000000unknown", ws.str()));
+  CHECK(errorMessage(unknown).find("sess_00000000unknown") != std::string::npos);
+  CHECK(errorMessage(unknown).find("no recorded session") != std::string::npos);
+  CHECK(errorCode(unknown) == -32002);
+  Message hostile = client.call("session/fork", sessionParams("../../etc", ws.str()));
+  CHECK(errorCode(hostile) == -32602);
+  Message badCwd = client.call("session/fork", sessionParams(sid, (ws.path / "missing").string()));
+  CHECK(errorMessage(badCwd).find("params.cwd") != std::string::npos);
+  // The failed forks left nothing behind: the original and its one fork are listed.
+  Message list = client.call("session/list", "{}");
+  REQUIRE(member(*list, "result"));
+  CHECK(member(*member(*list, "result"), "sessions")->Size() == 2);
+  checkAgainstSchema(client, AcpSchema::unstable);
+  // Last: the schema check would rightly refuse this request itself.
+  Message noId = client.call("session/fork", R"({"cwd":")" + ws.str() + "\"}");
+  CHECK(errorCode(noId) == -32602);
+  CHECK(errorMessage(noId).find("sessionId") != std::string::npos);
+  finish(*agent);
+}
+
+TEST_CASE("e2e: forking a session mid-turn copies it as its last turn left it", "[e2e][fork]") {
+  TempDir ws, state;
+  auto fake = startFake();
+  auto agent = startLathe(*fake, {{}, "gemini-e2e-model", state.str()});
+  AcpTestClient client(*agent);
+  REQUIRE(client.initialize());
+  std::string sid = client.newSession(ws.str());
+  fake->push(ScriptedReply::text("Settled answer INDIA."));
+  REQUIRE(client.prompt(sid, "Settled question INDIA").stopReason == "end_turn");
+  fake->push(ScriptedReply::hang());
+  int64_t running = client.request("session/prompt", promptParams(sid, "Running question JULIET"));
+  REQUIRE(fake->waitForRequests(2, 10s));
+
+  Message forked = client.call("session/fork", sessionParams(sid, ws.str()));
+  INFO("lathe stderr:\n" << agent->stderrText());
+  const std::string fid = forkedId(forked);
+  REQUIRE_FALSE(fid.empty());
+  client.cancel(sid);
+  REQUIRE(stopReasonOf(client.waitResponse(running)) == "cancelled");
+
+  fake->push(ScriptedReply::text("Fork answer KILO."));
+  REQUIRE(client.prompt(fid, "Fork question KILO").stopReason == "end_turn");
+  std::string body = lastModelRequest(*fake);
+  CHECK(occurrences(body, "Settled question INDIA") == 1);
+  CHECK(occurrences(body, "Settled answer INDIA.") == 1);
+  CHECK(occurrences(body, "JULIET") == 0);
+  CHECK(occurrences(body, "Fork question KILO") == 1);
+
+  // Its record replays the settled turn and its own, nothing of the cancelled one.
+  REQUIRE(member(*client.call("session/close", R"({"sessionId":")" + fid + "\"}"), "result"));
+  const size_t before = client.messages().size();
+  Message loaded = client.call("session/load", sessionParams(fid, ws.str()));
+  REQUIRE(member(*loaded, "result"));
+  std::vector<Message> replay = updatesBefore(client, fid, loaded, before);
+  CHECK(userTexts(replay) == std::vector<std::string>{"Settled question INDIA", "Fork question KILO"});
+  checkAgainstSchema(client, AcpSchema::unstable);
+  finish(*agent);
+}
+
+}  // namespace lathe::testing::e2e
