@@ -4,6 +4,8 @@
 // own way (neither sees the other's prompts). The fork is recorded, listed and
 // loaded like any session; a session only recorded on disk forks too; a turn
 // under way is left out; unknown ids and sessions open elsewhere are refused.
+#include <map>
+
 #include "tests/e2e/e2e_support.h"
 
 namespace lathe::testing::e2e {
@@ -55,6 +57,19 @@ std::vector<std::string> userTexts(const std::vector<Message>& updates) {
 
 std::string lastModelRequest(const FakeGeminiServer& fake) { return fake.generateRequests().back().body; }
 
+// session/list's title of each listed session, by id.
+std::map<std::string, std::string> listedTitles(AcpTestClient& client, const std::string& paramsJson = "{}") {
+  std::map<std::string, std::string> titles;
+  Message list = client.call("session/list", paramsJson);
+  const json::Value* result = list ? member(*list, "result") : nullptr;
+  const json::Value* sessions = result ? member(*result, "sessions") : nullptr;
+  if (!sessions || !sessions->IsArray()) return titles;
+  for (const auto& info : sessions->GetArray()) {
+    titles[json::getStr(info, "sessionId").value_or("")] = json::getStr(info, "title").value_or("");
+  }
+  return titles;
+}
+
 }  // namespace
 
 TEST_CASE("e2e: session/fork copies the conversation, then fork and original go their own ways", "[e2e][fork]") {
@@ -88,6 +103,12 @@ TEST_CASE("e2e: session/fork copies the conversation, then fork and original go 
     CHECK(member(*member(*forked, "result"), "configOptions"));
     // Nothing replayed: the editor that forked has the conversation already.
     CHECK(ofKind(updatesBefore(client, fid, forked), "user_message_chunk").empty());
+    // Listed at once, under the original's title until the model names it.
+    CHECK(listedTitles(client) ==
+          std::map<std::string, std::string>{{sid, "Fake session title"}, {fid, "Fake session title"}});
+    FakeGeminiOptions titled;
+    titled.titleReply = "The fork's own title";
+    fake->setOptions(titled);
 
     // The fork's model request carries the original's conversation, once.
     fake->push(ScriptedReply::text("Fork answer CHARLIE-THREE."));
@@ -109,9 +130,10 @@ TEST_CASE("e2e: session/fork copies the conversation, then fork and original go 
     CHECK(occurrences(body, "Original question DELTA") == 1);
     CHECK(occurrences(body, "CHARLIE") == 0);
 
-    Message list = client.call("session/list", "{}");
-    REQUIRE(member(*list, "result"));
-    CHECK(member(*member(*list, "result"), "sessions")->Size() == 2);
+    // The fork's metadata is its own: named after its first turn, the original's name unchanged.
+    REQUIRE(waitForTitle(client, fid));
+    CHECK(listedTitles(client) ==
+          std::map<std::string, std::string>{{sid, "Fake session title"}, {fid, "The fork's own title"}});
     checkAgainstSchema(client, AcpSchema::unstable);
     finish(*agent);
   }
@@ -161,15 +183,23 @@ TEST_CASE("e2e: a session only recorded on disk forks, and bad forks are clear e
   auto agent = startLathe(*fake, {{}, "gemini-e2e-model", state.str()});
   AcpTestClient client(*agent);
   REQUIRE(client.initialize());
-  Message forked = client.call("session/fork", sessionParams(sid, ws.str()));
+  // Forked into another folder: the fork's workspace is the request's, as a session/new's would be.
+  TempDir elsewhereWs;
+  writeFile(elsewhereWs.path / "notes.txt", "Only the fork's folder has NOVEMBER-42.\n");
+  Message forked = client.call("session/fork", sessionParams(sid, elsewhereWs.str()));
   INFO("lathe stderr:\n" << agent->stderrText());
   const std::string fid = forkedId(forked);
   REQUIRE_FALSE(fid.empty());
+  fake->push(ScriptedReply::functionCall("read_file", R"({"file_path":"notes.txt"})"));
   fake->push(ScriptedReply::text("Fork of the recorded one."));
-  REQUIRE(client.prompt(fid, "Fork question HOTEL").stopReason == "end_turn");
+  PromptOutcome inFork = client.prompt(fid, "Fork question HOTEL");
+  REQUIRE(inFork.stopReason == "end_turn");
   std::string body = lastModelRequest(*fake);
   CHECK(occurrences(body, "Recorded question GOLF") == 1);
   CHECK(occurrences(body, "Recorded answer GOLF.") == 1);
+  CHECK(occurrences(body, "NOVEMBER-42") == 1);
+  CHECK(listedTitles(client, R"({"cwd":")" + elsewhereWs.str() + "\"}").count(fid) == 1);
+  CHECK(listedTitles(client, R"({"cwd":")" + ws.str() + "\"}").count(fid) == 0);
   // The original was only read: another process may load it, and it never heard of HOTEL.
   {
     auto other = startLathe(*fake, {{}, "gemini-e2e-model", state.str()});
