@@ -11,11 +11,16 @@
 namespace lathe::testing::e2e {
 namespace {
 
-std::string sessionParams(const std::string& sid, const std::string& cwd) {
+std::string sessionParams(const std::string& sid, const std::string& cwd, const std::vector<std::string>& roots = {}) {
   return json::build([&](json::Writer& w) {
     w.StartObject();
     json::put(w, "sessionId", sid);
     json::put(w, "cwd", cwd);
+    if (!roots.empty()) {
+      json::array(w, "additionalDirectories", [&] {
+        for (const auto& root : roots) json::str(w, root);
+      });
+    }
     json::put(w, "mcpServers", json::Raw{"[]"});
     w.EndObject();
   });
@@ -186,7 +191,7 @@ TEST_CASE("e2e: a session only recorded on disk forks, and bad forks are clear e
   // Forked into another folder: the fork's workspace is the request's, as a session/new's would be.
   TempDir elsewhereWs;
   writeFile(elsewhereWs.path / "notes.txt", "Only the fork's folder has NOVEMBER-42.\n");
-  Message forked = client.call("session/fork", sessionParams(sid, elsewhereWs.str()));
+  Message forked = client.call("session/fork", sessionParams(sid, elsewhereWs.str(), {ws.str()}));
   INFO("lathe stderr:\n" << agent->stderrText());
   const std::string fid = forkedId(forked);
   REQUIRE_FALSE(fid.empty());
@@ -200,6 +205,14 @@ TEST_CASE("e2e: a session only recorded on disk forks, and bad forks are clear e
   CHECK(occurrences(body, "NOVEMBER-42") == 1);
   CHECK(listedTitles(client, R"({"cwd":")" + elsewhereWs.str() + "\"}").count(fid) == 1);
   CHECK(listedTitles(client, R"({"cwd":")" + ws.str() + "\"}").count(fid) == 0);
+  Message listed = client.call("session/list", R"({"cwd":")" + elsewhereWs.str() + "\"}");
+  const json::Value& info = (*member(*member(*listed, "result"), "sessions"))[0];
+  REQUIRE(member(info, "additionalDirectories"));
+  CHECK(json::stringify(*member(info, "additionalDirectories")) == json::build([&](json::Writer& w) {
+          w.StartArray();
+          json::str(w, ws.str());
+          w.EndArray();
+        }));
   // The original was only read: another process may load it, and it never heard of HOTEL.
   {
     auto other = startLathe(*fake, {{}, "gemini-e2e-model", state.str()});
