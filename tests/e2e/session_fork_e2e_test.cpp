@@ -287,4 +287,37 @@ TEST_CASE("e2e: forking a session mid-turn copies it as its last turn left it", 
   finish(*agent);
 }
 
+TEST_CASE("e2e: a fork into a workspace with programs waits for its consent as a new session does", "[e2e][fork]") {
+  PrivateHome home;
+  TempDir plain, programs;
+  const fs::path marker = home.home.path / "discovery-ran";
+  const std::string script = std::string(LATHE_SOURCE_DIR) + "/tests/support/discovery_tool.sh";
+  writeFile(programs.path / ".gemini/settings.json", json::buildObject([&](json::Writer& w) {
+              json::object(w, "tools", [&] {
+                json::put(w, "discoveryCommand", "bash '" + script + "' discover bare '" + marker.string() + "'");
+                json::put(w, "callCommand", "bash '" + script + "' call");
+              });
+            }));
+  HomeAgent agent(home, "reject_once");
+  AcpTestClient& client = *agent.client;
+  std::string sid = client.newSession(plain.str());
+  agent.fake->push(ScriptedReply::text("Plain answer."));
+  REQUIRE(client.prompt(sid, "In the plain folder").stopReason == "end_turn");
+  CHECK(permissionRequests(client).empty());
+
+  Message forked = client.call("session/fork", sessionParams(sid, programs.str()));
+  INFO("lathe stderr:\n" << agent.lathe->stderrText());
+  const std::string fid = forkedId(forked);
+  REQUIRE_FALSE(fid.empty());
+  CHECK_FALSE(fs::exists(marker));  // the fork starts nothing before it is asked
+  agent.fake->push(ScriptedReply::text("Fork answer."));
+  REQUIRE(client.prompt(fid, "In the folder with programs").stopReason == "end_turn");
+  auto asks = permissionRequests(client);
+  REQUIRE(asks.size() == 1);
+  CHECK(json::getStr(*member(*asks[0], "params"), "sessionId").value_or("") == fid);
+  CHECK_THAT(json::stringify(*asks[0]), Catch::Contains("workspace's settings"));
+  CHECK_FALSE(fs::exists(marker));  // refused: never run
+  CHECK_THAT(lastModelRequest(*agent.fake), Catch::Contains("In the plain folder"));
+}
+
 }  // namespace lathe::testing::e2e
