@@ -1,5 +1,5 @@
 // All sessions of one process, as the server sees them: opening them (new,
-// loaded, resumed: SessionFactory assembles them), their turns and their
+// loaded, resumed, forked: SessionFactory assembles them), their turns and their
 // options. The sessions and their turns live in a SessionTable. Its methods
 // are thread-safe.
 #pragma once
