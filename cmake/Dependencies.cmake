@@ -12,6 +12,10 @@ pkg_check_modules(PCRE2 REQUIRED IMPORTED_TARGET libpcre2-8)
 # Gumbo: the HTML5 parser web_fetch reads pages with (libgumbo-dev).
 pkg_check_modules(GUMBO REQUIRED IMPORTED_TARGET gumbo)
 
+# libgit2 (libgit2-dev): the shadow repositories rewinds keep files in; only
+# tools/snapshots/shadow_repo.cpp includes it.
+pkg_check_modules(LIBGIT2 REQUIRED IMPORTED_TARGET libgit2)
+
 # yaml-cpp (libyaml-cpp-dev): the frontmatter of skills and agents; only
 # protocol/formats/yaml.cpp includes it.
 pkg_check_modules(YAMLCPP REQUIRED IMPORTED_TARGET yaml-cpp)

@@ -1,6 +1,7 @@
 # LATHE_PORTABLE: the lathe binary runs on any x86-64 glibc Linux (Debian 12,
 # Ubuntu 22.04/24.04) with none of the -dev packages: libstdc++, libgcc, PCRE2,
-# Gumbo, yaml-cpp, Brotli and cpp-httplib are linked statically (Boost.Asio is header-only:
+# Gumbo, yaml-cpp, Brotli, cpp-httplib and libgit2 (with what it links: mbed
+# TLS, http-parser, libssh2, libgcrypt; GSSAPI stubbed) are linked statically (Boost.Asio is header-only:
 # nothing to link); glibc, OpenSSL and zlib
 # stay system libraries (every system has them, and they get security updates).
 # The compile flags of Lathe's own files do not change, so a portable build
@@ -32,8 +33,19 @@ lathe_static_library(LATHE_YAMLCPP_A yaml-cpp)
 lathe_static_library(LATHE_BROTLIENC_A brotlienc)
 lathe_static_library(LATHE_BROTLIDEC_A brotlidec)
 lathe_static_library(LATHE_BROTLICOMMON_A brotlicommon)
+lathe_static_library(LATHE_GIT2_A git2)
+lathe_static_library(LATHE_MBEDTLS_A mbedtls)
+lathe_static_library(LATHE_MBEDX509_A mbedx509)
+lathe_static_library(LATHE_MBEDCRYPTO_A mbedcrypto)
+lathe_static_library(LATHE_HTTP_PARSER_A http_parser)
+lathe_static_library(LATHE_SSH2_A ssh2)
+lathe_static_library(LATHE_GCRYPT_A gcrypt)
+lathe_static_library(LATHE_GPG_ERROR_A gpg-error)
 find_package(OpenSSL REQUIRED)
 find_package(ZLIB REQUIRED)
+# Debian's libgit2 wants GSSAPI, which has no static build: cmake/portable/no_gssapi.c says why stubs do.
+add_library(lathe_no_gssapi STATIC "${PROJECT_SOURCE_DIR}/cmake/portable/no_gssapi.c")
+target_compile_options(lathe_no_gssapi PRIVATE -w)
 
 add_library(lathe_httplib STATIC "${LATHE_HTTPLIB_SOURCE}/httplib.cc")
 # The defines from cpp-httplib.pc (OpenSSL, zlib, Brotli), plus poll() as Debian builds it.
@@ -48,6 +60,8 @@ target_link_libraries(lathe_httplib PUBLIC OpenSSL::SSL OpenSSL::Crypto ZLIB::ZL
 set_target_properties(PkgConfig::HTTPLIB PROPERTIES INTERFACE_LINK_LIBRARIES lathe_httplib INTERFACE_LINK_DIRECTORIES "" INTERFACE_LINK_OPTIONS "")
 set_target_properties(PkgConfig::PCRE2 PROPERTIES INTERFACE_LINK_LIBRARIES "${LATHE_PCRE2_A}" INTERFACE_LINK_DIRECTORIES "" INTERFACE_LINK_OPTIONS "")
 set_target_properties(PkgConfig::GUMBO PROPERTIES INTERFACE_LINK_LIBRARIES "${LATHE_GUMBO_A}" INTERFACE_LINK_DIRECTORIES "" INTERFACE_LINK_OPTIONS "")
+set_target_properties(PkgConfig::LIBGIT2 PROPERTIES INTERFACE_LINK_DIRECTORIES "" INTERFACE_LINK_OPTIONS ""
+  INTERFACE_LINK_LIBRARIES "${LATHE_GIT2_A};${LATHE_MBEDTLS_A};${LATHE_MBEDX509_A};${LATHE_MBEDCRYPTO_A};${LATHE_HTTP_PARSER_A};${LATHE_SSH2_A};${LATHE_GCRYPT_A};${LATHE_GPG_ERROR_A};lathe_no_gssapi;OpenSSL::SSL;OpenSSL::Crypto;${LATHE_PCRE2_A};ZLIB::ZLIB;rt;dl")
 set_target_properties(PkgConfig::YAMLCPP PROPERTIES INTERFACE_LINK_LIBRARIES "${LATHE_YAMLCPP_A}" INTERFACE_LINK_DIRECTORIES "" INTERFACE_LINK_OPTIONS "")
 
 # For the lathe executable (server/CMakeLists.txt): the C++ and GCC runtimes too.

@@ -18,6 +18,7 @@
 #include "engine/context/memory_command.h"
 #include "engine/hooks/session_hooks.h"
 #include "engine/persistence/session_meta.h"
+#include "engine/rewind/rewinds.h"
 #include "engine/subagents/agents_command.h"
 #include "engine/subagents/complete_task.h"
 #include "engine/subagents/invoke_agent.h"
@@ -186,6 +187,8 @@ void SessionFactory::addHooks(Session& session, const std::string& root, Workspa
     session.setCallGate(hooks.get());
     session.addHooks(std::move(hooks));
   }
+  // Before the slash commands: it hears the words of every prompt.
+  Rewinds::add(session, commands->registry(), editor_);
   addContextHooks(session, commands->registry());
   addBuiltinCommands(session, commands->registry());
   addMemoryCommand(session, commands->registry());

@@ -56,6 +56,8 @@ class ToolScheduler::CallRun final : public tools::TerminalView {
     for (auto& note : notes) notes_.push_back(std::move(note));
   }
   const std::vector<HookNote>& notes() const { return notes_; }
+  // What the call changed in the workspace (a command's): diffs on its final update.
+  void setChanged(std::vector<tools::FileDiff> diffs) { changed_ = std::move(diffs); }
 
   // Ends the call: the model reads `forModel`; the person sees `forPerson`
   // (the same when empty).
@@ -67,6 +69,7 @@ class ToolScheduler::CallRun final : public tools::TerminalView {
     acp::ToolCallUpdate update = updateOf(machine_.state());
     std::vector<acp::ToolCallContent> content{textContent(forPerson.empty() ? forModel : forPerson)};
     for (auto& line : lines_) content.push_back(textContent(std::move(line)));
+    addChanged(content);
     update.content = withTerminal(std::move(content));
     addNoteContent(update);
     update.rawOutput = outcome_.response.response;
@@ -154,13 +157,16 @@ class ToolScheduler::CallRun final : public tools::TerminalView {
       // updates replace only the fields they carry: the diff the permission
       // request carried stays the call's content, so megabytes of text are
       // not sent again. Notes replace the whole collection, diff included.
-      if (shownDiffLine_ && result.displayNotes.empty() && lines_.empty() && notes_.empty()) return sendSuccess(std::move(done));
+      if (shownDiffLine_ && result.displayNotes.empty() && lines_.empty() && notes_.empty() && changed_.empty()) {
+        return sendSuccess(std::move(done));
+      }
       content.push_back(diffContent(std::move(*diff)));
     } else if (auto* text = std::get_if<std::string>(&result.returnDisplay); text && !text->empty()) {
       content.push_back(textContent(display(*text)));
     }
     for (auto& note : result.displayNotes) content.push_back(textContent(std::move(note)));
     for (auto& line : lines_) content.push_back(textContent(std::move(line)));
+    addChanged(content);
     done.content = withTerminal(std::move(content));
     addNoteContent(done);
     addExitMeta(done);
@@ -182,6 +188,10 @@ class ToolScheduler::CallRun final : public tools::TerminalView {
         fields(w);
       });
     })};
+  }
+  void addChanged(std::vector<acp::ToolCallContent>& content) {
+    for (auto& diff : changed_) content.push_back(diffContent(std::move(diff)));
+    changed_.clear();
   }
   // terminal_exit joins the update's _meta (the hooks' notes may be there).
   void addExitMeta(acp::ToolCallUpdate& update) {
@@ -237,6 +247,7 @@ class ToolScheduler::CallRun final : public tools::TerminalView {
   bool markdown_ = true;
   std::optional<int64_t> shownDiffLine_;
   std::vector<std::string> lines_;
+  std::vector<tools::FileDiff> changed_;
   std::vector<HookNote> notes_;
   CallStateMachine machine_;
   Outcome outcome_;
@@ -373,6 +384,7 @@ Result<std::vector<tools::ToolResult>> ToolScheduler::runForPerson(const std::ve
     run.moveTo(CallState::executing);
     tools::ToolResult result =
         approved[i].prepared.invocation->execute(cancel.child(), [&run](const std::string& text) { run.output(text); });
+    run.setChanged(std::move(result.changedFiles));
     if (result.error) {
       const bool cancelled = result.error->type == tools::ErrorType::cancelled;
       std::string why = run.finish(cancelled ? CallState::cancelled : CallState::error, result.error->message).forPerson;
@@ -437,6 +449,7 @@ ToolScheduler::Outcome ToolScheduler::runOne(const FunctionCall& call, const Can
 
   tools::ToolResult result =
       prepared.invocation->execute(cancel.child(), [&run](const std::string& text) { run.output(text); });
+  run.setChanged(std::move(result.changedFiles));
   // What the tool did is what is reported: a call that finished before the
   // cancel reached it really did its work, and the model must know.
   if (result.error && result.error->type == tools::ErrorType::cancelled) {

@@ -68,6 +68,22 @@ void History::rollback(const Checkpoint& checkpoint) {
   ++revision_;
 }
 
+Status History::replaceAll(std::vector<Content> contents) {
+  History rebuilt;
+  for (Content& content : contents) {
+    const bool answers = std::any_of(content.parts.begin(), content.parts.end(),
+                                     [](const Part& part) { return part.functionResponse.has_value(); });
+    Status status = content.role == Role::model ? rebuilt.appendModel(std::move(content))
+                    : answers                   ? rebuilt.appendResponses(std::move(content.parts))
+                                                : rebuilt.appendUser(std::move(content.parts));
+    if (!status) return status;
+  }
+  const uint64_t revision = revision_ + 1;
+  *this = std::move(rebuilt);
+  revision_ = revision;
+  return {};
+}
+
 Status History::replacePrefix(size_t count, std::vector<Content> replacement) {
   if (count > contents_.size()) return broken("cannot replace more contents than there are");
   for (const Content& content : replacement) {

@@ -41,6 +41,10 @@ class History {
   Checkpoint checkpoint() const;
   void rollback(const Checkpoint& checkpoint);
 
+  // Replaces the whole conversation (a /redo puts back what a rewind cut),
+  // refused unless `contents` keep the invariant; counts as an edit.
+  Status replaceAll(std::vector<Content> contents);
+
   // Replaces the oldest `count` contents (e.g. with a compressed snapshot).
   // Refused unless the result keeps the invariant: the replacement holds no
   // function calls or responses, and the content after it is not split from

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <span>
 
 #include "engine/session/session_context.h"
@@ -231,6 +232,12 @@ Session::Session(std::string id, std::shared_ptr<const tools::Workspace> workspa
   plan_ = planModeFor(id_, *workspace_, config, planNotice_);
   if (plan_) plan_->setActive(mode_.load() == ApprovalMode::plan);
   context.plan = plan_;
+  if (!config.dataDir.empty()) {
+    // One shadow repository per workspace folder beside the sessions' folders, shared by its sessions.
+    const std::string snapshots = std::filesystem::path(config.dataDir).parent_path().string() + "/snapshots";
+    changes_ = std::make_shared<tools::ChangeRecorder>(workspace_, snapshots, config.toolLimits.maxFileBytes);
+    context.changes = changes_;
+  }
   // Web tools ask the session's current model; they live in registry_, so never outlive this session.
   context.model = std::make_shared<OneShotAdapter>(provider_, [this] { return model(); });
   context.readableFolders = std::make_shared<tools::ReadableFolders>();

@@ -32,6 +32,7 @@
 #include "tools/plan/plan_mode.h"
 #include "protocol/exec/folder_watch.h"
 #include "tools/skills/skill_set.h"
+#include "tools/snapshots/change_recorder.h"
 
 namespace lathe::engine {
 
@@ -64,6 +65,8 @@ class Session {
   tools::ToolRegistry& registry() { return registry_; }
   const tools::Workspace& workspace() const { return *workspace_; }
   const std::shared_ptr<const tools::Workspace>& sharedWorkspace() const { return workspace_; }
+  // Where the session's tools read and write files (the editor's buffers when it has them).
+  const std::shared_ptr<tools::FileStore>& fileStore() const { return toolContext_.files; }
 
   ApprovalMode mode() const { return mode_.load(); }
   // Mode and model for the next call and request; the hooks hear of the
@@ -161,6 +164,8 @@ class Session {
 
   // Plan mode's folder and switch (null: no plans folder, no plan tools).
   const std::shared_ptr<tools::PlanMode>& planMode() const { return plan_; }
+  // What the session's tools changed since the last take (rewinds); null without a data folder.
+  const std::shared_ptr<tools::ChangeRecorder>& changes() const { return changes_; }
 
   // The context files (GEMINI.md) of this session; loaded at the first turn.
   ProjectMemory& memory() { return *memory_; }
@@ -246,6 +251,7 @@ class Session {
   uint64_t declarationsGeneration_ = ~uint64_t{0};
   ApprovalMode declarationsMode_ = ApprovalMode::standard;  // the mode declarations_ were shaped for
   std::shared_ptr<tools::PlanMode> plan_;
+  std::shared_ptr<tools::ChangeRecorder> changes_;
   std::string planNotice_;  // a plans folder settings named but Lathe could not use, told at the first turn
   std::shared_ptr<ProjectMemory> memory_;  // shared with the scheduler's context source
   std::shared_ptr<tools::SkillSet> skills_ = std::make_shared<tools::SkillSet>();

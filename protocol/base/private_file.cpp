@@ -10,7 +10,7 @@
 
 namespace lathe {
 
-Status writePrivateFile(const std::string& path, const std::string& text) {
+Status writePrivateFile(const std::string& path, const std::string& text, bool sync) {
   std::string temp = path + ".tmp." + std::to_string(::getpid());
   ::unlink(temp.c_str());  // a leftover may have another mode
   int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
@@ -27,7 +27,7 @@ Status writePrivateFile(const std::string& path, const std::string& text) {
     }
     done += static_cast<size_t>(n);
   }
-  bool synced = ::fchmod(fd, 0600) == 0 && ::fsync(fd) == 0;
+  bool synced = ::fchmod(fd, 0600) == 0 && (!sync || ::fsync(fd) == 0);
   synced = ::close(fd) == 0 && synced;
   if (!synced || ::rename(temp.c_str(), path.c_str()) != 0) {
     int error = errno;

@@ -5,7 +5,7 @@
 # builtin/ (the families register themselves). Inside engine/ the folders are
 # layers too, lowest first: model → scheduler → config → extensions →
 # session (the turn core) → commands → context → hooks → persistence →
-# subagents → agent (where sessions are assembled).
+# rewind → subagents → agent (where sessions are assembled).
 #
 #   check_layers.sh SOURCE_DIR     check the tree, list every offending include
 #   check_layers.sh --self-test    prove the check catches each kind of breach
@@ -18,7 +18,7 @@ declare -A FORBIDDEN=(
   [engine]="server"
 )
 
-ENGINE_ORDER=(model scheduler config extensions session commands context hooks persistence subagents agent)
+ENGINE_ORDER=(model scheduler config extensions session commands context hooks persistence rewind subagents agent)
 
 # Inside tools/ the built-in list sits on top: each family registers its own
 # tools, and none includes tools/builtin/.

@@ -69,6 +69,7 @@ struct ToolResult {
   std::vector<LlmPart> llmContent;
   std::variant<std::string, FileDiff> returnDisplay;  // markdown/text, or a diff
   std::vector<std::string> displayNotes;  // shown to the person after the display (e.g. syntax warnings)
+  std::vector<FileDiff> changedFiles;     // what a command changed in the workspace, shown as diffs
   std::optional<ToolError> error;
   json::Raw data;
   std::optional<TailCall> tailToolCallRequest;

@@ -13,6 +13,7 @@
 #include "protocol/acp/updates.h"
 #include "protocol/http/resolver.h"
 #include "tools/core/asker.h"
+#include "tools/core/change_log.h"
 #include "tools/core/file_store.h"
 #include "tools/core/one_shot_model.h"
 #include "tools/core/terminal_host.h"
@@ -70,6 +71,9 @@ struct ToolContext {
   // Plan mode (its plans folder, on or off, the switch); null: the session
   // has nowhere to keep plans, so plan mode stays read-only and has no tools.
   std::shared_ptr<PlanMode> plan;
+  // Where writes and approved commands' changes are kept for rewinds and
+  // shown as diffs; null: nothing is kept.
+  std::shared_ptr<ChangeLog> changes;
 };
 
 }  // namespace lathe::tools

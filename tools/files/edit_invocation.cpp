@@ -106,9 +106,17 @@ ToolResult EditInvocation::execute(const CancelToken& cancel, const OutputSink&)
                                        "Read the file again and retry against its current content.");
   }
   if (auto why = swapped(*context_.workspace, path_, shown_)) return ToolResult::failure(ErrorType::execution_failed, *why);
+  // The bytes it held, as the store has them (an open buffer's), so a rewind puts them back exactly.
+  std::optional<std::string> before;
+  if (context_.changes && change.oldText) {
+    auto held = context_.files->readText(path_, cancel);
+    if (!held) return ToolResult::failure(storeErrorType(held.error()), "Failed to read " + path_ + ": " + held.error().message);
+    before = std::move(held).value();
+  }
   if (Status written = context_.files->writeTextExact(path_, change.toWrite(), cancel); !written) {
     return ToolResult::failure(storeErrorType(written.error()), "Failed to write " + path_ + ": " + written.error().message);
   }
+  if (context_.changes) context_.changes->wrote(path_, before, change.toWrite());
   ToolResult result;
   result.llmContent.push_back(LlmPart{summary(change), {}, {}});
   addSyntaxWarning(result, path_, change.oldText, change.newText, cancel);

@@ -169,6 +169,28 @@ class RunShellInvocation final : public ToolInvocation {
     }
     if (!S_ISDIR(st.st_mode)) return ToolResult::failure(ErrorType::not_a_directory, dir_ + " is not a directory");
 
+    // A sealed line writes nothing; a background one goes on after its call.
+    if (sealed() || background_ || !context_.changes) return run(cancel, updateOutput);
+    auto mark = context_.changes->mark();
+    ToolResult result = run(cancel, updateOutput);
+    if (!mark) {
+      result.displayNotes.push_back("Lathe could not take a snapshot of the workspace before this command (" +
+                                    mark.error().message + "): what it changed cannot be undone.");
+      return result;
+    }
+    auto changed = context_.changes->changedSince(*mark);
+    if (!changed) {
+      result.displayNotes.push_back("Lathe could not tell what this command changed (" + changed.error().message +
+                                    "): its changes cannot be undone.");
+      return result;
+    }
+    result.changedFiles = std::move(changed->diffs);
+    for (auto& note : changed->notes) result.displayNotes.push_back(std::move(note));
+    return result;
+  }
+
+ private:
+  ToolResult run(const CancelToken& cancel, const OutputSink& updateOutput) {
     // An approved line may run in the editor's own terminal; never a sealed
     // one (it must run where it cannot do harm), nor under Lathe's sandbox.
     if (!sealed() && !background_ && !shell_.options.sandbox && shell_.options.editorTerminal && context_.terminals) {
@@ -210,7 +232,6 @@ class RunShellInvocation final : public ToolInvocation {
     return background_ ? runInBackground(std::move(spec)) : runInForeground(spec, cancel, updateOutput);
   }
 
- private:
   // The workspace files the line names, at most a few dozen: its commands'
   // arguments that are existing files (or folders, when asked), and what it
   // writes through redirections.
