@@ -39,10 +39,14 @@ Result<SessionManager::ForkSource> SessionManager::forkSource(const std::string&
 
 Status SessionManager::copySessionData(const std::string& originalId, const std::string& forkId) {
   // store_.dirOf(originalId) holds the original's per-session files besides
-  // its record (shell-output/, plans/, and rewind's rewind.json to come); the
-  // fork's folder, store_.dirOf(forkId), holds its own meta.json and record
-  // by now. What a fork should carry of the rest is copied here. The
-  // original may be open here with a turn under way (forkSource).
+  // its record (shell-output/, plans/, engine/rewind's rewind.json and
+  // redo.json); the fork's folder, store_.dirOf(forkId), holds its own
+  // meta.json and record by now, and Rewinds::add reads the fork's
+  // rewind.json when the fork is assembled, right after this. What a fork
+  // should carry of the rest is copied here; nothing is yet, so a fork's
+  // /rewind starts with its own prompts. The original may be open here with
+  // a turn under way (forkSource): its rewind.json may then name a prompt the
+  // fork's copied history does not have.
   (void)originalId;
   (void)forkId;
   return {};

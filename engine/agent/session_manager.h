@@ -121,9 +121,9 @@ class SessionManager {
   };
   Result<ForkSource> forkSource(const std::string& id);
   // THE place where a fork gets the original's other per-session files
-  // (config.dataDir/<id>/, e.g. rewind.json), called once the fork's record
-  // is written and before it is assembled, so its hooks find them. Copies
-  // nothing yet.
+  // (config.dataDir/<id>/: rewind.json, redo.json, plans/, shell-output/),
+  // called once the fork's record is written and before it is assembled, so
+  // its hooks (Rewinds) find them. Copies nothing yet.
   Status copySessionData(const std::string& originalId, const std::string& forkId);
 
   AgentConfig config_;
