@@ -320,4 +320,38 @@ TEST_CASE("e2e: a fork into a workspace with programs waits for its consent as a
   CHECK_THAT(lastModelRequest(*agent.fake), Catch::Contains("In the plain folder"));
 }
 
+TEST_CASE("e2e: a fork's /rewind and /undo reach only its own prompts", "[e2e][fork]") {
+  PrivateHome home;
+  TempDir ws;
+  HomeAgent agent(home, "allow_once");
+  AcpTestClient& client = *agent.client;
+  const std::string sid = client.newSession(ws.str());
+  agent.fake->push(ScriptedReply::text("Original answer."));
+  REQUIRE(client.prompt(sid, "Original words LIMA").stopReason == "end_turn");
+  const std::string fid = forkedId(client.call("session/fork", sessionParams(sid, ws.str())));
+  INFO("lathe stderr:\n" << agent.lathe->stderrText());
+  REQUIRE_FALSE(fid.empty());
+  agent.fake->push(ScriptedReply::text("Fork answer."));
+  REQUIRE(client.prompt(fid, "Fork words MIKE").stopReason == "end_turn");
+
+  PromptOutcome listed = client.prompt(fid, "/rewind");
+  REQUIRE(listed.stopReason == "end_turn");
+  const std::string list = joinedText(listed.updates, "agent_message_chunk");
+  CHECK_THAT(list, Catch::Contains("Fork words MIKE"));
+  CHECK_THAT(list, !Catch::Contains("LIMA"));
+  REQUIRE(client.prompt(fid, "/undo").stopReason == "end_turn");
+  agent.fake->push(ScriptedReply::text("ok"));
+  REQUIRE(client.prompt(fid, "After the undo").stopReason == "end_turn");
+  std::string body = lastModelRequest(*agent.fake);
+  CHECK(occurrences(body, "Original words LIMA") == 1);
+  CHECK(occurrences(body, "MIKE") == 0);
+
+  agent.fake->push(ScriptedReply::text("ok"));
+  REQUIRE(client.prompt(sid, "The original goes on").stopReason == "end_turn");
+  body = lastModelRequest(*agent.fake);
+  CHECK(occurrences(body, "Original words LIMA") == 1);
+  CHECK(occurrences(body, "MIKE") == 0);
+  CHECK(occurrences(body, "After the undo") == 0);
+}
+
 }  // namespace lathe::testing::e2e
