@@ -61,6 +61,7 @@ void AcpAgent::bindMethods() {
       .request("session/delete", &AcpAgent::deleteSession)
       .deferred("session/load", &AcpAgent::loadSession)
       .deferred("session/resume", &AcpAgent::resumeSession)
+      .deferred("session/fork", &AcpAgent::forkSession)
       .request("session/list", &AcpAgent::listSessions)
       .notification("session/cancel", &AcpAgent::cancel);
 }
@@ -83,6 +84,7 @@ Result<acp::InitializeResponse> AcpAgent::initialize(const acp::InitializeReques
   response.capabilities.sessionList = sessions_.recording();
   response.capabilities.sessionResume = sessions_.recording();
   response.capabilities.sessionDelete = sessions_.recording();
+  response.capabilities.sessionFork = sessions_.recording();  // a fork is a copy of a record
   response.capabilities.steering = true;
   if (auth_) {
     for (auto& method : auth_->methods(request.clientCapabilities.elicitationUrl)) {
@@ -253,6 +255,26 @@ void AcpAgent::resumeSession(const acp::ResumeSessionRequest& request, rpc::Resp
     if (!response) return answer.fail(response.error());
     answer.reply(response->toJson());
     (void)sessions_.announceCommands(request.sessionId);
+  });
+}
+
+void AcpAgent::forkSession(const acp::ForkSessionRequest& request, rpc::Responder responder) {
+  // The original is held from here until it is copied, as behind a load: a
+  // request naming it that is read meanwhile waits, so a prompt sent after
+  // the fork never reaches the copy.
+  auto original = std::make_shared<engine::SessionTable::Opening>(sessions_.reserve(request.sessionId));
+  offReader(std::move(responder), [this, request, original](rpc::Responder& answer, const CancelToken&) {
+    original->claim();
+    auto forked = sessions_.forkSession(request);
+    *original = engine::SessionTable::Opening{};
+    if (!forked) return answer.fail(forked.error());
+    if (answer.cancelled().cancelled()) {
+      // Nobody will use it: the editor never learns its id, and it is not listed.
+      (void)sessions_.deleteSession(forked->id);
+      return answer.fail(cancelledByEditor("session/fork"));
+    }
+    answer.reply(newSessionResponse(forked->id).toJson());
+    (void)sessions_.announceCommands(forked->id);
   });
 }
 

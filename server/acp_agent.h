@@ -43,6 +43,8 @@ class AcpAgent {
   Result<acp::Empty> deleteSession(const acp::DeleteSessionRequest& request);
   void loadSession(const acp::LoadSessionRequest& request, rpc::Responder responder);
   void resumeSession(const acp::ResumeSessionRequest& request, rpc::Responder responder);
+  // A new session from a copy of another's conversation (unstable), answered as session/new is.
+  void forkSession(const acp::ForkSessionRequest& request, rpc::Responder responder);
   Result<acp::ListSessionsResponse> listSessions(const acp::ListSessionsRequest& request);
   // Opens a recorded session; replays what it showed when `replay`.
   Result<acp::LoadSessionResponse> reopen(const acp::LoadSessionRequest& request, bool replay);

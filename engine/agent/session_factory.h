@@ -1,6 +1,7 @@
 // The one place sessions are assembled: new ones (session/new and `lathe
-// run`) and recorded ones opened again (session/load and session/resume),
-// from one spec, with one ordered list of hooks:
+// run`) and recorded ones opened again (session/load and session/resume, and
+// session/fork, whose new record is a copy of the original's), from one
+// spec, with one ordered list of hooks:
 //
 //   programs   consent for the workspace's programs and settings, discovery (first turn)
 //   hooks      the person's hooks (settings `hooks`), and the workspace's once agreed to

@@ -6,17 +6,14 @@
 #include "engine/agent/session_options.h"
 
 namespace lathe::engine {
-namespace {
 
-std::string randomId() {
+std::string SessionManager::newId() {
   std::random_device device;
   std::uniform_int_distribution<int> nibble(0, 15);
   std::string id = "sess_";
   for (int i = 0; i < 24; ++i) id += "0123456789abcdef"[nibble(device)];
   return id;
 }
-
-}  // namespace
 
 SessionManager::SessionManager(AgentConfig config, EditorClient& editor)
     : config_(std::move(config)),
@@ -42,7 +39,7 @@ Result<SessionManager::NewSession> SessionManager::newSession(const acp::NewSess
   // Without credentials no turn could reach the model: the editor is told now
   // (auth-required) and offers a login, before anything starts.
   if (auto ready = config_.provider ? config_.provider->credentialsReady() : Status{}; !ready) return ready.error();
-  std::string id = randomId();
+  std::string id = newId();
   auto opening = table_.beginOpening(id);
   auto assembled = factory_.assemble({id, request.cwd, request.additionalDirectories, request.mcpServers, std::nullopt});
   if (!assembled) return assembled.error();

@@ -1,5 +1,5 @@
 // All sessions of one process, as the server sees them: opening them (new,
-// loaded, resumed: SessionFactory assembles them), their turns and their
+// loaded, resumed, forked: SessionFactory assembles them), their turns and their
 // options. The sessions and their turns live in a SessionTable. Its methods
 // are thread-safe.
 #pragma once
@@ -18,6 +18,7 @@
 #include "protocol/acp/config_options.h"
 #include "protocol/acp/content.h"
 #include "protocol/acp/session.h"
+#include "protocol/acp/session_fork.h"
 #include "protocol/acp/session_store.h"
 #include "protocol/acp/steering.h"
 #include "tools/mcp/server_config.h"
@@ -54,6 +55,14 @@ class SessionManager {
   // session/update params it showed, to replay in order. Fails with a clear
   // message for an unknown, damaged or elsewhere-open session, changing nothing.
   Result<std::vector<std::string>> loadSession(const acp::LoadSessionRequest& request);
+  // session/fork: a new session (its own id and record) that goes on from a
+  // copy of session `request.sessionId`'s conversation, open here or only
+  // recorded, assembled for the request's cwd, roots and MCP servers as
+  // session/new's are (with the original's mode and model). A turn under way
+  // is left out: the copy is the conversation as its last turn left it.
+  // Refused for an unknown session and one open in another process; the
+  // original is never changed.
+  Result<NewSession> forkSession(const acp::ForkSessionRequest& request);
   // Recorded sessions, newest first, optionally only those of one cwd; pages
   // follow an opaque cursor.
   Result<acp::ListSessionsResponse> listSessions(const acp::ListSessionsRequest& request) const;
@@ -103,6 +112,19 @@ class SessionManager {
  private:
   // Opens what the factory assembled: into the table, then its MCP servers start.
   Status open(const std::string& id, AssembledSession& assembled);
+  static std::string newId();
+  // The session to fork, as recorded: its metadata and what a fork copies.
+  struct ForkSource {
+    persist::SessionMeta meta;
+    persist::LoadedRecord record;
+    persist::SessionLock lock;  // held while it is copied, when not open here
+  };
+  Result<ForkSource> forkSource(const std::string& id);
+  // THE place where a fork gets the original's other per-session files
+  // (config.dataDir/<id>/: rewind.json, redo.json, plans/, shell-output/),
+  // called once the fork's record is written and before it is assembled, so
+  // its hooks (Rewinds) find them. Copies nothing yet.
+  Status copySessionData(const std::string& originalId, const std::string& forkId);
 
   AgentConfig config_;
   EditorClient& editor_;

@@ -141,6 +141,7 @@ Result<SessionRecorder::Opened> SessionRecorder::open(const SessionStore& store,
   opened.recorder = std::shared_ptr<SessionRecorder>(
       new SessionRecorder(store, *meta, std::move(lock).value(), std::move(file).value()));
   opened.recorder->metaDirty_ = stale;
+  opened.recorder->recordBase_ = opened.recorder->settledBytes_ = record->validBytes;
   // What was recorded; answers added for interrupted calls are recorded with the next turn.
   opened.recorder->recordedContents_ = contents;
   opened.recorder->recordedLastParts_ = lastParts;
@@ -261,20 +262,29 @@ void SessionRecorder::turnEnded(const History& history, const std::string& note)
   sync(history);
   std::lock_guard lock(mutex_);
   flushChunkLocked();
-  if (note.empty()) return;
-  chunk_ = acp::MessageChunk{acp::MessageChunk::Role::agent, note, newMessageId()};
-  chunkSession_ = meta_.id;
-  flushChunkLocked();
+  if (!note.empty()) {
+    chunk_ = acp::MessageChunk{acp::MessageChunk::Role::agent, note, newMessageId()};
+    chunkSession_ = meta_.id;
+    flushChunkLocked();
+  }
+  settledBytes_ = recordBase_ + record_.bytesWritten();
 }
 
 Result<std::vector<std::string>> SessionRecorder::shownSoFar() {
-  {
-    std::lock_guard lock(mutex_);
-    flushChunkLocked();
-  }
-  auto record = store_.readRecord(meta_.id);
+  auto record = recordSoFar(false);
   if (!record) return record.error();
   return std::move(record->shown);
+}
+
+Result<LoadedRecord> SessionRecorder::recordSoFar(bool settled) {
+  uint64_t upTo = UINT64_MAX;
+  {
+    std::lock_guard lock(mutex_);
+    // A message being streamed stays whole: it is past the settled end anyway.
+    if (settled) upTo = settledBytes_;
+    else flushChunkLocked();
+  }
+  return store_.readRecord(meta_.id, upTo);
 }
 
 void SessionRecorder::setMode(const std::string& mode) {

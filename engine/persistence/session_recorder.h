@@ -72,6 +72,10 @@ class SessionRecorder final : public TurnHooks {
   // What the editor was shown so far, to show it again (session/load of a
   // session open here).
   Result<std::vector<std::string>> shownSoFar();
+  // The record read back: all of it, or with `settled` only what was written
+  // by the end of the last turn (or the opening), so a turn under way is left
+  // out whole (session/fork of a busy session). Any thread.
+  Result<LoadedRecord> recordSoFar(bool settled);
 
   // The title as it stands (meta.json may be behind).
   std::string title() const;
@@ -103,6 +107,8 @@ class SessionRecorder final : public TurnHooks {
   bool closed_ = false;
   bool metaDirty_ = false;  // meta_ is ahead of meta.json
   uint64_t bytesWritten_ = 0;  // by records closed before
+  uint64_t recordBase_ = 0;     // the record's size when this recorder opened it
+  uint64_t settledBytes_ = 0;   // its size at the end of the last turn
   bool warned_ = false;
   // The message being streamed, recorded whole when another update comes,
   // and the session it belongs to (this one's or a sub-agent's).

@@ -246,13 +246,14 @@ Result<SessionMeta> SessionStore::readMeta(const std::string& id) const {
   return meta;
 }
 
-Result<LoadedRecord> SessionStore::readRecord(const std::string& id) const {
+Result<LoadedRecord> SessionStore::readRecord(const std::string& id, uint64_t upTo) const {
   std::string path = dirOf(id) + "/record.jsonl";
   LoadedRecord record;
   if (!fs::exists(path)) return record;  // created, never prompted
   auto text = readWhole(path);
   if (!text) return text.error();
   std::string_view all = *text;
+  if (upTo < all.size()) all = all.substr(0, static_cast<size_t>(upTo));
   size_t lineNumber = 0;
   while (record.validBytes < all.size()) {
     size_t end = all.find('\n', record.validBytes);

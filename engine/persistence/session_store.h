@@ -94,7 +94,9 @@ class SessionStore {
 
   Status writeMeta(const SessionMeta& meta) const;
   Result<SessionMeta> readMeta(const std::string& id) const;
-  Result<LoadedRecord> readRecord(const std::string& id) const;
+  // Reads the record, or only its first `upTo` bytes (an end of line the
+  // recorder reported: what it had written when it last settled).
+  Result<LoadedRecord> readRecord(const std::string& id, uint64_t upTo = UINT64_MAX) const;
   // Opens the record for appending, first cutting it to `validBytes` (a torn tail).
   Result<RecordFile> openRecord(const std::string& id, uint64_t validBytes) const;
 

@@ -62,6 +62,7 @@ void writeCapabilities(json::Writer& w, const AgentCapabilities& caps) {
       if (caps.sessionList) json::put(w, "list", json::Raw{"{}"});
       if (caps.sessionResume) json::put(w, "resume", json::Raw{"{}"});
       if (caps.sessionDelete) json::put(w, "delete", json::Raw{"{}"});
+      if (caps.sessionFork) json::put(w, "fork", json::Raw{"{}"});
     });
     if (caps.logout) json::object(w, "auth", [&] { json::put(w, "logout", json::Raw{"{}"}); });
   });

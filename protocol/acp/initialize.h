@@ -51,6 +51,7 @@ struct AgentCapabilities {
   bool sessionList = false;
   bool sessionResume = false;
   bool sessionDelete = false;
+  bool sessionFork = false;  // unstable session/fork
   bool logout = false;  // agentCapabilities.auth.logout
   bool steering = false;  // _meta.steering.supported: _session/steering (the extension claude and codex share)
 };

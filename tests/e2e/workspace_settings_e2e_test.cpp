@@ -188,7 +188,7 @@ TEST_CASE("e2e workspace settings: a broken file is told once naming file and fi
   checkAgainstSchema(*agent.client);
 }
 
-TEST_CASE("e2e workspace settings: session/load and session/resume apply the session's workspace settings",
+TEST_CASE("e2e workspace settings: session/load, resume and fork apply the session's workspace settings",
           "[e2e][wsettings]") {
   Home home;
   TempDir ws;
@@ -208,14 +208,17 @@ TEST_CASE("e2e workspace settings: session/load and session/resume apply the ses
     json::put(w, "mcpServers", json::Raw{"[]"});
     w.EndObject();
   });
-  for (const char* method : {"session/load", "session/resume"}) {
+  for (const std::string method : {"session/load", "session/resume", "session/fork"}) {
     INFO(method);
     Agent agent(home, "reject_once");
     Message reopened = agent.client->call(method, params);
     REQUIRE(reopened);
     REQUIRE(member(*reopened, "result"));
+    // A fork is a session of its own, set up as a new one is.
+    const std::string target =
+        method == "session/fork" ? json::getStr(*member(*reopened, "result"), "sessionId").value_or("") : id;
     agent.fake->push(ScriptedReply::text("again"));
-    REQUIRE(agent.client->prompt(id, "again").stopReason == "end_turn");
+    REQUIRE(agent.client->prompt(target, "again").stopReason == "end_turn");
     auto requests = agent.fake->generateRequests();
     REQUIRE(requests.size() == 1);
     CHECK_FALSE(declares(requests[0].body, "write_file"));
