@@ -2,6 +2,9 @@
 // session's (engine/persistence/session_fork.h), which is then opened as
 // session/load opens a recorded session, through the factory.
 #include "engine/agent/session_manager.h"
+
+#include <filesystem>
+
 #include "engine/persistence/session_fork.h"
 #include "engine/persistence/session_meta.h"
 
@@ -38,17 +41,18 @@ Result<SessionManager::ForkSource> SessionManager::forkSource(const std::string&
 }
 
 Status SessionManager::copySessionData(const std::string& originalId, const std::string& forkId) {
-  // store_.dirOf(originalId) holds the original's per-session files besides
-  // its record (shell-output/, plans/, engine/rewind's rewind.json and
-  // redo.json); the fork's folder, store_.dirOf(forkId), holds its own
-  // meta.json and record by now, and Rewinds::add reads the fork's
-  // rewind.json when the fork is assembled, right after this. What a fork
-  // should carry of the rest is copied here; nothing is yet, so a fork's
-  // /rewind starts with its own prompts. The original may be open here with
-  // a turn under way (forkSource): its rewind.json may then name a prompt the
-  // fork's copied history does not have.
-  (void)originalId;
-  (void)forkId;
+  // The fork can go back to before the prompts it was forked with, as the
+  // original can: its rewinds' log (engine/rewind) comes with it, read when
+  // the fork is assembled right after this. The shell outputs and plans stay
+  // the original's. (A busy original's log is as its last finished turn left it.)
+  namespace fs = std::filesystem;
+  for (const char* file : {"rewind.json", "redo.json"}) {
+    const fs::path from = fs::path(store_.dirOf(originalId)) / file;
+    std::error_code ec;
+    if (!fs::exists(from, ec)) continue;
+    fs::copy_file(from, fs::path(store_.dirOf(forkId)) / file, fs::copy_options::overwrite_existing, ec);
+    if (ec) return makeError(Errc::io, "cannot copy " + from.string() + " to the fork: " + ec.message());
+  }
   return {};
 }
 

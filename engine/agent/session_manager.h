@@ -120,10 +120,9 @@ class SessionManager {
     persist::SessionLock lock;  // held while it is copied, when not open here
   };
   Result<ForkSource> forkSource(const std::string& id);
-  // THE place where a fork gets the original's other per-session files
-  // (config.dataDir/<id>/: rewind.json, redo.json, plans/, shell-output/),
-  // called once the fork's record is written and before it is assembled, so
-  // its hooks (Rewinds) find them. Copies nothing yet.
+  // The one place a fork gets the original's other per-session files (its
+  // rewinds' log), once the fork's record is written and before it is
+  // assembled, so its Rewinds hook finds them.
   Status copySessionData(const std::string& originalId, const std::string& forkId);
 
   AgentConfig config_;

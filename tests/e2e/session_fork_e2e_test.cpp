@@ -320,7 +320,7 @@ TEST_CASE("e2e: a fork into a workspace with programs waits for its consent as a
   CHECK_THAT(lastModelRequest(*agent.fake), Catch::Contains("In the plain folder"));
 }
 
-TEST_CASE("e2e: a fork's /rewind and /undo reach only its own prompts", "[e2e][fork]") {
+TEST_CASE("e2e: a fork can rewind the prompts it was forked with and its own, the original untouched", "[e2e][fork]") {
   PrivateHome home;
   TempDir ws;
   HomeAgent agent(home, "allow_once");
@@ -337,8 +337,8 @@ TEST_CASE("e2e: a fork's /rewind and /undo reach only its own prompts", "[e2e][f
   PromptOutcome listed = client.prompt(fid, "/rewind");
   REQUIRE(listed.stopReason == "end_turn");
   const std::string list = joinedText(listed.updates, "agent_message_chunk");
-  CHECK_THAT(list, Catch::Contains("Fork words MIKE"));
-  CHECK_THAT(list, !Catch::Contains("LIMA"));
+  CHECK_THAT(list, Catch::Contains("1. \u201cOriginal words LIMA\u201d"));
+  CHECK_THAT(list, Catch::Contains("2. \u201cFork words MIKE\u201d"));
   REQUIRE(client.prompt(fid, "/undo").stopReason == "end_turn");
   agent.fake->push(ScriptedReply::text("ok"));
   REQUIRE(client.prompt(fid, "After the undo").stopReason == "end_turn");
