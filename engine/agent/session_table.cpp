@@ -173,12 +173,14 @@ void SessionTable::runTurns(const std::string& id, const std::shared_ptr<Session
       }
     }
     Result<acp::StopReason> result = makeError(Errc::internal, "the turn ended unexpectedly");
+    session->holdFollowUps();
     try {
       result = next.turn(*session, cancel, waited);
     } catch (const std::exception& e) {
       result = makeError(Errc::internal, std::string("internal error during the turn: ") + e.what());
     }
     next.done(std::move(result));
+    session->turnAnswered();  // its title and the like go out after the answer
     std::deque<Pending> dropped;
     bool idle = false;
     {

@@ -68,13 +68,16 @@ Rewinds::Rewinds(Session& session, EditorClient& editor, std::string folder, Rew
       log_(std::move(log)),
       restore_(*session.changes(), *session.fileStore(), *session.sharedWorkspace()) {}
 
+void Rewinds::onEditorReady() {
+  session_.changes()->prepare();  // the first snapshot copies the workspace: before a command needs it
+}
+
 ClaimedPrompt Rewinds::claimPrompt(const std::vector<acp::ContentBlock>& blocks) {
   words_ = wordsOf(blocks);
   return {};
 }
 
 std::optional<TurnStop> Rewinds::onPrompt(const std::vector<Part>&, History& history, const CancelToken&) {
-  session_.changes()->prepare();  // the first snapshot copies the workspace: before a command needs it
   const auto at = history.checkpoint();
   open_ = PromptRecord{words_, at.contents, at.lastParts, false, {}};
   dirty_ = log_.undone.has_value();

@@ -31,6 +31,7 @@ class Rewinds final : public TurnHooks {
   std::optional<TurnStop> onPrompt(const std::vector<Part>&, History& history, const CancelToken&) override;
   void beforeCompression(bool, const CancelToken&) override;
   void onTurnEnded(const History& history, const Result<acp::StopReason>&) override;
+  void onEditorReady() override;
 
  private:
   Rewinds(Session& session, EditorClient& editor, std::string folder, RewindLog log);

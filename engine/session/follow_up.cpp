@@ -18,15 +18,32 @@ bool FollowUp::post(Work work) {
     MutexLock lock(mutex_);
     if (stopping_) return false;
     queue_.push_back(std::move(work));
-    if (running_) return true;
+    if (running_ || held_) return true;
     running_ = true;
   }
-  if (!tasks_.post([this](const CancelToken& cancel) { drain(cancel); })) {
+  return start();
+}
+
+void FollowUp::hold() {
+  MutexLock lock(mutex_);
+  held_ = true;
+}
+
+void FollowUp::release() {
+  {
     MutexLock lock(mutex_);
-    running_ = false;
-    return false;
+    held_ = false;
+    if (running_ || queue_.empty() || stopping_) return;
+    running_ = true;
   }
-  return true;
+  (void)start();
+}
+
+bool FollowUp::start() {
+  if (tasks_.post([this](const CancelToken& cancel) { drain(cancel); })) return true;
+  MutexLock lock(mutex_);
+  running_ = false;
+  return false;
 }
 
 void FollowUp::drain(const CancelToken& cancel) {

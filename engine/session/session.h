@@ -115,6 +115,9 @@ class Session {
   // Runs work after the turn's answer, on a thread of its own, after earlier
   // such work (see FollowUp). The work must not touch the history.
   bool followUp(FollowUp::Work work) { return followUp_.post(std::move(work)); }
+  // Around a turn run for the editor: what follows it waits until its answer went out.
+  void holdFollowUps() { followUp_.hold(); }
+  void turnAnswered() { followUp_.release(); }
   const AgentConfig& config() const { return config_; }
   // The editor has the session now: its hooks hear it (onEditorReady), e.g.
   // to announce the slash commands. Any thread.

@@ -37,7 +37,7 @@ Result<ChangeRecorder::Folder*> ChangeRecorder::folderLocked(const std::string& 
 }
 
 Result<ChangeRecorder::Folder*> ChangeRecorder::folderFor(const std::string& root) {
-  MutexLock lock(mutex_);
+  MutexLock lock(foldersMutex_);
   return folderLocked(root);
 }
 
@@ -81,18 +81,21 @@ void ChangeRecorder::note(const ShadowRepo::Change& change) {
 
 void ChangeRecorder::wrote(const std::string& path, const std::optional<std::string>& before, const std::string& after) {
   if (!folderOf(*workspace_, path)) return;
-  MutexLock lock(mutex_);
-  auto repo = blobsFor(path);
-  if (!repo) return;
   ShadowRepo::Change change{path, "", ""};
-  if (before) {
-    auto kept = (*repo)->put(*before);
+  {
+    MutexLock lock(foldersMutex_);
+    auto repo = blobsFor(path);
+    if (!repo) return;
+    if (before) {
+      auto kept = (*repo)->put(*before);
+      if (!kept) return;
+      change.before = *kept;
+    }
+    auto kept = (*repo)->put(after);
     if (!kept) return;
-    change.before = *kept;
+    change.after = *kept;
   }
-  auto kept = (*repo)->put(after);
-  if (!kept) return;
-  change.after = *kept;
+  MutexLock lock(mutex_);
   note(change);
 }
 
@@ -163,14 +166,14 @@ std::vector<FileChange> ChangeRecorder::take() {
 }
 
 Result<std::string> ChangeRecorder::read(const std::string& path, const std::string& blob) {
-  MutexLock lock(mutex_);
+  MutexLock lock(foldersMutex_);
   auto repo = blobsFor(path);
   if (!repo) return repo.error();
   return (*repo)->read(blob);
 }
 
 Result<std::string> ChangeRecorder::keep(const std::string& path, std::string_view bytes) {
-  MutexLock lock(mutex_);
+  MutexLock lock(foldersMutex_);
   auto repo = blobsFor(path);
   if (!repo) return repo.error();
   return (*repo)->put(bytes);
@@ -178,7 +181,7 @@ Result<std::string> ChangeRecorder::keep(const std::string& path, std::string_vi
 
 bool ChangeRecorder::binary(const std::string& path, const std::string& blob) {
   if (blob.empty()) return false;
-  MutexLock lock(mutex_);
+  MutexLock lock(foldersMutex_);
   auto repo = blobsFor(path);
   return repo && (*repo)->binary(blob);
 }

@@ -49,16 +49,16 @@ class ChangeRecorder final : public ChangeLog {
 
  private:
   // One workspace folder's shadow repository, through two handles: blobs
-  // (under mutex_) never wait for a snapshot walking the folder.
+  // (under foldersMutex_) never wait for a snapshot walking the folder.
   struct Folder {
     std::string root;
     std::unique_ptr<ShadowRepo> blobs;
     Mutex snapshotting;
     std::unique_ptr<ShadowRepo> snapshots GUARDED_BY(snapshotting);
   };
-  Result<Folder*> folderFor(const std::string& root) EXCLUDES(mutex_);
-  Result<Folder*> folderLocked(const std::string& root) REQUIRES(mutex_);
-  Result<ShadowRepo*> blobsFor(const std::string& path) REQUIRES(mutex_);
+  Result<Folder*> folderFor(const std::string& root) EXCLUDES(foldersMutex_);
+  Result<Folder*> folderLocked(const std::string& root) REQUIRES(foldersMutex_);
+  Result<ShadowRepo*> blobsFor(const std::string& path) REQUIRES(foldersMutex_);
   Result<std::string> snapshot(Folder& folder, const CancelToken& cancel) REQUIRES(folder.snapshotting);
   void note(const ShadowRepo::Change& change) REQUIRES(mutex_);
   void show(ShadowRepo& repo, const ShadowRepo::Change& change, CommandChanges& out);
@@ -66,9 +66,11 @@ class ChangeRecorder final : public ChangeLog {
   std::shared_ptr<const Workspace> workspace_;
   std::string snapshotsDir_;
   int64_t maxFileBytes_;
+  // Opening a repository takes a while: the changes (take() at each turn's end) never wait for it.
+  Mutex foldersMutex_;
+  std::map<std::string, std::unique_ptr<Folder>> folders_ GUARDED_BY(foldersMutex_);  // by root
   Mutex mutex_;
-  std::map<std::string, std::unique_ptr<Folder>> folders_ GUARDED_BY(mutex_);  // by root
-  std::map<std::string, FileChange> changes_ GUARDED_BY(mutex_);               // by path
+  std::map<std::string, FileChange> changes_ GUARDED_BY(mutex_);  // by path
   bool prepared_ GUARDED_BY(mutex_) = false;
   exec::TaskGroup warming_;  // last: joined (its walk cancelled) before the rest goes
 };
