@@ -2,9 +2,9 @@
 // (its baseline), compared with its text now. A shell command's changes count
 // too: the diffs on its call's final update say what it wrote on disk. It lasts
 // across turns and sessions until the person decides: Keep moves the baseline,
-// Undo reverts the hunk in the document. The person's own edits outside Lathe's hunks move into
-// the baseline too, so only Lathe's changes are offered for review; a file with
-// nothing left to review is forgotten.
+// Undo reverts the hunk in the document. The person's own edits outside
+// Lathe's hunks move into the baseline too, so only Lathe's changes are offered
+// for review; a file with nothing left to review is forgotten.
 import { applyHunk, computeHunks, revertHunk, type Hunk } from "./hunks";
 import type { ChangedFile, HunkView } from "./chatState";
 
