@@ -343,6 +343,7 @@ await step("files a shell command changed are under review from its diffs: Undo 
   const file = (name) => chat.locator(".changes .file").filter({ has: chat.locator("a.loc", { hasText: new RegExp(`^${name.replace(".", "\\.")}$`) }) });
   await until("b.txt and c.txt listed", async () => (await file("b.txt").count()) === 1 && (await file("c.txt").count()) === 1
     || await chat.locator(".changes").innerText().catch(() => "no list"));
+  await page.screenshot({ path: path.join(out, "shots", "shell-changes-listed.png") });
   await file("b.txt").locator(".hunk").first().locator("button.undo").click();
   await until("b.txt undone on disk", async () => disk("b.txt") === "old\n" || disk("b.txt"));
   await until("b.txt gone from the list", async () => (await file("b.txt").count()) === 0 || "still listed");
