@@ -278,6 +278,43 @@ it('changed files are listed after the turn, stay across prompts, and are kept o
   eq({ 'ALPHA' }, H.lines(a), 'the undo of Undo is one u')
 end)
 
+it('files a shell command changed come under review from its diffs: b.txt undone in its buffer, the created c.txt kept', function()
+  local dir = H.start({})
+  H.write(dir .. '/b.txt', 'old\n')
+  H.replay_file(dir, {
+    H.reply({ { H.call('run_shell_command', { command = 'echo new > b.txt && echo made > c.txt', description = 'change files' }) } }),
+    H.reply({ { H.text('Changed them.') } }),
+  })
+  vim.cmd('edit ' .. dir .. '/b.txt') -- the person has b.txt open
+  local b = vim.api.nvim_get_current_buf()
+  local original = vim.ui.select
+  vim.ui.select = function(items, _, cb)
+    for _, o in ipairs(items) do if o.kind == 'allow_once' then return cb(o) end end
+    cb(nil)
+  end
+  vim.cmd('Lathe change the files')
+  local stop = H.wait_turn()
+  vim.ui.select = original
+  eq('end_turn', stop)
+  eq('new\n', H.read(dir .. '/b.txt'), 'the command ran')
+  eq({ 'new' }, H.lines(b), 'the open buffer shows what the command wrote')
+  local text = H.chat()
+  ok(text:find('-old\n+new', 1, true), 'the call shows its diff:\n' .. text)
+  ok(text:find('### Changed files\n- `b.txt` +1 -1\n- `c.txt` +1 -0\n', 1, true), text)
+  local chat = require('lathe.chat')
+  vim.api.nvim_set_current_win(chat.win)
+  vim.api.nvim_win_set_cursor(chat.win, { changed_line('b.txt'), 0 })
+  H.press('\\r') -- the reject key undoes the file on its line
+  eq({ 'old' }, H.lines(b), 'the buffer is back')
+  eq('old\n', H.read(dir .. '/b.txt'), 'and saved')
+  ok(H.chat():find('- `b.txt` +1 -1 · undone', 1, true), H.chat())
+  vim.api.nvim_win_set_cursor(chat.win, { changed_line('c.txt'), 0 })
+  H.press('\\a') -- the accept key keeps it
+  eq('made\n', H.read(dir .. '/c.txt'), 'kept')
+  ok(H.chat():find('- `c.txt` +1 -0 · kept', 1, true), H.chat())
+  eq({}, require('lathe.changes').pending())
+end)
+
 it(':LatheUndo leaves a file the person edited after Lathe alone, and says why; :LatheUndo! undoes it', function()
   local dir = H.start({}, { approval_mode = 'yolo' })
   H.write(dir .. '/c.txt', 'one\ntwo\n')

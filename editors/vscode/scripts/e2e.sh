@@ -16,6 +16,7 @@ WS="$OUT/ws"
 printf 'alpha\nbeta\ngamma\n' > "$WS/notes.txt"
 printf '%s\n' one two three four five six seven eight nine ten > "$WS/multi.txt"
 seq 1 60 | sed 's/^/far line /' > "$WS/far.txt"
+printf 'old\n' > "$WS/b.txt" # a shell command changes it (and creates c.txt)
 # A custom command of the workspace and a skill of the person's (a workspace's
 # skills wait for the workspace's consent), offered after "/".
 mkdir -p "$WS/.gemini/commands/git" "$OUT/gemini-home/.gemini/skills/review"

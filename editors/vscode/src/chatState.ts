@@ -279,6 +279,23 @@ export function upsertTool(state: Transcript, fields: ToolFields): ToolItem {
   return tool;
 }
 
+/** A file a shell command changed on disk, as the diff on its call's final update names it (oldText null: created). */
+export interface CommandChange { path: string; oldText: string | null; newText: string }
+
+/**
+ * What a shell command (a call of kind `execute`) changed in the workspace: Lathe puts one
+ * diff per changed text file on the call's final update (status completed or failed).
+ * Those files were written by the command, not through fs/write_text_file, so the editor
+ * learns of them only here. Empty for any other update, and for an edit's diffs (write_file,
+ * replace: kind `edit`, already tracked through their fs write).
+ */
+export function commandChanges(tool: ToolItem | undefined, update: acp.SessionUpdate | unstable.SessionUpdate): CommandChange[] {
+  if (update.sessionUpdate !== "tool_call_update" || !tool || tool.toolKind !== "execute") return [];
+  if (update.status !== "completed" && update.status !== "failed") return [];
+  return (update.content ?? []).flatMap((c) => c.type === "diff" && typeof c.path === "string"
+    ? [{ path: c.path, oldText: c.oldText ?? null, newText: c.newText ?? "" }] : []);
+}
+
 type TerminalMeta = { terminal_id?: unknown; cwd?: unknown; data?: unknown; exit_code?: unknown; signal?: unknown };
 
 /**

@@ -2,7 +2,7 @@
 // restarts. Turns ACP traffic into ChatState; the view renders it.
 import * as acp from "@agentclientprotocol/sdk";
 import { AgentProcess, type ClientHandlers, type LaunchOptions } from "./agentProcess";
-import { applyChildUpdate, applyUpdate, authenticateParams, childOf, dropQueued, emptyState, findTool, loginChoices, queuePrompt, setConfigOptions, setModes, staleChildren, upsertTool, type ChatState, type HunkView, type LoginAnswer, type LoginChoice, type QuestionItem, type Transcript } from "./chatState";
+import { applyChildUpdate, applyUpdate, authenticateParams, childOf, commandChanges, dropQueued, emptyState, findTool, loginChoices, queuePrompt, setConfigOptions, setModes, staleChildren, upsertTool, type ChatState, type HunkView, type LoginAnswer, type LoginChoice, type QuestionItem, type Transcript } from "./chatState";
 import { ElicitationBroker, type FormValues } from "./elicitation";
 import { PermissionBroker } from "./permissions";
 import { ChangeTracker } from "./changes";
@@ -111,6 +111,16 @@ export class LatheSession {
     if (at) this.host.follow?.(at.path, at.line);
   }
 
+  /**
+   * The files a shell command changed on disk (the diffs on its final update) come under
+   * review as Lathe's writes do, listed when the turn ends. A replayed history's do not:
+   * what was still under review then is still tracked.
+   */
+  private trackCommand(transcript: Transcript | undefined, u: acp.SessionUpdate): void {
+    if (this.loading || !transcript || u.sessionUpdate !== "tool_call_update") return;
+    for (const c of commandChanges(findTool(transcript, u.toolCallId), u)) this.changes.commandWrote(c.path, c.oldText, c.newText);
+  }
+
   /** A fresh state for another session; what Lathe offers and the files still under review carry over. */
   private freshState(): void {
     const keep = this.state;
@@ -140,11 +150,15 @@ export class LatheSession {
       update: (n) => {
         if (n.sessionId !== this.sessionId) {
           // A sub-agent's child session: shown nested under the call that started it.
-          if (applyChildUpdate(this.state, n.sessionId, n.update)) this.emit();
+          if (applyChildUpdate(this.state, n.sessionId, n.update)) {
+            this.trackCommand(childOf(this.state, n.sessionId), n.update as acp.SessionUpdate);
+            this.emit();
+          }
           return;
         }
         const waiting = this.state.queued?.[0]?.id;
         applyUpdate(this.state, n.update);
+        this.trackCommand(this.state, n.update as acp.SessionUpdate);
         // Lathe echoed the oldest queued prompt: its turn started.
         if (waiting && this.state.queued?.[0]?.id !== waiting) { const q = this.queue.get(waiting); if (q) q.started = true; }
         this.emit();

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import * as assert from "node:assert/strict";
 import type * as acp from "@agentclientprotocol/sdk";
-import { applyChildUpdate, applyUpdate, authenticateParams, childOf, dropQueued, emptyState, loginChoices, parseHeaders, queuePrompt, setConfigOptions, setModes, staleChildren, usageText, type CompactionItem, type ToolItem } from "../src/chatState";
+import { applyChildUpdate, applyUpdate, authenticateParams, childOf, commandChanges, dropQueued, findTool, emptyState, loginChoices, parseHeaders, queuePrompt, setConfigOptions, setModes, staleChildren, usageText, type CompactionItem, type ToolItem } from "../src/chatState";
 
 const text = (t: string): acp.ContentBlock => ({ type: "text", text: t });
 
@@ -232,4 +232,28 @@ test("state: a shell call's terminal streams live from _meta: where it runs, the
   applyUpdate(s, { sessionUpdate: "tool_call", toolCallId: "c3", title: "ls", kind: "execute", content: [{ type: "terminal", terminalId: "term-1" }] });
   assert.deepEqual((s.items[2] as ToolItem).text, ["(terminal term-1)"]);
   assert.equal((s.items[2] as ToolItem).terminal, undefined);
+});
+
+test("state: a command's changed files are the diffs on its final update; an edit's diffs and earlier updates name none", () => {
+  const s = emptyState();
+  const diffs: acp.ToolCallContent[] = [
+    { type: "content", content: text("b.txt was deleted") },
+    { type: "diff", path: "/w/b.txt", oldText: "old\n", newText: "new\n" },
+    { type: "diff", path: "/w/c.txt", oldText: null, newText: "made\n" },
+  ];
+  applyUpdate(s, { sessionUpdate: "tool_call", toolCallId: "x", kind: "execute", status: "pending", title: "echo" });
+  const running: acp.SessionUpdate = { sessionUpdate: "tool_call_update", toolCallId: "x", status: "in_progress", content: diffs };
+  applyUpdate(s, running);
+  assert.deepEqual(commandChanges(findTool(s, "x"), running), []);
+  const done: acp.SessionUpdate = { sessionUpdate: "tool_call_update", toolCallId: "x", status: "completed", content: diffs };
+  applyUpdate(s, done);
+  assert.deepEqual(commandChanges(findTool(s, "x"), done), [
+    { path: "/w/b.txt", oldText: "old\n", newText: "new\n" }, { path: "/w/c.txt", oldText: null, newText: "made\n" }]);
+  const failed: acp.SessionUpdate = { ...done, status: "failed" };
+  assert.equal(commandChanges(findTool(s, "x"), failed).length, 2, "a command that failed may have changed files too");
+  applyUpdate(s, { sessionUpdate: "tool_call", toolCallId: "e", kind: "edit", status: "pending", title: "WriteFile" });
+  const edit: acp.SessionUpdate = { sessionUpdate: "tool_call_update", toolCallId: "e", status: "completed", content: diffs };
+  applyUpdate(s, edit);
+  assert.deepEqual(commandChanges(findTool(s, "e"), edit), [], "an edit's diffs are tracked through its fs write");
+  assert.deepEqual(commandChanges(undefined, done), []);
 });

@@ -590,3 +590,35 @@ test("session: ask_user's form is answered in the chat; the meter shows the cost
       session.dispose();
     }
   });
+
+test("session: files a shell command changed are listed from its diffs: Undo puts b.txt back, Keep keeps the created c.txt", { skip: !bin && "LATHE_BIN not set" }, async () => {
+  const dir = tempDir("lathe-shell-diffs-");
+  fs.writeFileSync(path.join(dir, "b.txt"), "old\n");
+  const rec = path.join(dir, "model.jsonl");
+  const run = { functionCall: { name: "run_shell_command", args: { command: "echo new > b.txt && echo made > c.txt", description: "change files" } } };
+  fs.writeFileSync(rec, [line([run]), line([{ text: "Changed them." }])].join("\n") + "\n");
+  const host = quietHost(bin!, dir, [], rec);
+  host.currentText = async (p) => { try { return fs.readFileSync(p, "utf8"); } catch { return undefined; } };
+  host.writeText = async (p, t) => fs.writeFileSync(p, t);
+  const session = new LatheSession(host);
+  session.broker.onRequest = (id) => setImmediate(() => session.broker.answerKind(id, ["allow_once"]));
+  const b = fs.realpathSync(dir) + "/b.txt", c = fs.realpathSync(dir) + "/c.txt";
+  try {
+    await session.start();
+    await session.prompt([{ type: "text", text: "change the files" }], "change the files");
+    assert.ok(session.state.items.some((i) => i.kind === "agent" && i.text === "Changed them."), JSON.stringify(session.state.items));
+    const card = session.state.items.find((i): i is ToolItem => i.kind === "tool" && i.toolKind === "execute");
+    assert.deepEqual(card?.diffs.map((d) => [d.path, d.oldText, d.newText]), [[b, "old\n", "new\n"], [c, null, "made\n"]]);
+    assert.deepEqual(session.state.changes, [
+      { path: b, hunks: [{ oldStart: 0, newStart: 0, removed: ["old"], added: ["new"] }] },
+      { path: c, hunks: [{ oldStart: 0, newStart: 0, removed: [], added: ["made"] }] },
+    ]);
+    await session.resolveHunk(b, session.state.changes[0].hunks[0], false);
+    assert.equal(fs.readFileSync(b, "utf8"), "old\n");
+    await session.resolveHunk(c, session.state.changes[0].hunks[0], true);
+    assert.equal(fs.readFileSync(c, "utf8"), "made\n");
+    assert.deepEqual(session.state.changes, []);
+  } finally {
+    session.dispose();
+  }
+});

@@ -3,7 +3,8 @@
 -- step in a loaded buffer, saved like Lathe's own edits; a file Lathe created
 -- is removed). The text Lathe last wrote is kept too: a file the person edited
 -- since is not undone without `force`, so their edits are never lost silently.
--- It lasts across turns and sessions.
+-- It lasts across turns and sessions. A shell command's changes count too: the
+-- diffs on its call's final update say what it wrote on disk (M.from_update).
 local diff = require('lathe.diff')
 local M = { files = {}, order = {} }
 
@@ -39,7 +40,47 @@ local function same(a, b) return a == b or (a and b and (a .. '\n' == b or a == 
 
 -- After Lathe wrote path: the text it left there.
 function M.wrote(path)
-  if M.files[path] then M.files[path].wrote = current(path) end
+  if M.files[path] then M.files[path].wrote, M.files[path].under = current(path), nil end
+end
+
+-- A shell command Lathe ran changed path on disk from old_text (nil: it created
+-- the file) to new_text. Reviewable like Lathe's writes, from old_text, unless a
+-- write is already under review (then the text from before that stays). A loaded
+-- buffer the person has not modified is reloaded first, so it shows the command's
+-- text; a modified one is left alone (Undo then needs :LatheUndo!).
+function M.command_wrote(path, old_text, new_text)
+  local fs = require('lathe.fs')
+  local b = fs.find_buf(path)
+  local modified = b and vim.bo[b].modified
+  if b and not modified then
+    pcall(vim.api.nvim_buf_call, b, function() vim.cmd('silent edit') end)
+  end
+  M.touched = true
+  if not M.files[path] then
+    M.files[path] = { path = path, before = old_text }
+    M.order[#M.order + 1] = path
+  end
+  M.files[path].wrote = modified and new_text or current(path)
+  M.files[path].under = modified or nil -- the buffer no longer holds what the file does
+end
+
+local function given(v) return v ~= nil and v ~= vim.NIL end
+
+-- A session update (of the chat, or of a sub-agent's nested transcript t): the
+-- final update of a shell command (kind execute) names each text file it changed
+-- as a diff; those files come under review. An edit's diffs (write_file, replace)
+-- are not: they are under review through fs/write_text_file already. Nor is a
+-- replayed history's (a reopened session): what still awaits a decision is kept.
+function M.from_update(u, t)
+  if u.sessionUpdate ~= 'tool_call_update' or require('lathe.client').loading then return end
+  if (u.status ~= 'completed' and u.status ~= 'failed') or type(u.content) ~= 'table' then return end
+  local b = t and t:tool(u.toolCallId)
+  if not b or b.tool_kind ~= 'execute' then return end
+  for _, c in ipairs(u.content) do
+    if type(c) == 'table' and c.type == 'diff' and type(c.path) == 'string' then
+      M.command_wrote(c.path, given(c.oldText) and c.oldText or nil, given(c.newText) and c.newText or '')
+    end
+  end
 end
 
 local function forget(path)
@@ -68,6 +109,15 @@ function M.undo(path, force)
     if b then pcall(vim.api.nvim_buf_delete, b, { force = true }) end
     local removed, err = os.remove(path)
     if not removed then return false, err end
+  elseif b and f.under then
+    -- A command changed the file under this (modified) buffer: the old text goes on disk and
+    -- the buffer reloads it (one undo step: `u` brings the person's unsaved text back).
+    local out, err = io.open(path, 'wb')
+    if not out then return false, err end
+    out:write(f.before)
+    out:close()
+    local reloaded, rerr = pcall(vim.api.nvim_buf_call, b, function() vim.cmd('silent edit!') end)
+    if not reloaded then return false, tostring(rerr) end
   elseif b then
     fs.apply_to_buffer(b, f.before)
     if require('lathe.config').options.write_edits then

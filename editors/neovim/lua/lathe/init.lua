@@ -54,8 +54,12 @@ local handlers = {
 
 local function wire()
   client.ui = {
-    update = function(u) show(chat.transcript:apply(u)); follow(u) end,
-    child_update = function(id, u) show(chat.transcript:child_apply(id, u)) end,
+    update = function(u) show(chat.transcript:apply(u)); follow(u); changes.from_update(u, chat.transcript) end,
+    child_update = function(id, u)
+      show(chat.transcript:child_apply(id, u))
+      local c = chat.transcript:child(id)
+      if c then changes.from_update(u, c.transcript) end
+    end,
     turn_end = function(stop_reason, err)
       permission.cancel_all()
       question.cancel_all()

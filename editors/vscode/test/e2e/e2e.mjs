@@ -332,6 +332,27 @@ await step("changed files stay under review across prompts, marked in the gutter
   if (disk("multi.txt") !== want) throw new Error("Keep changed the file");
 });
 
+await step("files a shell command changed are under review from its diffs: Undo puts b.txt back, Keep keeps c.txt", async () => {
+  await prompt("Change b.txt and make c.txt");
+  const card = chat.locator(".tool", { hasText: "echo new > b.txt" }).last();
+  await card.locator("button.allow_once").click();
+  await chat.locator(".agent", { hasText: "Changed b.txt and made c.txt." }).waitFor();
+  await turnDone();
+  if (disk("b.txt") !== "new\n" || disk("c.txt") !== "made\n") throw new Error(`the command did not run: ${disk("b.txt")}`);
+  await card.locator(".diff .add", { hasText: "made" }).waitFor(); // its diffs on the card
+  const file = (name) => chat.locator(".changes .file").filter({ has: chat.locator("a.loc", { hasText: new RegExp(`^${name.replace(".", "\\.")}$`) }) });
+  await until("b.txt and c.txt listed", async () => (await file("b.txt").count()) === 1 && (await file("c.txt").count()) === 1
+    || await chat.locator(".changes").innerText().catch(() => "no list"));
+  await page.screenshot({ path: path.join(out, "shots", "shell-changes-listed.png") });
+  await file("b.txt").locator(".hunk").first().locator("button.undo").click();
+  await until("b.txt undone on disk", async () => disk("b.txt") === "old\n" || disk("b.txt"));
+  await until("b.txt gone from the list", async () => (await file("b.txt").count()) === 0 || "still listed");
+  await file("c.txt").locator(".hunk").first().locator("button.keep").click();
+  await until("c.txt gone from the list", async () => (await file("c.txt").count()) === 0 || "still listed");
+  if (disk("c.txt") !== "made\n") throw new Error(`Keep changed c.txt: ${JSON.stringify(disk("c.txt"))}`);
+  if (disk("b.txt") !== "old\n") throw new Error(`b.txt is ${JSON.stringify(disk("b.txt"))}`);
+});
+
 await step("the palette changes the mode and the model, and adds the selection to the chat", async () => {
   await palette("Lathe: Change Mode");
   await page.locator(".quick-input-list .monaco-list-row", { hasText: "Auto edit" }).first().click();

@@ -35,6 +35,9 @@ console.log([
   // 7. A plan (write_todos), pinned at the top of the chat; multi.txt stays under review meanwhile.
   line(call("write_todos", { todos: [{ description: "Read the notes", status: "completed" }, { description: "Tidy multi.txt", status: "in_progress" }, { description: "Report back", status: "pending" }] })),
   line(say("Planned.")),
+  // 7b. A shell command that changes files, allowed: its diffs come under review; b.txt undone, c.txt kept.
+  line(call("run_shell_command", { command: "echo new > b.txt && echo made > c.txt" })),
+  line(say("Changed b.txt and made c.txt.")),
   // 7a. In plan mode: the plan written to the plans folder, then exit_plan_mode asks with it.
   line(call("write_file", { file_path: "feature-x.md", content: "# Plan\n\n1. Tidy **multi.txt**\n2. Report back\n" })),
   line(call("exit_plan_mode", { plan_filename: "feature-x.md" })),
