@@ -120,8 +120,8 @@ int ShadowRepo::Impl::apply(git_index* index, const std::string& relative) {
     std::string path = relative;
     char* patterns[] = {path.data()};
     git_strarray spec{patterns, 1};
-    int error = git_index_add_all(index, &spec, GIT_INDEX_ADD_DISABLE_PATHSPEC_MATCH, keepPath, &filter);
-    return error ? error : git_index_update_all(index, &spec, keepPath, &filter);
+    int error = git_index_update_all(index, &spec, keepPath, &filter);
+    return error ? error : git_index_add_all(index, &spec, GIT_INDEX_ADD_DISABLE_PATHSPEC_MATCH, keepPath, &filter);
   }
   if (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) return 0;
   if (S_ISREG(st.st_mode) && st.st_size > filter.maxFileBytes) return 0;
@@ -192,8 +192,11 @@ Result<std::string> ShadowRepo::snapshot(const CancelToken& cancel) {
     char all[] = "*";
     char* patterns[] = {all};
     git_strarray spec{patterns, 1};
-    const int added = git_index_add_all(index.p, &spec, GIT_INDEX_ADD_DEFAULT, keepPath, &impl_->filter);
-    updated = added == 0 ? git_index_update_all(index.p, &spec, keepPath, &impl_->filter) : added;
+    // Tracked files first (changed ones hashed, gone ones dropped), then the
+    // new ones: the other way round, entries just added look racily clean
+    // to the update and every file would be hashed twice.
+    updated = git_index_update_all(index.p, &spec, keepPath, &impl_->filter);
+    if (updated == 0) updated = git_index_add_all(index.p, &spec, GIT_INDEX_ADD_DEFAULT, keepPath, &impl_->filter);
   } else {
     for (const auto& path : seen.paths) {
       if ((updated = impl_->apply(index.p, path)) != 0) break;
