@@ -4,8 +4,7 @@
 #include <charconv>
 
 #include "engine/commands/command_registry.h"
-#include "engine/scheduler/call_content.h"
-#include "engine/session/message_id.h"
+#include "engine/rewind/restore_question.h"
 #include "engine/session/session.h"
 #include "protocol/base/log.h"
 #include "protocol/base/text.h"
@@ -13,9 +12,6 @@
 namespace lathe::engine {
 namespace {
 
-constexpr const char* kRestore = "rewind_restore";
-constexpr const char* kOverwrite = "rewind_overwrite";
-constexpr const char* kKeep = "rewind_cancel";
 
 std::string wordsOf(const std::vector<acp::ContentBlock>& blocks) {
   std::string words;
@@ -147,62 +143,6 @@ Result<CommandOutcome> Rewinds::rewind(const CommandContext& c) {
   return goBackTo(number - 1, c);
 }
 
-std::optional<bool> Rewinds::confirm(const std::string& title, const std::vector<FileNow>& files, const CancelToken& cancel) {
-  tools::ChangeRecorder& blobs = *session_.changes();
-  const tools::Workspace& workspace = *session_.sharedWorkspace();
-  std::vector<acp::ToolCallContent> content;
-  std::string summary;
-  bool elsewhere = false;
-  for (const auto& file : files) {
-    if (file.done) continue;
-    const std::string name = workspace.relative(file.step.path);
-    if (file.changedElsewhere) {
-      elsewhere = true;
-      summary += "\n- " + name + " was changed since, not by these prompts: it is left as it is unless you choose to overwrite it.";
-    } else {
-      summary += "\n- " + name + (file.step.target.empty() ? ": removed (the prompt created it)"
-                                  : file.current.empty() ? ": made again (the prompt removed it)"
-                                                         : ": put back as it was");
-    }
-    if (blobs.binary(file.step.path, file.current) || blobs.binary(file.step.path, file.step.target)) continue;
-    tools::FileDiff diff{file.step.path, std::nullopt, ""};
-    if (!file.current.empty()) {
-      if (auto text = blobs.read(file.step.path, file.current)) diff.oldText = std::move(text).value();
-    }
-    if (!file.step.target.empty()) {
-      if (auto text = blobs.read(file.step.path, file.step.target)) diff.newText = std::move(text).value();
-    }
-    content.push_back(diffContent(std::move(diff)));
-  }
-  content.insert(content.begin(), textContent("These files change:" + summary));
-
-  acp::ToolCall card;
-  card.toolCallId = randomId("rewind_");
-  card.title = title;
-  card.kind = acp::ToolKind::edit;
-  card.content = content;
-  session_.sendUpdate(card);
-  acp::RequestPermissionRequest ask;
-  ask.sessionId = session_.id();
-  ask.toolCall.toolCallId = card.toolCallId;
-  ask.toolCall.title = title;
-  ask.toolCall.kind = acp::ToolKind::edit;
-  ask.toolCall.status = acp::ToolCallStatus::pending;
-  ask.toolCall.content = std::move(content);
-  ask.options = {{kRestore, elsewhere ? "Restore, leaving the files changed since alone" : "Restore", acp::PermissionOptionKind::allow_once}};
-  if (elsewhere) ask.options.push_back({kOverwrite, "Restore them all, overwriting the changes since", acp::PermissionOptionKind::allow_once});
-  ask.options.push_back({kKeep, "Cancel", acp::PermissionOptionKind::reject_once});
-  auto answer = editor_.requestPermission(ask, cancel);
-  std::optional<bool> out;
-  if (!cancel.cancelled() && answer && !answer->cancelled && answer->optionId != kKeep) out = answer->optionId == kOverwrite;
-
-  acp::ToolCallUpdate done;
-  done.toolCallId = card.toolCallId;
-  done.status = out ? acp::ToolCallStatus::completed : acp::ToolCallStatus::failed;
-  session_.sendUpdate(done);
-  return out;
-}
-
 Result<CommandOutcome> Rewinds::goBackTo(size_t first, const CommandContext& c) {
   std::vector<PromptRecord> undone(log_.prompts.begin() + static_cast<std::ptrdiff_t>(first), log_.prompts.end());
   const std::string what = first + 1 == log_.prompts.size()
@@ -213,7 +153,7 @@ Result<CommandOutcome> Rewinds::goBackTo(size_t first, const CommandContext& c) 
   const bool writes = std::any_of(files->begin(), files->end(), [](const FileNow& file) { return !file.done; });
   bool overwrite = false;
   if (writes) {
-    auto answer = confirm("Rewind: take back " + what, *files, c.cancel);
+    auto answer = askToRestore(session_, editor_, "Rewind: take back " + what, *files, c.cancel);
     if (!answer) {
       c.say("Nothing was changed: the rewind was not confirmed.");
       return CommandOutcome::done();
@@ -264,7 +204,7 @@ Result<CommandOutcome> Rewinds::redo(const CommandContext& c) {
   const bool writes = std::any_of(files->begin(), files->end(), [](const FileNow& file) { return !file.done; });
   bool overwrite = false;
   if (writes) {
-    auto answer = confirm("Redo: put back what the rewind took away", *files, c.cancel);
+    auto answer = askToRestore(session_, editor_, "Redo: put back what the rewind took away", *files, c.cancel);
     if (!answer) {
       c.say("Nothing was changed: the redo was not confirmed.");
       return CommandOutcome::done();

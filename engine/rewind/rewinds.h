@@ -41,8 +41,6 @@ class Rewinds final : public TurnHooks {
   Result<CommandOutcome> redo(const CommandContext& c);
   // Undoes prompts [first, end): files, then the conversation.
   Result<CommandOutcome> goBackTo(size_t first, const CommandContext& c);
-  // Shows the files and asks; nullopt: the person said no (or could not be asked).
-  std::optional<bool> confirm(const std::string& title, const std::vector<FileNow>& files, const CancelToken& cancel);
   void save();
 
   Session& session_;
