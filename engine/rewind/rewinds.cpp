@@ -12,7 +12,6 @@
 namespace lathe::engine {
 namespace {
 
-
 std::string wordsOf(const std::vector<acp::ContentBlock>& blocks) {
   std::string words;
   for (const auto& block : blocks) {
@@ -84,6 +83,7 @@ std::optional<TurnStop> Rewinds::onPrompt(const std::vector<Part>&, History& his
 void Rewinds::beforeCompression(bool, const CancelToken&) {
   for (auto& prompt : log_.prompts) prompt.compressed = true;
   if (open_) open_->compressed = true;
+  dirty_ = true;
 }
 
 void Rewinds::onTurnEnded(const History& history, const Result<acp::StopReason>&) {
@@ -143,24 +143,31 @@ Result<CommandOutcome> Rewinds::rewind(const CommandContext& c) {
   return goBackTo(number - 1, c);
 }
 
+Result<std::optional<RestoreOutcome>> Rewinds::restoreAsked(const std::vector<RestoreStep>& steps,
+                                                             const std::string& title, const CommandContext& c) {
+  auto files = restore_.look(steps, c.cancel);
+  if (!files) return makeError(files.error().code, "Nothing was changed: " + files.error().message);
+  bool overwrite = false;
+  if (std::any_of(files->begin(), files->end(), [](const FileNow& file) { return !file.done; })) {
+    auto answer = askToRestore(session_, editor_, title, *files, c.cancel);
+    if (!answer) {
+      c.say("Nothing was changed: it was not confirmed.");
+      return std::optional<RestoreOutcome>{};
+    }
+    overwrite = *answer;
+  }
+  return std::optional<RestoreOutcome>{restore_.apply(*files, overwrite, c.cancel)};
+}
+
 Result<CommandOutcome> Rewinds::goBackTo(size_t first, const CommandContext& c) {
   std::vector<PromptRecord> undone(log_.prompts.begin() + static_cast<std::ptrdiff_t>(first), log_.prompts.end());
   const std::string what = first + 1 == log_.prompts.size()
                                ? "prompt " + std::to_string(first + 1) + " " + quoted(undone.front())
                                : "prompts " + std::to_string(first + 1) + " to " + std::to_string(log_.prompts.size());
-  auto files = restore_.look(stepsToUndo(undone), c.cancel);
-  if (!files) return makeError(files.error().code, "Nothing was changed: " + files.error().message);
-  const bool writes = std::any_of(files->begin(), files->end(), [](const FileNow& file) { return !file.done; });
-  bool overwrite = false;
-  if (writes) {
-    auto answer = askToRestore(session_, editor_, "Rewind: take back " + what, *files, c.cancel);
-    if (!answer) {
-      c.say("Nothing was changed: the rewind was not confirmed.");
-      return CommandOutcome::done();
-    }
-    overwrite = *answer;
-  }
-  RestoreOutcome out = restore_.apply(*files, overwrite, c.cancel);
+  auto restored = restoreAsked(stepsToUndo(undone), "Rewind: take back " + what, c);
+  if (!restored) return restored.error();
+  if (!*restored) return CommandOutcome::done();
+  RestoreOutcome& out = **restored;
   UndoneRecord record;
   record.files = out.written;
   std::string report;
@@ -199,19 +206,10 @@ Result<CommandOutcome> Rewinds::redo(const CommandContext& c) {
     return CommandOutcome::done();
   }
   UndoneRecord& undone = *log_.undone;
-  auto files = restore_.look(stepsToRedo(undone.files), c.cancel);
-  if (!files) return makeError(files.error().code, "Nothing was changed: " + files.error().message);
-  const bool writes = std::any_of(files->begin(), files->end(), [](const FileNow& file) { return !file.done; });
-  bool overwrite = false;
-  if (writes) {
-    auto answer = askToRestore(session_, editor_, "Redo: put back what the rewind took away", *files, c.cancel);
-    if (!answer) {
-      c.say("Nothing was changed: the redo was not confirmed.");
-      return CommandOutcome::done();
-    }
-    overwrite = *answer;
-  }
-  RestoreOutcome out = restore_.apply(*files, overwrite, c.cancel);
+  auto restored = restoreAsked(stepsToRedo(undone.files), "Redo: put back what the rewind took away", c);
+  if (!restored) return restored.error();
+  if (!*restored) return CommandOutcome::done();
+  RestoreOutcome& out = **restored;
   if (out.cancelled) {
     // What was written goes back on the next /redo's look as already done.
     c.say("The redo was cancelled part way: the conversation is as the rewind left it; files put back: " +

@@ -41,6 +41,10 @@ class Rewinds final : public TurnHooks {
   Result<CommandOutcome> redo(const CommandContext& c);
   // Undoes prompts [first, end): files, then the conversation.
   Result<CommandOutcome> goBackTo(size_t first, const CommandContext& c);
+  // Looks at the files, asks when any would change, writes; nullopt when the
+  // person did not confirm (and was told nothing changed).
+  Result<std::optional<RestoreOutcome>> restoreAsked(const std::vector<RestoreStep>& steps, const std::string& title,
+                                                     const CommandContext& c);
   void save();
 
   Session& session_;

@@ -3,24 +3,13 @@
 // modes and the options). Pure.
 #pragma once
 
-#include <string>
-#include <vector>
-
-#include "protocol/acp/common.h"
-#include "protocol/acp/mcp_servers.h"
 #include "protocol/acp/session.h"
+#include "protocol/acp/session_store.h"
 
 namespace lathe::acp {
 
-// Which session to copy, and where the copy runs (as session/new's params).
-struct ForkSessionRequest {
-  std::string sessionId;
-  std::string cwd;
-  std::vector<std::string> additionalDirectories;
-  std::vector<McpServer> mcpServers;
-  static Result<ForkSessionRequest> fromJson(const json::Value& params);
-};
-
+// Which session to copy, and where the copy runs: session/load's params.
+using ForkSessionRequest = LoadSessionRequest;
 using ForkSessionResponse = NewSessionResponse;
 
 }  // namespace lathe::acp
