@@ -14,6 +14,7 @@ NODE_DEPS="$ROOT/.deps/node"
 
 PACKAGES=(build-essential cmake ninja-build pkg-config rapidjson-dev libcpp-httplib-dev libssl-dev
   libpcre2-dev libgumbo-dev libboost-dev libtomlplusplus-dev libyaml-cpp-dev libgit2-dev catch2 ripgrep bubblewrap git python3 ccache
+  libkrb5-dev libgcrypt20-dev libgpg-error-dev  # what the portable build links libgit2 with (cmake/Portable.cmake)
   clang-16 libclang-rt-16-dev llvm)  # sanitizer builds and libFuzzer (scripts/sanitizers.sh, scripts/fuzz.sh); llvm: the symbolizer
 
 say() { printf 'setup: %s\n' "$*" >&2; }
