@@ -11,9 +11,9 @@ using namespace lathe::engine;
 using lathe::testing::Notice;
 
 TEST_CASE("follow-up: work posted while held waits for the release, then runs in order") {
-  FollowUp follow;
   Notice done;
   std::vector<int> ran;
+  FollowUp follow;  // last: its task is joined before what it touches goes
   follow.hold();
   REQUIRE(follow.post([&](const CancelToken&) { done.update([&] { ran.push_back(1); }); }));
   REQUIRE(follow.post([&](const CancelToken&) { done.update([&] { ran.push_back(2); }); }));
