@@ -44,7 +44,7 @@ Result<std::vector<FileNow>> FileRestore::look(const std::vector<RestoreStep>& s
     const bool binary = blobs_.binary(step.path, step.expected) || blobs_.binary(step.path, step.target);
     auto current = currentBlob(step.path, binary, cancel);
     if (!current) return current.error();
-    FileNow now{step, *current, false, false};
+    FileNow now{step, *current, false, false, binary};
     now.done = now.current == step.target;
     now.changedElsewhere = !now.done && now.current != step.expected;
     out.push_back(std::move(now));
@@ -52,7 +52,8 @@ Result<std::vector<FileNow>> FileRestore::look(const std::vector<RestoreStep>& s
   return out;
 }
 
-Status FileRestore::write(const RestoreStep& step, const CancelToken& cancel) {
+Status FileRestore::write(const FileNow& file, const CancelToken& cancel) {
+  const RestoreStep& step = file.step;
   if (step.target.empty()) {
     std::error_code ec;
     if (!std::filesystem::remove(step.path, ec) && ec) return makeError(Errc::io, ec.message());
@@ -60,7 +61,7 @@ Status FileRestore::write(const RestoreStep& step, const CancelToken& cancel) {
   }
   auto bytes = blobs_.read(step.path, step.target);
   if (!bytes) return bytes.error();
-  if (blobs_.binary(step.path, step.target)) return tools::makeDiskFileStore()->writeTextExact(step.path, *bytes, cancel);
+  if (file.binary) return tools::makeDiskFileStore()->writeTextExact(step.path, *bytes, cancel);
   return files_.writeTextExact(step.path, *bytes, cancel);
 }
 
@@ -78,8 +79,7 @@ RestoreOutcome FileRestore::apply(const std::vector<FileNow>& files, bool overwr
       return out;
     }
     // Checked again just before writing: what it holds now is what was looked at.
-    const bool binary = blobs_.binary(file.step.path, file.step.expected) || blobs_.binary(file.step.path, file.step.target);
-    auto current = currentBlob(file.step.path, binary, cancel);
+    auto current = currentBlob(file.step.path, file.binary, cancel);
     if (!current) {
       out.failed.push_back(current.error().message);
       continue;
@@ -88,7 +88,7 @@ RestoreOutcome FileRestore::apply(const std::vector<FileNow>& files, bool overwr
       out.leftAlone.push_back(shown + " (it changed while Lathe was restoring)");
       continue;
     }
-    if (Status written = write(file.step, cancel); !written) {
+    if (Status written = write(file, cancel); !written) {
       out.failed.push_back(shown + ": " + written.error().message);
       continue;
     }

@@ -35,6 +35,7 @@ struct FileNow {
   std::string current;          // blob id of what it holds; empty when absent
   bool changedElsewhere = false;  // holds neither what the step expects nor its target
   bool done = false;            // already holds the target
+  bool binary = false;          // read and written on disk, never through the editor
 };
 
 struct RestoreOutcome {
@@ -56,7 +57,7 @@ class FileRestore {
 
  private:
   Result<std::string> currentBlob(const std::string& path, bool binary, const CancelToken& cancel);
-  Status write(const RestoreStep& step, const CancelToken& cancel);
+  Status write(const FileNow& file, const CancelToken& cancel);
 
   tools::ChangeRecorder& blobs_;
   tools::FileStore& files_;

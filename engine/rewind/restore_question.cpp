@@ -29,7 +29,7 @@ std::vector<acp::ToolCallContent> cardOf(Session& session, const std::vector<Fil
                                   : file.current.empty() ? ": made again (the prompt removed it)"
                                                          : ": put back as it was");
     }
-    if (blobs.binary(file.step.path, file.current) || blobs.binary(file.step.path, file.step.target)) continue;
+    if (file.binary || blobs.binary(file.step.path, file.current)) continue;
     tools::FileDiff diff{file.step.path, std::nullopt, ""};
     if (!file.current.empty()) {
       if (auto text = blobs.read(file.step.path, file.current)) diff.oldText = std::move(text).value();
