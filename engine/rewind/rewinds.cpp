@@ -37,7 +37,7 @@ std::string listOf(const tools::Workspace& workspace, const std::vector<tools::F
 }  // namespace
 
 void Rewinds::add(Session& session, CommandRegistry& commands, EditorClient& editor) {
-  if (!session.changes() || session.config().dataDir.empty()) return;
+  if (!session.changes()) return;  // no data folder: nothing is kept
   const std::string folder = session.config().dataDir + "/" + session.id();
   auto log = RewindLog::load(folder);
   if (!log) {
